@@ -1,0 +1,1 @@
+"""The Cinch arena server: the rules engine, deal sets, and (later) the REST API."""

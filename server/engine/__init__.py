@@ -1,0 +1,21 @@
+"""The pure rules engine: no I/O, no Redis, no Flask; deterministic given board and actions.
+
+Public surface: rulesets (``make_ruleset``), boards (``Board``, ``generate_board``),
+one hand's state machine (``HandState`` with ``legal_actions``/``apply`` in the wire
+format and a fast int layer for search), per-seat ``observation``, ``Game`` across
+hands, and ``replay`` for auditing.
+"""
+
+from .boards import Board, BoardError, generate_board
+from .cards import CARD_NAMES, SEATS, SIDES, SUITS
+from .game import Game
+from .observation import observation
+from .replay import ReplayError, describe, replay
+from .rulesets import BASE_RULESETS, DEFAULT_RULESET, Ruleset, RulesetError, make_ruleset
+from .state import BIDDING, DISCARD, DONE, PLAY, ROB, TRUMP, HandState, IllegalAction
+
+__all__ = [
+    "BASE_RULESETS", "BIDDING", "Board", "BoardError", "CARD_NAMES", "DEFAULT_RULESET", "DISCARD", "DONE",
+    "Game", "HandState", "IllegalAction", "PLAY", "ROB", "ReplayError", "Ruleset", "RulesetError", "SEATS",
+    "SIDES", "SUITS", "TRUMP", "describe", "generate_board", "make_ruleset", "observation", "replay",
+]

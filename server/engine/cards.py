@@ -1,0 +1,113 @@
+"""Cards as small integers, with per-trump lookup tables.
+
+The engine is the inner loop of every search bot and benchmark, so cards are ints
+(``suit * 13 + rank``) and sets of cards are 52-bit masks. Everything that depends on
+the trump suit (which suit a card belongs to, how trumps rank, what counts) is computed
+once per trump suit here, so the play loop only indexes tables. Card *strings* such as
+``"5D"`` are the only format outside the engine; this module converts at the boundary.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+RANKS = "23456789TJQKA"
+SUITS = "CDHS"
+SEATS = ("N", "E", "S", "W")
+SIDES = ("NS", "EW")
+
+# Card index layout: suit * 13 + rank, rank 0 = '2' ... 12 = 'A'.
+CARD_NAMES: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS)
+CARD_INDEX: dict[str, int] = {name: i for i, name in enumerate(CARD_NAMES)}
+ALL_CARDS_MASK = (1 << 52) - 1
+
+FIVE, TWO, TEN, JACK, ACE = 3, 0, 8, 9, 12
+
+
+def suit_of(card: int) -> int:
+    return card // 13
+
+
+def rank_of(card: int) -> int:
+    return card % 13
+
+
+def same_colour_suit(suit: int) -> int:
+    """The other suit of the same colour: clubs<->spades, diamonds<->hearts."""
+    return {0: 3, 3: 0, 1: 2, 2: 1}[suit]
+
+
+def left_pedro(trump: int) -> int:
+    return same_colour_suit(trump) * 13 + FIVE
+
+
+def parse_card(text: object) -> int:
+    """The card index of a card string, or ``ValueError`` naming what is wrong."""
+    if isinstance(text, str):
+        index = CARD_INDEX.get(text)
+        if index is not None:
+            return index
+    raise ValueError(f"{text!r} is not a card (rank 2-9 T J Q K A, then suit C D H S)")
+
+
+def mask_of(cards: Iterable[int]) -> int:
+    mask = 0
+    for card in cards:
+        mask |= 1 << card
+    return mask
+
+
+def cards_of(mask: int) -> list[int]:
+    """The cards of a mask, in index order (suit, then rank)."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def names_of(mask: int) -> list[str]:
+    """Card strings of a mask, sorted by printed suit then rank (the output order)."""
+    return [CARD_NAMES[c] for c in cards_of(mask)]
+
+
+def popcount(mask: int) -> int:
+    return mask.bit_count()
+
+
+class TrumpTables:
+    """Everything the play and scoring code needs to know once trump is named."""
+
+    __slots__ = ("trump", "trump_mask", "plain_masks", "effective_suit", "strength",
+                 "counting_mask", "low_card", "points", "left_pedro", "noncounting_trumps")
+
+    def __init__(self, trump: int):
+        self.trump = trump
+        lp = left_pedro(trump)
+        self.left_pedro = lp
+        self.trump_mask = (((1 << 13) - 1) << (trump * 13)) | (1 << lp)
+        self.plain_masks = tuple(
+            0 if s == trump else (((1 << 13) - 1) << (s * 13)) & ~(1 << lp) for s in range(4)
+        )
+        self.effective_suit = tuple(trump if c == lp else c // 13 for c in range(52))
+        # Strength: trumps 100 + order (A highest ... 2 lowest, left Pedro between the
+        # fives and the four); plain cards by rank. Only compared within a trick.
+        strength = [c % 13 for c in range(52)]
+        for c in range(52):
+            if c // 13 == trump:
+                r = c % 13
+                strength[c] = 100 + (2 * r + 1 if r >= FIVE else 2 * r)
+        strength[lp] = 100 + 2 * FIVE  # just below the right Pedro, above the four
+        self.strength = tuple(strength)
+        base = trump * 13
+        self.points = tuple(
+            {base + ACE: 1, base + JACK: 1, base + TEN: 1, base + FIVE: 5, lp: 5, base + TWO: 1}.get(c, 0)
+            for c in range(52)
+        )
+        self.counting_mask = mask_of(c for c in range(52) if self.points[c])
+        self.low_card = base + TWO
+        self.noncounting_trumps = self.trump_mask & ~self.counting_mask
+
+
+TRUMP_TABLES: tuple[TrumpTables, ...] = tuple(TrumpTables(t) for t in range(4))

@@ -1,0 +1,45 @@
+"""What one seat may know, as one JSON-ready object.
+
+This is the only view of a hand that agents, the API, the SDK and logs ever get. It is
+built from scratch from the state for one seat, and everything it includes is either
+public (the bidding, trump, counts of cards discarded and drawn, face-up discards, every
+card played, the scores) or that seat's own (its hand, its own discards, and for the
+dealer what he saw in the stock while robbing). The legal actions appear only for the
+seat that is to act.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .cards import SEATS, SUITS, names_of
+from .state import DONE, HandState
+
+
+def observation(state: HandState, seat: str) -> dict[str, Any]:
+    """The view of ``state`` for ``seat`` ("N", "E", "S" or "W")."""
+    me = SEATS.index(seat)
+    done = state.phase == DONE
+    to_act = state.to_act
+    return {
+        "ruleset": state.rules.name,
+        "options": state.rules.options(),
+        "seat": seat,
+        "dealer": SEATS[state.dealer],
+        "phase": state.phase,
+        "to_act": state.seat_to_act(),
+        "hand": names_of(state.hands[me]),
+        "hand_sizes": {SEATS[s]: state.hands[s].bit_count() for s in range(4)},
+        "bids": [{"seat": SEATS[s], "type": "bid", "amount": a} if a else {"seat": SEATS[s], "type": "pass"}
+                 for s, a in state.bids],
+        "contract": state.contract_dict(),
+        "declarer": SEATS[state.declarer] if state.declarer >= 0 else None,
+        "trump": None if state.trump is None else SUITS[state.trump],
+        "draws": [d.to_dict(me) for d in state.draws],
+        "restocks": state.restocks,
+        "tricks": state.trick_dicts(),
+        "points": state.side_dict(state.points()) if done else None,
+        "scores": state.side_dict(state.scores),
+        "bidder_goes_out": state.bidder_goes_out,
+        "legal": state.legal_actions() if to_act == me else None,
+    }
