@@ -1,0 +1,43 @@
+"""The ``cinch`` command: one entry point, one module per subcommand.
+
+Each subcommand module exposes ``register(subparsers)``; the parser it adds carries a
+``run(args) -> int`` default. Errors a user can cause are raised as ``UsageError`` (or
+the engine's own ValueError subclasses) and become a one-line message and exit status 2,
+never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from . import deals_cmd, demo_cmd, replay_cmd
+from .errors import UsageError
+
+SUBCOMMANDS = (demo_cmd, replay_cmd, deals_cmd)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="cinch", description="The Cinch (Double Pedro) bot arena.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for module in SUBCOMMANDS:
+        module.register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.run(args)
+    except UsageError as exc:
+        print(f"cinch {args.command}: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

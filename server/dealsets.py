@@ -1,0 +1,123 @@
+"""Deal-set files: writing, loading with line-precise validation, and finding them by name.
+
+A deal set is JSON Lines so that an error can name its line: a header line
+``{"format": "cinch-deals/1", "name": ..., "seed": ..., "boards": N}`` and then one
+board per line ``{"board": n, "dealer": ..., "deck": [...], "seed": ...}``. A set made
+by the canonical generator can be rebuilt from its seed alone (RULES.md section 2);
+``verify`` checks that it was.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable
+
+from .engine.boards import Board, BoardError, generate_board
+
+FORMAT = "cinch-deals/1"
+DEALS_DIR = Path(os.environ.get("CINCH_DEALS_DIR", Path(__file__).resolve().parent.parent / "deals"))
+
+
+class DealSetError(ValueError):
+    """A deal-set file that cannot be used; the message names the file and line."""
+
+
+@dataclass(frozen=True)
+class DealSet:
+    name: str
+    seed: str
+    boards: tuple[Board, ...]
+
+    def board(self, number: int) -> Board:
+        """Board ``number``, 1-based like the file and the generator."""
+        if not 1 <= number <= len(self.boards):
+            raise DealSetError(f"deal set {self.name} has boards 1..{len(self.boards)}, not {number}")
+        return self.boards[number - 1]
+
+
+def generate(seed: str, count: int, name: str | None = None) -> DealSet:
+    if count < 1:
+        raise DealSetError("a deal set needs at least one board")
+    return DealSet(name or seed, seed, tuple(generate_board(seed, n) for n in range(1, count + 1)))
+
+
+def dumps(deals: DealSet) -> str:
+    """The file text: stable key order and one board per line, so its sha256 is stable."""
+    lines = [json.dumps({"format": FORMAT, "name": deals.name, "seed": deals.seed, "boards": len(deals.boards)})]
+    for n, board in enumerate(deals.boards, 1):
+        lines.append(json.dumps({"board": n, **board.to_dict()}))
+    return "\n".join(lines) + "\n"
+
+
+def write(deals: DealSet, path: Path) -> str:
+    """Write the file and its ``.sha256`` companion (sha256sum format); returns the digest."""
+    text = dumps(deals).encode("utf-8")
+    path.write_bytes(text)
+    digest = hashlib.sha256(text).hexdigest()
+    Path(str(path) + ".sha256").write_text(f"{digest}  {path.name}\n")
+    return digest
+
+
+def parse(lines: Iterable[str], source: str = "<deals>") -> DealSet:
+    """Validate and load a deal-set file's lines; every error names ``source`` and the line."""
+    header = None
+    boards: list[Board] = []
+    for lineno, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        where = f"{source}, line {lineno}"
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise DealSetError(f"{where}: not JSON ({exc.msg})") from None
+        if not isinstance(data, dict):
+            raise DealSetError(f"{where}: expected a JSON object")
+        if header is None:
+            if data.get("format") != FORMAT:
+                raise DealSetError(f"{where}: the first line must be a header with \"format\": \"{FORMAT}\"")
+            if not isinstance(data.get("seed"), str) or not isinstance(data.get("name"), str):
+                raise DealSetError(f"{where}: the header needs a name and a seed (strings)")
+            if not isinstance(data.get("boards"), int) or data["boards"] < 1:
+                raise DealSetError(f"{where}: the header's boards must be a positive count")
+            header = data
+            continue
+        expected = len(boards) + 1
+        if data.get("board") != expected:
+            raise DealSetError(f"{where}: expected board {expected}, found {data.get('board')!r}")
+        try:
+            boards.append(Board.from_dict(data))
+        except BoardError as exc:
+            raise DealSetError(f"{where}: {exc}") from None
+    if header is None:
+        raise DealSetError(f"{source}: empty file, expected a header line")
+    if len(boards) != header["boards"]:
+        raise DealSetError(f"{source}: the header promises {header['boards']} boards, the file has {len(boards)}")
+    return DealSet(header["name"], header["seed"], tuple(boards))
+
+
+def path_for(name_or_path: str) -> Path:
+    """A shipped set's name (``standard``) or a file path, as a path."""
+    candidate = Path(name_or_path)
+    if candidate.suffix == ".jsonl" or candidate.exists():
+        return candidate
+    return DEALS_DIR / f"{name_or_path}.jsonl"
+
+
+def load(name_or_path: str) -> DealSet:
+    path = path_for(name_or_path)
+    try:
+        with path.open(encoding="utf-8") as handle:
+            return parse(handle, str(path))
+    except FileNotFoundError:
+        raise DealSetError(f"no deal set {name_or_path!r} (looked for {path})") from None
+    except UnicodeDecodeError:
+        raise DealSetError(f"{path}: not a UTF-8 text file") from None
+
+
+def mismatches(deals: DealSet) -> list[int]:
+    """Board numbers that differ from the canonical generator for the set's seed."""
+    return [n for n, board in enumerate(deals.boards, 1) if board != generate_board(deals.seed, n)]
