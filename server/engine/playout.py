@@ -8,6 +8,7 @@ plus a random choice of the rest.
 from __future__ import annotations
 
 from random import Random
+from typing import Any
 
 from .cards import cards_of, mask_of
 from .state import BIDDING, DISCARD, DONE, PLAY, ROB, TRUMP, HandState
@@ -44,3 +45,25 @@ def playout(state: HandState, rng: Random) -> HandState:
     while state.phase != DONE:
         random_step(state, rng)
     return state
+
+
+def random_action(legal: list[dict[str, Any]], rng: Random) -> dict[str, Any]:
+    """A uniformly chosen concrete action from a wire-format ``legal`` list.
+
+    Works on what an agent sees (an observation's ``legal``), so the random bot and the
+    wire-level benchmarks share it; choice objects (discard, rob, extras) are filled in.
+    """
+    action = dict(legal[rng.randrange(len(legal))])
+    kind = action["type"]
+    if kind == "discard":
+        must = action.pop("must_include", [])
+        optional = [c for c in action.pop("from") if c not in must]
+        count = rng.randint(action.pop("min"), action.pop("max", len(optional) + len(must))) - len(must)
+        action["cards"] = must + rng.sample(optional, count)
+    elif kind == "rob":
+        must = action.pop("must_keep")
+        optional = [c for c in action.pop("from") if c not in must]
+        action["keep"] = must + rng.sample(optional, action.pop("size") - len(must))
+    elif kind == "play" and "extras_count" in action:
+        action["extras"] = rng.sample(action.pop("extras_from"), action.pop("extras_count"))
+    return action

@@ -1,0 +1,84 @@
+"""``cinch deals`` and the shipped deal sets."""
+
+import hashlib
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from server import dealsets
+
+ROOT = Path(__file__).parents[3]
+
+
+def cinch(*args, cwd=None):
+    return subprocess.run([sys.executable, "-m", "server.cli", *args], capture_output=True, text=True,
+                          timeout=120, cwd=cwd)
+
+
+def test_standard_set_matches_its_recorded_sha256():
+    path = ROOT / "deals" / "standard.jsonl"
+    recorded = (ROOT / "deals" / "standard.jsonl.sha256").read_text().split()[0]
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == recorded
+
+
+def test_standard_set_has_1000_boards_rebuilt_from_its_seed():
+    deals = dealsets.load("standard")
+    assert len(deals.boards) == 1000
+    assert dealsets.mismatches(deals) == []
+
+
+def test_generate_is_reproducible(tmp_path):
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    assert cinch("deals", "generate", "--seed", "club-2026", "--boards", "12", "--out", str(a)).returncode == 0
+    assert cinch("deals", "generate", "--seed", "club-2026", "--boards", "12", "--out", str(b)).returncode == 0
+    assert a.read_bytes() == b.read_bytes()
+    run = cinch("deals", "verify", str(a))
+    assert run.returncode == 0 and "12 valid boards" in run.stdout
+
+
+def test_generated_prefix_equals_standard_prefix(tmp_path):
+    out = tmp_path / "s.jsonl"
+    cinch("deals", "generate", "--seed", "standard", "--boards", "5", "--out", str(out))
+    assert dealsets.load(str(out)).boards == dealsets.load("standard").boards[:5]
+
+
+def _lines():
+    return (ROOT / "deals" / "standard.jsonl").read_text().splitlines()[:4]
+
+
+@pytest.mark.parametrize("mutate, fragment", [
+    (lambda ls: ls[:2] + [ls[2].replace('"AS"', '"1X"')] + ls[3:], "line 3: board deck must be 52 distinct cards"),
+    (lambda ls: ls[:2] + [ls[2].replace('"dealer": "E"', '"dealer": "Q"')] + ls[3:], "line 3: board dealer"),
+    (lambda ls: ls[:3] + ["{not json"], "line 4: not JSON"),
+    (lambda ls: ["{}"] + ls[1:], "line 1: the first line must be a header"),
+    (lambda ls: ls[:1] + ls[2:], "line 2: expected board 1"),
+])
+def test_bad_file_is_refused_with_line_number(tmp_path, mutate, fragment):
+    lines = _lines()
+    lines[0] = lines[0].replace('"boards": 1000', '"boards": 3')
+    path = tmp_path / "bad.jsonl"
+    path.write_text("\n".join(mutate(lines)) + "\n")
+    with pytest.raises(dealsets.DealSetError, match=fragment):
+        dealsets.load(str(path))
+    run = cinch("deals", "verify", str(path))
+    assert run.returncode == 2 and fragment.split(": ", 1)[1] in run.stderr and "Traceback" not in run.stderr
+
+
+def test_tampered_board_is_caught_by_verify(tmp_path):
+    lines = _lines()
+    lines[0] = lines[0].replace('"boards": 1000', '"boards": 3')
+    board1 = lines[1]
+    # swap two cards: still a valid deck, but not the generator's
+    first, second = board1.split('"deck": [')[1].split(", ")[:2]
+    lines[1] = board1.replace(f"{first}, {second}", f"{second}, {first}", 1)
+    path = tmp_path / "t.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    run = cinch("deals", "verify", str(path))
+    assert run.returncode == 2 and "differ from the generator" in run.stderr
+
+
+def test_generate_refuses_zero_boards(tmp_path):
+    run = cinch("deals", "generate", "--seed", "x", "--boards", "0", "--out", str(tmp_path / "x.jsonl"))
+    assert run.returncode == 2 and "at least 1" in run.stderr

@@ -1,0 +1,66 @@
+"""``cinch replay`` as a user runs it: a real subprocess, stdin or a file, exit codes."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+DATA = Path(__file__).parents[1] / "engine" / "data"
+CASES = {c["id"]: c for f in DATA.glob("cases-*.jsonl") for c in map(json.loads, f.open())}
+
+
+def cinch(*args, stdin=""):
+    return subprocess.run([sys.executable, "-m", "server.cli", *args], input=stdin, capture_output=True,
+                          text=True, timeout=60)
+
+
+def test_complete_hand_from_stdin():
+    case = CASES["american62/full/1"]
+    run = cinch("replay", "-", stdin=json.dumps(case["input"]))
+    assert run.returncode == 0, run.stderr
+    out = json.loads(run.stdout)
+    assert out["complete"] is True
+    assert out["delta"] == case["expect"]["output"]["delta"]
+
+
+def test_file_argument(tmp_path):
+    case = CASES["foster51/prefix/2"]
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(case["input"]))
+    run = cinch("replay", str(path))
+    assert run.returncode == 0
+    assert json.loads(run.stdout)["to_act"] == case["expect"]["output"]["to_act"]
+
+
+@pytest.mark.parametrize("case_id", ["american62/illegal/revoke-trump-led/1", "foster51/illegal/discard-too-few/1"])
+def test_illegal_action_exit_2_error_on_stderr_nothing_on_stdout(case_id):
+    case = CASES[case_id]
+    run = cinch("replay", "-", stdin=json.dumps(case["input"]))
+    assert run.returncode == 2
+    assert run.stdout == ""
+    err = json.loads(run.stderr)
+    assert err["index"] == case["expect"]["index"]
+    assert err["error"]
+
+
+@pytest.mark.parametrize("text, fragment", [
+    ('{"ruleset": "american62", "board": ', "not JSON"),
+    ('{"ruleset": "pedro99", "board": {}, "actions": []}', "unknown ruleset"),
+    ('{"ruleset": "american62", "board": {"dealer": "N", "deck": ["AS"], "seed": "ab"}, "actions": []}',
+     "52 distinct cards"),
+    ('[1, 2]', "JSON object"),
+])
+def test_malformed_input_is_an_error_object_not_a_traceback(text, fragment):
+    run = cinch("replay", "-", stdin=text)
+    assert run.returncode == 2
+    err = json.loads(run.stderr)
+    assert fragment in err["error"] and err["index"] is None
+    assert "Traceback" not in run.stderr
+
+
+def test_missing_file_is_a_clean_message():
+    run = cinch("replay", "/nonexistent/hand.json")
+    assert run.returncode == 2
+    assert "cannot read" in run.stderr and "Traceback" not in run.stderr
