@@ -1,4 +1,5 @@
-"""Uniformly random legal play on the fast layer: benchmarks, property tests, search rollouts.
+"""Random legal play (benchmarks, property tests, search rollouts, the random bot) and the
+default action for a seat that does not answer.
 
 "Uniform" per decision: each legal bid, suit or main card is equally likely; a discard
 takes a random size in its range and then random cards; a rob keeps the forced cards
@@ -67,3 +68,26 @@ def random_action(legal: list[dict[str, Any]], rng: Random) -> dict[str, Any]:
     elif kind == "play" and "extras_count" in action:
         action["extras"] = rng.sample(action.pop("extras_from"), action.pop("extras_count"))
     return action
+
+
+def default_action(legal: list[dict[str, Any]]) -> dict[str, Any]:
+    """The action applied for a seat that failed to answer: the first legal choice.
+
+    Deterministic, so a replay of a match with a timed-out or broken bot is exact: the
+    first listed action, a discard of the fewest cards allowed (forced ones first, then
+    in listed order), a rob keeping the forced cards and then the first listed.
+    """
+    return random_action(legal[:1], _FirstChoice())
+
+
+class _FirstChoice(Random):
+    """A stand-in generator that always picks the first options, in order."""
+
+    def randrange(self, stop: int, *args: Any) -> int:  # noqa: D102 - see class docstring
+        return 0
+
+    def randint(self, a: int, b: int) -> int:
+        return a
+
+    def sample(self, population: Any, k: int, **kwargs: Any) -> list:
+        return list(population)[:k]

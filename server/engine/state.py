@@ -417,7 +417,7 @@ class HandState:
             raise IllegalAction("an action must be a JSON object with a 'type'")
         kind = action.get("type")
         seat = SEATS[self.to_act]
-        if kind not in _PHASE_OF_TYPE:
+        if not isinstance(kind, str) or kind not in _PHASE_OF_TYPE:
             raise IllegalAction(f"unknown action type {kind!r} (known: {', '.join(_PHASE_OF_TYPE)})")
         if "seat" in action and action["seat"] != seat:
             raise IllegalAction(f"out of turn: the seat to act is {seat}, not {action['seat']!r}")

@@ -1,0 +1,40 @@
+"""Plain-text tables for tournament results, as the CLI prints them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from server.ratings import leaderboard
+
+
+def interval(stats: dict[str, Any]) -> str:
+    if stats["ci_low"] is None:
+        return f"{stats['mean']:+.2f}"
+    return f"{stats['mean']:+.2f} [{stats['ci_low']:+.2f}, {stats['ci_high']:+.2f}]"
+
+
+def print_results(results: dict[str, Any], ratings: dict[str, dict[str, Any]]) -> None:
+    print(f"\nTournament {results['tournament']} ({results['format']}, {results['ruleset']})\n")
+    print("Standings (mean net points per board pair; W-T-L in board pairs)")
+    print(f"  {'#':>2} {'bot':16} {'mean':>8} {'boards':>7} {'W-T-L':>15} {'matches won':>12}")
+    for rank, row in enumerate(results["standings"], 1):
+        wtl = f"{row['won']}-{row['tied']}-{row['lost']}"
+        print(f"  {rank:>2} {row['bot']:16} {row['mean']:+8.3f} {row['boards']:7} {wtl:>15} "
+              f"{row['match_wins']:>5} of {row['matches']}")
+    bots = [row["bot"] for row in results["standings"]]
+    print("\nCross-table (row bot's mean per board against column bot, 95% interval)")
+    width = 28
+    print("  " + " " * 16 + "".join(f"{b:>{width}}" for b in bots))
+    for me in bots:
+        cells = [interval(results["crosstable"][me][other]) if other in results["crosstable"][me] else "-"
+                 for other in bots]
+        print(f"  {me:16}" + "".join(f"{c:>{width}}" for c in cells))
+    print("\nMatches")
+    for m in results["matches"]:
+        s = m["stats"]
+        print(f"  {m['id']:10} {m['x']} vs {m['y']}: {s['boards']} boards, {interval(s)}, "
+              f"W-T-L {s['won']}-{s['tied']}-{s['lost']}, LOS {s['los']:.3f}")
+    print(f"\nRatings ({results['ruleset']}, openskill; rating = mu - 3 sigma)")
+    for row in leaderboard(ratings):
+        print(f"  {row['bot']:16} {row['rating']:8.2f}  (mu {row['mu']:.2f}, sigma {row['sigma']:.2f}, "
+              f"{row['matches']} matches)")

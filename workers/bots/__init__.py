@@ -1,0 +1,22 @@
+"""Built-in bots, by name. Each takes a seed and implements ``decide(observation)``."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from .base import Agent, decision_rng
+from .random_bot import RandomBot
+from .rule_bot import RuleBot
+
+BUILTIN: dict[str, Callable[..., Agent]] = {"random": RandomBot, "rule": RuleBot}
+
+
+def make_bot(name: str, seed: int | str = 0) -> Agent:
+    """A built-in bot by name; ``KeyError`` names the known ones."""
+    try:
+        return BUILTIN[name](seed)
+    except KeyError:
+        raise KeyError(f"no built-in bot {name!r} (built-in: {', '.join(sorted(BUILTIN))})") from None
+
+
+__all__ = ["Agent", "BUILTIN", "RandomBot", "RuleBot", "decision_rng", "make_bot"]

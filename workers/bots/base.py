@@ -1,0 +1,32 @@
+"""The one agent protocol, and the seeded randomness every built-in bot uses.
+
+Every player, built-in or remote, is ``decide(observation) -> action`` (both in the
+engine's wire format). A built-in bot's randomness is drawn from its seed *and* the
+observation, never from a generator that advances between calls: a bot then decides
+the same way in the same situation whatever order the worker plays boards in, so a
+chunk of a match that is re-run after a crash replays exactly, and a decision depends
+only on what the seat may know.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from random import Random
+from typing import Any, Protocol
+
+Observation = dict[str, Any]
+Action = dict[str, Any]
+
+
+class Agent(Protocol):
+    """Anything that can take a seat: built-in bots, remote bots behind the API."""
+
+    def decide(self, observation: Observation) -> Action: ...
+
+
+def decision_rng(seed: int | str, observation: Observation) -> Random:
+    """A generator fixed by the bot's seed and everything in the observation."""
+    text = json.dumps(observation, sort_keys=True, separators=(",", ":"))
+    digest = hashlib.blake2b(f"{seed}|{text}".encode(), digest_size=8).digest()
+    return Random(int.from_bytes(digest, "big"))
