@@ -41,6 +41,7 @@ def url_of(redis: Redis) -> str:
 def worker_command(url: str, queue: str, name: str) -> list[str]:
     """The ``rq worker`` command line for the arena's queues (JSON serializer)."""
     return [sys.executable, "-m", "rq.cli", "worker", "--url", url, "--serializer", "json", "--name", name,
+            "--worker-class", "rq.worker.SimpleWorker",
             "--logging_level", "WARNING", queue]
 
 

@@ -8,7 +8,7 @@ import json
 from tqdm import tqdm
 
 from server import dealsets
-from server.tournaments import DEFAULTS, FORMATS, SpecError
+from server.tournaments import DEFAULTS, FORMATS, SpecError, validate
 from workers.bots import BUILTIN
 from workers.driver import start, watch
 
@@ -39,7 +39,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def request_from(args: argparse.Namespace, deals_count: int) -> dict:
     request = {"format": args.format, "ruleset": args.ruleset, "options": args.options, "first": args.first,
-               "boards": args.boards or deals_count - args.first + 1, "chunk": args.chunk, "seed": args.seed}
+               "boards": deals_count - args.first + 1 if args.boards is None else args.boards, "chunk": args.chunk, "seed": args.seed}
     if args.format == "round_robin":
         request["bots"] = args.bots
     else:
@@ -52,10 +52,15 @@ def run(args: argparse.Namespace) -> int:
         deals = dealsets.load(args.deals)
     except dealsets.DealSetError as exc:
         raise UsageError(str(exc)) from None
+    request = request_from(args, len(deals.boards))
+    try:
+        validate({**request, "deals": deals.name}, BUILTIN, len(deals.boards))   # before starting anything
+    except SpecError as exc:
+        raise UsageError(str(exc)) from None
     with arena(args.workers) as a:
         try:
-            tid = start(a.store, a.queue, request_from(args, len(deals.boards)), deals)
-        except (SpecError, ValueError) as exc:
+            tid = start(a.store, a.queue, request, deals)
+        except ValueError as exc:     # e.g. a different deal set of the same name is stored
             raise UsageError(str(exc)) from None
         with tqdm(total=a.store.tournament(tid)["pairs_total"], unit="pair", desc=f"tournament {tid}",
                   disable=args.json) as bar:

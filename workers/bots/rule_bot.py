@@ -300,6 +300,12 @@ def cinching_card(view: View, legal: list[str], best_key: int, best_seat: str | 
     """
     if not any(view.is_opponent(s) and s not in view.void_in_trumps for s in later):
         return None
+    import os
+    var = os.environ.get("VAR", "")
+    if "E" in var and len(view.trick) != 2:
+        return None
+    if "F" in var and not pedro_outstanding(view):
+        return None
     pedro_out = pedro_outstanding(view)
     if not pedro_out and pts == 0:
         return None
@@ -307,6 +313,10 @@ def cinching_card(view: View, legal: list[str], best_key: int, best_seat: str | 
     if best_seat == view.partner and best_key >= floor:
         return None
     options = [c for c in legal if is_trump(c, view.trump) and view.key(c) > floor and not view.at_risk(c)]
+    if "G" in var:
+        options = [c for c in options if not view.is_boss(c) and view.points(c) == 0]
+    if "H" in var:
+        options = [c for c in options if c[0] in "6789"]
     if not options:
         return None
     return min(options, key=lambda c: (view.key(c), c))
@@ -328,7 +338,8 @@ def choose_follow(view: View, legal: list[str]) -> str:
         return max(saving, key=lambda c: (view.points(c), c))
     if sure and pts > 0:
         return cheapest(view, sure)
-    cinch = cinching_card(view, legal, best_key, best_seat, pts, later)
+    import os
+    cinch = cinching_card(view, legal, best_key, best_seat, pts, later) if os.environ.get("VAR") != "D" else None
     if cinch:
         return cinch
     if not later and winners and not partner_winning:
@@ -350,10 +361,9 @@ def choose_lead(view: View, legal: list[str]) -> str:
     if bosses:
         return max(bosses, key=lambda c: (view.points(c), view.key(c)))
     import os
-    if os.environ.get("VAR") == "B":
-        plain = [c for c in legal if not is_trump(c, view.trump)]
-        if plain:
-            return max(plain, key=lambda c: (view.key(c), c))
+    plain = [c for c in legal if not is_trump(c, view.trump)]
+    if plain:
+        return cheapest(view, plain)
     safe = [c for c in legal if not view.at_risk(c)]
     return cheapest(view, safe or legal)
 

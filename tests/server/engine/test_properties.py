@@ -625,9 +625,8 @@ def test_observations_never_reveal_hidden_cards(hands, spec, seed):
     rebuilt stock deals them to somebody else. A dealer who robs sees the original stock
     (deck[36:]) from his rob on, but never a rebuilt stock (other players' discards).
     """
-    original_stock: set[str] = set()
-
     def check(state):
+        original_stock = {CARD_NAMES[c] for c in state.board.deck[36:]}
         shown = set().union(*(names(d.shown) for d in state.draws))
         stock = {CARD_NAMES[c] for c in state.stock}
         set_aside = places(state).get("set aside for the rob", set())
@@ -655,8 +654,6 @@ def test_observations_never_reveal_hidden_cards(hands, spec, seed):
 
     rng = Random(seed)
     for board in hands:
-        original_stock.clear()
-        original_stock.update(board.to_dict()["deck"][36:])
         play_hand(spec, board, rng, wire=True, check=check)
 
 
