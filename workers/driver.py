@@ -13,7 +13,7 @@ import time
 from typing import Any, Callable
 
 from rq import Queue
-from rq.registry import StartedJobRegistry
+from rq.registry import FailedJobRegistry, StartedJobRegistry
 
 from server.dealsets import DealSet
 from server.store import Store
@@ -23,6 +23,15 @@ from workers.jobs import enqueue_missing
 from workers.local import LocalWorkers, jobs_of_dead_workers
 
 STALL_SECONDS = 90
+MAX_ATTEMPTS = 5
+
+
+def last_failure(queue: Queue) -> str | None:
+    """The last line of the newest failed job's error on ``queue``, if any."""
+    ids = FailedJobRegistry(queue=queue).get_job_ids(desc=True)
+    job = queue.fetch_job(ids[0]) if ids else None
+    info = job.latest_result().exc_string if job is not None and job.latest_result() else None
+    return info.strip().splitlines()[-1] if info else None
 
 
 def start(store: Store, queue: Queue, request: dict[str, Any], deals: DealSet) -> str:
@@ -55,6 +64,9 @@ def watch(store: Store, queue: Queue, tid: str, workers: LocalWorkers | None = N
             attempt += 1
             enqueue_missing(store, queue, tid, chunk, attempt)
         elif now - last_change > STALL_SECONDS:
+            if attempt >= MAX_ATTEMPTS:
+                raise RuntimeError(f"tournament {tid} made no progress in {attempt} attempts; "
+                                   f"last job error: {last_failure(queue) or 'none recorded'}")
             StartedJobRegistry(queue=queue).cleanup()
             attempt += 1
             enqueue_missing(store, queue, tid, chunk, attempt)

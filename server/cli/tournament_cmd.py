@@ -64,8 +64,11 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(str(exc)) from None
         with tqdm(total=a.store.tournament(tid)["pairs_total"], unit="pair", desc=f"tournament {tid}",
                   disable=args.json) as bar:
-            results = watch(a.store, a.queue, tid, a.workers,
-                            on_progress=lambda done, total: bar.update(done - bar.n))
+            try:
+                results = watch(a.store, a.queue, tid, a.workers,
+                                on_progress=lambda done, total: bar.update(done - bar.n))
+            except RuntimeError as exc:
+                raise UsageError(f"{exc} (the tournament is stored: its finished board pairs are kept)") from None
         if args.json:
             print(json.dumps(results, indent=2))
         else:

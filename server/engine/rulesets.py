@@ -10,6 +10,7 @@ foster51's named variations from section 4 are options layered on top with
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, replace
+from functools import cached_property
 from typing import Any, Mapping
 
 DRAW_AMERICAN = "american"   # automatic non-trump discards, dealer takes every trump
@@ -50,8 +51,13 @@ class Ruleset:
 
     def options(self) -> dict[str, Any]:
         """The named options that differ from the base ruleset (the replay/API form)."""
+        return dict(self._options)
+
+    @cached_property
+    def _options(self) -> dict[str, Any]:
+        # cached: every observation carries the options, and asdict() is slow
         base = BASE_RULESETS[self.name]
-        return {k: v for k, v in asdict(self).items() if k in OPTION_NAMES and getattr(base, k) != v}
+        return {k: getattr(self, k) for k in OPTION_NAMES if getattr(base, k) != getattr(self, k)}
 
 
 AMERICAN62 = Ruleset(

@@ -306,6 +306,12 @@ def cinching_card(view: View, legal: list[str], best_key: int, best_seat: str | 
         return None
     if "F" in var and not pedro_outstanding(view):
         return None
+    if "P" in var and best_key >= PEDRO_KEY:
+        return None
+    if "Q" in var and best_seat != view.partner:
+        return None
+    if "R" in var and best_seat == view.partner:
+        return None
     pedro_out = pedro_outstanding(view)
     if not pedro_out and pts == 0:
         return None

@@ -241,13 +241,18 @@ def test_foster51_first_lead_must_be_trump_option():
         state.apply({"type": "play", "card": "KC"})
 
 
-def test_foster51_katz_trumps_only_discarded_from_more_than_six():
-    rules = make_ruleset("foster51", {"trump_discard_over_six_only": True})
-    hands = {"N": ["AH", "KH", "QH", "JH", "TH", "9H", "8H", "2C", "3C"]}
-    state = HandState(rules, board_with(hands, dealer="W"))
+def katz_discard_turn(north):
+    """A foster51 hand under Katz's rule, hearts trump, at N's discard."""
+    state = HandState(make_ruleset("foster51", {"trump_discard_over_six_only": True}),
+                      board_with({"N": north}, dealer="W"))
     for action in ONE_BID:
         state.apply(action)
     state.apply({"type": "trump", "suit": "H"})
+    return state
+
+
+def test_foster51_katz_trumps_only_discarded_from_more_than_six():
+    state = katz_discard_turn(["AH", "KH", "QH", "JH", "TH", "9H", "8H", "2C", "3C"])
     choice = state.legal_actions()[0]
     assert (choice["min"], choice["max"], sorted(choice["must_include"])) == (3, 3, ["2C", "3C"])
     with pytest.raises(IllegalAction):
@@ -256,12 +261,7 @@ def test_foster51_katz_trumps_only_discarded_from_more_than_six():
 
 
 def test_foster51_katz_no_trump_discard_with_six_or_fewer():
-    rules = make_ruleset("foster51", {"trump_discard_over_six_only": True})
-    hands = {"N": ["AH", "KH", "2C", "3C", "4C", "6C", "7C", "8C", "9C"]}
-    state = HandState(rules, board_with(hands, dealer="W"))
-    for action in ONE_BID:
-        state.apply(action)
-    state.apply({"type": "trump", "suit": "H"})
+    state = katz_discard_turn(["AH", "KH", "2C", "3C", "4C", "6C", "7C", "8C", "9C"])
     with pytest.raises(IllegalAction, match="trump"):
         state.apply({"type": "discard", "cards": ["AH", "2C", "3C"]})
 
