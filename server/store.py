@@ -15,6 +15,17 @@ a server without touching each other's data):
     {p}:match:{mid}:scores        hash  board number -> X's score on that pair
     {p}:ratings:{ruleset}         hash  bot -> rating JSON
     {p}:ratings:{ruleset}:applied set   match ids already counted in the ratings
+    {p}:secret                    string the server's secret (suit relabelings); never served
+    {p}:bots                      set   bot names
+    {p}:bot:{name}                hash  name, kind, status, created, description, token_hash
+    {p}:token:{sha256}            string bot name for a token's hash
+    {p}:bot:{name}:pending        zset  open decision ids of the bot, by deadline
+    {p}:bot:{name}:wake           list  a push per new decision, for long-polls to block on
+    {p}:decision:{id}             hash  bot, request JSON, deadline, status
+    {p}:decision:{id}:answer      list  the accepted answer, for the waiting worker
+    {p}:match:{mid}:bank          hash  bot -> time bank left (ms)
+    {p}:match:{mid}:timeouts      hash  bot -> timeouts so far
+    {p}:match:{mid}:faulty        set   bots recorded as faulty in the match
 
 A board pair is written with HSETNX inside one Lua script that also advances the
 tournament's progress and marks the match complete, so a job that is retried after a
@@ -24,6 +35,7 @@ crash can never count a pair twice, and "match complete" happens exactly once.
 from __future__ import annotations
 
 import json
+import secrets
 import time
 from typing import Any, Callable, Iterable
 
@@ -48,6 +60,32 @@ return {added, redis.call('SCARD', KEYS[5])}
 """
 
 
+# Accept a bot's answer only while its decision is open and before its deadline.
+_ANSWER = """
+if redis.call('HGET', KEYS[1], 'bot') ~= ARGV[1] then return 'missing' end
+local status = redis.call('HGET', KEYS[1], 'status')
+if status ~= 'pending' then return status end
+local now = redis.call('TIME')
+if tonumber(redis.call('HGET', KEYS[1], 'deadline')) < tonumber(now[1]) + tonumber(now[2]) / 1e6 then
+  return 'expired'
+end
+redis.call('HSET', KEYS[1], 'status', 'answered')
+redis.call('RPUSH', KEYS[2], ARGV[2])
+redis.call('ZREM', KEYS[3], ARGV[3])
+return 'ok'
+"""
+
+# Close an unanswered decision at its deadline; an answer that won the race is kept.
+_EXPIRE = """
+if redis.call('HGET', KEYS[1], 'status') == 'pending' then
+  redis.call('HSET', KEYS[1], 'status', 'expired')
+  redis.call('ZREM', KEYS[2], ARGV[1])
+  return 'expired'
+end
+return redis.call('HGET', KEYS[1], 'status')
+"""
+
+
 class StoreError(KeyError):
     """An id that names nothing stored."""
 
@@ -60,6 +98,8 @@ class Store:
         self.redis = redis
         self.prefix = prefix
         self._record = redis.register_script(_RECORD_PAIRS)
+        self._answer = redis.register_script(_ANSWER)
+        self._expire = redis.register_script(_EXPIRE)
         self._boards: dict[tuple[str, int], Board] = {}
 
     def key(self, *parts: object) -> str:
@@ -191,3 +231,137 @@ class Store:
 
     def ratings(self, ruleset: str) -> dict[str, dict[str, Any]]:
         return {b.decode(): json.loads(r) for b, r in self.redis.hgetall(self.key("ratings", ruleset)).items()}
+
+    # ------------------------------------------------------------------ secret
+    def secret(self) -> bytes:
+        """The arena's secret, made on first use; keys the per-room suit relabelings."""
+        key = self.key("secret")
+        self.redis.set(key, secrets.token_hex(32), nx=True)
+        return self.redis.get(key)
+
+    def now(self) -> float:
+        """Redis's clock: every deadline is on one clock, whichever machine sets or checks it."""
+        seconds, micros = self.redis.time()
+        return seconds + micros / 1e6
+
+    # ------------------------------------------------------------------ bots
+    def put_bot(self, bot: dict[str, Any], only_new: bool = False, token_hash: str | None = None) -> bool:
+        """Store a bot (and its token's hash); with ``only_new``, False if the name is taken."""
+        key = self.key("bot", bot["name"])
+        if only_new and not self.redis.hsetnx(key, "name", bot["name"]):
+            return False
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.hset(key, mapping={k: json.dumps(v) for k, v in bot.items()})
+        pipe.sadd(self.key("bots"), bot["name"])
+        if token_hash:
+            pipe.hset(key, "token_hash", token_hash)
+            pipe.set(self.key("token", token_hash), bot["name"])
+        pipe.execute()
+        return True
+
+    def bot(self, name: str) -> dict[str, Any]:
+        raw = self.redis.hgetall(self.key("bot", name))
+        if not raw:
+            raise StoreError(f"no bot {name!r}")
+        return {k.decode(): json.loads(v) for k, v in raw.items() if k != b"token_hash"}
+
+    def bots(self) -> list[dict[str, Any]]:
+        return [self.bot(n.decode()) for n in sorted(self.redis.smembers(self.key("bots")))]
+
+    def set_bot_status(self, name: str, status: str) -> None:
+        self.bot(name)
+        self.redis.hset(self.key("bot", name), "status", json.dumps(status))
+
+    def set_bot_token(self, name: str, token_hash: str) -> None:
+        """Replace a bot's token: the old one stops working in the same transaction."""
+        key = self.key("bot", name)
+        old = self.redis.hget(key, "token_hash")
+        pipe = self.redis.pipeline(transaction=True)
+        if old:
+            pipe.delete(self.key("token", old.decode()))
+        pipe.hset(key, "token_hash", token_hash)
+        pipe.set(self.key("token", token_hash), name)
+        pipe.execute()
+
+    def bot_for_token(self, token_hash: str) -> str | None:
+        raw = self.redis.get(self.key("token", token_hash))
+        return None if raw is None else raw.decode()
+
+    # ------------------------------------------------------------------ remote decisions
+    def open_decision(self, bot: str, request: dict[str, Any], deadline: float) -> str:
+        """Publish a decision request for ``bot``; returns its opaque id."""
+        did = secrets.token_hex(16)
+        key = self.key("decision", did)
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.hset(key, mapping={"bot": bot, "request": json.dumps({**request, "id": did}),
+                                "deadline": deadline, "status": "pending"})
+        pipe.expire(key, 3600)
+        pipe.zadd(self.key("bot", bot, "pending"), {did: deadline})
+        pipe.rpush(self.key("bot", bot, "wake"), did)
+        pipe.ltrim(self.key("bot", bot, "wake"), -100, -1)
+        pipe.execute()
+        return did
+
+    def open_decisions(self, bot: str) -> list[dict[str, Any]]:
+        """The bot's open decision requests, soonest deadline first."""
+        pending = self.key("bot", bot, "pending")
+        self.redis.zremrangebyscore(pending, "-inf", self.now())
+        out = []
+        for did in self.redis.zrange(pending, 0, -1):
+            raw = self.redis.hmget(self.key("decision", did.decode()), "request", "status")
+            if raw[0] is not None and raw[1] == b"pending":
+                out.append(json.loads(raw[0]))
+        return out
+
+    def wait_for_decision(self, bot: str, timeout: float) -> None:
+        """Block until a new decision is published for ``bot`` or ``timeout`` passes."""
+        self.redis.blpop([self.key("bot", bot, "wake")], timeout=timeout)
+
+    def decision(self, did: str) -> dict[str, Any] | None:
+        raw = self.redis.hgetall(self.key("decision", did))
+        if not raw:
+            return None
+        return {"bot": raw[b"bot"].decode(), "request": json.loads(raw[b"request"]),
+                "deadline": float(raw[b"deadline"]), "status": raw[b"status"].decode()}
+
+    def answer_decision(self, did: str, bot: str, action: dict[str, Any]) -> str:
+        """Accept ``bot``'s answer: 'ok', or why not ('missing', 'answered', 'expired')."""
+        result = self._answer(keys=[self.key("decision", did), self.key("decision", did, "answer"),
+                                    self.key("bot", bot, "pending")], args=[bot, json.dumps(action), did])
+        return result.decode() if isinstance(result, bytes) else result
+
+    def await_answer(self, did: str, bot: str, deadline: float) -> dict[str, Any] | None:
+        """The worker's side: the accepted answer, or None once the deadline has passed."""
+        answer_key = self.key("decision", did, "answer")
+        while True:
+            left = deadline - self.now()
+            if left <= 0:
+                status = self._expire(keys=[self.key("decision", did), self.key("bot", bot, "pending")],
+                                      args=[did])
+                if (status.decode() if isinstance(status, bytes) else status) == "expired":
+                    return None
+                left = 0.05      # answered in the last instant: the answer is in the list
+            popped = self.redis.blpop([answer_key], timeout=min(left, 1.0))
+            if popped is not None:
+                self.redis.delete(answer_key)
+                return json.loads(popped[1])
+
+    def time_bank(self, mid: str, bot: str, initial_ms: int) -> int:
+        key = self.key("match", mid, "bank")
+        self.redis.hsetnx(key, bot, initial_ms)
+        return int(self.redis.hget(key, bot))
+
+    def spend_bank(self, mid: str, bot: str, ms: int) -> None:
+        self.redis.hincrby(self.key("match", mid, "bank"), bot, -ms)
+
+    def add_timeout(self, mid: str, bot: str) -> int:
+        return int(self.redis.hincrby(self.key("match", mid, "timeouts"), bot, 1))
+
+    def timeouts(self, mid: str) -> dict[str, int]:
+        return {k.decode(): int(v) for k, v in self.redis.hgetall(self.key("match", mid, "timeouts")).items()}
+
+    def mark_faulty(self, mid: str, bot: str) -> None:
+        self.redis.sadd(self.key("match", mid, "faulty"), bot)
+
+    def is_faulty(self, mid: str, bot: str) -> bool:
+        return bool(self.redis.sismember(self.key("match", mid, "faulty"), bot))

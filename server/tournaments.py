@@ -22,7 +22,8 @@ from .store import Store
 
 FORMATS = ("round_robin", "gauntlet")
 DEFAULTS = {"format": "round_robin", "ruleset": "american62", "options": {}, "deals": "standard",
-            "first": 1, "boards": 100, "chunk": 20, "seed": 1}
+            "first": 1, "boards": 100, "chunk": 20, "seed": 1, "limits": {}}
+LIMITS = {"decision_ms": (50, 600_000), "bank_ms": (0, 3_600_000), "max_timeouts": (0, 10_000)}
 
 
 class SpecError(ValueError):
@@ -42,7 +43,7 @@ def _names(spec: dict[str, Any], field: str, known: Iterable[str]) -> list[str]:
 
 
 def _whole(spec: dict[str, Any], field: str, low: int, high: int | None = None) -> int:
-    value = spec[field]
+    value = spec.get(field)
     if not isinstance(value, int) or isinstance(value, bool) or value < low or (high is not None and value > high):
         bound = f"from {low} to {high}" if high is not None else f"at least {low}"
         raise SpecError(f"{field} must be a whole number {bound}, not {value!r}")
@@ -77,6 +78,13 @@ def validate(request: dict[str, Any], known_bots: Iterable[str], deal_count: int
     _whole(spec, "boards", 1, deal_count - first + 1)
     _whole(spec, "chunk", 1)
     _whole(spec, "seed", 0)
+    limits = spec["limits"]
+    if not isinstance(limits, dict):
+        raise SpecError("limits must be an object with decision_ms, bank_ms and max_timeouts")
+    for name, value in limits.items():
+        if name not in LIMITS:
+            raise SpecError(f"limits: unknown limit {name!r} (known: {', '.join(LIMITS)})")
+        _whole(limits, name, *LIMITS[name])
     return spec
 
 
@@ -90,7 +98,8 @@ def plan_matches(spec: dict[str, Any]) -> list[dict[str, Any]]:
     """One match per pairing, all on boards first..first+boards-1 of the same deal set."""
     last = spec["first"] + spec["boards"] - 1
     return [{"x": x, "y": y, "ruleset": spec["ruleset"], "options": spec["options"], "deals": spec["deals"],
-             "first": spec["first"], "last": last, "seed": spec["seed"]} for x, y in pairings(spec)]
+             "first": spec["first"], "last": last, "seed": spec["seed"], "limits": spec["limits"]}
+            for x, y in pairings(spec)]
 
 
 def chunks(match: dict[str, Any], size: int, skip: set[int] = frozenset()) -> list[tuple[int, int]]:

@@ -16,6 +16,7 @@ from rq import Queue
 from rq.registry import FailedJobRegistry, StartedJobRegistry
 
 from server.dealsets import DealSet
+from server.registry import active_names, ensure_builtins
 from server.store import Store
 from server.tournaments import plan_matches, validate
 from workers.bots import BUILTIN
@@ -36,7 +37,8 @@ def last_failure(queue: Queue) -> str | None:
 
 def start(store: Store, queue: Queue, request: dict[str, Any], deals: DealSet) -> str:
     """Validate a request, publish its deal set, store the tournament and enqueue its jobs."""
-    spec = validate({**request, "deals": deals.name}, BUILTIN, len(deals.boards))
+    ensure_builtins(store, BUILTIN)
+    spec = validate({**request, "deals": deals.name}, active_names(store), len(deals.boards))
     store.put_dealset(deals)
     tid = store.create_tournament(spec, plan_matches(spec))
     enqueue_missing(store, queue, tid, spec["chunk"])

@@ -14,7 +14,8 @@ from rq.serializers import JSONSerializer
 from server.engine import make_ruleset
 from server.store import Store
 from server.tournaments import after_match_progress, chunks
-from workers.bots import make_bot
+from server.remote import RemoteAgent
+from workers.bots import BUILTIN, Agent, make_bot
 from workers.match import play_board_pair
 
 QUEUE = "cinch"
@@ -30,17 +31,25 @@ def play_chunk(prefix: str, mid: str, first: int, last: int) -> int:
 def play_chunk_with(store: Store, mid: str, first: int, last: int) -> int:
     match = store.match(mid)
     rules = make_ruleset(match["ruleset"], match["options"])
-    x, y = make_bot(match["x"], match["seed"]), make_bot(match["y"], match["seed"])
+    x, y = (agent_for(store, match[side], match) for side in ("x", "y"))
+    secret = store.secret()
     done = store.stored_boards(mid)
     played = 0
     for number in range(first, last + 1):
         if number in done:
             continue
-        record = play_board_pair(rules, store.board(match["deals"], number), number, x, y)
+        record = play_board_pair(rules, store.board(match["deals"], number), number, x, y, secret, mid)
         store.record_pairs(match, [record])
         played += 1
     after_match_progress(store, match)
     return played
+
+
+def agent_for(store: Store, name: str, match: dict) -> Agent:
+    """A built-in bot by name, or the remote seat of a registered bot."""
+    if name in BUILTIN:
+        return make_bot(name, match["seed"])
+    return RemoteAgent(store, name, match["id"], match.get("limits"))
 
 
 def queue_for(store: Store, name: str = QUEUE) -> Queue:

@@ -16,7 +16,18 @@ from typing import Any
 
 from server.engine import DONE, SEATS, Board, HandState, Ruleset, observation
 from server.engine.playout import default_action
-from workers.bots.base import Agent
+from server.engine.relabel import inverse, relabeling_for, translate
+from workers.bots.base import Agent, Observation
+
+
+class Relabeled:
+    """An agent that sees the room under a suit relabeling; its actions are mapped back."""
+
+    def __init__(self, agent: Agent, mapping: dict[str, str]):
+        self.agent, self.mapping, self.back = agent, mapping, inverse(mapping)
+
+    def decide(self, observation: Observation) -> dict[str, Any]:
+        return translate(self.agent.decide(translate(observation, self.mapping)), self.back)
 
 
 def play_room(rules: Ruleset, board: Board, ns: Agent, ew: Agent) -> dict[str, Any]:
@@ -56,12 +67,23 @@ def pair_score(rooms: list[dict[str, Any]]) -> int:
     return net(rooms[0]["delta"], "NS") + net(rooms[1]["delta"], "EW")
 
 
-def play_board_pair(rules: Ruleset, board: Board, number: int, x: Agent, y: Agent) -> dict[str, Any]:
-    """Board ``number`` played in both rooms; ``score`` is X's."""
-    rooms = [play_room(rules, board, x, y), play_room(rules, board, y, x)]
+def play_board_pair(rules: Ruleset, board: Board, number: int, x: Agent, y: Agent,
+                    secret: bytes | None = None, context: str = "") -> dict[str, Any]:
+    """Board ``number`` played in both rooms; ``score`` is X's.
+
+    With ``secret``, each room is shown to every agent under its own suit relabeling,
+    keyed by (``context``, board, room), so no bot can recognise one room's deal in the
+    other; records are kept in the real suits.
+    """
+    seatings = ((x, y), (y, x))
+    if secret is not None:
+        maps = [relabeling_for(secret, f"{context}/{number}/{room}") for room in (1, 2)]
+        seatings = tuple((Relabeled(a, m), Relabeled(b, m)) for (a, b), m in zip(seatings, maps))
+    rooms = [play_room(rules, board, ns, ew) for ns, ew in seatings]
     return {"board": number, "rooms": rooms, "score": pair_score(rooms)}
 
 
-def play_match(rules: Ruleset, boards: list[tuple[int, Board]], x: Agent, y: Agent) -> list[dict[str, Any]]:
+def play_match(rules: Ruleset, boards: list[tuple[int, Board]], x: Agent, y: Agent,
+               secret: bytes | None = None, context: str = "") -> list[dict[str, Any]]:
     """A whole match in this process: one record per (number, board), in order."""
-    return [play_board_pair(rules, board, number, x, y) for number, board in boards]
+    return [play_board_pair(rules, board, number, x, y, secret, context) for number, board in boards]

@@ -428,7 +428,8 @@ class HandState:
         if unknown:
             raise IllegalAction(f"a {kind!r} action has no field {unknown[0]!r}")
         getattr(self, "_apply_" + kind)(action)
-        entry = dict(action)
+        # a copy, lists included: the record must not change if the caller's lists do
+        entry = {k: list(v) if isinstance(v, list) else v for k, v in action.items()}
         entry["seat"] = seat
         self.actions.append(entry)
 

@@ -288,41 +288,21 @@ def pedro_outstanding(view: View) -> bool:
     return any(LEFT_PEDRO_KEY <= view.key(u) <= PEDRO_KEY for u in view.unseen_trumps)
 
 
-def cinching_card(view: View, legal: list[str], best_key: int, best_seat: str | None, pts: int,
-                  later: list[str]) -> str | None:
-    """Foster's cinch: with an opponent still to play, make the trick need more than a Pedro.
+def cinching_card(view: View, legal: list[str], best_key: int, later: list[str]) -> str | None:
+    """Foster's cinch, as third hand: make the trick need more than a Pedro.
 
-    If a Pedro is outstanding and the card winning so far is below the Five, an opponent
-    after us could win the trick with his Pedro and save it; playing any trump above
-    the Five (the lowest that does it, never a counting card at risk) stops that. When
-    partner already wins with a trump above the Five there is nothing to do. With points
-    already in the trick and no Pedro out, simply overtake as cheaply as possible.
+    With one opponent left to play, a Pedro outstanding and the trick so far won by a
+    card below the Five (partner's plain lead, a small trump), that opponent could win
+    it with his Pedro, or throw his Pedro on his partner's small trump. Any trump above
+    the Five stops both. We cinch with a small one (6 to 9): spending a king or a
+    counting card on it costs more than it saves (measured in self-play, where
+    cinching as second hand or with high trumps lost points too).
     """
-    if not any(view.is_opponent(s) and s not in view.void_in_trumps for s in later):
+    if len(later) != 1 or later[0] in view.void_in_trumps:
         return None
-    import os
-    var = os.environ.get("VAR", "")
-    if "E" in var and len(view.trick) != 2:
+    if best_key >= PEDRO_KEY or not pedro_outstanding(view):
         return None
-    if "F" in var and not pedro_outstanding(view):
-        return None
-    if "P" in var and best_key >= PEDRO_KEY:
-        return None
-    if "Q" in var and best_seat != view.partner:
-        return None
-    if "R" in var and best_seat == view.partner:
-        return None
-    pedro_out = pedro_outstanding(view)
-    if not pedro_out and pts == 0:
-        return None
-    floor = max(best_key, PEDRO_KEY) if pedro_out else best_key
-    if best_seat == view.partner and best_key >= floor:
-        return None
-    options = [c for c in legal if is_trump(c, view.trump) and view.key(c) > floor and not view.at_risk(c)]
-    if "G" in var:
-        options = [c for c in options if not view.is_boss(c) and view.points(c) == 0]
-    if "H" in var:
-        options = [c for c in options if c[0] in "6789"]
+    options = [c for c in legal if is_trump(c, view.trump) and c[0] in "6789" and c[1] == view.trump]
     if not options:
         return None
     return min(options, key=lambda c: (view.key(c), c))
@@ -344,14 +324,9 @@ def choose_follow(view: View, legal: list[str]) -> str:
         return max(saving, key=lambda c: (view.points(c), c))
     if sure and pts > 0:
         return cheapest(view, sure)
-    import os
-    cinch = cinching_card(view, legal, best_key, best_seat, pts, later) if os.environ.get("VAR") != "D" else None
+    cinch = cinching_card(view, legal, best_key, later)
     if cinch:
         return cinch
-    if not later and winners and not partner_winning:
-        cheap = cheapest(view, winners)
-        if not view.at_risk(cheap) and throw_cost(view, cheap) < 2:
-            return cheap   # a free trick: take the lead with a small card
     safe = [c for c in legal if not view.at_risk(c)]
     return cheapest(view, safe or legal)
 
@@ -366,7 +341,6 @@ def choose_lead(view: View, legal: list[str]) -> str:
     bosses = [c for c in legal if view.is_boss(c)]
     if bosses:
         return max(bosses, key=lambda c: (view.points(c), view.key(c)))
-    import os
     plain = [c for c in legal if not is_trump(c, view.trump)]
     if plain:
         return cheapest(view, plain)

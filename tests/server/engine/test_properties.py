@@ -3,10 +3,10 @@
 Each hypothesis example draws a few boards (one from a random permutation of the deck,
 the others from the canonical generator), a ruleset (american62, foster51, or foster51
 with a random set of its named options) and a seed for a ``random.Random`` that picks
-uniformly random legal moves, either through the fast layer (``random_step``) or through
-the wire layer (``legal_actions`` + ``apply``). The rules used as oracles here (follow
-rules, trick winners, counting cards, scoring) are re-derived from RULES.md with card
-strings, independently of the engine's tables.
+random legal moves, either through the fast layer (``random_step``) or through the wire
+layer (``legal_actions`` + ``apply``, choice objects filled in here). The rules used as
+oracles (follow rules, trick winners, counting cards, scoring) are re-derived from
+RULES.md with card strings, independently of the engine's tables.
 """
 
 from __future__ import annotations
@@ -352,6 +352,7 @@ def allowed_mains(spec: Spec, state: HandState) -> set[str]:
 
 
 def extras_owed(state: HandState) -> int:
+    """How many extras the player to act must add (RULES.md 3: down to five after trick 1)."""
     hand = state.hands[state.to_act].bit_count()
     tricks = state.trick_dicts()
     first_trick = not tricks or (len(tricks) == 1 and len(tricks[0]["plays"]) < 4)
@@ -392,7 +393,11 @@ def illegal_actions(spec: Spec, state: HandState, rng: Random) -> list[tuple[str
     return out
 
 
+# Each helper below gets the player's hand, the cards he does not hold and one legal
+# concrete action, and returns the phase's own illegal actions.
+
 def illegal_bids(spec, state, rng, hand, elsewhere, legal):
+    """Out of range, not a whole number, not above the highest, the dealer's forced 7."""
     high = max((amount for _, amount in state.bids), default=0)
     out = [("bid out of range", {"type": "bid", "amount": a})
            for a in (spec.min_bid - 1, 15, -1, 0, 99)]
@@ -406,11 +411,13 @@ def illegal_bids(spec, state, rng, hand, elsewhere, legal):
 
 
 def illegal_trumps(spec, state, rng, hand, elsewhere, legal):
+    """A trump suit that is not one of C D H S."""
     return [("trump not C D H S", {"type": "trump", "suit": s})
             for s in ("X", "h", "", "HS", "5", "CDHS", None, 2, ["H"])] + [("trump not C D H S", {"type": "trump"})]
 
 
 def illegal_discards(spec, state, rng, hand, elsewhere, legal):
+    """Too few cards, a card not held, a card twice, malformed lists, the Katz option."""
     cards = legal["cards"]
     trump = SUITS[state.trump]
     out = [("too few cards", {"type": "discard", "cards": rng.sample(sorted(hand), 2)}),
@@ -433,6 +440,7 @@ def illegal_discards(spec, state, rng, hand, elsewhere, legal):
 
 
 def illegal_robs(spec, state, rng, hand, elsewhere, legal):
+    """Wrong size, a forced card left out, a card not available, a card twice."""
     choice = state.legal_actions()[0]
     pool, must = set(choice["from"]), set(choice["must_keep"])
     if spec.american:
@@ -455,6 +463,7 @@ def illegal_robs(spec, state, rng, hand, elsewhere, legal):
 
 
 def illegal_plays(spec, state, rng, hand, elsewhere, legal):
+    """A card not held, a breach of the follow rules, extras missing/too many/counting."""
     trump = SUITS[state.trump]
     allowed = allowed_mains(spec, state)
     offered = {a["card"] for a in state.legal_actions()}
@@ -589,7 +598,7 @@ def test_random_play_completes_and_scores_by_the_rules(hands, spec, seed):
 
 # ---------------------------------------------------------------------------- 5. illegal actions
 
-@prop_settings(50)
+@prop_settings(80)
 @given(boards(2), ANY_RULESET, RNG_SEEDS)
 def test_every_illegal_action_is_refused_and_changes_nothing(hands, spec, seed):
     """RULES.md 5: every class of illegal action raises IllegalAction and leaves the state,
@@ -685,10 +694,10 @@ def test_replaying_the_action_list_reproduces_the_hand(hands, spec, seed, cut):
 
 # ---------------------------------------------------------------------------- engine bugs found
 
-def test_bug_action_with_unhashable_type_is_refused_as_illegal_action():
-    """ENGINE BUG: ``{"type": ["pass"]}`` (valid JSON) makes ``apply`` raise TypeError
-    (unhashable type: 'list') instead of IllegalAction, so RULES.md 5's "clear error
-    naming the rule" does not hold for malformed wire input (a REST body, a replay file).
+def test_regression_action_with_unhashable_type_is_refused_as_illegal_action():
+    """Regression for a bug this suite found: ``{"type": ["pass"]}`` (valid JSON) made
+    ``apply`` raise TypeError (unhashable type: 'list') instead of IllegalAction, so
+    RULES.md 5's "clear error naming the rule" failed on malformed wire input.
     """
     state = HandState(make_ruleset("american62"), generate_board("bug", 1))
     before = snapshot(state)
@@ -698,3 +707,17 @@ def test_bug_action_with_unhashable_type_is_refused_as_illegal_action():
         except IllegalAction:
             pass
         assert snapshot(state) == before
+
+
+def test_bug_recorded_action_does_not_alias_the_callers_lists():
+    """ENGINE BUG (minor): ``apply`` records ``dict(action)``, a shallow copy, so the card
+    lists in ``state.actions`` are the caller's own lists: a caller that reuses or edits
+    its action afterwards rewrites the hand's record, and replaying it no longer works.
+    """
+    state = HandState(make_ruleset("foster51"), generate_board("bug", 1))
+    for action in [{"type": "pass"}] * 4 + [{"type": "trump", "suit": "H"}]:
+        state.apply(action)
+    cards = state.legal_actions()[0]["from"][:3]
+    state.apply({"type": "discard", "cards": cards})
+    cards.append("XX")
+    assert state.actions[-1]["cards"] == cards[:3]

@@ -1,0 +1,70 @@
+"""Bots known to the arena: built-in ones and remote ones with bearer tokens.
+
+A remote bot's token is shown once, at registration or rotation; only its sha256 is
+stored, so a leaked database reveals no token. Built-in bots are registered
+automatically and have no token.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+import time
+from typing import Any, Iterable
+
+from .store import Store, StoreError
+
+NAME = re.compile(r"^[a-z][a-z0-9_-]{1,31}$")
+
+
+class RegistryError(ValueError):
+    """A registration that cannot be made; the message says why."""
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def ensure_builtins(store: Store, names: Iterable[str]) -> None:
+    for name in names:
+        store.put_bot({"name": name, "kind": "builtin", "status": "active", "created": time.time(),
+                       "description": "built-in bot"}, only_new=True)
+
+
+def register(store: Store, name: str, description: str = "") -> str:
+    """Register a remote bot; returns its token (the only time it is shown)."""
+    if not NAME.match(name):
+        raise RegistryError("name must be 2-32 characters: lowercase letters, digits, - and _, "
+                            "starting with a letter")
+    token = secrets.token_urlsafe(32)
+    bot = {"name": name, "kind": "remote", "status": "active", "created": time.time(),
+           "description": description}
+    if not store.put_bot(bot, only_new=True, token_hash=token_hash(token)):
+        raise RegistryError(f"a bot named {name!r} already exists")
+    return token
+
+
+def rotate(store: Store, name: str) -> str:
+    bot = store.bot(name)
+    if bot["kind"] != "remote":
+        raise RegistryError(f"{name} is a built-in bot and has no token")
+    token = secrets.token_urlsafe(32)
+    store.set_bot_token(name, token_hash(token))
+    return token
+
+
+def authenticate(store: Store, token: str) -> dict[str, Any] | None:
+    """The active bot holding ``token``, or None."""
+    name = store.bot_for_token(token_hash(token))
+    if name is None:
+        return None
+    try:
+        bot = store.bot(name)
+    except StoreError:
+        return None
+    return bot if bot["status"] == "active" else None
+
+
+def active_names(store: Store) -> list[str]:
+    return [b["name"] for b in store.bots() if b["status"] == "active"]

@@ -1,0 +1,49 @@
+"""A remote seat as an agent: a decision request in Redis, answered through the API.
+
+The worker calls ``decide`` like any agent's. It publishes the request (an opaque id,
+the observation, the legal actions and the deadline; no match, board or room), blocks
+until the API has accepted a legal answer for it, and returns that answer. Time: each
+decision gets the per-decision limit plus what is left of the bot's time bank for the
+match; time used beyond the limit is taken from the bank. A decision that passes its
+deadline raises ``DecisionTimeout``, for which the match runner applies the default
+action and records a fault; a bot with more than ``max_timeouts`` in a match is marked
+faulty and is no longer waited for, so the match always completes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .store import Store
+
+DEFAULT_LIMITS = {"decision_ms": 5000, "bank_ms": 60000, "max_timeouts": 3}
+
+
+class DecisionTimeout(Exception):
+    """The bot did not answer in time (or is faulty and no longer waited for)."""
+
+
+class RemoteAgent:
+    def __init__(self, store: Store, bot: str, match_id: str, limits: dict[str, int] | None = None):
+        self.store, self.bot, self.match_id = store, bot, match_id
+        self.limits = {**DEFAULT_LIMITS, **(limits or {})}
+
+    def decide(self, observation: dict[str, Any]) -> dict[str, Any]:
+        store, bot, mid = self.store, self.bot, self.match_id
+        if store.is_faulty(mid, bot):
+            raise DecisionTimeout(f"{bot} is faulty in this match: default action")
+        per = self.limits["decision_ms"] / 1000
+        bank = store.time_bank(mid, bot, self.limits["bank_ms"]) / 1000
+        start = store.now()
+        deadline = start + per + max(bank, 0.0)
+        did = store.open_decision(bot, {"observation": observation, "legal": observation["legal"],
+                                        "deadline": deadline}, deadline)
+        answer = store.await_answer(did, bot, deadline)
+        over = store.now() - start - per
+        if over > 0:
+            store.spend_bank(mid, bot, int(over * 1000))
+        if answer is None:
+            if store.add_timeout(mid, bot) > self.limits["max_timeouts"]:
+                store.mark_faulty(mid, bot)
+            raise DecisionTimeout(f"{bot} did not answer in time")
+        return answer

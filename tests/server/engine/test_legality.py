@@ -1,0 +1,56 @@
+"""``legality.check`` (what the API can judge from an observation) agrees with the engine."""
+
+from random import Random
+
+import pytest
+
+from server.engine import HandState, IllegalAction, generate_board, make_ruleset, observation
+from server.engine.cards import CARD_NAMES
+from server.engine.legality import check
+from server.engine.playout import random_action
+
+
+def mutations(action, rng):
+    """The action itself and nearby wrong ones: other cards, sizes, amounts, fields."""
+    yield action
+    card = CARD_NAMES[rng.randrange(52)]
+    out = dict(action)
+    for key in ("cards", "keep", "extras"):
+        if key in out:
+            yield {**out, key: out[key][:-1]}
+            yield {**out, key: out[key] + [card]}
+            yield {**out, key: [card] + out[key][1:]}
+    if "card" in out:
+        yield {**out, "card": card}
+        yield {**out, "extras": [card]}
+    if "amount" in out:
+        yield {**out, "amount": out["amount"] + rng.choice((-1, 1, 20))}
+    yield {**out, "type": rng.choice(["pass", "bid", "trump", "discard", "rob", "play"])}
+    yield {**out, "bogus": 1}
+
+
+@pytest.mark.parametrize("name, options", [("american62", None), ("foster51", None),
+                                           ("foster51", {"trump_discard_over_six_only": True})])
+def test_check_accepts_exactly_what_apply_accepts(name, options):
+    rules = make_ruleset(name, options)
+    rng = Random(4)
+    compared = 0
+    for n in range(1, 60):
+        state = HandState(rules, generate_board("legality", n))
+        while state.phase != "done":
+            legal = observation(state, state.seat_to_act())["legal"]
+            for candidate in mutations(random_action(legal, rng), rng):
+                try:
+                    check(candidate, legal)
+                    by_check = True
+                except IllegalAction:
+                    by_check = False
+                try:
+                    state.clone().apply(candidate)
+                    by_engine = True
+                except IllegalAction:
+                    by_engine = False
+                assert by_check == by_engine, (candidate, legal)
+                compared += 1
+            state.apply(random_action(legal, rng))
+    assert compared > 5000
