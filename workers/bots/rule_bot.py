@@ -82,41 +82,47 @@ class SuitValue:
     trumps: int       # trumps held (left Pedro included)
 
 
-def value_suit(hand: list[str], suit: str, ruleset: str, low_to_holder: bool) -> SuitValue:
-    """Estimated points our side takes if ``suit`` is trump, from *catching* cards.
+# Points our side takes, by card held in the suit named trump (fitted on self-play hands
+# in which this bot named each suit in turn; see value_suit).
+CATCHER_VALUE = {"A": 2.9, "K": 1.7, "Q": 1.2}
+OTHER_VALUE = {"J": 0.6, "T": 0.7, "5": 1.3, "L": 0.95, "9": 0.6, "8": 0.6, "7": 0.6, "6": 0.6,
+               "4": 0.45, "3": 0.45}
+
+
+def value_suit(hand: list[str], suit: str, low_to_holder: bool, is_dealer: bool) -> SuitValue:
+    """Expected points for our side if we name ``suit``, counted from *catching* cards.
 
     Foster: bid on catching cards, not on points. The ace, king and queen win tricks
-    and so capture what partner throws on them; a Pedro is only worth something when
-    it is guarded by higher trumps (you rarely save both); length makes the top cards
-    safer and, with the draw, brings more trumps. Partner is credited with a share of
-    the counting cards we do not hold.
+    and so capture what partner throws on them, and they are worth far more than the
+    Jack or Ten; a Pedro adds less when the top cards are there already (the guards
+    were going to catch something anyway), and every small trump helps to protect
+    them. Low is a sure point only where it goes to its holder. About four points come
+    from partner and the draw whatever we hold. The weights were fitted by least
+    squares on 12,800 hands of this bot naming every suit.
     """
     trumps = trumps_of(hand, suit)
-    ranks = {c[0] if c[1] == suit else "L" for c in trumps}
-    value = 1.5  # partner's expected share (Foster: count on him for one Pedro or a point)
+    ranks = [c[0] if c[1] == suit else "L" for c in trumps]
+    value = 4.1
     top = 0
-    for rank, catch in (("A", 3.0), ("K", 2.0), ("Q", 1.5)):
-        if rank in ranks:
+    pedros = 0
+    for rank in ranks:
+        if rank in CATCHER_VALUE:
+            value += CATCHER_VALUE[rank]
             top += 1
-            value += catch
-    if "J" in ranks:
-        value += 1.0 if top >= 2 else 0.5
-    if "T" in ranks:
-        value += 0.5 if top >= 1 else 0.25
-    pedros = ("5" in ranks) + ("L" in ranks)
-    guard = min(top, 2)
-    value += pedros * (1.0 + 1.0 * guard)
-    if "2" in ranks:
-        value += 1.0 if low_to_holder else 0.5
-    value += 0.5 * max(0, len(trumps) - top - pedros - 1)
-    if ruleset == "american62" and not trumps:
-        value -= 1.0
+        elif rank == "2":
+            value += 1.2 if low_to_holder else 0.1
+        else:
+            value += OTHER_VALUE[rank]
+            pedros += rank in "5L"
+    value += 0.1 * top * top - 0.48 * pedros * top
+    if is_dealer:
+        value += 0.2 + 0.06 * len(trumps)   # the dealer draws last, with the most choice
     return SuitValue(suit, value, len(trumps))
 
 
-def best_suit(hand: list[str], ruleset: str, low_to_holder: bool, rng_source: Any) -> SuitValue:
-    """The suit that values highest; exact ties go to the seeded generator."""
-    values = [value_suit(hand, s, ruleset, low_to_holder) for s in SUITS]
+def best_suit(hand: list[str], low_to_holder: bool, is_dealer: bool, rng_source: Any) -> SuitValue:
+    """The suit that values highest; exact ties go to the longer suit, then to the seeded generator."""
+    values = [value_suit(hand, s, low_to_holder, is_dealer) for s in SUITS]
     top = max(v.value for v in values)
     tied = [v for v in values if v.value == top]
     if len(tied) > 1:
@@ -413,20 +419,16 @@ def choose_rob(trump: str, choice: dict[str, Any], declaring_side: bool, banking
 
 
 # ---------------------------------------------------------------------- bidding
-def bid_limit(value: float, ruleset: str, is_dealer: bool) -> int:
-    """The highest bid a hand of this value supports (0: not worth a bid).
+def bid_limit(value: float, ruleset: str) -> int:
+    """The highest bid a hand of this expected value supports (0: not worth a bid).
 
-    american62: a failed bid costs the whole bid, so bid only what the hand should
-    make. foster51: the contract only has to be reached, and naming trump is the prize,
-    so a modest hand may bid low.
+    american62: a failed bid costs the whole bid, so keep a margin below what the
+    hand should make. foster51: the contract only has to be reached, and naming
+    trump is the prize.
     """
-    if ruleset == "american62":
-        if is_dealer:
-            value += 1.0   # the dealer takes every trump left in the stock
-        return int(value)
-    if is_dealer:
-        value += 1.0       # the dealer robs the pack
-    return max(0, int(value - 2))
+    import os
+    margin = float(os.environ.get("MA" if ruleset == "american62" else "MF", "1.0"))
+    return max(0, int(value - margin))
 
 
 def choose_bid(obs: Observation, legal: list[dict[str, Any]], rng_source: Any) -> Action:
@@ -436,8 +438,8 @@ def choose_bid(obs: Observation, legal: list[dict[str, Any]], rng_source: Any) -
     ruleset = obs["ruleset"]
     hand = obs["hand"]
     seat = obs["seat"]
-    value = best_suit(hand, ruleset, low_goes_to_holder(obs), rng_source).value
-    limit = bid_limit(value, ruleset, seat == obs["dealer"])
+    value = best_suit(hand, low_goes_to_holder(obs), seat == obs["dealer"], rng_source).value
+    limit = bid_limit(value, ruleset)
     amounts = sorted(a["amount"] for a in legal if a["type"] == "bid")
     high = max((b["amount"] for b in obs["bids"] if b["type"] == "bid"), default=0)
     high_seat = next((b["seat"] for b in obs["bids"] if b["type"] == "bid" and b["amount"] == high), None)
@@ -476,7 +478,8 @@ class RuleBot:
             return choose_bid(observation, legal, rng_source)
         if kind == "trump":
             hand = observation["hand"]
-            suit = best_suit(hand, observation["ruleset"], low_goes_to_holder(observation), rng_source).suit
+            is_dealer = observation["seat"] == observation["dealer"]
+            suit = best_suit(hand, low_goes_to_holder(observation), is_dealer, rng_source).suit
             return {"type": "trump", "suit": suit}
         trump = observation["trump"]
         declaring = observation["declarer"] in (observation["seat"], partner_of(observation["seat"]))

@@ -125,27 +125,17 @@ class Solver:
         self.lay = lay
         self.tt: dict[tuple, tuple[int, int]] = {}
         self.nodes = 0
-
-    def legal(self, hand: int, lead_blk: int, leading: bool) -> int:
-        lay = self.lay
-        if leading:
-            return hand
-        tb = lay.trump_block
-        if lead_blk == lay.trump:
-            return hand & tb or hand
-        follow = hand & lay.block[lead_blk]
-        return (follow | (hand & tb)) if follow else hand
+        self._search = self._make_search()
 
     def solve(self, hands: list[int], leader: int, trick: list[tuple[int, int, int]], first: bool,
               alpha: int = -1, beta: int = 99) -> int:
         """Points for NS from now on. ``trick``: (seat, card, extras) already played."""
         lay = self.lay
         pts = lay.points
-        tb = lay.trump_block
         tpts = 0
         tmask = 0
         best_key, best_seat, lead_blk = -2, -1, -1
-        for i, (seat, card, extras) in enumerate(trick):
+        for i, (seat, card, _extras) in enumerate(trick):
             blk = card >> 4
             if i == 0:
                 lead_blk = blk
@@ -157,135 +147,201 @@ class Solver:
         rem = 0
         for n in _bits((hands[0] | hands[1] | hands[2] | hands[3]) & lay.counting):
             rem += pts[n]
-        return self._node(hands, leader, len(trick), lead_blk, best_seat, best_key, tpts, tmask, rem,
-                          first, alpha, beta)
+        hands = list(hands)
+        return self._search(hands, leader, len(trick), lead_blk, best_seat, best_key, tpts, tmask, rem,
+                            first, alpha, beta)
 
-    def _node(self, hands, leader, n, lead_blk, best_seat, best_key, tpts, tmask, rem, first, alpha, beta):
-        self.nodes += 1
+    def _make_search(self):
         lay = self.lay
-        if n == 0:
-            if rem == 0:
+        pts = lay.points
+        below = lay.below
+        trump = lay.trump
+        tb = lay.trump_block
+        blocks = lay.block
+        nct = lay.noncounting_trumps
+        counting = lay.counting
+        tt = self.tt
+        solver = self
+
+        def search(hands, leader, n, lead_blk, best_seat, best_key, tpts, tmask, rem, first, alpha, beta):
+            solver.nodes += 1
+            if n == 0:
+                if rem == 0:
+                    return 0
+                h0, h1, h2, h3 = hands
+                if not first and (h0 & (h0 - 1)) == 0:
+                    # last trick: one card each, no choice
+                    lead = hands[leader]
+                    c = lead.bit_length() - 1
+                    lb = c >> 4
+                    bk = 100 + (c & 15) if lb == trump else (c & 15)
+                    bs = leader
+                    tot = pts[c]
+                    for k in (1, 2, 3):
+                        s = (leader + k) & 3
+                        c = hands[s].bit_length() - 1
+                        b = c >> 4
+                        key = 100 + (c & 15) if b == trump else ((c & 15) if b == lb else -1)
+                        if key > bk:
+                            bk, bs = key, s
+                        tot += pts[c]
+                    return 0 if bs & 1 else tot
+                key = (h0, h1, h2, h3, leader)
+                entry = tt.get(key)
+                if entry is not None:
+                    lo, hi, hint = entry
+                    if lo >= beta or lo == hi:
+                        return lo
+                    if hi <= alpha:
+                        return hi
+                    if lo > alpha:
+                        alpha = lo
+                    if hi < beta:
+                        beta = hi
+                else:
+                    lo, hi, hint = 0, rem, -1
+                    if alpha >= rem:
+                        return rem
+                    if beta <= 0:
+                        return 0
+                a0, b0 = alpha, beta
+                v = play(hands, leader, 0, -1, -1, -2, 0, 0, rem, first, alpha, beta, hint)
+                if v <= a0:
+                    if v < hi:
+                        hi = v
+                elif v >= b0:
+                    if v > lo:
+                        lo = v
+                else:
+                    lo = hi = v
+                tt[key] = (lo, hi, last_best[0])
+                return v
+            return play(hands, leader, n, lead_blk, best_seat, best_key, tpts, tmask, rem, first, alpha, beta, -1)
+
+        last_best = [-1]
+
+        def play(hands, leader, n, lead_blk, best_seat, best_key, tpts, tmask, rem, first, alpha, beta, hint):
+            hi_bound = rem + tpts
+            if alpha >= hi_bound:
+                return hi_bound
+            if beta <= 0:
                 return 0
-            key = (hands[0], hands[1], hands[2], hands[3], leader)
-            entry = self.tt.get(key)
-            if entry is not None:
-                lo, hi = entry
-                if lo >= beta or lo == hi:
-                    return lo
-                if hi <= alpha:
-                    return hi
-                if lo > alpha:
-                    alpha = lo
-                if hi < beta:
-                    beta = hi
+            seat = (leader + n) & 3
+            hand = hands[seat]
+            # the follow rules
+            if n == 0:
+                legal = hand
+            elif lead_blk == trump:
+                legal = hand & tb or hand
             else:
-                lo, hi = 0, rem
-            a0, b0 = alpha, beta
-            v = self._play(hands, leader, 0, -1, -1, -2, 0, 0, rem, first, alpha, beta)
-            if v <= a0:
-                hi = min(hi, v)
-            elif v >= b0:
-                lo = max(lo, v)
-            else:
-                lo = hi = v
-            self.tt[key] = (lo, hi)
-            return v
-        return self._play(hands, leader, n, lead_blk, best_seat, best_key, tpts, tmask, rem, first, alpha, beta)
-
-    def _play(self, hands, leader, n, lead_blk, best_seat, best_key, tpts, tmask, rem, first, alpha, beta):
-        lay = self.lay
-        pts = lay.points
-        seat = (leader + n) & 3
-        hand = hands[seat]
-        # bounds: NS gets between 0 and everything still at stake
-        hi_bound = rem + tpts
-        if alpha >= hi_bound:
-            return hi_bound
-        if beta <= 0:
-            return 0
-        trump = lay.trump
-        legal = self.legal(hand, lead_blk, n == 0)
-        owed = hand.bit_count() - 6 if first and hand.bit_count() > 6 else 0
-        moves: list[int]
-        if owed:
-            spare = hand & lay.noncounting_trumps
-            moves = [c for c in _bits(legal) if (spare & ~(1 << c)).bit_count() >= owed]
-        else:
-            live = hands[0] | hands[1] | hands[2] | hands[3] | tmask
-            below = lay.below
+                legal = hand & blocks[lead_blk]
+                legal = (legal | (hand & tb)) if legal else hand
+            owed = 0
+            if first:
+                size = hand.bit_count()
+                if size > 6:
+                    owed = size - 6
             moves = []
-            for c in _bits(legal):
-                x = live & below[c]
-                if x:
-                    nl = x.bit_length() - 1
-                    if (legal >> nl) & 1 and pts[nl] == pts[c]:
-                        continue
-                moves.append(c)
-        maximizing = not (seat & 1)
-        if len(moves) > 1:
-            moves = self._order(moves, seat, n, lead_blk, best_seat, best_key, tpts)
-        best = -1 if maximizing else 99
-        for c in moves:
-            bit = 1 << c
-            extras = 0
             if owed:
-                spare = hand & lay.noncounting_trumps & ~bit
-                for _ in range(owed):
-                    low = spare & -spare
-                    extras |= low
-                    spare ^= low
-            blk = c >> 4
-            nlead = blk if n == 0 else lead_blk
-            key = 100 + (c & 15) if blk == trump else ((c & 15) if blk == nlead else -1)
-            if key > best_key:
-                nbk, nbs = key, seat
+                spare = hand & nct
+                m = legal
+                while m:
+                    low = m & -m
+                    m ^= low
+                    if (spare & ~low).bit_count() >= owed:
+                        moves.append(low.bit_length() - 1)
             else:
-                nbk, nbs = best_key, best_seat
-            p = pts[c]
-            hands[seat] = hand & ~(bit | extras)
-            if n == 3:
-                gained = (tpts + p) if not (nbs & 1) else 0
-                v = gained + self._node(hands, nbs, 0, -1, -1, -2, 0, 0, rem - p, False,
-                                        alpha - gained, beta - gained)
-            else:
-                v = self._play(hands, leader, n + 1, nlead, nbs, nbk, tpts + p, tmask | bit, rem - p, first,
-                               alpha, beta)
-            hands[seat] = hand
-            if maximizing:
-                if v > best:
-                    best = v
-                    if v > alpha:
-                        alpha = v
-                        if alpha >= beta:
-                            break
-            else:
-                if v < best:
-                    best = v
-                    if v < beta:
-                        beta = v
-                        if alpha >= beta:
-                            break
-        return best
+                live = hands[0] | hands[1] | hands[2] | hands[3] | tmask
+                m = legal
+                while m:
+                    low = m & -m
+                    m ^= low
+                    c = low.bit_length() - 1
+                    x = live & below[c]
+                    if x:
+                        nl = x.bit_length() - 1
+                        if (legal >> nl) & 1 and pts[nl] == pts[c]:
+                            continue
+                    moves.append(c)
+            maximizing = not (seat & 1)
+            if len(moves) > 1:
+                # move ordering: likely-best first
+                scored = []
+                if n == 0:
+                    for c in moves:
+                        r = c & 15
+                        scored.append((-r - 50 if (c >> 4) == trump else r - 20 - pts[c], c))
+                else:
+                    partner_winning = best_seat == ((seat + 2) & 3)
+                    for c in moves:
+                        b = c >> 4
+                        key = 100 + (c & 15) if b == trump else ((c & 15) if b == lead_blk else -1)
+                        p = pts[c]
+                        if partner_winning:
+                            s = -p * 10 + (c & 15)
+                        elif key > best_key:
+                            s = (-200 + key + p * 10) if n == 3 else (-200 - key)
+                        else:
+                            s = p * 10 + (c & 15)
+                        scored.append((s, c))
+                scored.sort()
+                moves = [c for _, c in scored]
+                if hint >= 0 and hint in moves and moves[0] != hint:
+                    moves.remove(hint)
+                    moves.insert(0, hint)
+            best = -1 if maximizing else 99
+            best_move = moves[0]
+            nxt = n + 1
+            for c in moves:
+                bit = 1 << c
+                extras = 0
+                if owed:
+                    spare = hand & nct & ~bit
+                    for _ in range(owed):
+                        low = spare & -spare
+                        extras |= low
+                        spare ^= low
+                b = c >> 4
+                if n == 0:
+                    nlead = b
+                    nbk = 100 + (c & 15) if b == trump else (c & 15)
+                    nbs = seat
+                else:
+                    nlead = lead_blk
+                    key = 100 + (c & 15) if b == trump else ((c & 15) if b == lead_blk else -1)
+                    if key > best_key:
+                        nbk, nbs = key, seat
+                    else:
+                        nbk, nbs = best_key, best_seat
+                p = pts[c]
+                hands[seat] = hand & ~(bit | extras)
+                if nxt == 4:
+                    if nbs & 1:
+                        v = search(hands, nbs, 0, -1, -1, -2, 0, 0, rem - p, False, alpha, beta)
+                    else:
+                        g = tpts + p
+                        v = g + search(hands, nbs, 0, -1, -1, -2, 0, 0, rem - p, False, alpha - g, beta - g)
+                else:
+                    v = play(hands, leader, nxt, nlead, nbs, nbk, tpts + p, tmask | bit, rem - p, first,
+                             alpha, beta, -1)
+                hands[seat] = hand
+                if maximizing:
+                    if v > best:
+                        best = v
+                        best_move = c
+                        if v > alpha:
+                            alpha = v
+                            if alpha >= beta:
+                                break
+                else:
+                    if v < best:
+                        best = v
+                        best_move = c
+                        if v < beta:
+                            beta = v
+                            if alpha >= beta:
+                                break
+            last_best[0] = best_move
+            return best
 
-    def _order(self, moves, seat, n, lead_blk, best_seat, best_key, tpts):
-        """Try likely-best first: overtake cheaply or win big when it matters, else play low."""
-        lay = self.lay
-        pts = lay.points
-        trump = lay.trump
-        if n == 0:
-            # lead: high trumps first, then low cards
-            return sorted(moves, key=lambda c: -(c & 15) - 50 * ((c >> 4) == trump))
-        partner_winning = best_seat == ((seat + 2) & 3)
-        scored = []
-        for c in moves:
-            blk = c >> 4
-            key = 100 + (c & 15) if blk == trump else ((c & 15) if blk == lead_blk else -1)
-            if partner_winning:
-                s = -pts[c] * 10 + (c & 15)        # give points, else play low
-            elif key > best_key:
-                s = -100 + key - pts[c] * 10 if n == 3 else -100 - key  # win: cheaply last, high otherwise
-            else:
-                s = pts[c] * 10 + (c & 15)          # lose: cheap cards
-            scored.append((s, c))
-        scored.sort()
-        return [c for _, c in scored]
+        return search

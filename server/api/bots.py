@@ -1,0 +1,84 @@
+"""Bots: register (token shown once), list, show with ratings, rotate token, disable."""
+
+from flask.views import MethodView
+from flask_smorest import Blueprint, abort
+
+from server import registry
+from server.engine import BASE_RULESETS
+from server.ratings import leaderboard
+from server.store import StoreError
+
+from .auth import SECURITY, bearer_token, current_bot, is_admin, require_admin
+from .context import arena
+from .schemas import BotRegisterSchema, BotSchema, BotTokenSchema
+
+blp = Blueprint("bots", __name__, url_prefix="/api/v1/bots", description="Bot registration and profiles")
+
+
+def bot_view(name: str) -> dict:
+    store = arena().store
+    try:
+        bot = store.bot(name)
+    except StoreError:
+        abort(404, message=f"no bot {name!r}")
+    ratings = {}
+    for ruleset in BASE_RULESETS:
+        row = next((r for r in leaderboard(store.ratings(ruleset)) if r["bot"] == name), None)
+        if row:
+            ratings[ruleset] = {k: row[k] for k in ("mu", "sigma", "rating", "matches")}
+    return {**bot, "ratings": ratings}
+
+
+@blp.route("")
+class Bots(MethodView):
+    @blp.response(200, BotSchema(many=True))
+    def get(self):
+        """Every bot, built-in and remote."""
+        return [bot_view(b["name"]) for b in arena().store.bots()]
+
+    @blp.arguments(BotRegisterSchema)
+    @blp.response(201, BotTokenSchema)
+    @blp.alt_response(409, description="the name is taken")
+    def post(self, body):
+        """Register a remote bot. The token in the answer is shown this once."""
+        try:
+            token = registry.register(arena().store, body["name"], body["description"])
+        except registry.RegistryError as exc:
+            abort(409, message=str(exc))
+        return {"name": body["name"], "token": token}
+
+
+@blp.route("/<name>")
+class Bot(MethodView):
+    @blp.response(200, BotSchema)
+    def get(self, name):
+        """A bot with its ratings per ruleset."""
+        return bot_view(name)
+
+
+@blp.route("/<name>/token")
+class Token(MethodView):
+    @blp.doc(security=SECURITY)
+    @blp.response(200, BotTokenSchema)
+    def post(self, name):
+        """Rotate the token: the old one stops working at once. The bot itself or the admin."""
+        if not is_admin(bearer_token()) and current_bot()["name"] != name:
+            abort(403, message="only the bot itself or the admin may rotate its token")
+        bot_view(name)
+        try:
+            token = registry.rotate(arena().store, name)
+        except registry.RegistryError as exc:
+            abort(409, message=str(exc))
+        return {"name": name, "token": token}
+
+
+@blp.route("/<name>/disable")
+class Disable(MethodView):
+    @blp.doc(security=SECURITY)
+    @blp.response(200, BotSchema)
+    def post(self, name):
+        """Disable a bot (admin): its token stops working and it cannot enter tournaments."""
+        require_admin()
+        bot_view(name)
+        arena().store.set_bot_status(name, "disabled")
+        return bot_view(name)

@@ -1,0 +1,20 @@
+"""What a request handler needs from the app: the store, the job queue, configuration."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from flask import current_app
+from rq import Queue
+
+from server.store import Store
+
+
+class ArenaContext(NamedTuple):
+    store: Store
+    queue: Queue
+    admin_token: str | None
+
+
+def arena() -> ArenaContext:
+    return current_app.extensions["cinch"]

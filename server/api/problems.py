@@ -1,0 +1,70 @@
+"""Errors as RFC 9457 ``application/problem+json``, everywhere, documented as such.
+
+flask-smorest's own error body and content type are replaced once here (its default is
+not problem+json, and schemathesis would flag the documented content type otherwise).
+"""
+
+from __future__ import annotations
+
+import http
+from typing import Any
+
+import marshmallow as ma
+from flask import Response, json
+from flask_smorest import Api
+from flask_smorest.spec import prepare_response
+from werkzeug.exceptions import HTTPException
+
+PROBLEM = "application/problem+json"
+
+
+class ProblemSchema(ma.Schema):
+    type = ma.fields.String(metadata={"description": "a URI naming the kind of problem"})
+    title = ma.fields.String(metadata={"description": "short summary (the HTTP reason)"})
+    status = ma.fields.Integer()
+    detail = ma.fields.String(metadata={"description": "what is wrong, in words"})
+    errors = ma.fields.Dict(metadata={"description": "field name -> messages, for invalid input"})
+
+
+def problem(status: int, detail: str, errors: dict | None = None, headers: dict | None = None) -> Response:
+    body: dict[str, Any] = {"type": "about:blank", "title": http.HTTPStatus(status).phrase, "status": status,
+                            "detail": detail}
+    if errors:
+        body["errors"] = errors
+    return Response(json.dumps(body), status=status, mimetype=PROBLEM, headers=headers)
+
+
+def _detail_of(errors: Any) -> str:
+    """One readable sentence from marshmallow's nested messages, naming the field."""
+    if isinstance(errors, dict):
+        for where, value in errors.items():
+            if isinstance(value, list) and value:
+                return str(value[0])
+            if isinstance(value, dict):
+                for field, messages in value.items():
+                    text = messages[0] if isinstance(messages, list) and messages else messages
+                    return f"{field}: {text}" if field != "_schema" else str(text)
+    return "invalid input"
+
+
+class ArenaApi(Api):
+    ERROR_SCHEMA = ProblemSchema
+
+    def handle_http_exception(self, error: HTTPException):
+        data = getattr(error, "data", None) or {}
+        errors = data.get("errors") or data.get("messages")
+        detail = data.get("message") or (_detail_of(errors) if errors else error.description)
+        return problem(error.code or 500, detail, errors, data.get("headers"))
+
+    def _register_responses(self):
+        for status in http.HTTPStatus:
+            response = {"description": status.phrase}
+            content_type = self.DEFAULT_RESPONSE_CONTENT_TYPE
+            if not (100 <= status < 200) and status not in (204, 304):
+                response["schema"] = self.ERROR_SCHEMA
+                content_type = PROBLEM
+            prepare_response(response, self.spec, content_type)
+            self.spec.components.response(status.name, response, lazy=True)
+        response = {"description": "Default error response", "schema": self.ERROR_SCHEMA}
+        prepare_response(response, self.spec, PROBLEM)
+        self.spec.components.response("DEFAULT_ERROR", response, lazy=True)

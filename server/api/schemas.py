@@ -1,0 +1,147 @@
+"""Request and response bodies. Observations and actions keep the engine's JSON shape."""
+
+from __future__ import annotations
+
+import marshmallow as ma
+from marshmallow import fields, validate
+
+from server.engine.cards import CARD_NAMES, SEATS, SUITS
+from server.tournaments import DEFAULTS, FORMATS, LIMITS
+
+Card = lambda **kw: fields.String(validate=validate.OneOf(CARD_NAMES), **kw)  # noqa: E731
+
+
+class BotRegisterSchema(ma.Schema):
+    name = fields.String(required=True, validate=validate.Regexp(r"^[a-z][a-z0-9_-]{1,31}$", error=(
+        "must be 2-32 characters: lowercase letters, digits, - and _, starting with a letter")))
+    description = fields.String(load_default="", validate=validate.Length(max=200))
+
+
+class BotTokenSchema(ma.Schema):
+    name = fields.String(required=True)
+    token = fields.String(required=True, metadata={"description": "shown once; send as 'Authorization: Bearer'"})
+
+
+class RatingSchema(ma.Schema):
+    mu = fields.Float()
+    sigma = fields.Float()
+    rating = fields.Float(metadata={"description": "mu - 3 sigma"})
+    matches = fields.Integer()
+
+
+class BotSchema(ma.Schema):
+    name = fields.String()
+    kind = fields.String(validate=validate.OneOf(["builtin", "remote"]))
+    status = fields.String(validate=validate.OneOf(["active", "disabled"]))
+    description = fields.String()
+    created = fields.Float()
+    ratings = fields.Dict(keys=fields.String(), values=fields.Nested(RatingSchema),
+                          metadata={"description": "per ruleset"})
+
+
+class ActionSchema(ma.Schema):
+    """RULES.md section 6: one object per decision."""
+
+    type = fields.String(required=True, validate=validate.OneOf(["pass", "bid", "trump", "discard", "rob", "play"]))
+    seat = fields.String(validate=validate.OneOf(SEATS))
+    amount = fields.Integer(strict=True)
+    suit = fields.String(validate=validate.OneOf(list(SUITS)))
+    cards = fields.List(Card(), validate=validate.Length(max=13))
+    keep = fields.List(Card(), validate=validate.Length(max=20))
+    card = Card()
+    extras = fields.List(Card(), validate=validate.Length(max=13))
+
+
+class DecisionSchema(ma.Schema):
+    id = fields.String(metadata={"description": "opaque; answer with POST /decisions/{id}"})
+    observation = fields.Dict(metadata={"description": "the engine's view for the seat, same shape everywhere"})
+    legal = fields.List(fields.Dict())
+    deadline = fields.Float(metadata={"description": "Unix time by which the answer must arrive"})
+    deadline_in_ms = fields.Integer()
+
+
+class WaitSchema(ma.Schema):
+    wait = fields.Float(load_default=20.0, validate=validate.Range(min=0, max=25),
+                        metadata={"description": "seconds to long-poll when nothing is pending"})
+
+
+class AcceptedSchema(ma.Schema):
+    accepted = fields.Boolean()
+
+
+class LimitsSchema(ma.Schema):
+    decision_ms = fields.Integer(strict=True, validate=validate.Range(*LIMITS["decision_ms"]))
+    bank_ms = fields.Integer(strict=True, validate=validate.Range(*LIMITS["bank_ms"]))
+    max_timeouts = fields.Integer(strict=True, validate=validate.Range(*LIMITS["max_timeouts"]))
+
+
+class TournamentCreateSchema(ma.Schema):
+    format = fields.String(load_default=DEFAULTS["format"], validate=validate.OneOf(FORMATS))
+    bots = fields.List(fields.String(), validate=validate.Length(max=64))
+    candidates = fields.List(fields.String(), validate=validate.Length(max=64))
+    references = fields.List(fields.String(), validate=validate.Length(max=64))
+    ruleset = fields.String(load_default=DEFAULTS["ruleset"])
+    options = fields.Dict(load_default=dict)
+    deals = fields.String(load_default=DEFAULTS["deals"], validate=validate.Length(max=64))
+    first = fields.Integer(strict=True, load_default=DEFAULTS["first"], validate=validate.Range(min=1))
+    boards = fields.Integer(strict=True, load_default=DEFAULTS["boards"], validate=validate.Range(min=1))
+    chunk = fields.Integer(strict=True, load_default=DEFAULTS["chunk"], validate=validate.Range(min=1, max=1000))
+    seed = fields.Integer(strict=True, load_default=DEFAULTS["seed"], validate=validate.Range(min=0))
+    limits = fields.Nested(LimitsSchema, load_default=dict)
+
+
+class TournamentSchema(ma.Schema):
+    id = fields.String()
+    format = fields.String()
+    ruleset = fields.String()
+    options = fields.Dict()
+    deals = fields.String()
+    first = fields.Integer()
+    boards = fields.Integer()
+    bots = fields.List(fields.String())
+    candidates = fields.List(fields.String())
+    references = fields.List(fields.String())
+    limits = fields.Dict()
+    status = fields.String(validate=validate.OneOf(["running", "finished"]))
+    pairs_done = fields.Integer()
+    pairs_total = fields.Integer()
+    created = fields.Float()
+    finished = fields.Float(allow_none=True)
+
+
+class CreatedSchema(ma.Schema):
+    id = fields.String()
+
+
+class MatchSchema(ma.Schema):
+    id = fields.String()
+    x = fields.String()
+    y = fields.String()
+    status = fields.String()
+    stats = fields.Dict()
+    timeouts = fields.Dict(keys=fields.String(), values=fields.Integer())
+    faulty = fields.List(fields.String())
+
+
+class ResultsSchema(ma.Schema):
+    tournament = fields.String()
+    format = fields.String()
+    ruleset = fields.String()
+    standings = fields.List(fields.Dict())
+    crosstable = fields.Dict()
+    matches = fields.List(fields.Dict())
+
+
+class BoardPairSchema(ma.Schema):
+    board = fields.Integer()
+    score = fields.Integer(metadata={"description": "the match's X score on this pair"})
+    rooms = fields.List(fields.Dict())
+
+
+class LeaderboardSchema(ma.Schema):
+    ruleset = fields.String()
+    bots = fields.List(fields.Dict())
+
+
+class HealthSchema(ma.Schema):
+    status = fields.String()

@@ -1,0 +1,109 @@
+"""Tournaments: create (admin), list, status, results, matches, and finished board pairs.
+
+A board pair is readable only once both rooms are played (only complete pairs are ever
+stored), so no participant can learn anything of a board it still has to play.
+"""
+
+from flask import request
+from flask.views import MethodView
+from flask_smorest import Blueprint, abort
+
+from server import dealsets
+from server.store import StoreError
+from server.tournaments import SpecError, match_stats, results
+from workers.driver import start
+
+from .auth import SECURITY, require_admin
+from .context import arena
+from .schemas import (BoardPairSchema, CreatedSchema, MatchSchema, ResultsSchema, TournamentCreateSchema,
+                      TournamentSchema)
+
+blp = Blueprint("tournaments", __name__, url_prefix="/api/v1", description="Duplicate tournaments")
+
+
+@blp.before_request
+def admin_for_writes():
+    if request.method == "POST":
+        require_admin()
+
+
+def tournament_or_404(tid: str) -> dict:
+    try:
+        return arena().store.tournament(tid)
+    except StoreError:
+        abort(404, message=f"no tournament {tid!r}")
+
+
+@blp.route("/tournaments")
+class Tournaments(MethodView):
+    @blp.response(200, TournamentSchema(many=True))
+    def get(self):
+        """Every tournament, newest last, with its progress."""
+        store = arena().store
+        return [store.tournament(tid) for tid in store.tournament_ids()]
+
+    @blp.doc(security=SECURITY)
+    @blp.arguments(TournamentCreateSchema)
+    @blp.response(201, CreatedSchema)
+    def post(self, body):
+        """Create a tournament and queue its matches (admin)."""
+        try:
+            deals = dealsets.load(body.pop("deals"))
+        except dealsets.DealSetError as exc:
+            abort(422, message=str(exc), errors={"json": {"deals": [str(exc)]}})
+        body = {k: v for k, v in body.items() if v is not None}
+        try:
+            tid = start(arena().store, arena().queue, body, deals)
+        except SpecError as exc:
+            abort(422, message=str(exc))
+        except ValueError as exc:
+            abort(409, message=str(exc))
+        return {"id": tid}
+
+
+@blp.route("/tournaments/<tid>")
+class Tournament(MethodView):
+    @blp.response(200, TournamentSchema)
+    def get(self, tid):
+        """A tournament's settings, status and progress (board pairs done of total)."""
+        return tournament_or_404(tid)
+
+
+@blp.route("/tournaments/<tid>/results")
+class Results(MethodView):
+    @blp.response(200, ResultsSchema)
+    def get(self, tid):
+        """Standings, cross-table and per-match statistics, over the board pairs finished so far."""
+        tournament_or_404(tid)
+        return arena().store.results(tid) or results(arena().store, tid)
+
+
+@blp.route("/tournaments/<tid>/matches")
+class Matches(MethodView):
+    @blp.response(200, MatchSchema(many=True))
+    def get(self, tid):
+        """The matches, with statistics so far, remote timeouts and faulty bots."""
+        tournament_or_404(tid)
+        store = arena().store
+        out = []
+        for mid in store.match_ids(tid):
+            m = store.match(mid)
+            out.append({"id": mid, "x": m["x"], "y": m["y"], "status": m["status"],
+                        "stats": match_stats(store, mid).to_dict(), "timeouts": store.timeouts(mid),
+                        "faulty": sorted(b for b in (m["x"], m["y"]) if store.is_faulty(mid, b))})
+        return out
+
+
+@blp.route("/matches/<mid>/boards/<int:board>")
+class BoardPair(MethodView):
+    @blp.response(200, BoardPairSchema)
+    def get(self, mid, board):
+        """Both rooms of a board side by side, once both are finished."""
+        try:
+            arena().store.match(mid)
+        except StoreError:
+            abort(404, message=f"no match {mid!r}")
+        record = arena().store.pair(mid, board)
+        if record is None:
+            abort(404, message=f"board {board} of match {mid} is not finished (or not in the match)")
+        return record
