@@ -345,3 +345,188 @@ class Solver:
             return best
 
         return search
+
+    # ------------------------------------------------------------------ greedy rollouts
+    def rollout(self, hands: list[int], leader: int, trick: list[tuple[int, int, int]], first: bool) -> int:
+        """Points NS takes from now when all four play a greedy perfect-information policy.
+
+        Cheap (tens of microseconds a hand): it values sampled deals for bidding and trump,
+        and the first trick's cards, where the exact search is too slow. The policy: lead
+        the boss trump or a card nobody can beat, else a low plain card; when partner's
+        trick is safe, throw it the most points; win a trick with points (or save a
+        counting card) with the cheapest sure winner; otherwise play the cheapest card.
+        """
+        lay = self.lay
+        pts = lay.points
+        trump = lay.trump
+        tb = lay.trump_block
+        blocks = lay.block
+        nct = lay.noncounting_trumps
+        hands = list(hands)
+        ns = 0
+        plays = [(s, c) for s, c, _x in trick]
+        n_tricks_left = 7  # safety
+        while n_tricks_left:
+            n = len(plays)
+            if n == 0:
+                lead_blk, best_key, best_seat, tpts = -1, -2, -1, 0
+            else:
+                lead_blk = plays[0][1] >> 4
+                best_key, best_seat, tpts = -2, -1, 0
+                for s, c in plays:
+                    b = c >> 4
+                    key = 100 + (c & 15) if b == trump else ((c & 15) if b == lead_blk else -1)
+                    if key > best_key:
+                        best_key, best_seat = key, s
+                    tpts += pts[c]
+            while n < 4:
+                seat = (leader + n) & 3
+                hand = hands[seat]
+                if not hand:
+                    return ns
+                if n == 0:
+                    legal = hand
+                elif lead_blk == trump:
+                    legal = hand & tb or hand
+                else:
+                    legal = hand & blocks[lead_blk]
+                    legal = (legal | (hand & tb)) if legal else hand
+                owed = 0
+                if first:
+                    size = hand.bit_count()
+                    if size > 6:
+                        owed = size - 6
+                        spare = hand & nct
+                        ok = 0
+                        m = legal
+                        while m:
+                            low = m & -m
+                            m ^= low
+                            if (spare & ~low).bit_count() >= owed:
+                                ok |= low
+                        legal = ok
+                card = self._greedy(hands, seat, leader, n, legal, lead_blk, best_key, best_seat, tpts)
+                bit = 1 << card
+                extras = 0
+                if owed:
+                    spare = hand & nct & ~bit
+                    for _ in range(owed):
+                        low = spare & -spare
+                        extras |= low
+                        spare ^= low
+                hands[seat] = hand & ~(bit | extras)
+                b = card >> 4
+                if n == 0:
+                    lead_blk = b
+                key = 100 + (card & 15) if b == trump else ((card & 15) if b == lead_blk else -1)
+                if key > best_key:
+                    best_key, best_seat = key, seat
+                tpts += pts[card]
+                n += 1
+            if not (best_seat & 1):
+                ns += tpts
+            leader = best_seat
+            plays = []
+            first = False
+            n_tricks_left -= 1
+            if not hands[leader]:
+                return ns
+        return ns
+
+    def _greedy(self, hands, seat, leader, n, legal, lead_blk, best_key, best_seat, tpts) -> int:
+        lay = self.lay
+        pts = lay.points
+        trump = lay.trump
+        tb = lay.trump_block
+        blocks = lay.block
+        if legal & (legal - 1) == 0:
+            return legal.bit_length() - 1
+        partner = (seat + 2) & 3
+        later_opp = [(leader + k) & 3 for k in range(n + 1, 4) if ((leader + k) & 1) != (seat & 1)]
+        if n == 0:
+            live_trumps = (hands[0] | hands[1] | hands[2] | hands[3]) & tb
+            if live_trumps:
+                top = live_trumps.bit_length() - 1
+                if (legal >> top) & 1:
+                    return top
+            opp = [(seat + 1) & 3, (seat + 3) & 3]
+            # a plain card nobody can beat or trump
+            plain = legal & ~tb
+            best_safe = -1
+            m = plain
+            while m:
+                low = m & -m
+                m ^= low
+                c = low.bit_length() - 1
+                blk = blocks[c >> 4]
+                safe = True
+                for o in opp:
+                    h = hands[o]
+                    if h & tb or (h & blk).bit_length() - 1 > c:
+                        safe = False
+                        break
+                if safe:
+                    best_safe = c
+                    break
+            if best_safe >= 0:
+                return best_safe
+            if plain:
+                return min(_bits(plain), key=lambda c: c & 15)
+            cheap = legal & ~lay.counting
+            m = cheap or legal
+            return (m & -m).bit_length() - 1
+        # what each later opponent could beat
+        opp_max = -2
+        for o in later_opp:
+            h = hands[o]
+            t = h & tb
+            k = 100 + ((t.bit_length() - 1) & 15) if t else -2
+            if lead_blk != trump:
+                f = h & blocks[lead_blk]
+                if f:
+                    k2 = (f.bit_length() - 1) & 15
+                    if k2 > k:
+                        k = k2
+            if k > opp_max:
+                opp_max = k
+        if best_seat == partner and best_key > opp_max:
+            # partner's trick is safe: give it the most points, else the cheapest card
+            give = legal & lay.counting
+            if give:
+                return max(_bits(give), key=lambda c: (pts[c], -(c & 15)))
+            return self._cheapest(legal)
+        winners = []
+        m = legal
+        while m:
+            low = m & -m
+            m ^= low
+            c = low.bit_length() - 1
+            b = c >> 4
+            key = 100 + (c & 15) if b == trump else ((c & 15) if b == lead_blk else -1)
+            if key > best_key and key > opp_max:
+                winners.append(c)
+        if winners:
+            saving = [c for c in winners if pts[c]]
+            if saving:
+                return max(saving, key=lambda c: (pts[c], c & 15))
+            if tpts or n < 3:
+                return min(winners, key=lambda c: (c >> 4 == trump, c & 15))
+            c = min(winners, key=lambda c: (c >> 4 == trump, c & 15))
+            if c >> 4 != trump:
+                return c
+        return self._cheapest(legal)
+
+    def _cheapest(self, legal: int) -> int:
+        lay = self.lay
+        pts = lay.points
+        trump = lay.trump
+        best, best_cost = -1, 1 << 30
+        m = legal
+        while m:
+            low = m & -m
+            m ^= low
+            c = low.bit_length() - 1
+            cost = pts[c] * 100 + (c & 15) + (30 if c >> 4 == trump else 0)
+            if cost < best_cost:
+                best, best_cost = c, cost
+        return best

@@ -1,0 +1,73 @@
+"""The API over a real HTTP server: bots, remote seats in tournaments, time limits."""
+
+from apiclient import ADMIN, RemoteBot, wait_finished
+
+from server.engine import replay
+
+
+def test_health_ready_and_openapi(api):
+    assert api.call("GET", "/api/v1/health").json() == {"status": "ok"}
+    assert api.call("GET", "/api/v1/ready").status_code == 200
+    doc = api.call("GET", "/api/v1/openapi.json").json()
+    assert doc["openapi"].startswith("3.") and "/api/v1/decisions/next" in doc["paths"]
+    assert "bearer" in doc["components"]["securitySchemes"]
+    assert api.call("GET", "/api/v1/docs").status_code == 200
+
+
+def test_register_rotate_disable(api):
+    token = api.register("alice")
+    assert api.call("GET", "/api/v1/decisions", token).status_code == 200
+    again = api.call("POST", "/api/v1/bots", json={"name": "alice"})
+    assert again.status_code == 409 and again.headers["Content-Type"] == "application/problem+json"
+    rotated = api.call("POST", "/api/v1/bots/alice/token", token).json()["token"]
+    assert api.call("GET", "/api/v1/decisions", token).status_code == 401          # the old one is dead
+    assert api.call("GET", "/api/v1/decisions", rotated).status_code == 200
+    assert api.call("POST", "/api/v1/bots/alice/disable", rotated).status_code == 403
+    assert api.call("POST", "/api/v1/bots/alice/disable", ADMIN).json()["status"] == "disabled"
+    assert api.call("GET", "/api/v1/decisions", rotated).status_code == 401
+    listed = {b["name"]: b for b in api.call("GET", "/api/v1/bots").json()}
+    assert listed["alice"]["status"] == "disabled" and listed["random"]["kind"] == "builtin"
+    assert "token" not in str(listed)
+
+
+def test_remote_bot_plays_a_tournament_and_records_replay(api, rq_workers, remote_bots, store):
+    token = api.register("remote-one")
+    bot = RemoteBot(api, token, seed=1, illegal_first=True)
+    remote_bots.append(bot)
+    bot.start()
+    created = api.call("POST", "/api/v1/tournaments", ADMIN,
+                       json={"bots": ["remote-one", "random"], "boards": 4, "chunk": 2, "deals": "standard"})
+    assert created.status_code == 201, created.text
+    tid = created.json()["id"]
+    wait_finished(api, tid)
+    assert not bot.errors
+    assert bot.seen and set(bot.refused) == {422}
+    for decision in bot.seen:
+        assert set(decision) == {"id", "observation", "legal", "deadline", "deadline_in_ms"}
+        assert not {"match", "board", "room", "tournament"} & set(decision["observation"])
+    matches = api.call("GET", f"/api/v1/tournaments/{tid}/matches").json()
+    assert matches[0]["status"] == "complete" and matches[0]["timeouts"] == {}
+    pair = api.call("GET", f"/api/v1/matches/{matches[0]['id']}/boards/1").json()
+    for room in pair["rooms"]:
+        assert replay(room["replay"])["delta"] == room["delta"]
+    results = api.call("GET", f"/api/v1/tournaments/{tid}/results").json()
+    assert {row["bot"] for row in results["standings"]} == {"remote-one", "random"}
+    board = api.call("GET", "/api/v1/ratings/american62").json()
+    assert {row["bot"] for row in board["bots"]} >= {"remote-one", "random"}
+
+
+def test_silent_bot_times_out_gets_default_actions_and_is_marked_faulty(api, rq_workers, remote_bots):
+    token = api.register("sleepy")
+    bot = RemoteBot(api, token, silent=True)
+    remote_bots.append(bot)
+    bot.start()
+    created = api.call("POST", "/api/v1/tournaments", ADMIN, json={
+        "bots": ["sleepy", "rule"], "boards": 2, "chunk": 2,
+        "limits": {"decision_ms": 100, "bank_ms": 0, "max_timeouts": 2}})
+    tid = created.json()["id"]
+    wait_finished(api, tid, timeout=120)
+    match = api.call("GET", f"/api/v1/tournaments/{tid}/matches").json()[0]
+    assert match["timeouts"]["sleepy"] == 3 and match["faulty"] == ["sleepy"]
+    assert match["stats"]["boards"] == 2
+    late = api.call("POST", f"/api/v1/decisions/{bot.seen[0]['id']}", token, json={"type": "pass"})
+    assert late.status_code in (409, 410)
