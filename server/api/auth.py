@@ -45,5 +45,8 @@ def require_admin() -> None:
     if token is None:
         abort(401, message="the admin token is required (Authorization: Bearer <token>)",
               headers={"WWW-Authenticate": "Bearer"})
-    if not is_admin(token):
-        abort(403, message="this needs the admin token")
+    if is_admin(token):
+        return
+    if registry.authenticate(arena().store, token) is None:
+        abort(401, message="the token is not valid", headers={"WWW-Authenticate": "Bearer"})
+    abort(403, message="this needs the admin token")

@@ -54,7 +54,9 @@ class ArenaApi(Api):
         data = getattr(error, "data", None) or {}
         errors = data.get("errors") or data.get("messages")
         detail = data.get("message") or (_detail_of(errors) if errors else error.description)
-        return problem(error.code or 500, detail, errors, data.get("headers"))
+        headers = {k: v for k, v in error.get_headers() if k.lower() != "content-type"}   # e.g. Allow on 405
+        headers.update(data.get("headers") or {})
+        return problem(error.code or 500, detail, errors, headers)
 
     def _register_responses(self):
         for status in http.HTTPStatus:

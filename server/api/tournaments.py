@@ -45,6 +45,8 @@ class Tournaments(MethodView):
     @blp.doc(security=SECURITY)
     @blp.arguments(TournamentCreateSchema)
     @blp.response(201, CreatedSchema)
+    @blp.alt_response(422, description="the request names unknown bots, too many boards, a bad ruleset...")
+    @blp.alt_response(409, description="a different deal set of the same name is stored")
     def post(self, body):
         """Create a tournament and queue its matches (admin)."""
         try:

@@ -6,10 +6,12 @@ The bot sees only its observation and follows a short list of rules of thumb:
   length), never on the points themselves, and bid the least that takes the contract;
 * name the suit where it is strongest, counting the left Pedro as a trump;
 * keep trumps only (foster51 discards, both robs), the best six when it has more;
-* in play: lead a sure-winning trump to pull trumps and let partner throw points on it,
-  *cinch* every trick an opponent still plays to (a trump above the Five so a Pedro
-  cannot win it), throw counting cards on partner's sure tricks, never on the
-  opponents', and otherwise play the cheapest card.
+* in play: lead a sure-winning trump to pull trumps and let partner throw points on it;
+  throw counting cards on partner's sure tricks, never on the opponents'; save a
+  Pedro (or Ten, Jack) by winning with it when nobody can overtake; as third hand
+  *cinch* (a small trump above the Five, so the last player cannot win with a Pedro);
+  otherwise play the cheapest card. Which trumps are gone is read from the tricks and
+  the face-up discards.
 
 Every decision is a pure function of (seed, observation): ties are broken with
 ``decision_rng``, which hashes both. Cards stay strings throughout; a decision costs a
@@ -18,7 +20,7 @@ few tens of microseconds.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from random import Random
 from typing import Any, Iterable
 
@@ -40,6 +42,7 @@ def left_pedro(trump: str) -> str:
 
 
 def is_trump(card: str, trump: str) -> bool:
+    """Trump suit cards and the left Pedro."""
     return card[1] == trump or (card[0] == "5" and card[1] == SAME_COLOUR[trump])
 
 
@@ -141,12 +144,10 @@ class View:
     trump: str
     seat: str
     partner: str
-    hand: list[str]
     low_to_holder: bool
-    declaring_side: bool
-    trick: list[tuple[str, str]]           # the trick in progress: (seat, main card)
-    unseen_trumps: list[str]               # trumps someone else may still hold, highest first
-    void_in_trumps: set[str] = field(default_factory=set)
+    trick: list[tuple[str, str]]     # the trick in progress: (seat, main card)
+    unseen_trumps: list[str]         # trumps another player may still hold, highest first
+    void_in_trumps: set[str]         # seats that failed to follow a trump lead
 
     def points(self, card: str) -> int:
         """Points a card risks when it is captured (Low is never at risk if it goes to its holder)."""
@@ -172,11 +173,17 @@ class View:
 
 
 def partner_of(seat: str) -> str:
+    """The seat across the table."""
     return SEATS[(SEATS.index(seat) + 2) % 4]
 
 
 def make_view(obs: Observation) -> View:
-    """Collect trump, hand, the trick in progress, unseen trumps and known trump voids."""
+    """Collect trump, the trick in progress, unseen trumps and known trump voids.
+
+    A trump is *seen* if it is in our hand, was played (main card or extra), or lies
+    among the face-up discards (foster51), our own discards or what we left in the
+    stock; every other trump may be in another hand (or, with a blind draw, the stock).
+    """
     trump = obs["trump"]
     seat = obs["seat"]
     hand = obs["hand"]
@@ -197,12 +204,9 @@ def make_view(obs: Observation) -> View:
                 void.add(play["seat"])
         if trick["winner"] is None:
             current = [(p["seat"], p["card"]) for p in plays]
-    declarer = obs["declarer"]
-    partner = partner_of(seat)
     return View(
-        trump=trump, seat=seat, partner=partner, hand=hand,
+        trump=trump, seat=seat, partner=partner_of(seat),
         low_to_holder=low_goes_to_holder(obs),
-        declaring_side=declarer in (seat, partner),
         trick=current,
         unseen_trumps=[c for c in all_trumps(trump) if c not in seen],
         void_in_trumps=void,
@@ -210,6 +214,7 @@ def make_view(obs: Observation) -> View:
 
 
 def low_goes_to_holder(obs: Observation) -> bool:
+    """american62 (and foster51's option): Low scores for its holder, so it is never at risk."""
     if obs["ruleset"] == "american62":
         return True
     return bool(obs.get("options", {}).get("low_to_holder", False))
@@ -238,6 +243,7 @@ def seats_after_me(view: View) -> list[str]:
 
 
 def beats(view: View, card: str, best_key: int, lead_suit: str) -> bool:
+    """Would ``card`` take the lead in the trick (a trump, or a higher card of the suit led)?"""
     if is_trump(card, view.trump) or card[1] == lead_suit:
         return view.key(card) > best_key
     return False
@@ -272,6 +278,7 @@ def throw_cost(view: View, card: str) -> float:
 
 
 def cheapest(view: View, cards: list[str]) -> str:
+    """The card we miss least (ties by card string, so the choice is deterministic)."""
     return min(cards, key=lambda c: (throw_cost(view, c), c))
 
 
@@ -308,7 +315,7 @@ def cinching_card(view: View, legal: list[str], best_key: int, later: list[str])
         return None
     if best_key >= PEDRO_KEY or not pedro_outstanding(view):
         return None
-    options = [c for c in legal if is_trump(c, view.trump) and c[0] in "6789" and c[1] == view.trump]
+    options = [c for c in legal if c[1] == view.trump and c[0] in "6789"]
     if not options:
         return None
     return min(options, key=lambda c: (view.key(c), c))
@@ -381,7 +388,7 @@ def keep_order(cards: list[str], trump: str, declaring_side: bool, banking: bool
     return sorted(cards, key=score, reverse=True)
 
 
-def choose_discard(view_trump: str, choice: dict[str, Any], declaring_side: bool) -> list[str]:
+def choose_discard(trump: str, choice: dict[str, Any], declaring_side: bool) -> list[str]:
     """Discard everything but trumps; with more than six trumps, keep the best six.
 
     Satisfies the choice object: at least ``min``, at most ``max``, every
@@ -391,9 +398,9 @@ def choose_discard(view_trump: str, choice: dict[str, Any], declaring_side: bool
     must = list(choice.get("must_include", []))
     low = choice["min"]
     high = choice.get("max", len(source))
-    ranked = keep_order(source, view_trump, declaring_side, banking=True)  # best first
-    trumps = [c for c in ranked if is_trump(c, view_trump)]
-    wanted = {c for c in source if not is_trump(c, view_trump)} | set(trumps[6:])
+    ranked = keep_order(source, trump, declaring_side, banking=True)  # best first
+    trumps = [c for c in ranked if is_trump(c, trump)]
+    wanted = {c for c in source if not is_trump(c, trump)} | set(trumps[6:])
     wanted |= set(must)
     out = [c for c in reversed(ranked) if c in wanted]      # worst first
     extra = [c for c in reversed(ranked) if c not in wanted]
@@ -407,14 +414,16 @@ def choose_discard(view_trump: str, choice: dict[str, Any], declaring_side: bool
 
 
 def choose_rob(trump: str, choice: dict[str, Any], declaring_side: bool, banking: bool) -> list[str]:
-    """The dealer's final hand: the forced cards, then the best trumps, then high plain cards."""
+    """The dealer's final hand: the forced cards, then the best trumps, then high plain cards.
+
+    Only with more trumps than room does it matter which trumps stay behind (see
+    ``keep_order`` for why a bidder leaves his small counting trumps face up).
+    """
     must = list(choice["must_keep"])
     size = choice["size"]
     rest = [c for c in choice["from"] if c not in must]
-    ranked = keep_order(rest, trump, declaring_side, banking)
-    surplus_trumps = sum(is_trump(c, trump) for c in must + rest) > size
-    if not surplus_trumps:
-        ranked = keep_order(rest, trump, declaring_side, banking=False)
+    surplus = sum(is_trump(c, trump) for c in choice["from"]) > size
+    ranked = keep_order(rest, trump, declaring_side, banking and surplus)
     return must + ranked[:size - len(must)]
 
 
@@ -426,8 +435,7 @@ def bid_limit(value: float, ruleset: str) -> int:
     hand should make. foster51: the contract only has to be reached, and naming
     trump is the prize.
     """
-    import os
-    margin = float(os.environ.get("MA" if ruleset == "american62" else "MF", "1.0"))
+    margin = 1.5 if ruleset == "american62" else 2.0
     return max(0, int(value - margin))
 
 
@@ -486,7 +494,8 @@ class RuleBot:
         if kind == "discard":
             return {"type": "discard", "cards": choose_discard(trump, legal[0], declaring)}
         if kind == "rob":
-            banking = observation["ruleset"] != "american62" and not observation["options"].get("dealer_draws_blind")
+            # foster51 robbing: trumps left behind are shown and count for the side that named trump
+            banking = observation["ruleset"] != "american62"
             return {"type": "rob", "keep": choose_rob(trump, legal[0], declaring, banking)}
         return self._play(observation, legal)
 

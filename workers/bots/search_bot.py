@@ -530,3 +530,674 @@ class Solver:
             if cost < best_cost:
                 best, best_cost = c, cost
         return best
+
+    # ------------------------------------------------------------------ root helpers
+    def after(self, hands: list[int], leader: int, trick: list[tuple[int, int, int]], first: bool,
+              seat: int, card: int, extras: int, exact: bool) -> int:
+        """NS points from now if ``seat`` plays ``card`` (+ ``extras``) here, then best play
+        (``exact``) or greedy play by everyone."""
+        hands = list(hands)
+        hands[seat] &= ~((1 << card) | extras)
+        trick = trick + [(seat, card, extras)]
+        if len(trick) < 4:
+            if exact:
+                return self.solve(hands, leader, trick, first)
+            return self.rollout(hands, leader, trick, first)
+        winner, tpts = self.trick_result(trick)
+        gained = 0 if winner & 1 else tpts
+        if not (hands[0] | hands[1] | hands[2] | hands[3]):
+            return gained
+        if exact:
+            return gained + self.solve(hands, winner, [], False)
+        return gained + self.rollout(hands, winner, [], False)
+
+    def trick_result(self, trick: list[tuple[int, int, int]]) -> tuple[int, int]:
+        lay = self.lay
+        lead_blk = trick[0][1] >> 4
+        best_key, best_seat, tpts = -2, -1, 0
+        for seat, c, _x in trick:
+            b = c >> 4
+            key = 100 + (c & 15) if b == lay.trump else ((c & 15) if b == lead_blk else -1)
+            if key > best_key:
+                best_key, best_seat = key, seat
+            tpts += lay.points[c]
+        return best_seat, tpts
+
+
+# ====================================================================== what the seat knows
+def ruleset_of(obs: Observation) -> Ruleset:
+    return make_ruleset(obs["ruleset"], obs.get("options") or None)
+
+
+def _mask(names: list[str] | None) -> int:
+    m = 0
+    for c in names or ():
+        m |= 1 << CARD_INDEX[c]
+    return m
+
+
+class View:
+    """The facts of one observation the search needs, parsed once per decision."""
+
+    def __init__(self, obs: Observation):
+        self.obs = obs
+        self.rules = rules = ruleset_of(obs)
+        self.american = rules.draw == DRAW_AMERICAN
+        self.me = SEATS.index(obs["seat"])
+        self.dealer = SEATS.index(obs["dealer"])
+        self.hand = _mask(obs["hand"])
+        self.sizes = [obs["hand_sizes"][s] for s in SEATS]
+        self.trump = SUITS.index(obs["trump"]) if obs.get("trump") else None
+        self.declarer = SEATS.index(obs["declarer"]) if obs.get("declarer") else -1
+        self.contract = obs["contract"]["amount"] if obs.get("contract") else None
+        self.restocks = obs.get("restocks", 0)
+
+    # -------------------------------------------------------------- play phase
+    def parse_play(self) -> None:
+        """Played cards, voids, tricks, the draw's public counts (trump is known)."""
+        obs = self.obs
+        rules = self.rules
+        tab = TRUMP_TABLES[self.trump]
+        self.tab = tab
+        self.lay = layout_for(self.trump, rules.low_to_holder)
+        trumps = tab.trump_mask
+        eff = tab.effective_suit
+        played_by = [0, 0, 0, 0]
+        void = [0, 0, 0, 0]          # bit s: shown out of effective suit s
+        taken = [0, 0]
+        gone = 0                      # cards of completed tricks
+        tricks = obs["tricks"]
+        current: list[tuple[int, int, int]] = []
+        leader = self.declarer
+        n_done = 0
+        low = tab.low_card
+        low_side = -1
+        for ti, trick in enumerate(tricks):
+            plays = [(SEATS.index(p["seat"]), CARD_INDEX[p["card"]], _mask(p["extras"])) for p in trick["plays"]]
+            lead_suit = eff[plays[0][1]]
+            if ti == 0 and rules.first_lead_trump and lead_suit != self.trump:
+                void[plays[0][0]] |= 1 << self.trump
+            for seat, card, extras in plays:
+                played_by[seat] |= (1 << card) | extras
+                s = eff[card]
+                if s != lead_suit and (lead_suit == self.trump or s != self.trump):
+                    void[seat] |= 1 << lead_suit
+                if card == low:
+                    low_side = seat & 1
+            if trick["winner"] is None:
+                current = plays
+                leader = plays[0][0]
+            else:
+                n_done += 1
+                winner = SEATS.index(trick["winner"])
+                won = 0
+                for seat, card, extras in plays:
+                    gone |= (1 << card) | extras
+                    if card == low and rules.low_to_holder:
+                        taken[seat & 1] += 1
+                    else:
+                        won += tab.points[card]
+                taken[winner & 1] += won
+                leader = winner
+        self.played_by = played_by
+        self.void = void
+        self.taken = taken
+        self.gone = gone
+        self.current = current
+        self.leader = leader
+        self.first = n_done == 0
+        self.low_side_played = low_side
+        # the draw
+        known_out = 0
+        shown = 0
+        self.discarded = [0, 0, 0, 0]
+        self.received = [0, 0, 0, 0]
+        for d in obs["draws"]:
+            s = SEATS.index(d["seat"])
+            self.discarded[s] = d["discarded"]
+            self.received[s] = d["received"]
+            shown |= _mask(d["shown"])
+            own = _mask(d.get("cards"))
+            known_out |= own | shown | _mask(d.get("left_in_stock"))
+        if self.restocks:
+            # a rebuilt stock may have carried discarded non-trumps back into a hand
+            known_out &= trumps
+        self.shown = shown
+        all_played = 0
+        for m in played_by:
+            all_played |= m
+        self.all_played = all_played
+        self.unseen = ALL52 & ~self.hand & ~all_played & ~known_out
+        self.live_mine = ALL52 & ~gone & ~known_out
+        # counting cards banked with the discards (foster51): the declaring side's
+        self.discard_points = 0 if self.american else sum(tab.points[c] for c in cards_of(shown & tab.counting_mask))
+        self.trumps_in_hands = self.american or not rules.dealer_draws_blind
+
+    def final_net(self, ns: int, ew: int) -> int:
+        """The seat's side's score change minus the other side's, for final points (NS, EW)."""
+        side = self.declarer & 1
+        d = hand_delta(self.rules, side, self.contract, (ns, ew))
+        return d[0] - d[1] if self.me % 2 == 0 else d[1] - d[0]
+
+
+# ====================================================================== sampling hidden hands
+def _fill(rng: Random, needs: list[tuple[int, int, int]], pool: int) -> dict[int, int] | None:
+    """Give each (seat, count, eligible) ``count`` random cards of ``pool & eligible``,
+    most constrained seat first; None if it cannot be done."""
+    order = sorted(needs, key=lambda t: (pool & t[2]).bit_count() - t[1])
+    out: dict[int, int] = {}
+    for seat, count, eligible in order:
+        avail = cards_of(pool & eligible)
+        if len(avail) < count:
+            return None
+        got = mask_of(rng.sample(avail, count)) if count else 0
+        out[seat] = got
+        pool &= ~got
+    return out
+
+
+def sample_play_world(view: View, rng: Random, tries: int = 60) -> list[int] | None:
+    """Current hands of all four seats, consistent with everything the seat knows."""
+    me = view.me
+    trumps = view.tab.trump_mask
+    others = [s for s in range(4) if s != me]
+    unseen = view.unseen
+    u_trumps = unseen & trumps
+    u_plain = unseen & ~trumps
+    n_ut = u_trumps.bit_count()
+    plain_masks = view.tab.plain_masks
+    for attempt in range(tries):
+        ct = view_trump_counts(view, rng, others, n_ut, relaxed=attempt >= tries // 2)
+        if ct is None:
+            continue
+        hands = [0, 0, 0, 0]
+        hands[me] = view.hand
+        if view.trumps_in_hands:
+            tl = cards_of(u_trumps)
+            rng.shuffle(tl)
+            i = 0
+            for s in others:
+                hands[s] = mask_of(tl[i:i + ct[s]])
+                i += ct[s]
+            needs = []
+            for s in others:
+                elig = 0
+                for suit in range(4):
+                    if suit != view.trump and not (view.void[s] >> suit) & 1:
+                        elig |= plain_masks[suit]
+                needs.append((s, view.sizes[s] - ct[s], elig))
+            got = _fill(rng, needs, u_plain)
+        else:
+            needs = []
+            for s in others:
+                elig = 0
+                for suit in range(4):
+                    if not (view.void[s] >> suit) & 1:
+                        elig |= trumps if suit == view.trump else plain_masks[suit]
+                needs.append((s, view.sizes[s], elig))
+            got = _fill(rng, needs, unseen)
+        if got is None:
+            continue
+        for s, m in got.items():
+            hands[s] |= m
+        return hands
+    return None
+
+
+def view_trump_counts(view: View, rng: Random, others: list[int], n_ut: int, relaxed: bool) -> dict[int, int] | None:
+    """How many trumps each other seat holds now, drawn from what the draw makes likely."""
+    sizes = view.sizes
+    trumps = view.tab.trump_mask
+    if not view.trumps_in_hands:
+        return {s: 0 for s in others}
+    played_t = [(view.played_by[s] & trumps).bit_count() for s in range(4)]
+    ct: dict[int, int] = {}
+    if view.american and not relaxed:
+        # every player kept exactly his dealt trumps (9 - discarded) and drew the rest;
+        # the stock's trumps went to whoever drew them, the rest to the dealer
+        dealer = view.dealer
+        d = [9 - view.discarded[s] for s in range(4)]
+        x = 14 - sum(d)
+        used = 0
+        seg: dict[int, int] = {}
+        for i in range(3):
+            s = (dealer + 1 + i) % 4
+            n = min(view.received[s], 16 - used)
+            seg[s] = n
+            used += n
+        seg[dealer] = 16 - used
+        post = [sizes[s] + view.played_by[s].bit_count() for s in range(4)]
+        mine = (view.hand | view.played_by[view.me]) & trumps
+        c_me = mine.bit_count() - d[view.me]
+        left = x - c_me
+        positions = [s for s in others for _ in range(seg[s])]
+        if left < 0 or left > len(positions):
+            return None
+        c = {s: 0 for s in others}
+        for s in rng.sample(positions, left):
+            c[s] += 1
+        for s in others:
+            t = d[s] + c[s]
+            if s == dealer and post[s] > 6 and t != post[s]:
+                return None
+            now = t - played_t[s]
+            if now < 0 or now > sizes[s] or (now and (view.void[s] >> view.trump) & 1):
+                return None
+            ct[s] = now
+        return ct
+    # uniform over the slots of seats that may hold trumps
+    slots = [s for s in others if not (view.void[s] >> view.trump) & 1 for _ in range(sizes[s])]
+    if n_ut > len(slots):
+        return None
+    c = {s: 0 for s in others}
+    for s in rng.sample(slots, n_ut):
+        c[s] += 1
+    return c
+
+
+def world_state(obs: Observation, hands: list[int]):
+    """A ``HandState`` at the observation's point of play, with ``hands`` (card masks,
+    one per seat) as every seat's current cards.
+
+    The post-draw hands are rebuilt (current cards plus the cards each seat played) and
+    every trick of the observation is replayed through the engine's fast layer, each
+    play checked against ``legal_plays`` and the extras rule: a layout that the plays
+    contradict raises ``ValueError``. Used to check the sampler and the solver against
+    the engine; the bot itself searches on its own compact layout.
+    """
+    from server.engine.state import PLAY, HandState, Trick
+
+    view = View(obs)
+    view.parse_play()
+    post = [hands[s] | view.played_by[s] for s in range(4)]
+    st = object.__new__(HandState)
+    st.rules = view.rules
+    st.board = None
+    st.dealer = view.dealer
+    st.hands = list(post)
+    st.dealt = None
+    st.stock = []
+    st.pile = view.shown
+    st.restocks = view.restocks
+    st.phase = PLAY
+    st.to_act = view.declarer
+    st.bids = [(SEATS.index(b["seat"]), b.get("amount", 0)) for b in obs["bids"]]
+    st.high_bid = view.contract or 0
+    st.high_bidder = SEATS.index(obs["contract"]["seat"]) if obs.get("contract") else -1
+    st.declarer = view.declarer
+    st.contract = (st.high_bidder, view.contract) if view.contract else None
+    st.trump = view.trump
+    st.tables = view.tab
+    st.draws = []
+    st.draw_turn = 0
+    st.rob_pool = st.rob_must = 0
+    st.rob_size = 6
+    st.tricks = [Trick(view.declarer)]
+    st.taken = [0, 0]
+    st.hands_after_draw = tuple(post)
+    st.scores = (obs["scores"]["NS"], obs["scores"]["EW"])
+    st.bidder_goes_out = obs.get("bidder_goes_out", False)
+    st.actions = []
+    for trick in obs["tricks"]:
+        for p in trick["plays"]:
+            seat = SEATS.index(p["seat"])
+            card = CARD_INDEX[p["card"]]
+            extras = _mask(p["extras"])
+            if st.to_act != seat:
+                raise ValueError(f"{p['seat']} plays out of turn in the rebuilt state")
+            if card not in st.legal_plays():
+                raise ValueError(f"{p['card']} by {p['seat']} is not legal in the sampled layout")
+            owed = st.extras_owed(seat)
+            if extras.bit_count() != owed or extras & ~st.extras_from(card):
+                raise ValueError(f"extras of {p['seat']} do not fit the sampled layout")
+            st.do_play(card, extras)
+    if st.hands != list(hands):
+        raise ValueError("the rebuilt hands differ from the sampled ones")
+    return st
+
+
+# ====================================================================== simulated deals
+def _top_plain(mask: int, count: int, trump_mask: int) -> int:
+    """The ``count`` highest-ranked cards of ``mask`` (plain cards: rank matters most)."""
+    cards = sorted(cards_of(mask), key=lambda c: (-(c % 13), c))
+    return mask_of(cards[:count])
+
+
+def _keep_order(cards: list[int], tab, declaring: bool, banking: bool) -> list[int]:
+    """Cards best-to-keep first: trumps by strength, then plain cards by rank.
+
+    ``banking`` (foster51 rob and discards): a trump thrown away is shown and its points
+    go to the declaring side, so a declaring-side player sheds his surplus counting
+    trumps (not the ace) first, and a defender keeps them.
+    """
+    trumps = tab.trump_mask
+    strength = tab.strength
+    points = tab.points
+
+    def score(c: int) -> tuple[int, int]:
+        if not (trumps >> c) & 1:
+            return (0, c % 13)
+        p = points[c]
+        if banking and declaring and p and c % 13 != 12:
+            return (1, -p)
+        if not declaring and p:
+            return (3, strength[c])
+        return (2, strength[c])
+    return sorted(cards, key=score, reverse=True)
+
+
+def simulate_draw(rules: Ruleset, trump: int, dealer: int, declarer: int, hands: list[int], stock: list[int],
+                  rng: Random) -> tuple[list[int], int]:
+    """Post-draw hands of a sampled deal (``stock`` top first) and the discard points
+    banked for the declaring side, every seat drawing the way this bot does."""
+    tab = TRUMP_TABLES[trump]
+    trumps = tab.trump_mask
+    hands = list(hands)
+    stock = list(stock)
+    pile = 0
+
+    def draw(n: int) -> int:
+        nonlocal stock, pile
+        got = 0
+        for _ in range(n):
+            if not stock:
+                rebuilt = cards_of(pile & ~trumps)
+                if not rebuilt:
+                    break
+                pile &= trumps
+                rng.shuffle(rebuilt)
+                stock = rebuilt
+            got |= 1 << stock.pop(0)
+        return got
+
+    if rules.draw == DRAW_AMERICAN:
+        for s in range(4):
+            pile |= hands[s] & ~trumps
+            hands[s] &= trumps
+        for i in range(3):
+            s = (dealer + 1 + i) % 4
+            need = 6 - hands[s].bit_count()
+            if need > 0:
+                hands[s] |= draw(need)
+        st = mask_of(stock)
+        hands[dealer] |= st & trumps
+        need = 6 - hands[dealer].bit_count()
+        if need > 0:
+            plain = st & ~trumps
+            if plain.bit_count() >= need:
+                hands[dealer] |= _top_plain(plain, need, trumps)
+            else:
+                hands[dealer] |= plain
+                stock = []
+                hands[dealer] |= draw(need - plain.bit_count())
+        return hands, 0
+    banked = 0
+    declaring_side = declarer & 1
+    for i in range(3):
+        s = (dealer + 1 + i) % 4
+        keep = _keep_order(cards_of(hands[s]), tab, (s & 1) == declaring_side, True)
+        kept = [c for c in keep[:6] if (trumps >> c) & 1]
+        out = hands[s] & ~mask_of(kept)
+        if out.bit_count() < rules.min_discard:
+            extra = [c for c in reversed(keep) if (out >> c) & 1 == 0][: rules.min_discard - out.bit_count()]
+            out |= mask_of(extra)
+        hands[s] &= ~out
+        pile |= out
+        hands[s] |= draw(6 - hands[s].bit_count())
+    if rules.dealer_draws_blind:
+        s = dealer
+        keep = _keep_order(cards_of(hands[s]), tab, (s & 1) == declaring_side, True)
+        kept = [c for c in keep[:6] if (trumps >> c) & 1]
+        out = hands[s] & ~mask_of(kept)
+        if out.bit_count() < rules.min_discard:
+            extra = [c for c in reversed(keep) if (out >> c) & 1 == 0][: rules.min_discard - out.bit_count()]
+            out |= mask_of(extra)
+        hands[s] &= ~out
+        pile |= out
+        hands[s] |= draw(6 - hands[s].bit_count())
+    else:
+        pool = hands[dealer] | mask_of(stock)
+        keep = _keep_order(cards_of(pool), tab, (dealer & 1) == declaring_side, (pool & trumps).bit_count() > 6)
+        hands[dealer] = mask_of(keep[:6])
+        pile |= pool & ~hands[dealer] & trumps
+    banked = sum(tab.points[c] for c in cards_of(pile & tab.counting_mask))
+    return hands, banked
+
+
+def sample_deal(view: View, rng: Random) -> tuple[list[int], list[int]]:
+    """Before the draw: the other seats' nine cards and the stock, dealt at random."""
+    rest = cards_of(ALL52 & ~view.hand)
+    rng.shuffle(rest)
+    hands = [0, 0, 0, 0]
+    hands[view.me] = view.hand
+    i = 0
+    for s in range(4):
+        if s != view.me:
+            hands[s] = mask_of(rest[i:i + 9])
+            i += 9
+    return hands, rest[i:]
+
+
+def suit_results(view: View, rng: Random, deals: int, declarer: int) -> list[list[tuple[int, int]]]:
+    """For each trump suit, the final points (NS, EW) of ``deals`` sampled deals with
+    ``declarer`` naming that suit and leading, everyone playing the greedy policy."""
+    rules = view.rules
+    out: list[list[tuple[int, int]]] = [[], [], [], []]
+    samples = [sample_deal(view, rng) for _ in range(deals)]
+    for trump in range(4):
+        lay = layout_for(trump, rules.low_to_holder)
+        solver = Solver(lay)
+        low = TRUMP_TABLES[trump].low_card
+        for hands, stock in samples:
+            post, banked = simulate_draw(rules, trump, view.dealer, declarer, hands, stock, rng)
+            rh = [lay.remap(h) for h in post]
+            stake = 0
+            for n in _bits((rh[0] | rh[1] | rh[2] | rh[3]) & lay.counting):
+                stake += lay.points[n]
+            ns = solver.rollout(rh, declarer, [], True)
+            pts = [ns, stake - ns]
+            pts[declarer & 1] += banked
+            if rules.low_to_holder:
+                for s in range(4):
+                    if (post[s] >> low) & 1:
+                        pts[s & 1] += 1
+            out[trump].append((pts[0], pts[1]))
+    return out
+
+
+# ====================================================================== the bot
+DEFAULT_SAMPLES = 16
+EXACT_CARDS = 20          # solve exactly once at most this many cards are left in hands
+NODES_PER_SAMPLE = 2500   # deterministic work budget of an exact decision, per sample
+BID_DEALS = 24            # sampled deals per suit when bidding (scaled with samples)
+PASS_VALUE = {"partner": 2.0, "opponent": -2.0, "open": -1.0}
+
+
+class SearchBot:
+    """Determinized search (PIMC) with an exact solver; ``samples`` is the strength knob."""
+
+    def __init__(self, seed: int | str = 0, samples: int = DEFAULT_SAMPLES):
+        self.seed = seed
+        self.samples = max(1, int(samples))
+
+    def decide(self, observation: Observation) -> Action:
+        legal = observation["legal"]
+        if not legal:
+            raise ValueError("this seat has no decision to make")
+        phase = observation["phase"]
+        kind = legal[0]["type"]
+        if phase == "bidding":
+            if len(legal) == 1:
+                return dict(legal[0])
+            return self._bid(observation, legal)
+        if kind == "trump":
+            return self._trump(observation)
+        if kind == "discard":
+            return {"type": "discard", "cards": self._discard(observation, legal[0])}
+        if kind == "rob":
+            return {"type": "rob", "keep": self._rob(observation, legal[0])}
+        return self._play(observation, legal)
+
+    # -------------------------------------------------------------- bidding and trump
+    def _deals(self) -> int:
+        return max(4, BID_DEALS * self.samples // DEFAULT_SAMPLES)
+
+    def _bid(self, obs: Observation, legal: list[dict[str, Any]]) -> Action:
+        view = View(obs)
+        rng = decision_rng(self.seed, obs)
+        amounts = sorted(a["amount"] for a in legal if a["type"] == "bid")
+        low = amounts[0]
+        results = suit_results(view, rng, self._deals(), view.me)
+        best = max(self._expected(view, res, view.me, low) for res in results)
+        high = max((b["amount"] for b in obs["bids"] if b["type"] == "bid"), default=0)
+        high_seat = next((SEATS.index(b["seat"]) for b in obs["bids"]
+                          if b["type"] == "bid" and b["amount"] == high), None)
+        if high_seat is None:
+            pass_value = PASS_VALUE["open"]
+        elif (high_seat & 1) == (view.me & 1):
+            pass_value = PASS_VALUE["partner"]
+        else:
+            pass_value = PASS_VALUE["opponent"]
+        can_pass = any(a["type"] == "pass" for a in legal)
+        if best > pass_value or not can_pass:
+            return {"type": "bid", "amount": low}
+        return {"type": "pass"}
+
+    def _expected(self, view: View, res: list[tuple[int, int]], declarer: int, bid: int | None) -> float:
+        side = declarer & 1
+        total = 0
+        for ns, ew in res:
+            d = hand_delta(view.rules, side, bid, (ns, ew))
+            total += d[0] - d[1] if view.me % 2 == 0 else d[1] - d[0]
+        return total / len(res)
+
+    def _trump(self, obs: Observation) -> Action:
+        view = View(obs)
+        rng = decision_rng(self.seed, obs)
+        results = suit_results(view, rng, self._deals(), view.me)
+        values = [self._expected(view, res, view.me, view.contract) for res in results]
+        suit = max(range(4), key=lambda s: (values[s], -s))
+        return {"type": "trump", "suit": SUITS[suit]}
+
+    # -------------------------------------------------------------- the draw
+    def _discard(self, obs: Observation, choice: dict[str, Any]) -> list[str]:
+        """Keep the best trumps (at most six), throw the rest; fit the choice object."""
+        view = View(obs)
+        tab = TRUMP_TABLES[view.trump]
+        declaring = (view.declarer & 1) == (view.me & 1)
+        src = _mask(choice["from"])
+        must = _mask(choice.get("must_include"))
+        low_n = choice["min"]
+        high_n = choice.get("max", src.bit_count())
+        ranked = _keep_order(cards_of(view.hand), tab, declaring, True)      # best first
+        kept_trumps = [c for c in ranked if (tab.trump_mask >> c) & 1][:6]
+        want = (view.hand & ~mask_of(kept_trumps) & src) | must
+        worst_first = [c for c in reversed(ranked) if (src >> c) & 1]
+        out = [c for c in worst_first if (want >> c) & 1]
+        rest = [c for c in worst_first if not (want >> c) & 1]
+        while len(out) < low_n and rest:
+            out.append(rest.pop(0))
+        if len(out) > high_n:
+            forced = [c for c in out if (must >> c) & 1]
+            others = [c for c in out if not (must >> c) & 1]
+            out = forced + others[:high_n - len(forced)]
+        return [CARD_NAMES[c] for c in out]
+
+    def _rob(self, obs: Observation, choice: dict[str, Any]) -> list[str]:
+        view = View(obs)
+        tab = TRUMP_TABLES[view.trump]
+        must = _mask(choice["must_keep"])
+        pool = _mask(choice["from"])
+        size = choice["size"]
+        need = size - must.bit_count()
+        if need <= 0:
+            return [CARD_NAMES[c] for c in cards_of(must)]
+        declaring = (view.declarer & 1) == (view.me & 1)
+        rest = cards_of(pool & ~must)
+        banking = not view.american and not view.rules.dealer_draws_blind and \
+            (pool & tab.trump_mask).bit_count() > size
+        ranked = _keep_order(rest, tab, declaring, banking)
+        keep = cards_of(must) + ranked[:need]
+        return [CARD_NAMES[c] for c in keep]
+
+    # -------------------------------------------------------------- play
+    def _play(self, obs: Observation, legal: list[dict[str, Any]]) -> Action:
+        view = View(obs)
+        view.parse_play()
+        lay = view.lay
+        pts = lay.points
+        me = view.me
+        owed = legal[0].get("extras_count", 0)
+        cards = [CARD_INDEX[a["card"]] for a in legal]
+        legal_new = lay.remap(mask_of(cards))
+        live = lay.remap(view.live_mine)
+        cands: list[int] = []
+        for c in sorted(cards, key=lambda c: lay.to_new[c]):
+            n = lay.to_new[c]
+            if not owed:
+                x = live & lay.below[n]
+                if x:
+                    nl = x.bit_length() - 1
+                    if (legal_new >> nl) & 1 and pts[nl] == pts[n]:
+                        continue     # same as the next lower card: try only one of them
+            cands.append(c)
+        # cheap-first order, so that ties go to the card that costs least
+        cands.sort(key=lambda c: (pts[lay.to_new[c]], (lay.to_new[c] >> 4) == view.trump, lay.to_new[c] & 15))
+        extras = {c: self._extras(view, c, owed) for c in cands}
+        if len(cands) == 1:
+            return self._play_action(cands[0], extras[cands[0]])
+        rng = decision_rng(self.seed, obs)
+        left = sum(view.sizes)
+        exact = left <= EXACT_CARDS
+        trick = [(s, lay.to_new[c], lay.remap(x)) for s, c, x in view.current]
+        low = view.tab.low_card
+        low_in_trick = next((s for s, c, _x in view.current if c == low), None)
+        scores = [0.0] * len(cands)
+        budget = NODES_PER_SAMPLE * self.samples
+        nodes = 0
+        done = 0
+        for _ in range(self.samples):
+            hands = sample_play_world(view, rng)
+            if hands is None:
+                break
+            rh = [lay.remap(h) for h in hands]
+            solver = Solver(lay)
+            stake = sum(pts[n] for n in _bits((rh[0] | rh[1] | rh[2] | rh[3]) & lay.counting))
+            stake += sum(pts[c] for _s, c, _x in trick)
+            base = list(view.taken)
+            base[view.declarer & 1] += view.discard_points
+            if view.rules.low_to_holder:
+                if low_in_trick is not None:
+                    base[low_in_trick & 1] += 1
+                else:
+                    for s in range(4):
+                        if (hands[s] >> low) & 1:
+                            base[s & 1] += 1
+            for j, c in enumerate(cands):
+                v = solver.after(rh, view.leader, trick, view.first, me, lay.to_new[c], lay.remap(extras[c]), exact)
+                scores[j] += view.final_net(base[0] + v, base[1] + stake - v)
+            done += 1
+            nodes += solver.nodes
+            if exact and nodes > budget:
+                break
+        best = max(range(len(cands)), key=lambda j: scores[j]) if done else 0
+        return self._play_action(cands[best], extras[cands[best]])
+
+    def _extras(self, view: View, card: int, owed: int) -> int:
+        if not owed:
+            return 0
+        lay = view.lay
+        spare = lay.remap(view.hand & view.tab.noncounting_trumps & ~(1 << card))
+        got = 0
+        for _ in range(owed):
+            low = spare & -spare
+            got |= low
+            spare ^= low
+        return lay.unmap(got)
+
+    @staticmethod
+    def _play_action(card: int, extras: int) -> Action:
+        action: dict[str, Any] = {"type": "play", "card": CARD_NAMES[card]}
+        if extras:
+            action["extras"] = [CARD_NAMES[c] for c in cards_of(extras)]
+        return action

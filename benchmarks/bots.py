@@ -1,0 +1,118 @@
+"""Built-in bots: the search bot's decision time, and the strength ladder by duplicate matches.
+
+    python benchmarks/bots.py [--boards 400] [--samples N] [--timing-boards 40] [--timing-only]
+                              [--skip-baseline] [--ruleset american62]
+
+Timing: the search bot (default setting, or ``--samples``) plays N/S against the rule
+bot on the first ``--timing-boards`` boards of the ``standard`` deal set, and every one
+of its decisions is timed (forced ones included, as a match would ask them): median,
+p90 and max, overall and per phase.
+
+Strength: duplicate matches on boards 1..``--boards`` of the ``standard`` deal set
+(american62 unless ``--ruleset``): rule vs random, then search vs rule. The score of a
+board pair is X's net over both rooms (``workers.match``); each line gives the mean
+per board pair with its 95% interval (``server.stats.summarize``), and board pairs
+won/tied/lost. One process, so one core; run it on a quiet machine for timings.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+
+from server import dealsets
+from server.engine import DONE, SEATS, HandState, make_ruleset, observation
+from server.stats import summarize
+from workers.bots import RandomBot, RuleBot
+from workers.bots.search_bot import DEFAULT_SAMPLES, SearchBot
+from workers.match import play_board_pair
+
+
+class Timed:
+    """Wraps an agent and records how long each decision takes, by phase."""
+
+    def __init__(self, agent):
+        self.agent = agent
+        self.times: list[tuple[str, float]] = []
+
+    def decide(self, obs):
+        start = time.perf_counter()
+        action = self.agent.decide(obs)
+        phase = obs["phase"]
+        if phase == "play":
+            done = sum(1 for t in obs["tricks"] if t["winner"] is not None)
+            phase = f"play, trick {done + 1}"
+        self.times.append((phase, time.perf_counter() - start))
+        return action
+
+
+def percentile(values: list[float], q: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))]
+
+
+def timing(rules, boards, samples: int) -> None:
+    bot = Timed(SearchBot(seed=1, samples=samples))
+    rule = RuleBot(seed=2)
+    for board in boards:
+        state = HandState(rules, board)
+        while state.phase != DONE:
+            seat = SEATS[state.to_act]
+            agent = bot if seat in "NS" else rule
+            state.apply(agent.decide(observation(state, seat)))
+    all_ms = [t * 1000 for _p, t in bot.times]
+    print(f"search bot (samples={samples}) decision time over {len(all_ms)} decisions on {len(boards)} boards "
+          f"({rules.name}):")
+    print(f"  median {statistics.median(all_ms):.1f} ms   p90 {percentile(all_ms, 0.9):.1f} ms   "
+          f"max {max(all_ms):.1f} ms   mean {statistics.fmean(all_ms):.1f} ms")
+    phases: dict[str, list[float]] = {}
+    for phase, t in bot.times:
+        phases.setdefault(phase, []).append(t * 1000)
+    for phase in sorted(phases):
+        ms = phases[phase]
+        print(f"    {phase:16} n={len(ms):4}  median {statistics.median(ms):7.1f} ms  "
+              f"p90 {percentile(ms, 0.9):7.1f} ms  max {max(ms):7.1f} ms")
+    sys.stdout.flush()
+
+
+def match(label: str, rules, boards, x, y) -> None:
+    start = time.perf_counter()
+    scores = []
+    for number, board in boards:
+        scores.append(play_board_pair(rules, board, number, x, y)["score"])
+        if len(scores) % 100 == 0:
+            s = summarize(scores)
+            print(f"    ... {label}: {len(scores)} boards, mean {s.mean:+.3f} [{s.ci_low:+.3f}, {s.ci_high:+.3f}]",
+                  file=sys.stderr, flush=True)
+    s = summarize(scores)
+    elapsed = time.perf_counter() - start
+    print(f"  {label:18} boards {s.boards:5}  mean {s.mean:+7.3f} per board pair  95% [{s.ci_low:+.3f}, {s.ci_high:+.3f}]"
+          f"  won/tied/lost {s.won}/{s.tied}/{s.lost}  {'significant' if s.significant else 'not significant'}"
+          f"  ({elapsed:.0f} s)", flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--boards", type=int, default=400, help="board pairs per match (standard deal set)")
+    parser.add_argument("--samples", type=int, default=DEFAULT_SAMPLES, help="the search bot's samples")
+    parser.add_argument("--timing-boards", type=int, default=40, help="boards played to time decisions")
+    parser.add_argument("--timing-only", action="store_true", help="only time decisions, play no match")
+    parser.add_argument("--skip-baseline", action="store_true", help="do not play rule vs random")
+    parser.add_argument("--ruleset", default="american62")
+    args = parser.parse_args()
+    rules = make_ruleset(args.ruleset)
+    deals = dealsets.load("standard")
+    timing(rules, [deals.board(n) for n in range(1, args.timing_boards + 1)], args.samples)
+    if args.timing_only:
+        return
+    boards = [(n, deals.board(n)) for n in range(1, args.boards + 1)]
+    print(f"duplicate matches, {rules.name}, standard boards 1..{args.boards} (X's net per board pair):")
+    if not args.skip_baseline:
+        match("rule vs random", rules, boards, RuleBot(seed=1), RandomBot(seed=2))
+    match(f"search({args.samples}) vs rule", rules, boards, SearchBot(seed=1, samples=args.samples), RuleBot(seed=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,57 @@
+"""Bad input gets a 4xx problem that says what is wrong, and changes nothing."""
+
+import pytest
+from apiclient import ADMIN
+
+
+def snapshot(api):
+    return (api.call("GET", "/api/v1/bots").json(), api.call("GET", "/api/v1/tournaments").json())
+
+
+@pytest.mark.parametrize("method, path, kwargs, status, fragment", [
+    ("POST", "/api/v1/bots", {"data": "{not json", "headers": {"Content-Type": "application/json"}}, 400, "JSON"),
+    ("POST", "/api/v1/bots", {"json": {"name": 7}}, 422, "name"),
+    ("POST", "/api/v1/bots", {"json": {"name": "ok-name", "admin": True}}, 422, "admin"),
+    ("POST", "/api/v1/bots", {"json": {"name": "Bad Name"}}, 422, "name"),
+    ("POST", "/api/v1/bots", {"json": {"name": "x" * 70000}}, 413, ""),
+    ("POST", "/api/v1/tournaments", {"json": {"bots": ["random", "nobody"]}, "admin": True}, 422, "nobody"),
+    ("POST", "/api/v1/tournaments", {"json": {"bots": ["random", "rule"], "boards": "ten"}, "admin": True}, 422,
+     "boards"),
+    ("POST", "/api/v1/tournaments", {"json": {"bots": ["random", "rule"], "boards": 5000}, "admin": True}, 422,
+     "boards"),
+    ("POST", "/api/v1/tournaments", {"json": {"bots": ["random", "rule"], "ruleset": "pedro99"}, "admin": True},
+     422, "ruleset"),
+    ("POST", "/api/v1/tournaments", {"json": {"bots": ["random", "rule"], "limits": {"decision_ms": -1}},
+                                     "admin": True}, 422, "decision_ms"),
+    ("GET", "/api/v1/tournaments/t999", {}, 404, "t999"),
+    ("GET", "/api/v1/tournaments/t999/results", {}, 404, "t999"),
+    ("GET", "/api/v1/matches/t999.m1/boards/1", {}, 404, "t999"),
+    ("GET", "/api/v1/ratings/pedro99", {}, 404, "pedro99"),
+    ("GET", "/api/v1/bots/nobody", {}, 404, "nobody"),
+])
+def test_bad_input_is_a_problem_and_changes_nothing(api, method, path, kwargs, status, fragment):
+    before = snapshot(api)
+    token = ADMIN if kwargs.pop("admin", False) else None
+    r = api.call(method, path, token, **kwargs)
+    assert r.status_code == status, r.text
+    assert r.headers["Content-Type"] == "application/problem+json"
+    body = r.json()
+    assert body["status"] == status and fragment in r.text
+    assert snapshot(api) == before
+
+
+def test_bad_answers_to_a_real_decision(api, rq_workers):
+    token = api.register("clumsy")
+    api.call("POST", "/api/v1/tournaments", ADMIN,
+             json={"bots": ["clumsy", "random"], "boards": 1, "limits": {"decision_ms": 30000}})
+    decision = api.call("GET", "/api/v1/decisions/next", token, params={"wait": 20}).json()
+    path = f"/api/v1/decisions/{decision['id']}"
+    for bad, fragment in (({"type": "fly"}, "type"), ({"type": "bid", "amount": "9"}, "amount"),
+                          ({"type": "play", "card": "ZZ"}, "card"), ({"type": "pass", "x": 1}, "x"),
+                          ({"type": "trump", "suit": "H"}, "not allowed now")):
+        r = api.call("POST", path, token, json=bad)
+        assert r.status_code == 422 and fragment in r.text, (bad, r.text)
+    assert api.call("GET", "/api/v1/decisions", token).json()[0]["id"] == decision["id"]   # still open
+    legal = decision["legal"][0]
+    assert api.call("POST", path, token, json=legal).status_code == 200
+    assert api.call("POST", "/api/v1/decisions/" + "0" * 32, token, json=legal).status_code == 404
