@@ -26,6 +26,11 @@ a server without touching each other's data):
     {p}:match:{mid}:bank          hash  bot -> time bank left (ms)
     {p}:match:{mid}:timeouts      hash  bot -> timeouts so far
     {p}:match:{mid}:faulty        set   bots recorded as faulty in the match
+    {p}:seq:table                 counter for table ids ("g1", "g2", ...)
+    {p}:tables                    zset  table id by creation time
+    {p}:table:{id}                hash  spec, status, seat:N..seat:W, created, finished, winner
+    {p}:table:{id}:hands          list  finished hands' records, in order (the game's checkpoint)
+    {p}:table:{id}:live           string public view of the hand in progress
 
 A board pair is written with HSETNX inside one Lua script that also advances the
 tournament's progress and marks the match complete, so a job that is retried after a
@@ -75,6 +80,15 @@ redis.call('ZREM', KEYS[3], ARGV[3])
 return 'ok'
 """
 
+# Append hand number ARGV[1] (1-based) to a table's record unless it is already there.
+_APPEND_HAND = """
+if redis.call('LLEN', KEYS[1]) == tonumber(ARGV[1]) - 1 then
+  redis.call('RPUSH', KEYS[1], ARGV[2])
+  return 1
+end
+return 0
+"""
+
 # Close an unanswered decision at its deadline; an answer that won the race is kept.
 _EXPIRE = """
 if redis.call('HGET', KEYS[1], 'status') == 'pending' then
@@ -100,6 +114,7 @@ class Store:
         self._record = redis.register_script(_RECORD_PAIRS)
         self._answer = redis.register_script(_ANSWER)
         self._expire = redis.register_script(_EXPIRE)
+        self._append_hand = redis.register_script(_APPEND_HAND)
         self._boards: dict[tuple[str, int], Board] = {}
 
     def key(self, *parts: object) -> str:
@@ -365,3 +380,59 @@ class Store:
 
     def is_faulty(self, mid: str, bot: str) -> bool:
         return bool(self.redis.sismember(self.key("match", mid, "faulty"), bot))
+
+    # ------------------------------------------------------------------ tables
+    def create_table(self, spec: dict[str, Any], seats: dict[str, str | None]) -> str:
+        tid = f"g{self.redis.incr(self.key('seq', 'table'))}"
+        now = time.time()
+        mapping = {"spec": json.dumps({**spec, "id": tid}), "status": "open", "created": now}
+        mapping.update({f"seat:{s}": b for s, b in seats.items() if b})
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.hset(self.key("table", tid), mapping=mapping)
+        pipe.zadd(self.key("tables"), {tid: now})
+        pipe.execute()
+        return tid
+
+    def table(self, tid: str) -> dict[str, Any]:
+        raw = {k.decode(): v.decode() for k, v in self.redis.hgetall(self.key("table", tid)).items()}
+        if not raw:
+            raise StoreError(f"no table {tid!r}")
+        return {**json.loads(raw["spec"]), "status": raw["status"], "created": float(raw["created"]),
+                "finished": float(raw["finished"]) if "finished" in raw else None, "winner": raw.get("winner"),
+                "seats": {s: raw.get(f"seat:{s}") for s in "NESW"}}
+
+    def table_ids(self) -> list[str]:
+        return [t.decode() for t in self.redis.zrange(self.key("tables"), 0, -1)]
+
+    def claim_seat(self, tid: str, seat: str, bot: str) -> bool:
+        return bool(self.redis.hsetnx(self.key("table", tid), f"seat:{seat}", bot))
+
+    def start_table(self, tid: str) -> bool:
+        """Mark a full table running, once; True for the caller that should start its game."""
+        key = self.key("table", tid)
+        if not all(self.redis.hget(key, f"seat:{s}") for s in "NESW"):
+            return False
+        if not self.redis.hsetnx(key, "started", time.time()):
+            return False
+        self.redis.hset(key, "status", "running")
+        return True
+
+    def table_hands(self, tid: str) -> list[dict[str, Any]]:
+        return [json.loads(h) for h in self.redis.lrange(self.key("table", tid, "hands"), 0, -1)]
+
+    def append_table_hand(self, tid: str, number: int, record: dict[str, Any]) -> bool:
+        return bool(self._append_hand(keys=[self.key("table", tid, "hands")], args=[number, json.dumps(record)]))
+
+    def set_table_live(self, tid: str, view: dict[str, Any] | None) -> None:
+        if view is None:
+            self.redis.delete(self.key("table", tid, "live"))
+        else:
+            self.redis.set(self.key("table", tid, "live"), json.dumps(view))
+
+    def table_live(self, tid: str) -> dict[str, Any] | None:
+        raw = self.redis.get(self.key("table", tid, "live"))
+        return None if raw is None else json.loads(raw)
+
+    def finish_table(self, tid: str, winner: str | None) -> None:
+        self.redis.hset(self.key("table", tid), mapping={"status": "finished", "finished": time.time(),
+                                                         "winner": winner or ""})

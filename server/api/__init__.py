@@ -18,7 +18,7 @@ from server.store import Store
 from workers.bots import BUILTIN
 from workers.jobs import QUEUE, queue_for
 
-from . import bots, decisions, health, ratings, tournaments
+from . import bots, decisions, health, ratings, tables, tournaments
 from .context import ArenaContext
 from .problems import ArenaApi
 
@@ -45,7 +45,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
                                            app.config["ADMIN_TOKEN"])
     api = ArenaApi(app, spec_kwargs={"info": {"description": "Duplicate Cinch tournaments for bots."}})
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
-    for module in (health, bots, decisions, tournaments, ratings):
+    for module in (health, bots, decisions, tournaments, tables, ratings):
         api.register_blueprint(module.blp)
     with app.app_context():
         try:

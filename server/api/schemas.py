@@ -145,3 +145,36 @@ class LeaderboardSchema(ma.Schema):
 
 class HealthSchema(ma.Schema):
     status = fields.String()
+
+
+class TableCreateSchema(ma.Schema):
+    ruleset = fields.String(load_default=DEFAULTS["ruleset"])
+    options = fields.Dict(load_default=dict)
+    seats = fields.Dict(keys=fields.String(validate=validate.OneOf(SEATS)), values=fields.String(),
+                        load_default=dict, metadata={"description": "seat -> bot name, for seats filled now"})
+    seed = fields.Integer(strict=True, load_default=1, validate=validate.Range(min=0))
+    limits = fields.Nested(LimitsSchema, load_default=dict)
+
+
+class JoinSchema(ma.Schema):
+    seat = fields.String(validate=validate.OneOf(SEATS))
+
+
+class TableSchema(ma.Schema):
+    id = fields.String()
+    ruleset = fields.String()
+    options = fields.Dict()
+    seats = fields.Dict(keys=fields.String(), values=fields.String(allow_none=True))
+    status = fields.String(validate=validate.OneOf(["open", "running", "finished"]))
+    winner = fields.String(allow_none=True)
+    limits = fields.Dict()
+    hands_played = fields.Integer()
+    scores = fields.Dict(keys=fields.String(), values=fields.Integer())
+    hands = fields.List(fields.Dict(), metadata={"description": "finished hands, public summary"})
+    live = fields.Dict(allow_none=True, metadata={"description": "the hand in progress, public view"})
+
+
+class TableRecordSchema(ma.Schema):
+    id = fields.String()
+    winner = fields.String(allow_none=True)
+    hands = fields.List(fields.Dict())

@@ -5,7 +5,7 @@ built from scratch from the state for one seat, and everything it includes is ei
 public (the bidding, trump, counts of cards discarded and drawn, face-up discards, every
 card played, the scores) or that seat's own (its hand, its own discards, and for the
 dealer what he saw in the stock while robbing). The legal actions appear only for the
-seat that is to act.
+seat that is to act. A spectator's view (seat None) has only the public part.
 """
 
 from __future__ import annotations
@@ -15,12 +15,13 @@ from typing import Any
 from .cards import SEATS, SUITS, names_of
 from .state import DONE, HandState
 
+NOBODY = -1
 
-def observation(state: HandState, seat: str) -> dict[str, Any]:
-    """The view of ``state`` for ``seat`` ("N", "E", "S" or "W")."""
-    me = SEATS.index(seat)
+
+def observation(state: HandState, seat: str | None) -> dict[str, Any]:
+    """The view of ``state`` for ``seat`` ("N", "E", "S" or "W"), or a spectator's for None."""
+    me = NOBODY if seat is None else SEATS.index(seat)
     done = state.phase == DONE
-    to_act = state.to_act
     return {
         "ruleset": state.rules.name,
         "options": state.rules.options(),
@@ -28,7 +29,7 @@ def observation(state: HandState, seat: str) -> dict[str, Any]:
         "dealer": SEATS[state.dealer],
         "phase": state.phase,
         "to_act": state.seat_to_act(),
-        "hand": names_of(state.hands[me]),
+        "hand": None if me == NOBODY else names_of(state.hands[me]),
         "hand_sizes": {SEATS[s]: state.hands[s].bit_count() for s in range(4)},
         "bids": [{"seat": SEATS[s], "type": "bid", "amount": a} if a else {"seat": SEATS[s], "type": "pass"}
                  for s, a in state.bids],
@@ -41,5 +42,5 @@ def observation(state: HandState, seat: str) -> dict[str, Any]:
         "points": state.side_dict(state.points()) if done else None,
         "scores": state.side_dict(state.scores),
         "bidder_goes_out": state.bidder_goes_out,
-        "legal": state.legal_actions() if to_act == me else None,
+        "legal": state.legal_actions() if me != NOBODY and state.to_act == me else None,
     }

@@ -1,0 +1,55 @@
+"""Playing a table: one whole game to 62 (or 51) with dealer rotation, seat by seat.
+
+Each finished hand is appended to the table's record in Redis as a checkpoint, so a job
+retried after a crash replays the finished hands through the engine to rebuild the game
+and goes on from the next hand. While the game runs only a public view of the hand in
+progress is published; the full record is served once the game is over.
+"""
+
+from __future__ import annotations
+
+from rq import get_current_job
+
+from server.engine import DONE, Game, generate_board, make_ruleset, observation
+from server.engine.playout import default_action
+from server.store import Store
+from workers.jobs import agent_for
+
+MAX_HANDS = 200      # random players can drift below zero forever in american62
+
+
+def play_table(prefix: str, tid: str) -> None:
+    play_table_with(Store(get_current_job().connection, prefix), tid)
+
+
+def play_table_with(store: Store, tid: str) -> None:
+    table = store.table(tid)
+    if table["status"] == "finished":
+        return
+    rules = make_ruleset(table["ruleset"], table["options"])
+    game = Game(rules, lambda n: generate_board(table["deal_seed"], n), first_dealer="N")
+    for record in store.table_hands(tid):           # resume: replay what is already recorded
+        hand = game.new_hand()
+        for action in record["actions"]:
+            hand.apply(action)
+        game.finish_hand(hand)
+    context = {"id": tid, "seed": table["seed"], "limits": table["limits"]}
+    agents = {seat: agent_for(store, bot, context) for seat, bot in table["seats"].items()}
+    while game.winner is None and game.hands_played < MAX_HANDS:
+        hand = game.new_hand()
+        faults = []
+        while hand.phase != DONE:
+            seat = hand.seat_to_act()
+            view = observation(hand, seat)
+            try:
+                hand.apply(agents[seat].decide(view))
+            except Exception as exc:        # a timeout or a broken bot: default action, recorded
+                faults.append({"seat": seat, "index": len(hand.actions), "error": str(exc)[:200]})
+                hand.apply(default_action(view["legal"]))
+            store.set_table_live(tid, {"hand": game.hands_played + 1, "view": observation(hand, None)})
+        game.finish_hand(hand)
+        record = {**game.history[-1], "number": game.hands_played, "faults": faults,
+                  "public": observation(hand, None)}
+        store.append_table_hand(tid, game.hands_played, record)
+    store.set_table_live(tid, None)
+    store.finish_table(tid, game.winner)
