@@ -10,6 +10,7 @@ attached to it, adding local ones only when asked.
 from __future__ import annotations
 
 import os
+import secrets
 import subprocess
 import sys
 from pathlib import Path
@@ -52,10 +53,11 @@ class LocalWorkers:
         self.url, self.queue, self.count = url, queue, count
         self.procs: dict[str, subprocess.Popen] = {}
         self._started = 0
+        self._tag = secrets.token_hex(3)      # worker names must be unique in Redis
 
     def _spawn(self) -> None:
         self._started += 1
-        name = f"cinch-{os.getpid()}-{self._started}"
+        name = f"cinch-{os.getpid()}-{self._tag}-{self._started}"
         self.procs[name] = subprocess.Popen(worker_command(self.url, self.queue, name), stdin=subprocess.DEVNULL,
                                             stdout=subprocess.DEVNULL, start_new_session=True)
 

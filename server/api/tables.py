@@ -9,7 +9,7 @@ public summaries); the full record, every card, is served once the game is over.
 
 import secrets
 
-from flask import g
+from flask import g, request
 from flask.views import MethodView
 from flask_smorest import Blueprint, abort
 
@@ -23,6 +23,13 @@ from .context import arena
 from .schemas import CreatedSchema, JoinSchema, TableCreateSchema, TableRecordSchema, TableSchema
 
 blp = Blueprint("tables", __name__, url_prefix="/api/v1/tables", description="Tables: whole games")
+
+
+@blp.before_request
+def authenticate_writes():
+    """Writes need a bot's token (or the admin's), checked before the body is."""
+    if request.method == "POST" and not is_admin(bearer_token()):
+        g.bot = current_bot()
 
 
 def table_or_404(tid: str) -> dict:
@@ -64,8 +71,6 @@ class Tables(MethodView):
     @blp.alt_response(422, description="unknown ruleset, option or bot")
     def post(self, body):
         """Create a table (any bot, or the admin); named seats are filled at once."""
-        if not is_admin(bearer_token()):
-            current_bot()
         try:
             make_ruleset(body["ruleset"], body["options"])
         except RulesetError as exc:
@@ -97,7 +102,8 @@ class Join(MethodView):
     @blp.alt_response(409, description="the seat (or every seat) is taken")
     def post(self, body, tid):
         """Take a seat (the one asked for, or the first open one) with your bot."""
-        g.bot = current_bot()
+        if "bot" not in g:
+            abort(403, message="seats are taken by bots, with their own token")
         table = table_or_404(tid)
         open_seats = [s for s, b in table["seats"].items() if b is None]
         wanted = [body["seat"]] if body.get("seat") else open_seats

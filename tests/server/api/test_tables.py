@@ -43,7 +43,7 @@ def test_game_to_51_with_a_remote_bot_joining(api, rq_workers, remote_bots):
         assert all("actions" not in h for h in v["hands"])
     record = api.call("GET", f"/api/v1/tables/{tid}/record").json()
     dealers = [h["board"]["dealer"] for h in record["hands"]]
-    assert dealers[:4] == ["N", "E", "S", "W"]
+    assert dealers == ["NESW"[i % 4] for i in range(len(dealers))] and len(dealers) >= 2
     for h in record["hands"]:
         assert replay({"ruleset": "foster51", "board": h["board"], "actions": h["actions"]})["delta"] == h["delta"]
 

@@ -1,0 +1,366 @@
+"""``cinch bot`` and ``cinch remote``: the arena over its REST API, through the Python SDK.
+
+    cinch bot register NAME --server URL                 print the new bot's token (once)
+    cinch bot run module:Class --server URL --token T    serve the bot's decisions until Ctrl-C
+    cinch bot list | rotate NAME
+    cinch remote tournament create --bots a b ... [--boards N] --server URL --admin-token T
+    cinch remote tournament watch ID | list
+    cinch remote standings ID
+    cinch remote compare X Y [--tournament ID]
+    cinch remote ratings [RULESET]
+
+Everything here is a client of a running server (``cinch serve``): it imports the SDK
+(requests and the standard library), argparse and tqdm, never the server's own modules.
+``--server`` defaults to ``$CINCH_SERVER``, tokens to ``$CINCH_TOKEN`` and
+``$CINCH_ADMIN_TOKEN``. Errors are one line on standard error and exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import os
+import sys
+from typing import Any, Callable
+
+from tqdm import tqdm
+
+import sdk
+from sdk.launch import add_run_arguments, add_server_argument, run_from_args, summary
+
+
+def _clean(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    """SDK errors (unreachable server, problem answers, a bot that will not load) -> message, exit 2."""
+    @functools.wraps(run)
+    def wrapper(args: argparse.Namespace) -> int:
+        try:
+            return run(args)
+        except sdk.SdkError as exc:
+            print(f"cinch {getattr(args, 'command', 'remote')}: {exc}", file=sys.stderr)
+            return 2
+    return wrapper
+
+
+def _client(args: argparse.Namespace, token: str | None = None, admin: bool = False) -> sdk.Client:
+    return sdk.Client(args.server, token=token, admin_token=getattr(args, "admin_token", None) if admin else None)
+
+
+def _admin_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--admin-token", default=os.environ.get("CINCH_ADMIN_TOKEN"),
+                        help="the arena's admin token (default: $CINCH_ADMIN_TOKEN)")
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    # ------------------------------------------------------------------ cinch bot
+    bot = sub.add_parser("bot", help="register and run remote bots (Python SDK)",
+                         description="Remote bots over the REST API: register one, run one with the SDK.")
+    actions = bot.add_subparsers(dest="bot_command", required=True, metavar="ACTION")
+    p = actions.add_parser("register", help="register a remote bot and print its token (shown once)")
+    p.add_argument("name", help="2-32 characters: lowercase letters, digits, - and _, starting with a letter")
+    p.add_argument("--description", default="")
+    add_server_argument(p)
+    p.set_defaults(run=run_register)
+    p = actions.add_parser("run", help="serve a bot's decisions until Ctrl-C",
+                           description="Serve every decision of a bot (all its seats, concurrently), "
+                                       "reconnecting as needed, until Ctrl-C or SIGTERM.")
+    p.add_argument("bot", help="module:Class or file.py:Class (a sdk.Bot subclass, or anything with decide())")
+    add_run_arguments(p)
+    p.set_defaults(run=run_bot)
+    p = actions.add_parser("list", help="list the arena's bots with their ratings")
+    add_server_argument(p)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=run_list)
+    p = actions.add_parser("rotate", help="replace a bot's token (the old one stops working) and print the new one")
+    p.add_argument("name")
+    p.add_argument("--token", default=os.environ.get("CINCH_TOKEN"), help="the bot's current token")
+    _admin_argument(p)
+    add_server_argument(p)
+    p.set_defaults(run=run_rotate)
+
+    # ------------------------------------------------------------------ cinch remote
+    remote = sub.add_parser("remote", help="tournaments, standings and comparisons on a remote arena",
+                            description="Use an arena over its REST API (see `cinch serve`).")
+    actions = remote.add_subparsers(dest="remote_command", required=True, metavar="ACTION")
+    tournament = actions.add_parser("tournament", help="create, watch or list tournaments")
+    tactions = tournament.add_subparsers(dest="tournament_command", required=True, metavar="ACTION")
+    p = tactions.add_parser("create", help="create a tournament (admin) and print its id")
+    p.add_argument("--bots", nargs="+", help="round robin: the bots")
+    p.add_argument("--format", choices=("round_robin", "gauntlet"))
+    p.add_argument("--candidates", nargs="+", help="gauntlet: the bots being tested")
+    p.add_argument("--references", nargs="+", help="gauntlet: the bots every candidate plays")
+    p.add_argument("--boards", type=int, help="board pairs per match (server default 100)")
+    p.add_argument("--first", type=int, help="first board number")
+    p.add_argument("--deals", help="deal set name (server default standard)")
+    p.add_argument("--ruleset", help="american62 (default) or foster51")
+    p.add_argument("--options", type=_json_object, help="ruleset options as a JSON object")
+    p.add_argument("--chunk", type=int, help="boards per job")
+    p.add_argument("--seed", type=int, help="seed of the built-in bots")
+    p.add_argument("--decision-ms", type=int, help="remote bots: time per decision")
+    p.add_argument("--bank-ms", type=int, help="remote bots: time bank per match")
+    p.add_argument("--max-timeouts", type=int, help="remote bots: timeouts before a bot is faulty in a match")
+    p.add_argument("--watch", action="store_true", help="then show progress and the standings")
+    _admin_argument(p)
+    add_server_argument(p)
+    p.set_defaults(run=run_create)
+    p = tactions.add_parser("watch", help="show a tournament's progress until it finishes, then its standings")
+    p.add_argument("id")
+    p.add_argument("--poll", type=float, default=1.0, help="seconds between checks (default 1)")
+    p.add_argument("--timeout", type=float, help="give up after this many seconds")
+    p.add_argument("--quiet", action="store_true", help="no standings at the end")
+    add_server_argument(p)
+    p.set_defaults(run=run_watch)
+    p = tactions.add_parser("list", help="list tournaments with their progress")
+    add_server_argument(p)
+    p.set_defaults(run=run_tournaments)
+    p = actions.add_parser("standings", help="a tournament's standings, cross-table and matches")
+    p.add_argument("id")
+    p.add_argument("--json", action="store_true", help="the results as the API returns them")
+    add_server_argument(p)
+    p.set_defaults(run=run_standings)
+    p = actions.add_parser("compare", help="two bots board by board, from a tournament's match of the two")
+    p.add_argument("x")
+    p.add_argument("y")
+    p.add_argument("--tournament", help="the tournament (default: the newest with a match of X and Y)")
+    add_server_argument(p)
+    p.set_defaults(run=run_compare)
+    p = actions.add_parser("ratings", help="the leaderboard of a ruleset")
+    p.add_argument("ruleset", nargs="?", default="american62")
+    add_server_argument(p)
+    p.set_defaults(run=run_ratings)
+
+
+def _json_object(text: str) -> dict[str, Any]:
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise argparse.ArgumentTypeError(f"not JSON: {exc}") from None
+    if not isinstance(value, dict):
+        raise argparse.ArgumentTypeError("must be a JSON object")
+    return value
+
+
+# ---------------------------------------------------------------------- cinch bot ...
+@_clean
+def run_register(args: argparse.Namespace) -> int:
+    issued = _client(args).register_bot(args.name, args.description)
+    print(f"registered bot {issued.name} at {args.server}; its token follows, shown this once "
+          f"(run it with: cinch bot run module:Class --server {args.server} --token TOKEN)", file=sys.stderr)
+    print(issued.token)
+    return 0
+
+
+@_clean
+def run_bot(args: argparse.Namespace) -> int:
+    stats = run_from_args(args.bot, args)
+    if not args.quiet:
+        print(summary(stats), file=sys.stderr)
+    return 0
+
+
+@_clean
+def run_list(args: argparse.Namespace) -> int:
+    bots = _client(args).bots()
+    if args.json:
+        print(json.dumps([b.to_dict() for b in bots], indent=2))
+        return 0
+    print(f"{'bot':20} {'kind':8} {'status':9} ratings (mu - 3 sigma, matches)")
+    for b in bots:
+        ratings = ", ".join(f"{rs} {r.rating:.2f} ({r.matches})" for rs, r in sorted(b.ratings.items())) or "-"
+        print(f"{b.name:20} {b.kind:8} {b.status:9} {ratings}")
+    return 0
+
+
+@_clean
+def run_rotate(args: argparse.Namespace) -> int:
+    if not args.token and not args.admin_token:
+        raise sdk.SdkError("give the bot's current --token or the --admin-token")
+    issued = _client(args, token=args.token, admin=True).rotate_token(args.name)
+    print(f"new token for {issued.name} (the old one no longer works), shown this once:", file=sys.stderr)
+    print(issued.token)
+    return 0
+
+
+# ---------------------------------------------------------------------- cinch remote ...
+@_clean
+def run_create(args: argparse.Namespace) -> int:
+    if not args.admin_token:
+        raise sdk.SdkError("creating a tournament needs the admin token: --admin-token T or $CINCH_ADMIN_TOKEN")
+    if args.format == "gauntlet" or args.candidates or args.references:
+        if args.bots:
+            raise sdk.SdkError("give either --bots (round robin) or --candidates and --references (gauntlet)")
+        fmt = "gauntlet"
+    else:
+        if not args.bots:
+            raise sdk.SdkError("name the bots: --bots a b ... (or --candidates and --references for a gauntlet)")
+        fmt = args.format
+    limits = {k: v for k, v in (("decision_ms", args.decision_ms), ("bank_ms", args.bank_ms),
+                                ("max_timeouts", args.max_timeouts)) if v is not None}
+    client = _client(args, admin=True)
+    tid = client.create_tournament(args.bots, format=fmt, candidates=args.candidates, references=args.references,
+                                   ruleset=args.ruleset, options=args.options, deals=args.deals, first=args.first,
+                                   boards=args.boards, chunk=args.chunk, seed=args.seed, limits=limits or None)
+    print(tid, flush=True)
+    if args.watch:
+        return _watch(client, tid, poll=1.0, timeout=None, quiet=False)
+    return 0
+
+
+@_clean
+def run_watch(args: argparse.Namespace) -> int:
+    return _watch(_client(args), args.id, args.poll, args.timeout, args.quiet)
+
+
+def _watch(client: sdk.Client, tid: str, poll: float, timeout: float | None, quiet: bool) -> int:
+    first = client.tournament(tid)        # a clean 404 for an unknown id
+    with tqdm(total=first.pairs_total, unit="pair", desc=f"tournament {tid}", file=sys.stderr) as bar:
+        def progress(t: sdk.Tournament) -> None:
+            bar.update(t.pairs_done - bar.n)
+        try:
+            client.wait_for_tournament(tid, poll=poll, timeout=timeout, on_progress=progress)
+        except TimeoutError as exc:
+            raise sdk.SdkError(f"{exc} (it goes on running on the server)") from None
+    if not quiet:
+        _print_results(client.results(tid), client.matches(tid))
+    return 0
+
+
+@_clean
+def run_tournaments(args: argparse.Namespace) -> int:
+    print(f"{'id':8} {'status':9} {'format':12} {'ruleset':11} {'progress':>13}  bots")
+    for t in _client(args).tournaments():
+        progress = f"{t.pairs_done}/{t.pairs_total}"
+        print(f"{t.id:8} {t.status:9} {t.format:12} {t.ruleset:11} {progress:>13}  {' '.join(t.players)}")
+    return 0
+
+
+@_clean
+def run_standings(args: argparse.Namespace) -> int:
+    client = _client(args)
+    results = client.results(args.id)
+    if args.json:
+        print(json.dumps(results.to_dict(), indent=2))
+        return 0
+    t = client.tournament(args.id)
+    if not t.is_finished:
+        print(f"(tournament {t.id} is still running: {t.pairs_done} of {t.pairs_total} board pairs so far)")
+    _print_results(results, client.matches(args.id))
+    return 0
+
+
+def _print_results(results: sdk.Results, matches: list[sdk.Match]) -> None:
+    print(f"\nTournament {results.tournament} ({results.format}, {results.ruleset})\n")
+    print("Standings (mean net points per board pair; W-T-L in board pairs)")
+    print(f"  {'#':>2} {'bot':16} {'mean':>8} {'boards':>7} {'W-T-L':>15} {'matches won':>12}")
+    for rank, row in enumerate(results.standings, 1):
+        wtl = f"{row.won}-{row.tied}-{row.lost}"
+        print(f"  {rank:>2} {row.bot:16} {row.mean:+8.3f} {row.boards:7} {wtl:>15} {row.match_wins:>5} of {row.matches}")
+    bots = [row.bot for row in results.standings]
+    print("\nCross-table (row bot's mean per board against column bot, 95% interval)")
+    print("  " + " " * 16 + "".join(f"{b:>28}" for b in bots))
+    for me in bots:
+        row = results.crosstable.get(me, {})
+        print(f"  {me:16}" + "".join(f"{row[o].interval() if o in row else '-':>28}" for o in bots))
+    print("\nMatches")
+    extra = {m.id: m for m in matches}
+    for m in results.matches:
+        s = m.stats
+        line = (f"  {m.id:10} {m.x} vs {m.y}: {s.boards} boards, {s.interval()}, "
+                f"W-T-L {s.won}-{s.tied}-{s.lost}, LOS {s.los:.3f}")
+        more = extra.get(m.id)
+        if more is not None and more.timeouts:
+            line += "; timeouts " + ", ".join(f"{b} {n}" for b, n in sorted(more.timeouts.items()))
+        if more is not None and more.faulty:
+            line += "; faulty " + ", ".join(more.faulty)
+        print(line)
+
+
+@_clean
+def run_compare(args: argparse.Namespace) -> int:
+    if args.x == args.y:
+        raise sdk.SdkError("compare two different bots")
+    client = _client(args)
+    found = _find_match(client, args.x, args.y, args.tournament)
+    if found is None:
+        where = f"tournament {args.tournament}" if args.tournament else "any tournament on the server"
+        raise sdk.SdkError(f"no match of {args.x} and {args.y} in {where}")
+    t, match = found
+    as_stored = match.x == args.x
+    boards = range(t.first, t.first + t.boards)
+    print(f"{args.x} vs {args.y}: {t.ruleset}, deal set {t.deals}, boards {boards.start}-{boards.stop - 1} "
+          f"(match {match.id} of tournament {t.id}{'' if t.is_finished else ', still running'})")
+    print(f"{'board':>5}  {args.x + ' at N/S (room 1)':<38} {args.x + ' at E/W (room 2)':<38} {'score':>6}")
+    scores, missing = [], 0
+    for n in boards:
+        try:
+            pair = client.board_pair(match.id, n)
+        except sdk.ApiError as exc:
+            if exc.status != 404:
+                raise
+            missing += 1
+            continue
+        rooms = pair.rooms if as_stored else pair.rooms[::-1]
+        score = pair.score if as_stored else -pair.score
+        scores.append(score)
+        print(f"{n:5}  {_room_line(rooms[0], 'NS'):<38} {_room_line(rooms[1], 'EW'):<38} {score:+6}")
+    if not scores:
+        raise sdk.SdkError(f"no finished board in match {match.id} yet")
+    won, lost = sum(s > 0 for s in scores), sum(s < 0 for s in scores)
+    stats = match.stats
+    interval = f"{sum(scores) / len(scores):+.2f}"
+    if not missing and stats.ci_low is not None:
+        low, high = (stats.ci_low, stats.ci_high) if as_stored else (-stats.ci_high, -stats.ci_low)
+        interval += f" [{low:+.2f}, {high:+.2f}]"
+    los = stats.los if as_stored else 1 - stats.los
+    print(f"\n{args.x} vs {args.y}: mean {interval} per board over {len(scores)} boards, "
+          f"W-T-L {won}-{len(scores) - won - lost}-{lost}" + ("" if missing else f", LOS {los:.3f}"))
+    if missing:
+        print(f"({missing} boards not finished yet)")
+    return 0
+
+
+def _find_match(client: sdk.Client, x: str, y: str, tid: str | None) -> tuple[sdk.Tournament, sdk.Match] | None:
+    """The given tournament's match of X and Y, or the newest finished one's (else the newest running one's)."""
+    if tid is not None:
+        candidates = [client.tournament(tid)]
+    else:
+        every = [t for t in reversed(client.tournaments()) if {x, y} <= set(t.players)]
+        candidates = [t for t in every if t.is_finished] + [t for t in every if not t.is_finished]
+    for t in candidates:
+        for match in client.matches(t.id):
+            if {match.x, match.y} == {x, y}:
+                return t, match
+    return None
+
+
+def _room_line(room: sdk.Room, side: str) -> str:
+    c = room.contract
+    contract = f"{c['seat']}{c['amount']}" if c else "--"
+    t, p = room.tricks, room.points
+    return (f"{contract:>4}{room.trump or '-'} tr {t.get('NS', 0)}-{t.get('EW', 0)} "
+            f"pts {p.get('NS', 0):2}-{p.get('EW', 0):<2} net {room.net(side):+4}")
+
+
+@_clean
+def run_ratings(args: argparse.Namespace) -> int:
+    board = _client(args).ratings(args.ruleset)
+    print(f"Ratings ({board.ruleset}, openskill; rating = mu - 3 sigma)")
+    for row in board.bots:
+        print(f"  {row.bot:16} {row.rating:8.2f}  (mu {row.mu:.2f}, sigma {row.sigma:.2f}, {row.matches} matches)")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """These subcommands alone (``python -m server.cli.sdk_cmd``), as ``cinch`` runs them."""
+    parser = argparse.ArgumentParser(prog="cinch", description="The Cinch arena over its REST API.")
+    register(parser.add_subparsers(dest="command", required=True, metavar="COMMAND"))
+    args = parser.parse_args(argv)
+    try:
+        return args.run(args)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
