@@ -12,6 +12,7 @@ faulty and is no longer waited for, so the match always completes.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from .store import Store
@@ -30,16 +31,16 @@ class RemoteAgent:
 
     def decide(self, observation: dict[str, Any]) -> dict[str, Any]:
         store, bot, mid = self.store, self.bot, self.match_id
-        if store.is_faulty(mid, bot):
+        faulty, bank_ms, start = store.decision_budget(mid, bot, self.limits["bank_ms"])
+        clock = time.monotonic()
+        if faulty:
             raise DecisionTimeout(f"{bot} is faulty in this match: default action")
         per = self.limits["decision_ms"] / 1000
-        bank = store.time_bank(mid, bot, self.limits["bank_ms"]) / 1000
-        start = store.now()
-        deadline = start + per + max(bank, 0.0)
+        deadline = start + per + max(bank_ms, 0) / 1000
         did = store.open_decision(bot, {"observation": observation, "legal": observation["legal"],
                                         "deadline": deadline}, deadline)
-        answer = store.await_answer(did, bot, deadline)
-        over = store.now() - start - per
+        answer = store.await_answer(did, bot, deadline, start)
+        over = time.monotonic() - clock - per
         if over > 0:
             store.spend_bank(mid, bot, int(over * 1000))
         if answer is None:

@@ -89,6 +89,24 @@ end
 return 0
 """
 
+# The open requests of a bot (one round trip for the long-poll): drop expired ids, then
+# return Redis's time and the requests still pending, soonest deadline first.
+_OPEN = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) + tonumber(t[2]) / 1e6
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+local out = {tostring(now)}
+local limit = tonumber(ARGV[2])
+for _, id in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
+  local fields = redis.call('HMGET', ARGV[1] .. id, 'request', 'status')
+  if fields[1] and fields[2] == 'pending' then
+    table.insert(out, fields[1])
+    if limit > 0 and #out > limit then break end
+  end
+end
+return out
+"""
+
 # Close an unanswered decision at its deadline; an answer that won the race is kept.
 _EXPIRE = """
 if redis.call('HGET', KEYS[1], 'status') == 'pending' then
@@ -115,6 +133,7 @@ class Store:
         self._answer = redis.register_script(_ANSWER)
         self._expire = redis.register_script(_EXPIRE)
         self._append_hand = redis.register_script(_APPEND_HAND)
+        self._open = redis.register_script(_OPEN)
         self._boards: dict[tuple[str, int], Board] = {}
 
     def key(self, *parts: object) -> str:
@@ -317,15 +336,15 @@ class Store:
         pipe.execute()
         return did
 
-    def open_decisions(self, bot: str) -> list[dict[str, Any]]:
-        """The bot's open decision requests, soonest deadline first."""
-        pending = self.key("bot", bot, "pending")
-        self.redis.zremrangebyscore(pending, "-inf", self.now())
+    def open_decisions(self, bot: str, limit: int = -1) -> list[dict[str, Any]]:
+        """The bot's open decision requests, soonest deadline first, each with ms left."""
+        raw = self._open(keys=[self.key("bot", bot, "pending")], args=[self.key("decision", ""), limit])
+        now, requests = float(raw[0]), raw[1:]
         out = []
-        for did in self.redis.zrange(pending, 0, -1):
-            raw = self.redis.hmget(self.key("decision", did.decode()), "request", "status")
-            if raw[0] is not None and raw[1] == b"pending":
-                out.append(json.loads(raw[0]))
+        for item in requests:
+            request = json.loads(item)
+            request["deadline_in_ms"] = max(0, int((request["deadline"] - now) * 1000))
+            out.append(request)
         return out
 
     def wait_for_decision(self, bot: str, timeout: float) -> None:
@@ -345,11 +364,16 @@ class Store:
                                     self.key("bot", bot, "pending")], args=[bot, json.dumps(action), did])
         return result.decode() if isinstance(result, bytes) else result
 
-    def await_answer(self, did: str, bot: str, deadline: float) -> dict[str, Any] | None:
-        """The worker's side: the accepted answer, or None once the deadline has passed."""
+    def await_answer(self, did: str, bot: str, deadline: float, now: float) -> dict[str, Any] | None:
+        """The worker's side: the accepted answer, or None once the deadline has passed.
+
+        ``now`` is Redis's time at the call; elapsed time is then measured locally, so
+        waiting costs no extra round trips (the final check is on Redis's clock anyway).
+        """
         answer_key = self.key("decision", did, "answer")
+        started = time.monotonic()
         while True:
-            left = deadline - self.now()
+            left = deadline - now - (time.monotonic() - started)
             if left <= 0:
                 status = self._expire(keys=[self.key("decision", did), self.key("bot", bot, "pending")],
                                       args=[did])
@@ -361,10 +385,16 @@ class Store:
                 self.redis.delete(answer_key)
                 return json.loads(popped[1])
 
-    def time_bank(self, mid: str, bot: str, initial_ms: int) -> int:
-        key = self.key("match", mid, "bank")
-        self.redis.hsetnx(key, bot, initial_ms)
-        return int(self.redis.hget(key, bot))
+    def decision_budget(self, mid: str, bot: str, initial_ms: int) -> tuple[bool, int, float]:
+        """(faulty?, time bank left in ms, Redis's time) for a bot's next decision, in one round trip."""
+        bank = self.key("match", mid, "bank")
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.sismember(self.key("match", mid, "faulty"), bot)
+        pipe.hsetnx(bank, bot, initial_ms)
+        pipe.hget(bank, bot)
+        pipe.time()
+        faulty, _, left, (seconds, micros) = pipe.execute()
+        return bool(faulty), int(left), seconds + micros / 1e6
 
     def spend_bank(self, mid: str, bot: str, ms: int) -> None:
         self.redis.hincrby(self.key("match", mid, "bank"), bot, -ms)

@@ -38,6 +38,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         ADMIN_TOKEN=os.environ.get("CINCH_ADMIN_TOKEN"),
     )
     app.config.update(config or {})
+    app.json.sort_keys = False      # observations are large; keep the engine's key order
     redis = Redis.from_url(app.config["REDIS_URL"], socket_timeout=LONG_POLL_MAX + 10,
                            health_check_interval=30)
     store = Store(redis, app.config["CINCH_PREFIX"])

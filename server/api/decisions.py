@@ -28,18 +28,13 @@ def authenticate():
     g.bot = current_bot()
 
 
-def as_decision(request: dict) -> dict:
-    left = request["deadline"] - arena().store.now()
-    return {**request, "deadline_in_ms": max(0, int(left * 1000))}
-
-
 @blp.route("")
 class Decisions(MethodView):
     @blp.doc(security=SECURITY)
     @blp.response(200, DecisionSchema(many=True))
     def get(self):
         """Every open decision of this bot, soonest deadline first (no waiting)."""
-        return [as_decision(r) for r in arena().store.open_decisions(g.bot["name"])]
+        return arena().store.open_decisions(g.bot["name"])
 
 
 @blp.route("/next")
@@ -57,9 +52,9 @@ class Next(MethodView):
         store, name = arena().store, g.bot["name"]
         end = time.monotonic() + args["wait"]
         while True:
-            pending = store.open_decisions(name)
+            pending = store.open_decisions(name, limit=1)
             if pending:
-                return as_decision(pending[0])
+                return pending[0]
             left = end - time.monotonic()
             if left <= 0:
                 return "", 204
@@ -83,7 +78,7 @@ class Answer(MethodView):
             abort(404, message="no open decision with that id for this bot")
         if decision["status"] == "answered":
             abort(409, message="this decision was already answered")
-        if decision["status"] == "expired" or decision["deadline"] < store.now():
+        if decision["status"] == "expired":
             abort(410, message="the deadline for this decision has passed; the default action was applied")
         request = decision["request"]
         try:
