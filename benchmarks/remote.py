@@ -66,7 +66,7 @@ def main() -> None:
     base = f"http://127.0.0.1:{port}"
     server = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", "--workers", "2", "--threads", "16",
-         "-k", "gthread", "server.wsgi:app"],
+         "-k", "gthread", "--no-control-socket", "server.wsgi:app"],
         env={**os.environ, "REDIS_URL": url, "CINCH_PREFIX": prefix}, stderr=subprocess.DEVNULL)
     try:
         while True:

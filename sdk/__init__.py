@@ -1,1 +1,34 @@
-"""The thin Python SDK for bot authors (requests and the standard library only)."""
+"""The Python SDK for Cinch arena bots: ``requests`` and the standard library only.
+
+    import sdk
+
+    class MyBot(sdk.Bot):
+        def play(self, obs):                    # or bid/trump/discard/rob, or act()
+            return obs.legal_cards[0]
+
+    sdk.main(MyBot)                             # --server URL --token T; Ctrl-C stops
+
+* ``Client(base_url, token=None, admin_token=None, timeout=10)``: one method per API
+  operation, typed results (``sdk.models``), ``ApiError`` carrying the problem body.
+* ``Bot``: the base class; ``Observation``: the seat's view with helpers.
+* ``Runner`` / ``run(bot, client)``: serves every seat concurrently, reconnects,
+  answers each decision exactly once, stops on Ctrl-C or ``stop()``.
+* ``sdk.cards``: cards, seats, trumps and trick helpers.
+"""
+
+from . import cards
+from .bot import Bot, FunctionBot, as_bot, load_bot
+from .client import Client, __version__
+from .errors import ApiError, NetworkError, SdkError
+from .launch import main
+from .models import (BoardPair, BotInfo, BotToken, Decision, Health, Leaderboard, LeaderboardEntry, Match,
+                     MatchStats, Rating, Results, Room, Standing, Table, TableRecord, Tournament)
+from .observation import (Action, IllegalAction, Observation, check, first_action, is_legal, random_action)
+from .runner import Runner, run
+
+__all__ = [
+    "Action", "ApiError", "BoardPair", "Bot", "BotInfo", "BotToken", "Client", "Decision", "FunctionBot", "Health",
+    "IllegalAction", "Leaderboard", "LeaderboardEntry", "Match", "MatchStats", "NetworkError", "Observation",
+    "Rating", "Results", "Room", "Runner", "SdkError", "Standing", "Table", "TableRecord", "Tournament",
+    "__version__", "as_bot", "cards", "check", "first_action", "is_legal", "load_bot", "main", "random_action", "run",
+]

@@ -27,7 +27,10 @@ def redis_url(tmp_path_factory):
     server = LiteRedis(str(tmp_path_factory.mktemp("redis") / "test.rdb"),
                        serverconfig={"maxmemory-policy": "noeviction"})
     yield url_of(server)
-    server._cleanup()
+    try:
+        server.shutdown(nosave=True)    # regardless of other clients still connected
+    except Exception:
+        pass
 
 
 def _delete_matching(redis: Redis, pattern: str) -> None:
@@ -46,6 +49,7 @@ def store(redis_url):
     yield store
     _delete_matching(redis, f"{tag}:*")
     _delete_matching(redis, f"rq:*{tag}*")
+    redis.close()
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from flask import Flask
+from flask import Flask, request
 from redis import Redis
 
 from server.registry import ensure_builtins
@@ -20,7 +20,7 @@ from workers.jobs import QUEUE, queue_for
 
 from . import bots, decisions, health, ratings, tables, tournaments
 from .context import ArenaContext
-from .problems import ArenaApi
+from .problems import ArenaApi, problem
 
 LONG_POLL_MAX = 25          # seconds; the Redis socket timeout must exceed it
 
@@ -48,6 +48,12 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     for module in (health, bots, decisions, tournaments, tables, ratings):
         api.register_blueprint(module.blp)
+    @app.before_request
+    def json_bodies_only():
+        """A body that is not declared JSON would be ignored silently: refuse it instead."""
+        if request.method in ("POST", "PUT", "PATCH") and request.content_length and not request.is_json:
+            return problem(415, "the request body must be JSON (Content-Type: application/json)")
+
     with app.app_context():
         try:
             ensure_builtins(store, BUILTIN)

@@ -8,7 +8,7 @@ legal actions at once, so a bot can correct an illegal answer until its deadline
 
 import time
 
-from flask import g
+from flask import Response, g
 from flask.views import MethodView
 from flask_smorest import Blueprint, abort
 
@@ -57,7 +57,7 @@ class Next(MethodView):
                 return pending[0]
             left = end - time.monotonic()
             if left <= 0:
-                return "", 204
+                return Response(status=204)
             store.wait_for_decision(name, min(left, 5.0))
 
 

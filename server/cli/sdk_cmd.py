@@ -254,7 +254,8 @@ def _print_results(results: sdk.Results, matches: list[sdk.Match]) -> None:
     print(f"  {'#':>2} {'bot':16} {'mean':>8} {'boards':>7} {'W-T-L':>15} {'matches won':>12}")
     for rank, row in enumerate(results.standings, 1):
         wtl = f"{row.won}-{row.tied}-{row.lost}"
-        print(f"  {rank:>2} {row.bot:16} {row.mean:+8.3f} {row.boards:7} {wtl:>15} {row.match_wins:>5} of {row.matches}")
+        print(f"  {rank:>2} {row.bot:16} {row.mean:+8.3f} {row.boards:7} {wtl:>15} "
+              f"{row.match_wins:>5} of {row.matches}")
     bots = [row.bot for row in results.standings]
     print("\nCross-table (row bot's mean per board against column bot, 95% interval)")
     print("  " + " " * 16 + "".join(f"{b:>28}" for b in bots))

@@ -27,7 +27,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def gunicorn_command(bind: str, processes: int, threads: int) -> list[str]:
     return [sys.executable, "-m", "gunicorn", "--bind", bind, "--workers", str(processes), "--threads",
-            str(threads), "--worker-class", "gthread", "--timeout", "60", "--graceful-timeout", "5",
+            str(threads), "--worker-class", "gthread", "--timeout", "60", "--graceful-timeout", "5", "--no-control-socket",
             "server.wsgi:app"]
 
 

@@ -9,6 +9,7 @@ of a discard, a rob or the extras), so this check accepts exactly what the engin
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from .cards import CARD_INDEX
@@ -45,7 +46,7 @@ def check(action: Any, legal: list[dict[str, Any]], seat: str | None = None) -> 
     if kind in ("pass", "bid", "trump"):
         plain = {k: v for k, v in action.items() if k != "seat"}
         if plain not in options:
-            raise IllegalAction(f"{plain} is not among the legal actions: {options}")
+            raise IllegalAction(f"{json.dumps(plain)} is not among the legal actions: {json.dumps(options)}")
         return
     choice = options[0]
     if kind == "discard":
@@ -53,7 +54,7 @@ def check(action: Any, legal: list[dict[str, Any]], seat: str | None = None) -> 
         allowed, must = set(choice["from"]), set(choice.get("must_include", []))
         high = choice.get("max", len(allowed))
         if not cards <= allowed:
-            raise IllegalAction(f"{sorted(cards - allowed)[0]} may not be discarded (allowed: {choice['from']})")
+            raise IllegalAction(f"{sorted(cards - allowed)[0]} may not be discarded (allowed: {' '.join(choice['from'])})")
         if not choice["min"] <= len(cards) <= high:
             raise IllegalAction(f"a discard must be {choice['min']} to {high} cards, not {len(cards)}")
         if not must <= cards:
@@ -70,10 +71,10 @@ def check(action: Any, legal: list[dict[str, Any]], seat: str | None = None) -> 
         card = action.get("card")
         match = next((a for a in options if a["card"] == card), None)
         if match is None:
-            raise IllegalAction(f"{card!r} is not a legal card here (legal: {[a['card'] for a in options]})")
+            raise IllegalAction(f"{json.dumps(card)} is not a legal card here (legal: {' '.join(a['card'] for a in options)})")
         extras = _cards(action.get("extras", []), "extras")
         owed = match.get("extras_count", 0)
         if len(extras) != owed:
             raise IllegalAction(f"exactly {owed} extras must go with the main card here, not {len(extras)}")
         if not extras <= set(match.get("extras_from", [])):
-            raise IllegalAction(f"{sorted(extras)[0]} cannot be an extra (allowed: {match.get('extras_from', [])})")
+            raise IllegalAction(f"{sorted(extras)[0]} cannot be an extra (allowed: {' '.join(match.get('extras_from', []))})")

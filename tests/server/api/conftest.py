@@ -25,7 +25,7 @@ def api(redis_url, store):
     env = {**os.environ, "REDIS_URL": redis_url, "CINCH_PREFIX": store.prefix, "CINCH_QUEUE": store.queue_name,
            "CINCH_ADMIN_TOKEN": ADMIN}
     proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", "--workers", "2",
-                             "--threads", "16", "--worker-class", "gthread", "server.wsgi:app"],
+                             "--threads", "16", "--worker-class", "gthread", "--no-control-socket", "server.wsgi:app"],
                             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
     client = Api(f"http://127.0.0.1:{port}")
     deadline = time.monotonic() + 30

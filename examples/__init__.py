@@ -1,0 +1,1 @@
+"""Example bots for the SDK (``cinch bot run examples.random_bot:RandomBot``)."""

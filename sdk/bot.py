@@ -1,0 +1,191 @@
+"""``Bot``: the base class of a bot. Override ``act`` or any of the per-decision methods.
+
+``act(obs)`` gets an ``Observation`` and returns an action dict. The default ``act``
+asks the method for the decision at hand, each of which may answer in a short form::
+
+    bid(obs)     -> amount (int), None or 0 to pass, or an action dict
+    trump(obs)   -> a suit ("H"), or an action dict
+    discard(obs) -> the cards to discard (list), or an action dict
+    rob(obs)     -> the dealer's whole hand afterwards (list), or an action dict
+    play(obs)    -> a card ("AH"), (card, extras), or an action dict; owed extras
+                    missing from the answer are filled in by ``extras``
+
+Methods not overridden choose a random legal action (``self.rng``, seeded by
+``seed``). The runner may call ``act`` from several threads at once (one per open
+decision: a bot holds up to two seats in each of several matches), so keep a bot's
+per-hand reasoning in the observation, or guard shared state with a lock.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import inspect
+import os
+import random
+import sys
+from pathlib import Path
+from typing import Any, Callable
+
+from . import cards as C
+from .errors import SdkError
+from .observation import Action, Observation, bid, discard, pass_, play, rob, trump
+
+
+class Bot:
+    """Subclass me. ``name`` is only informational (the server knows a bot by its token)."""
+
+    name: str | None = None
+    seed: int | str | None = None
+
+    def __init__(self, seed: int | str | None = None):
+        if seed is not None:
+            self.seed = seed
+
+    @property
+    def rng(self) -> random.Random:
+        """A generator seeded by ``seed`` (made on first use, so subclasses need not call __init__)."""
+        rng = self.__dict__.get("_rng")
+        if rng is None:
+            rng = self.__dict__["_rng"] = random.Random(self.seed)
+        return rng
+
+    # ------------------------------------------------------------------ the one entry point
+    def act(self, obs: Observation) -> Action:
+        kind = obs.decision
+        if kind is None:
+            raise SdkError("no decision: the observation has no legal actions")
+        return self.to_action(obs, getattr(self, kind)(obs))
+
+    # ------------------------------------------------------------------ one method per decision
+    def bid(self, obs: Observation) -> int | None | Action:
+        return obs.random_action(self.rng)
+
+    def trump(self, obs: Observation) -> str | Action:
+        return obs.random_action(self.rng)
+
+    def discard(self, obs: Observation) -> list[str] | Action:
+        return obs.random_action(self.rng)
+
+    def rob(self, obs: Observation) -> list[str] | Action:
+        return obs.random_action(self.rng)
+
+    def play(self, obs: Observation) -> str | tuple[str, list[str]] | Action:
+        return obs.random_action(self.rng)
+
+    def extras(self, obs: Observation, card: str, count: int, choices: list[str]) -> list[str]:
+        """The extras to add to ``card`` when ``count`` are owed: by default the lowest trumps."""
+        return C.by_strength(choices, obs.trump)[:count]
+
+    # ------------------------------------------------------------------ short forms to actions
+    def to_action(self, obs: Observation, result: Any) -> Action:
+        """Turn a per-decision method's answer into an action dict (see the module docstring)."""
+        kind = obs.decision
+        if isinstance(result, dict):
+            action = dict(result)
+        elif kind == "bid":
+            action = pass_() if result in (None, 0, "pass") else bid(result)
+        elif kind == "trump":
+            action = trump(result)
+        elif kind == "discard":
+            action = discard(result)
+        elif kind == "rob":
+            action = rob(result)
+        elif kind == "play":
+            if isinstance(result, (tuple, list)):
+                card, extras = result
+                action = play(card, extras)
+            else:
+                action = play(result)
+        else:
+            raise SdkError(f"cannot make an action of {result!r} for a {kind!r} decision")
+        if action.get("type") == "play" and "extras" not in action:
+            count, choices = obs.extras_for(action["card"]) if action.get("card") in obs.legal_cards else (0, [])
+            if count:
+                action["extras"] = list(self.extras(obs, action["card"], count, choices))
+        return action
+
+
+class FunctionBot(Bot):
+    """A bot from a function ``observation -> action`` (or an object with ``decide``)."""
+
+    def __init__(self, function: Callable[[Observation], Action]):
+        super().__init__()
+        self.function = function
+        self.name = getattr(function, "__name__", None)
+
+    def act(self, obs: Observation) -> Action:
+        return self.function(obs)
+
+
+def as_bot(thing: Any) -> Bot:
+    """A ``Bot`` from a Bot, a Bot class, an agent with ``decide(observation)`` (as the
+    built-in bots have), or a plain function ``observation -> action``."""
+    if inspect.isclass(thing):
+        thing = thing()
+    if isinstance(thing, Bot):
+        return thing
+    for method in ("act", "decide"):
+        if callable(getattr(thing, method, None)):
+            bot = FunctionBot(getattr(thing, method))
+            bot.name = type(thing).__name__
+            return bot
+    if callable(thing):
+        return FunctionBot(thing)
+    raise SdkError(f"{thing!r} is not a bot: give a Bot subclass, an object with act() or decide(), or a function")
+
+
+def load_bot(spec: str) -> Bot:
+    """A bot from ``"package.module:Name"`` or ``"path/to/file.py:Name"``.
+
+    ``Name`` may be a class (instantiated without arguments), an instance or a
+    function; without ``:Name`` the module's one ``Bot`` subclass is used. The current
+    directory is importable, as with ``python -m``.
+    """
+    if spec.endswith(".py") or ":" not in spec:
+        target, attr = spec, ""
+    else:
+        target, _, attr = spec.rpartition(":")
+    if not target:
+        raise SdkError(f"bot {spec!r}: expected module:Class or file.py:Class")
+    if os.getcwd() not in sys.path and "" not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    try:
+        if target.endswith(".py") or os.sep in target:
+            path = Path(target)
+            if not path.is_file():
+                raise SdkError(f"bot {spec!r}: no file {target}")
+            sys.path.insert(0, str(path.resolve().parent))
+            name = f"_cinch_bot_{path.stem}"
+            loaded = importlib.util.spec_from_file_location(name, path)
+            module = importlib.util.module_from_spec(loaded)
+            sys.modules[name] = module
+            loaded.loader.exec_module(module)
+        else:
+            module = importlib.import_module(target)
+    except SdkError:
+        raise
+    except ImportError as exc:
+        raise SdkError(f"bot {spec!r}: cannot import {target}: {exc}") from None
+    except Exception as exc:
+        raise SdkError(f"bot {spec!r}: importing {target} failed: {type(exc).__name__}: {exc}") from None
+    if attr:
+        try:
+            thing = module
+            for part in attr.split("."):
+                thing = getattr(thing, part)
+        except AttributeError:
+            raise SdkError(f"bot {spec!r}: {target} has no {attr!r}") from None
+    else:
+        classes = [v for v in vars(module).values() if inspect.isclass(v) and issubclass(v, Bot)
+                   and v not in (Bot, FunctionBot) and v.__module__ == module.__name__]
+        if len(classes) != 1:
+            found = ", ".join(c.__name__ for c in classes) or "none"
+            raise SdkError(f"bot {spec!r}: name the class as {target}:Name (Bot subclasses found: {found})")
+        thing = classes[0]
+    try:
+        return as_bot(thing)
+    except SdkError:
+        raise
+    except Exception as exc:
+        raise SdkError(f"bot {spec!r}: cannot create it: {type(exc).__name__}: {exc}") from None

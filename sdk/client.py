@@ -1,0 +1,341 @@
+"""``Client``: one method per operation of the arena's REST API (``/api/v1``).
+
+* Every call has a timeout (``timeout`` seconds to connect and to wait for an answer;
+  a long-poll waits its ``wait`` on top).
+* Idempotent calls (GET) are retried on connection errors, timeouts and 5xx/429
+  answers, with exponential backoff and jitter, ``retries`` times. POSTs are never
+  retried here: re-sending an answer or a registration is the caller's decision (the
+  ``Runner`` does it safely, since a second answer to a decision is refused with 409).
+* An error answer raises ``ApiError`` with the problem body's status, title, detail and
+  field errors; an unreachable server raises ``NetworkError``.
+* Results are dataclasses (``sdk.models``); observations and actions stay JSON dicts.
+
+The client may be shared by threads (each thread gets its own HTTP session).
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from typing import Any, Callable, Iterable
+
+import requests
+
+from .errors import ApiError, NetworkError, SdkError
+from .models import (BoardPair, BotInfo, BotToken, Decision, Health, Leaderboard, Match, Results, Table, TableRecord,
+                     Tournament)
+
+__version__ = "0.1.0"
+USER_AGENT = f"cinch-sdk/{__version__} python-requests/{requests.__version__}"
+
+
+def _base(url: str) -> str:
+    url = url.strip().rstrip("/")
+    if not url.startswith(("http://", "https://")):
+        url = "http://" + url
+    if url.endswith("/api/v1"):
+        url = url[: -len("/api/v1")]
+    return url
+
+
+class Client:
+    """The arena's API. ``token`` is a bot's bearer token (decisions, rotating its own
+    token); ``admin_token`` the arena's (creating tournaments, disabling bots)."""
+
+    def __init__(self, base_url: str, token: str | None = None, admin_token: str | None = None,
+                 timeout: float = 10.0, retries: int = 4, backoff: float = 0.25, max_backoff: float = 8.0):
+        self.base_url = _base(base_url)
+        self.token, self.admin_token = token, admin_token
+        self.timeout, self.retries, self.backoff, self.max_backoff = timeout, retries, backoff, max_backoff
+        self._local = threading.local()
+        self._sessions: list[requests.Session] = []
+        self._lock = threading.Lock()
+
+    def __repr__(self) -> str:
+        return f"Client({self.base_url!r}, token={'set' if self.token else None}, " \
+               f"admin_token={'set' if self.admin_token else None})"
+
+    # ------------------------------------------------------------------ plumbing
+    def _session(self) -> requests.Session:
+        session = getattr(self._local, "session", None)
+        if session is None:
+            session = self._local.session = requests.Session()
+            session.headers["User-Agent"] = USER_AGENT
+            session.headers["Accept"] = "application/json, application/problem+json"
+            with self._lock:
+                self._sessions.append(session)
+        return session
+
+    def close(self) -> None:
+        """Close every HTTP session (the client can still be used afterwards)."""
+        with self._lock:
+            sessions, self._sessions = self._sessions, []
+        for session in sessions:
+            session.close()
+        self._local = threading.local()
+
+    def __enter__(self) -> "Client":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def _auth(self, auth: str | None) -> dict[str, str]:
+        if auth is None:
+            return {}
+        if auth == "bot":
+            token = self.token
+            if not token:
+                raise SdkError("this call needs a bot token (Client(..., token=...))")
+        elif auth == "admin":
+            token = self.admin_token
+            if not token:
+                raise SdkError("this call needs the admin token (Client(..., admin_token=...))")
+        else:   # "any": the admin's if given, else the bot's
+            token = self.admin_token or self.token
+            if not token:
+                raise SdkError("this call needs a bot token or the admin token")
+        return {"Authorization": f"Bearer {token}"}
+
+    def delay(self, attempt: int) -> float:
+        """Backoff before retry number ``attempt`` (0-based): exponential, capped, with jitter."""
+        return min(self.max_backoff, self.backoff * 2 ** attempt) * random.uniform(0.5, 1.0)
+
+    def request(self, method: str, path: str, *, auth: str | None = None, json: Any = None,
+                params: dict[str, Any] | None = None, wait: float = 0.0,
+                retry: bool | None = None) -> requests.Response:
+        """One API call; returns the successful response or raises ``ApiError``/``NetworkError``.
+
+        ``retry`` defaults to True for GET and False otherwise; ``wait`` is added to the
+        read timeout (long-polls).
+        """
+        url = f"{self.base_url}/api/v1{path}"
+        retry = (method.upper() == "GET") if retry is None else retry
+        headers = self._auth(auth)
+        attempts = self.retries + 1 if retry else 1
+        for attempt in range(attempts):
+            last = attempt == attempts - 1
+            try:
+                response = self._session().request(method, url, headers=headers, json=json, params=params,
+                                                   timeout=(self.timeout, self.timeout + wait))
+            except (requests.ConnectionError, requests.Timeout, requests.exceptions.ChunkedEncodingError) as exc:
+                if last:
+                    raise NetworkError(f"cannot reach {self.base_url}: {_reason(exc)}", method, url) from None
+            except requests.RequestException as exc:
+                raise NetworkError(f"{method} {url} failed: {exc}", method, url) from None
+            else:
+                if response.status_code < 400:
+                    return response
+                error = ApiError.from_response(response)
+                if last or not error.retryable:
+                    raise error
+            time.sleep(self.delay(attempt))
+        raise AssertionError("unreachable")
+
+    def _json(self, method: str, path: str, **kwargs: Any) -> Any:
+        response = self.request(method, path, **kwargs)
+        try:
+            return response.json()
+        except ValueError:
+            raise ApiError(response.status_code, "Invalid response", f"expected JSON from {path}, got "
+                           f"{response.headers.get('Content-Type', 'no content type')}", None,
+                           method=method, url=response.url) from None
+
+    # ------------------------------------------------------------------ health
+    def health(self) -> Health:
+        """Liveness: the server process answers."""
+        return Health.from_dict(self._json("GET", "/health"))
+
+    def ready(self) -> Health:
+        """Readiness: the server answers and reaches Redis (503 ``ApiError`` otherwise). Not retried."""
+        return Health.from_dict(self._json("GET", "/ready", retry=False))
+
+    def wait_ready(self, timeout: float = 30.0, poll: float = 0.25) -> Health:
+        """Poll ``ready`` until it succeeds; the last error is raised after ``timeout`` seconds."""
+        end = time.monotonic() + timeout
+        while True:
+            try:
+                return self.ready()
+            except SdkError:
+                if time.monotonic() >= end:
+                    raise
+            time.sleep(poll)
+
+    def openapi(self) -> dict[str, Any]:
+        """The OpenAPI document of the API."""
+        return self._json("GET", "/openapi.json")
+
+    # ------------------------------------------------------------------ bots
+    def register_bot(self, name: str, description: str = "") -> BotToken:
+        """Register a remote bot; the token in the answer is shown this once (409 if taken)."""
+        body = {"name": name, **({"description": description} if description else {})}
+        return BotToken.from_dict(self._json("POST", "/bots", json=body))
+
+    def bots(self) -> list[BotInfo]:
+        return [BotInfo.parse(b) for b in self._json("GET", "/bots")]
+
+    def bot(self, name: str) -> BotInfo:
+        return BotInfo.parse(self._json("GET", f"/bots/{_seg(name)}"))
+
+    def rotate_token(self, name: str) -> BotToken:
+        """A new token for bot ``name`` (the old one dies at once); needs that bot's token or the
+        admin's. When this client's own bot token was used, the client switches to the new one."""
+        using_bot = not self.admin_token
+        result = BotToken.from_dict(self._json("POST", f"/bots/{_seg(name)}/token", auth="any"))
+        if using_bot:
+            self.token = result.token
+        return result
+
+    def disable_bot(self, name: str) -> BotInfo:
+        """Disable a bot (admin): its token stops working and it cannot enter tournaments."""
+        return BotInfo.parse(self._json("POST", f"/bots/{_seg(name)}/disable", auth="admin"))
+
+    # ------------------------------------------------------------------ decisions
+    def next_decision(self, wait: float = 20.0) -> Decision | None:
+        """The most urgent open decision, long-polling up to ``wait`` seconds (0-25); None if none.
+
+        The same decision is returned again until it is answered or expires.
+        """
+        response = self.request("GET", "/decisions/next", auth="bot", params={"wait": _num(wait)}, wait=wait)
+        if response.status_code == 204:
+            return None
+        return Decision.parse(response.json())
+
+    def decisions(self) -> list[Decision]:
+        """Every open decision of this bot, soonest deadline first (no waiting)."""
+        return [Decision.parse(d) for d in self._json("GET", "/decisions", auth="bot")]
+
+    def answer(self, decision: Decision | str, action: dict[str, Any]) -> bool:
+        """Answer a decision. ``ApiError`` 422: illegal (may be corrected until the deadline);
+        409: already answered; 410: expired; 404: unknown. Never retried here."""
+        did = decision.id if isinstance(decision, Decision) else decision
+        return bool(self._json("POST", f"/decisions/{_seg(did)}", auth="bot", json=action).get("accepted"))
+
+    # ------------------------------------------------------------------ tournaments
+    def create_tournament(self, bots: Iterable[str] | None = None, *, format: str | None = None,
+                          candidates: Iterable[str] | None = None, references: Iterable[str] | None = None,
+                          ruleset: str | None = None, options: dict[str, Any] | None = None,
+                          deals: str | None = None, first: int | None = None, boards: int | None = None,
+                          chunk: int | None = None, seed: int | None = None,
+                          limits: dict[str, int] | None = None, **extra: Any) -> str:
+        """Create a tournament (admin) and queue its matches; returns its id.
+
+        Round robin: ``bots``; gauntlet: ``format="gauntlet"`` with ``candidates`` and
+        ``references``. Omitted fields take the server's defaults. ``limits`` for
+        remote bots: ``decision_ms``, ``bank_ms``, ``max_timeouts``.
+        """
+        body: dict[str, Any] = {
+            "bots": None if bots is None else list(bots), "format": format,
+            "candidates": None if candidates is None else list(candidates),
+            "references": None if references is None else list(references),
+            "ruleset": ruleset, "options": options, "deals": deals, "first": first, "boards": boards,
+            "chunk": chunk, "seed": seed, "limits": limits, **extra}
+        body = {k: v for k, v in body.items() if v is not None}
+        return self._json("POST", "/tournaments", auth="admin", json=body)["id"]
+
+    def tournaments(self) -> list[Tournament]:
+        """Every tournament, newest last."""
+        return [Tournament.from_dict(t) for t in self._json("GET", "/tournaments")]
+
+    def tournament(self, tid: str) -> Tournament:
+        """Settings, status and progress (board pairs done of total)."""
+        return Tournament.from_dict(self._json("GET", f"/tournaments/{_seg(tid)}"))
+
+    def results(self, tid: str) -> Results:
+        """Standings, cross-table and per-match statistics (so far, while running)."""
+        return Results.parse(self._json("GET", f"/tournaments/{_seg(tid)}/results"))
+
+    def matches(self, tid: str) -> list[Match]:
+        """The matches with statistics so far, remote timeouts and faulty bots."""
+        return [Match.parse(m) for m in self._json("GET", f"/tournaments/{_seg(tid)}/matches")]
+
+    def board_pair(self, match_id: str, board: int) -> BoardPair:
+        """Both rooms of a finished board of a match (404 until both rooms are played)."""
+        return BoardPair.parse(self._json("GET", f"/matches/{_seg(match_id)}/boards/{int(board)}"))
+
+    def wait_for_tournament(self, tid: str, poll: float = 1.0, timeout: float | None = None,
+                            on_progress: Callable[[Tournament], None] | None = None) -> Tournament:
+        """Poll until the tournament is finished; ``TimeoutError`` after ``timeout`` seconds.
+        Connection trouble is ridden out (the client's retries, then polling on)."""
+        return self._wait(lambda: self.tournament(tid), f"tournament {tid}", poll, timeout, on_progress)
+
+    def _wait(self, fetch: Callable[[], Any], what: str, poll: float, timeout: float | None,
+              on_progress: Callable[[Any], None] | None) -> Any:
+        end = None if timeout is None else time.monotonic() + timeout
+        while True:
+            try:
+                current = fetch()
+            except NetworkError:
+                current = None
+            except ApiError as exc:
+                if not exc.retryable:
+                    raise
+                current = None
+            if current is not None:
+                if on_progress:
+                    on_progress(current)
+                if current.is_finished:
+                    return current
+            if end is not None and time.monotonic() >= end:
+                raise TimeoutError(f"{what} did not finish in {timeout:.0f} s")
+            time.sleep(poll)
+
+    # ------------------------------------------------------------------ tables
+    def create_table(self, seats: dict[str, str] | None = None, *, ruleset: str | None = None,
+                     options: dict[str, Any] | None = None, seed: int | None = None,
+                     limits: dict[str, int] | None = None) -> str:
+        """Create a table for one whole game (a bot's token or the admin's); returns its id.
+
+        ``seats`` maps seats to bot names filled at once (e.g. ``{"N": "rule"}``); the
+        others stay open for ``join_table``. The game starts when all four are taken.
+        """
+        body = {"seats": seats, "ruleset": ruleset, "options": options, "seed": seed, "limits": limits}
+        return self._json("POST", "/tables", auth="any", json={k: v for k, v in body.items() if v is not None})["id"]
+
+    def tables(self) -> list[Table]:
+        return [Table.from_dict(t) for t in self._json("GET", "/tables")]
+
+    def table(self, tid: str) -> Table:
+        """A table as a spectator sees it (public information only while the game runs)."""
+        return Table.from_dict(self._json("GET", f"/tables/{_seg(tid)}"))
+
+    def join_table(self, tid: str, seat: str | None = None) -> Table:
+        """Take ``seat`` (or the first open one) with this client's bot; 409 if taken."""
+        body = {"seat": seat} if seat else {}
+        return Table.from_dict(self._json("POST", f"/tables/{_seg(tid)}/join", auth="bot", json=body))
+
+    def table_record(self, tid: str) -> TableRecord:
+        """Every action of every hand, once the game is over (409 before)."""
+        return TableRecord.from_dict(self._json("GET", f"/tables/{_seg(tid)}/record"))
+
+    def wait_for_table(self, tid: str, poll: float = 1.0, timeout: float | None = None,
+                       on_progress: Callable[[Table], None] | None = None) -> Table:
+        """Poll until the game is over; ``TimeoutError`` after ``timeout`` seconds."""
+        return self._wait(lambda: self.table(tid), f"table {tid}", poll, timeout, on_progress)
+
+    # ------------------------------------------------------------------ ratings
+    def ratings(self, ruleset: str = "american62") -> Leaderboard:
+        """The leaderboard of a ruleset, by conservative rating (mu - 3 sigma), best first."""
+        return Leaderboard.parse(self._json("GET", f"/ratings/{_seg(ruleset)}"))
+
+    leaderboard = ratings
+
+
+def _seg(value: str) -> str:
+    """A path segment, percent-encoded."""
+    return requests.utils.quote(str(value), safe="")
+
+
+def _num(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
+
+
+def _reason(exc: Exception) -> str:
+    """A one-line reason from requests' nested connection errors."""
+    text = str(exc)
+    for marker in ("Connection refused", "Connection reset", "Remote end closed", "Read timed out",
+                   "Connection broken", "Connection aborted", "timed out", "Name or service not known"):
+        if marker in text:
+            return marker.lower()
+    return text.splitlines()[0][:200] if text else type(exc).__name__

@@ -1,0 +1,96 @@
+"""Running a bot from the command line: ``sdk.main(MyBot)`` in a script, or
+``python -m sdk module:Class --server URL --token T`` (``cinch bot run`` is the same).
+
+The server and token may come from ``CINCH_SERVER`` and ``CINCH_TOKEN``. With
+``--register NAME`` and no token, the bot is registered first and its token printed
+(once) on standard error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+from typing import Any
+
+from .bot import Bot, as_bot, load_bot
+from .client import Client
+from .errors import SdkError
+from .runner import Runner
+
+DEFAULT_SERVER = "http://127.0.0.1:8000"
+
+
+def add_server_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--server", default=os.environ.get("CINCH_SERVER", DEFAULT_SERVER),
+                        help="the arena's URL (default: $CINCH_SERVER or %(default)s)")
+
+
+def add_run_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of running a bot (shared with ``cinch bot run``)."""
+    add_server_argument(parser)
+    parser.add_argument("--token", default=os.environ.get("CINCH_TOKEN"),
+                        help="the bot's token (default: $CINCH_TOKEN)")
+    parser.add_argument("--register", metavar="NAME", help="register the bot under NAME first (when no token)")
+    parser.add_argument("--threads", type=int, default=8, help="decisions answered at once (default 8)")
+    parser.add_argument("--wait", type=float, default=20.0, help="long-poll seconds, 1-25 (default 20)")
+    parser.add_argument("--timeout", type=float, default=10.0, help="HTTP timeout in seconds (default 10)")
+    parser.add_argument("--max-backoff", type=float, default=10.0,
+                        help="longest pause between reconnection attempts (default 10 s)")
+    parser.add_argument("--seed", help="seed of the bot's random generator")
+    parser.add_argument("-v", "--verbose", action="count", default=0, help="more logging (-vv: debug)")
+    parser.add_argument("-q", "--quiet", action="store_true", help="errors only")
+
+
+def setup_logging(verbose: int = 0, quiet: bool = False) -> None:
+    level = logging.ERROR if quiet else logging.DEBUG if verbose > 1 else logging.INFO
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(message)s", datefmt="%H:%M:%S")
+    if verbose < 2:
+        logging.getLogger("urllib3").setLevel(logging.WARNING)
+
+
+def run_from_args(bot: Any, args: argparse.Namespace) -> dict[str, int]:
+    """Run ``bot`` (a Bot, a class, or a ``module:Class`` string) as the parsed options say."""
+    if not 1 <= args.wait <= 25:
+        raise SdkError("--wait must be from 1 to 25 seconds")
+    if args.threads < 1:
+        raise SdkError("--threads must be at least 1")
+    bot = load_bot(bot) if isinstance(bot, str) else as_bot(bot)
+    if args.seed is not None and isinstance(bot, Bot):
+        bot.seed = int(args.seed) if args.seed.lstrip("-").isdigit() else args.seed
+        bot.__dict__.pop("_rng", None)
+    setup_logging(args.verbose, args.quiet)
+    client = Client(args.server, token=args.token, timeout=args.timeout, max_backoff=args.max_backoff)
+    if not client.token:
+        if not args.register:
+            raise SdkError("a bot token is needed: --token T, CINCH_TOKEN, or --register NAME")
+        issued = client.register_bot(args.register)
+        client.token = issued.token
+        print(f"registered {issued.name}; its token (shown once): {issued.token}", file=sys.stderr, flush=True)
+    runner = Runner(bot, client, threads=args.threads, wait=args.wait, max_backoff=args.max_backoff)
+    return runner.run()
+
+
+def summary(stats: dict[str, int]) -> str:
+    return (f"{stats.get('answered', 0)} decisions answered, {stats.get('illegal', 0)} illegal replaced, "
+            f"{stats.get('bot_errors', 0)} bot errors, {stats.get('expired', 0) + stats.get('undelivered', 0)} "
+            f"missed, {stats.get('reconnects', 0)} reconnections")
+
+
+def main(bot: Any = None, argv: list[str] | None = None) -> None:
+    """Parse the command line, run the bot until Ctrl-C, and exit (status 2 on errors)."""
+    parser = argparse.ArgumentParser(prog=None if bot is not None else "python -m sdk",
+                                     description="Serve a Cinch bot's decisions for the arena.")
+    if bot is None:
+        parser.add_argument("bot", help="module:Class or file.py:Class")
+    add_run_arguments(parser)
+    args = parser.parse_args(argv)
+    try:
+        stats = run_from_args(bot if bot is not None else args.bot, args)
+    except SdkError as exc:
+        print(f"{parser.prog}: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
+    if not args.quiet:
+        print(summary(stats), file=sys.stderr)
+    raise SystemExit(0)

@@ -1,0 +1,312 @@
+"""Typed results of API calls: small dataclasses built from the server's JSON.
+
+Every model keeps the JSON it was built from in ``raw`` (``to_dict()`` returns a copy),
+so a field the server adds later is never lost, and unknown fields are ignored rather
+than failing. Observations and actions stay in the engine's JSON shape (an
+``Observation`` is a dict with helper properties).
+"""
+
+from __future__ import annotations
+
+import copy
+import time
+from dataclasses import dataclass, field, fields
+from typing import Any, TypeVar
+
+from .cards import other_side
+from .observation import Observation
+
+T = TypeVar("T", bound="Model")
+
+
+@dataclass
+class Model:
+    raw: dict[str, Any] = field(default_factory=dict, repr=False, compare=False, kw_only=True)
+
+    @classmethod
+    def from_dict(cls: type[T], data: dict[str, Any], **converted: Any) -> T:
+        names = {f.name for f in fields(cls) if f.init and f.name != "raw"}
+        kwargs = {k: v for k, v in data.items() if k in names}
+        kwargs.update(converted)
+        return cls(**kwargs, raw=data)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON the server sent for this object."""
+        return copy.deepcopy(self.raw)
+
+
+@dataclass
+class Health(Model):
+    status: str = ""
+
+
+@dataclass
+class Rating(Model):
+    mu: float = 0.0
+    sigma: float = 0.0
+    rating: float = 0.0         # mu - 3 sigma: the leaderboard's order
+    matches: int = 0
+
+
+@dataclass
+class BotInfo(Model):
+    name: str = ""
+    kind: str = ""              # "builtin" or "remote"
+    status: str = ""            # "active" or "disabled"
+    description: str = ""
+    created: float | None = None
+    ratings: dict[str, Rating] = field(default_factory=dict)   # per ruleset
+
+    @classmethod
+    def parse(cls, data: dict[str, Any]) -> "BotInfo":
+        ratings = {k: Rating.from_dict(v) for k, v in (data.get("ratings") or {}).items()}
+        return cls.from_dict(data, ratings=ratings)
+
+    @property
+    def active(self) -> bool:
+        return self.status == "active"
+
+
+@dataclass
+class BotToken(Model):
+    name: str = ""
+    token: str = field(default="", repr=False)     # kept out of logs and tracebacks
+
+
+@dataclass
+class Decision(Model):
+    """One open decision for a seat of this bot: answer with ``Client.answer(id, action)``."""
+
+    id: str = ""
+    observation: Observation = field(default_factory=Observation, repr=False)
+    legal: list[dict[str, Any]] = field(default_factory=list, repr=False)
+    deadline: float = 0.0       # Unix time on the server's clock
+    deadline_in_ms: int = 0     # as of when the server answered
+    received: float = field(default_factory=time.monotonic, repr=False, compare=False)   # local monotonic clock
+
+    @classmethod
+    def parse(cls, data: dict[str, Any]) -> "Decision":
+        obs = Observation(data.get("observation") or {})
+        legal = data.get("legal")
+        if legal is None:
+            legal = obs.get("legal") or []
+        if obs.get("legal") is None:      # always let the bot read the legal list from the observation
+            obs["legal"] = legal
+        return cls.from_dict(data, observation=obs, legal=legal)
+
+    @property
+    def local_deadline(self) -> float:
+        """The deadline on this machine's monotonic clock (immune to clock differences)."""
+        return self.received + self.deadline_in_ms / 1000
+
+    def seconds_left(self) -> float:
+        return self.local_deadline - time.monotonic()
+
+    @property
+    def expired(self) -> bool:
+        return self.seconds_left() <= 0
+
+
+@dataclass
+class Tournament(Model):
+    id: str = ""
+    format: str = ""            # "round_robin" or "gauntlet"
+    ruleset: str = ""
+    options: dict[str, Any] = field(default_factory=dict)
+    deals: str = ""
+    first: int = 1
+    boards: int = 0
+    bots: list[str] = field(default_factory=list)
+    candidates: list[str] = field(default_factory=list)
+    references: list[str] = field(default_factory=list)
+    limits: dict[str, int] = field(default_factory=dict)
+    status: str = ""            # "running" or "finished"
+    pairs_done: int = 0
+    pairs_total: int = 0
+    created: float | None = None
+    finished: float | None = None
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status == "finished"
+
+    @property
+    def progress(self) -> float:
+        return self.pairs_done / self.pairs_total if self.pairs_total else 0.0
+
+    @property
+    def players(self) -> list[str]:
+        """Every bot in the tournament, whatever the format."""
+        return list(self.bots) or [*self.candidates, *self.references]
+
+
+@dataclass
+class MatchStats(Model):
+    """X's per-board-pair scores against Y: positive means X did better."""
+
+    boards: int = 0
+    total: int = 0
+    mean: float = 0.0
+    ci_low: float | None = None     # 95% Student t interval; None under two boards
+    ci_high: float | None = None
+    won: int = 0
+    tied: int = 0
+    lost: int = 0
+    los: float = 0.5                # likelihood of superiority
+
+    @property
+    def significant(self) -> bool:
+        return self.ci_low is not None and self.ci_high is not None and (self.ci_low > 0 or self.ci_high < 0)
+
+    def interval(self) -> str:
+        if self.ci_low is None:
+            return f"{self.mean:+.2f}"
+        return f"{self.mean:+.2f} [{self.ci_low:+.2f}, {self.ci_high:+.2f}]"
+
+
+@dataclass
+class Match(Model):
+    id: str = ""
+    x: str = ""
+    y: str = ""
+    status: str = ""                # "running" or "complete"
+    stats: MatchStats = field(default_factory=MatchStats)
+    timeouts: dict[str, int] = field(default_factory=dict)     # only from Client.matches()
+    faulty: list[str] = field(default_factory=list)            # only from Client.matches()
+
+    @classmethod
+    def parse(cls, data: dict[str, Any]) -> "Match":
+        return cls.from_dict(data, stats=MatchStats.from_dict(data.get("stats") or {}))
+
+    @property
+    def bots(self) -> tuple[str, str]:
+        return self.x, self.y
+
+
+@dataclass
+class Standing(Model):
+    bot: str = ""
+    matches: int = 0
+    match_wins: int = 0
+    match_draws: int = 0
+    boards: int = 0
+    total: int = 0
+    won: int = 0
+    tied: int = 0
+    lost: int = 0
+    mean: float = 0.0               # mean net points per board pair
+
+
+@dataclass
+class Results(Model):
+    tournament: str = ""
+    format: str = ""
+    ruleset: str = ""
+    standings: list[Standing] = field(default_factory=list)            # best first
+    crosstable: dict[str, dict[str, MatchStats]] = field(default_factory=dict)   # row bot vs column bot
+    matches: list[Match] = field(default_factory=list)
+
+    @classmethod
+    def parse(cls, data: dict[str, Any]) -> "Results":
+        cross = {me: {other: MatchStats.from_dict(s) for other, s in row.items()}
+                 for me, row in (data.get("crosstable") or {}).items()}
+        return cls.from_dict(data, standings=[Standing.from_dict(r) for r in data.get("standings") or []],
+                             crosstable=cross, matches=[Match.parse(m) for m in data.get("matches") or []])
+
+    def standing(self, bot: str) -> Standing | None:
+        return next((s for s in self.standings if s.bot == bot), None)
+
+    def match_of(self, a: str, b: str) -> Match | None:
+        """The match between ``a`` and ``b``, in either order."""
+        return next((m for m in self.matches if {m.x, m.y} == {a, b}), None)
+
+
+@dataclass
+class Room(Model):
+    """One room of a board pair: the hand as played, ready for ``cinch replay``."""
+
+    replay: dict[str, Any] = field(default_factory=dict, repr=False)
+    contract: dict[str, Any] | None = None      # {"seat", "amount"} or None
+    trump: str | None = None
+    tricks: dict[str, int] = field(default_factory=dict)    # tricks taken per side
+    points: dict[str, int] = field(default_factory=dict)
+    delta: dict[str, int] = field(default_factory=dict)     # score change per side
+    faults: list[dict[str, Any]] = field(default_factory=list)
+
+    def net(self, side: str) -> int:
+        """A side's net on the hand: its score change minus the other side's."""
+        return self.delta.get(side, 0) - self.delta.get(other_side(side), 0)
+
+
+@dataclass
+class BoardPair(Model):
+    """A board played in both rooms: match X at N/S in room 1 and at E/W in room 2."""
+
+    board: int = 0
+    score: int = 0                  # X's score: its net in room 1 plus its net in room 2
+    rooms: list[Room] = field(default_factory=list)
+
+    @classmethod
+    def parse(cls, data: dict[str, Any]) -> "BoardPair":
+        return cls.from_dict(data, rooms=[Room.from_dict(r) for r in data.get("rooms") or []])
+
+
+@dataclass
+class LeaderboardEntry(Model):
+    bot: str = ""
+    mu: float = 0.0
+    sigma: float = 0.0
+    rating: float = 0.0
+    matches: int = 0
+
+
+@dataclass
+class Leaderboard(Model):
+    ruleset: str = ""
+    bots: list[LeaderboardEntry] = field(default_factory=list)    # best first
+
+    @classmethod
+    def parse(cls, data: dict[str, Any]) -> "Leaderboard":
+        return cls.from_dict(data, bots=[LeaderboardEntry.from_dict(r) for r in data.get("bots") or []])
+
+
+@dataclass
+class Table(Model):
+    """A whole game between four seats. While it runs only public information is shown:
+    ``hands`` holds the finished hands' public summaries and ``live`` the hand in
+    progress as a spectator sees it; the full record comes from ``Client.table_record``."""
+
+    id: str = ""
+    ruleset: str = ""
+    options: dict[str, Any] = field(default_factory=dict)
+    seats: dict[str, str | None] = field(default_factory=dict)     # seat -> bot name, None while open
+    status: str = ""            # "open", "running" or "finished"
+    winner: str | None = None   # "NS" or "EW"
+    limits: dict[str, int] = field(default_factory=dict)
+    hands_played: int = 0
+    scores: dict[str, int] = field(default_factory=dict)
+    hands: list[dict[str, Any]] = field(default_factory=list, repr=False)
+    live: dict[str, Any] | None = field(default=None, repr=False)
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status == "finished"
+
+    @property
+    def open_seats(self) -> list[str]:
+        return [seat for seat, bot in self.seats.items() if bot is None]
+
+    @property
+    def live_view(self) -> Observation | None:
+        """The hand in progress as a spectator sees it (no hand, no legal actions)."""
+        view = (self.live or {}).get("view")
+        return None if view is None else Observation(view)
+
+
+@dataclass
+class TableRecord(Model):
+    """A finished table's every hand: board, actions (``cinch replay`` input), delta, scores."""
+
+    id: str = ""
+    winner: str | None = None
+    hands: list[dict[str, Any]] = field(default_factory=list, repr=False)

@@ -1,0 +1,290 @@
+"""The SDK without a server: observation helpers, actions, the Bot class, loading bots,
+and the client's error handling, retries and timeouts against a scripted HTTP server.
+
+The engine (server.engine) is used here as the reference the SDK must agree with; the
+SDK itself never imports it.
+"""
+
+import json
+import pickle
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from random import Random
+
+import pytest
+
+import sdk
+from sdk import cards as C
+from server.engine import DONE, HandState, generate_board, make_ruleset, observation
+from server.engine.legality import check as server_check
+from server.engine.playout import default_action, random_step
+from server.engine.state import IllegalAction as ServerIllegal
+from server.stats import summarize
+from workers.bots import make_bot
+from workers.match import play_match
+
+
+def observations(ruleset, boards, seed=0):
+    """(state, observation for the seat to act) over random playouts of ``boards`` boards."""
+    rng = Random(seed)
+    for n in range(1, boards + 1):
+        state = HandState(make_ruleset(ruleset), generate_board("sdk-offline", n))
+        while state.phase != DONE:
+            yield state, observation(state, state.seat_to_act())
+            random_step(state, rng)
+
+
+def mutations(action, rng):
+    yield action
+    card = C.ALL_CARDS[rng.randrange(52)]
+    for key in ("cards", "keep", "extras"):
+        if key in action:
+            yield {**action, key: action[key][:-1]}
+            yield {**action, key: action[key] + [card]}
+    if "card" in action:
+        yield {**action, "card": card}
+    if "amount" in action:
+        yield {**action, "amount": action["amount"] + 1}
+    yield {**action, "type": rng.choice(["pass", "bid", "trump", "discard", "rob", "play"])}
+    yield {**action, "seat": "N"}
+    yield {**action, "bogus": 1}
+
+
+@pytest.mark.parametrize("ruleset", ["american62", "foster51"])
+def test_actions_and_legality_agree_with_the_engine(ruleset):
+    rng = Random(3)
+    for _, obs in observations(ruleset, 12):
+        legal, seat = obs["legal"], obs["seat"]
+        assert sdk.first_action(legal) == default_action(legal)
+        for action in mutations(sdk.random_action(legal, rng), rng):
+            try:
+                server_check(action, legal, seat)
+                expected = True
+            except ServerIllegal:
+                expected = False
+            assert sdk.is_legal(action, legal, seat) is expected, (action, legal)
+
+
+@pytest.mark.parametrize("ruleset", ["american62", "foster51"])
+def test_observation_helpers_match_the_state(ruleset):
+    for state, raw in observations(ruleset, 10, seed=5):
+        obs = sdk.Observation(raw)
+        assert obs == raw and obs.seat == raw["seat"] and obs.my_turn
+        assert C.partner(obs.partner) == obs.seat and obs.side == ("NS" if obs.seat in "NS" else "EW")
+        assert set(obs.opponents) | {obs.seat, obs.partner} == set(C.SEATS)
+        assert obs.decision == {"bidding": "bid"}.get(obs.phase, obs.phase)
+        assert obs.hand == raw["hand"] and obs.trump == raw["trump"]
+        assert obs.legal_cards == [a["card"] for a in raw["legal"] if a["type"] == "play"]
+        assert obs.can_pass == ({"type": "pass"} in raw["legal"])
+        played = [p for t in raw["tricks"] for p in t["plays"]]
+        assert len(obs.cards_played) == len(played) + sum(len(p["extras"]) for p in played)
+        assert set(obs.hand) <= obs.seen_cards and not set(obs.unseen_trumps) & obs.seen_cards
+        for trick in obs.completed_tricks:       # the SDK finds every trick's winner as the engine did
+            i = C.winning_index([p["card"] for p in trick["plays"]], obs.trump)
+            assert trick["plays"][i]["seat"] == trick["winner"]
+        if obs.phase == "play":
+            current = [p for p in state.trick_dicts()[-1]["plays"]] if state.tricks[-1].plays else []
+            assert obs.current_trick == current and obs.leading == (not current)
+            if current:
+                assert obs.winning_play["seat"] == C.SEATS[state.tricks[-1].best_seat]
+                assert obs.partner_winning == (obs.winning_play["seat"] == obs.partner)
+        if obs.trump:
+            assert obs.my_trumps == [c for c in C.all_trumps(obs.trump) if c in obs.hand]
+            assert len(C.all_trumps(obs.trump)) == 14 and C.is_pedro(C.left_pedro(obs.trump), obs.trump)
+
+
+def test_bot_short_answers_become_actions():
+    class Short(sdk.Bot):
+        def bid(self, obs):
+            return obs.legal_bids[0] if obs.legal_bids else None
+
+        def trump(self, obs):
+            return "H"
+
+        def play(self, obs):
+            return obs.legal_cards[-1]
+
+    bot = Short(seed=1)
+    bidding = sdk.Observation(seat="N", phase="bidding", legal=[{"type": "pass"}, {"type": "bid", "amount": 7}])
+    assert bot.act(bidding) == {"type": "bid", "amount": 7}
+    assert bot.to_action(bidding, None) == {"type": "pass"}
+    naming = sdk.Observation(seat="N", phase="trump", legal=[{"type": "trump", "suit": s} for s in "CDHS"])
+    assert bot.act(naming) == {"type": "trump", "suit": "H"}
+    owed = sdk.Observation(seat="E", phase="play", trump="H", hand=["AH", "3H", "4H", "7H", "8H", "9H", "KC"],
+                           legal=[{"type": "play", "card": c, "extras_count": 1, "extras_from": ["3H", "4H", "7H"]}
+                                  for c in ("AH", "KC")])
+    assert bot.act(owed) == {"type": "play", "card": "KC", "extras": ["3H"]}      # the lowest trump by default
+    assert bot.to_action(owed, ("AH", ["7H"])) == {"type": "play", "card": "AH", "extras": ["7H"]}
+    assert owed.extras_for("AH") == (1, ["3H", "4H", "7H"])
+    rob = sdk.Observation(seat="S", phase="rob", legal=[{"type": "rob", "from": ["AH", "2C", "3D"],
+                                                          "must_keep": ["AH"], "size": 2}])
+    assert bot.to_action(rob, ["AH", "3D"]) == {"type": "rob", "keep": ["AH", "3D"]}
+    action = sdk.Bot(seed=4).act(rob)                      # not overridden: a random legal action
+    assert rob.is_legal(action) and Short(seed=9).rng.random() == Short(seed=9).rng.random()
+    with pytest.raises(sdk.SdkError):
+        bot.act(sdk.Observation(seat="N", phase="done", legal=None))
+
+
+class Agent:
+    """An SDK bot as the match runner's agent, refusing to let an illegal answer through."""
+
+    def __init__(self, bot):
+        self.bot = sdk.as_bot(bot)
+
+    def decide(self, raw):
+        obs = sdk.Observation(raw)
+        action = self.bot.act(obs)
+        obs.check(action)
+        return action
+
+
+@pytest.mark.parametrize("ruleset", ["american62", "foster51"])
+def test_example_bots_play_legally_and_the_smart_one_beats_random(ruleset):
+    from examples.random_bot import RandomBot
+    from examples.smart_bot import SmartBot
+    boards = [(n, generate_board("sdk-examples", n)) for n in range(1, 41)]
+    rules = make_ruleset(ruleset)
+    smart = play_match(rules, boards, Agent(SmartBot()), make_bot("random", 1))
+    assert all(not room["faults"] for record in smart for room in record["rooms"])
+    stats = summarize([r["score"] for r in smart])
+    assert stats.significant and stats.mean > 10, stats
+    rand = play_match(rules, boards[:10], Agent(RandomBot(seed=2)), make_bot("rule", 1))
+    assert all(not room["faults"] for record in rand for room in record["rooms"])
+
+
+def test_load_bot_forms(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mybots.py").write_text(
+        "import sdk\n"
+        "class Only(sdk.Bot):\n    def act(self, obs):\n        return obs.first_action()\n"
+        "def policy(obs):\n    return obs.first_action()\n"
+        "class Agent:\n    def decide(self, obs):\n        return obs['legal'][0]\n"
+        "broken = 1\n")
+    for spec in ("mybots:Only", "mybots", "mybots.py:Only", str(tmp_path / "mybots.py"), "mybots:policy",
+                 "mybots:Agent"):
+        bot = sdk.load_bot(spec)
+        assert isinstance(bot, sdk.Bot)
+        assert bot.act(sdk.Observation(seat="N", legal=[{"type": "pass"}])) == {"type": "pass"}, spec
+    from workers.bots import RuleBot                            # any decide() agent runs as a remote bot
+    assert isinstance(sdk.as_bot(RuleBot), sdk.Bot)
+    for spec, message in (("nosuchmodule:X", "cannot import"), ("mybots:Nope", "has no 'Nope'"),
+                          ("mybots:broken", "is not a bot"), ("missing.py:X", "no file"), (":X", "expected")):
+        with pytest.raises(sdk.SdkError, match=message):
+            sdk.load_bot(spec)
+
+
+# ---------------------------------------------------------------------- the client against a scripted server
+class Scripted(BaseHTTPRequestHandler):
+    """Answers each request with the next scripted (status, content type, body, delay)."""
+
+    script: list = []
+    seen: list = []
+
+    def _answer(self):
+        self.seen.append((self.command, self.path, dict(self.headers)))
+        status, ctype, body, delay = self.script.pop(0) if self.script else (200, "application/json", "{}", 0)
+        time.sleep(delay)
+        data = body.encode()
+        try:
+            self.send_response(status)
+            if ctype:
+                self.send_header("Content-Type", ctype)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+        except OSError:         # the client gave up (the timeout test)
+            pass
+
+    do_GET = do_POST = _answer
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture
+def scripted():
+    Scripted.script, Scripted.seen = [], []
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Scripted)
+    httpd.daemon_threads = True
+    httpd.block_on_close = False
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}", Scripted
+    httpd.shutdown()
+    httpd.server_close()
+
+
+PROBLEM = "application/problem+json"
+
+
+def problem(status, detail, **extra):
+    return json.dumps({"type": "about:blank", "title": {409: "Conflict", 422: "Unprocessable Entity",
+                                                        503: "Service Unavailable"}.get(status, "Error"),
+                       "status": status, "detail": detail, **extra})
+
+
+def test_gets_are_retried_on_5xx_posts_never(scripted):
+    url, handler = scripted
+    client = sdk.Client(url + "/api/v1/", token="tok", admin_token="adm", backoff=0.01)
+    handler.script = [(503, PROBLEM, problem(503, "Redis is not reachable"), 0),
+                      (502, "text/html", "<h1>bad gateway</h1>", 0),
+                      (200, "application/json", json.dumps({"status": "ok"}), 0)]
+    assert client.health().status == "ok" and len(handler.seen) == 3
+    assert handler.seen[0][1] == "/api/v1/health"
+    handler.seen.clear()
+    handler.script = [(503, PROBLEM, problem(503, "try later"), 0)]
+    with pytest.raises(sdk.ApiError) as err:
+        client.answer("abc", {"type": "pass"})
+    assert err.value.status == 503 and err.value.detail == "try later" and len(handler.seen) == 1
+    assert handler.seen[0][2]["Authorization"] == "Bearer tok"
+    handler.seen.clear()
+    handler.script = [(422, PROBLEM, problem(422, "name: bad", errors={"json": {"name": ["bad"]}}), 0)]
+    with pytest.raises(sdk.ApiError) as err:
+        client.register_bot("X")
+    e = err.value
+    assert (e.status, e.title, e.detail) == (422, "Unprocessable Entity", "name: bad")
+    assert e.errors == {"json": {"name": ["bad"]}}
+    assert "Authorization" not in handler.seen[0][2] and str(e) == "422 Unprocessable Entity: name: bad"
+    assert pickle.loads(pickle.dumps(e)).errors == e.errors
+    handler.script = [(502, "text/html", "<h1>bad gateway</h1>", 0)] * 5
+    with pytest.raises(sdk.ApiError) as err:
+        client.tournaments()
+    assert err.value.status == 502 and "bad gateway" in err.value.detail
+    handler.script = [(201, "application/json", json.dumps({"id": "t7"}), 0)]
+    assert client.create_tournament(["a", "b"], boards=2) == "t7"
+    assert handler.seen[-1][2]["Authorization"] == "Bearer adm"
+
+
+def test_every_call_has_a_timeout_and_unreachable_servers_raise_network_error(scripted):
+    url, handler = scripted
+    client = sdk.Client(url, token="tok", timeout=0.3, retries=1, backoff=0.01)
+    handler.script = [(200, "application/json", "[]", 2.0)] * 2
+    start = time.monotonic()
+    with pytest.raises(sdk.NetworkError, match="timed out"):
+        client.decisions()
+    assert time.monotonic() - start < 1.5
+    handler.script = [(204, None, "", 0.5)]          # a long-poll may take its wait on top of the timeout
+    assert client.next_decision(wait=1) is None
+    closed = sdk.Client("http://127.0.0.1:9", retries=2, backoff=0.01)
+    with pytest.raises(sdk.NetworkError, match="cannot reach"):
+        closed.bots()
+    with pytest.raises(sdk.SdkError, match="bot token"):
+        sdk.Client(url).decisions()
+    with pytest.raises(sdk.SdkError, match="admin token"):
+        sdk.Client(url, token="tok").create_tournament(["a", "b"])
+
+
+def test_decision_parsing_and_local_deadline(scripted):
+    url, handler = scripted
+    raw = {"id": "d1", "observation": {"seat": "E", "hand": ["AH"], "legal": [{"type": "pass"}]},
+           "legal": [{"type": "pass"}], "deadline": 1e9, "deadline_in_ms": 400}
+    handler.script = [(200, "application/json", json.dumps(raw), 0)]
+    decision = sdk.Client(url, token="t").next_decision(wait=1)
+    assert decision.id == "d1" and decision.observation.seat == "E" and decision.legal == [{"type": "pass"}]
+    assert 0 < decision.seconds_left() <= 0.4 and not decision.expired
+    assert decision.to_dict() == raw and "observation" not in repr(decision)
+    time.sleep(0.45)
+    assert decision.expired
+    token = sdk.BotToken(name="a", token="secret")
+    assert "secret" not in repr(token)
