@@ -8,6 +8,10 @@ match; time used beyond the limit is taken from the bank. A decision that passes
 deadline raises ``DecisionTimeout``, for which the match runner applies the default
 action and records a fault; a bot with more than ``max_timeouts`` in a match is marked
 faulty and is no longer waited for, so the match always completes.
+
+Before each room of a duplicate board the match runner calls ``new_hand(key)``; the
+agent then shows that room under the colour-preserving suit relabeling that the
+arena's secret picks for the key, and maps the bot's answers back to real suits.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from .engine.relabel import inverse, relabeling_for, translate
 from .store import Store
 
 DEFAULT_LIMITS = {"decision_ms": 5000, "bank_ms": 60000, "max_timeouts": 3}
@@ -28,8 +33,19 @@ class RemoteAgent:
     def __init__(self, store: Store, bot: str, match_id: str, limits: dict[str, int] | None = None):
         self.store, self.bot, self.match_id = store, bot, match_id
         self.limits = {**DEFAULT_LIMITS, **(limits or {})}
+        self.mapping: dict[str, str] | None = None
+
+    def new_hand(self, key: str) -> None:
+        """A new room begins: show it under the suit relabeling the arena's secret picks for it."""
+        self.mapping = relabeling_for(self.store.secret(), key)
 
     def decide(self, observation: dict[str, Any]) -> dict[str, Any]:
+        """The bot's answer in real suits; the bot sees the room relabeled (if ``new_hand`` said so)."""
+        if self.mapping is None:
+            return self._ask(observation)
+        return translate(self._ask(translate(observation, self.mapping)), inverse(self.mapping))
+
+    def _ask(self, observation: dict[str, Any]) -> dict[str, Any]:
         store, bot, mid = self.store, self.bot, self.match_id
         faulty, bank_ms, start = store.decision_budget(mid, bot, self.limits["bank_ms"])
         clock = time.monotonic()

@@ -32,13 +32,12 @@ def play_chunk_with(store: Store, mid: str, first: int, last: int) -> int:
     match = store.match(mid)
     rules = make_ruleset(match["ruleset"], match["options"])
     x, y = (agent_for(store, match[side], match) for side in ("x", "y"))
-    secret = store.secret()
     done = store.stored_boards(mid)
     played = 0
     for number in range(first, last + 1):
         if number in done:
             continue
-        record = play_board_pair(rules, store.board(match["deals"], number), number, x, y, secret, mid)
+        record = play_board_pair(rules, store.board(match["deals"], number), number, x, y, mid)
         store.record_pairs(match, [record])
         played += 1
     after_match_progress(store, match)

@@ -16,18 +16,7 @@ from typing import Any
 
 from server.engine import DONE, SEATS, Board, HandState, Ruleset, observation
 from server.engine.playout import default_action
-from server.engine.relabel import inverse, relabeling_for, translate
-from workers.bots.base import Agent, Observation
-
-
-class Relabeled:
-    """An agent that sees the room under a suit relabeling; its actions are mapped back."""
-
-    def __init__(self, agent: Agent, mapping: dict[str, str]):
-        self.agent, self.mapping, self.back = agent, mapping, inverse(mapping)
-
-    def decide(self, observation: Observation) -> dict[str, Any]:
-        return translate(self.agent.decide(translate(observation, self.mapping)), self.back)
+from workers.bots.base import Agent
 
 
 def play_room(rules: Ruleset, board: Board, ns: Agent, ew: Agent) -> dict[str, Any]:
@@ -68,22 +57,23 @@ def pair_score(rooms: list[dict[str, Any]]) -> int:
 
 
 def play_board_pair(rules: Ruleset, board: Board, number: int, x: Agent, y: Agent,
-                    secret: bytes | None = None, context: str = "") -> dict[str, Any]:
+                    context: str = "") -> dict[str, Any]:
     """Board ``number`` played in both rooms; ``score`` is X's.
 
-    With ``secret``, each room is shown to every agent under its own suit relabeling,
-    keyed by (``context``, board, room), so no bot can recognise one room's deal in the
-    other; records are kept in the real suits.
+    Before each room, every agent that has a ``new_hand(key)`` method is told a key for
+    the room, (``context``, board, room), without being told anything else; remote seats
+    use it to pick the room's secret suit relabeling.
     """
-    seatings = ((x, y), (y, x))
-    if secret is not None:
-        maps = [relabeling_for(secret, f"{context}/{number}/{room}") for room in (1, 2)]
-        seatings = tuple((Relabeled(a, m), Relabeled(b, m)) for (a, b), m in zip(seatings, maps))
-    rooms = [play_room(rules, board, ns, ew) for ns, ew in seatings]
+    rooms = []
+    for room, (ns, ew) in enumerate(((x, y), (y, x)), 1):
+        for agent in (ns, ew):
+            if hasattr(agent, "new_hand"):
+                agent.new_hand(f"{context}/{number}/{room}")
+        rooms.append(play_room(rules, board, ns, ew))
     return {"board": number, "rooms": rooms, "score": pair_score(rooms)}
 
 
 def play_match(rules: Ruleset, boards: list[tuple[int, Board]], x: Agent, y: Agent,
-               secret: bytes | None = None, context: str = "") -> list[dict[str, Any]]:
+               context: str = "") -> list[dict[str, Any]]:
     """A whole match in this process: one record per (number, board), in order."""
-    return [play_board_pair(rules, board, number, x, y, secret, context) for number, board in boards]
+    return [play_board_pair(rules, board, number, x, y, context) for number, board in boards]

@@ -47,8 +47,7 @@ def in_process(store, tid):
         m = store.match(mid)
         rules = make_ruleset(m["ruleset"], m["options"])
         boards = [(n, DEALS.board(n)) for n in range(m["first"], m["last"] + 1)]
-        records = play_match(rules, boards, make_bot(m["x"], m["seed"]), make_bot(m["y"], m["seed"]),
-                             store.secret(), mid)
+        records = play_match(rules, boards, make_bot(m["x"], m["seed"]), make_bot(m["y"], m["seed"]), mid)
         out[mid] = json.loads(json.dumps(records))
     return out
 
