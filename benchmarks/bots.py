@@ -6,7 +6,8 @@
 Timing: the search bot (default setting, or ``--samples``) plays N/S against the rule
 bot on the first ``--timing-boards`` boards of the ``standard`` deal set, and every one
 of its decisions is timed (forced ones included, as a match would ask them): median,
-p90 and max, overall and per phase.
+p90 and max, overall and per phase, and median and p90 over the decisions that offer
+a real choice (more than one legal action).
 
 Strength: duplicate matches on boards 1..``--boards`` of the ``standard`` deal set
 (american62 unless ``--ruleset``): rule vs random, then search vs rule. The score of a
@@ -36,6 +37,7 @@ class Timed:
     def __init__(self, agent):
         self.agent = agent
         self.times: list[tuple[str, float]] = []
+        self.choices: list[float] = []    # decisions with more than one legal action
 
     def decide(self, obs):
         start = time.perf_counter()
@@ -44,8 +46,21 @@ class Timed:
         if phase == "play":
             done = sum(1 for t in obs["tricks"] if t["winner"] is not None)
             phase = f"play, trick {done + 1}"
-        self.times.append((phase, time.perf_counter() - start))
+        elapsed = time.perf_counter() - start
+        self.times.append((phase, elapsed))
+        if has_choice(obs["legal"]):
+            self.choices.append(elapsed)
         return action
+
+
+def has_choice(legal: list[dict]) -> bool:
+    """Whether a decision has more than one legal action (a choice object counts by its options)."""
+    if len(legal) > 1:
+        return True
+    only = legal[0]
+    if only["type"] == "rob":
+        return len(only["from"]) > only["size"]
+    return only["type"] == "discard"
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -67,6 +82,9 @@ def timing(rules, boards, samples: int) -> None:
           f"({rules.name}):")
     print(f"  median {statistics.median(all_ms):.1f} ms   p90 {percentile(all_ms, 0.9):.1f} ms   "
           f"max {max(all_ms):.1f} ms   mean {statistics.fmean(all_ms):.1f} ms")
+    real = [t * 1000 for t in bot.choices]
+    print(f"  decisions with a real choice ({len(real)}): median {statistics.median(real):.1f} ms   "
+          f"p90 {percentile(real, 0.9):.1f} ms")
     phases: dict[str, list[float]] = {}
     for phase, t in bot.times:
         phases.setdefault(phase, []).append(t * 1000)

@@ -26,11 +26,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--candidates", nargs="+", help="gauntlet: the bots being tested")
     p.add_argument("--references", nargs="+", help="gauntlet: the bots every candidate plays")
     p.add_argument("--deals", default=DEFAULTS["deals"], help="deal set name or file (default: standard)")
-    p.add_argument("--boards", type=int, help="board pairs per match (default: the whole deal set)")
+    p.add_argument("--boards", type=int, default=24,
+                   help="board pairs per match (default 24: the search bot takes about 1 s a pair)")
     p.add_argument("--first", type=int, default=DEFAULTS["first"], help="first board number (default 1)")
     p.add_argument("--ruleset", default=DEFAULTS["ruleset"])
     p.add_argument("--options", type=json.loads, default={}, help="ruleset options as JSON")
-    p.add_argument("--chunk", type=int, default=DEFAULTS["chunk"], help="boards per job (default 20)")
+    p.add_argument("--chunk", type=int, default=5, help="boards per job (default 5)")
     p.add_argument("--seed", type=int, default=DEFAULTS["seed"], help="seed of the built-in bots")
     p.add_argument("--workers", type=int, help="local worker processes (default 2 embedded, 0 with REDIS_URL)")
     p.add_argument("--json", action="store_true", help="print the results as JSON")
@@ -39,7 +40,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def request_from(args: argparse.Namespace, deals_count: int) -> dict:
     request = {"format": args.format, "ruleset": args.ruleset, "options": args.options, "first": args.first,
-               "boards": deals_count - args.first + 1 if args.boards is None else args.boards, "chunk": args.chunk, "seed": args.seed}
+               "boards": args.boards, "chunk": args.chunk, "seed": args.seed}
     if args.format == "round_robin":
         request["bots"] = args.bots
     else:

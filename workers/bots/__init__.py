@@ -7,8 +7,9 @@ from typing import Callable
 from .base import Agent, decision_rng
 from .random_bot import RandomBot
 from .rule_bot import RuleBot
+from .search_bot import SearchBot
 
-BUILTIN: dict[str, Callable[..., Agent]] = {"random": RandomBot, "rule": RuleBot}
+BUILTIN: dict[str, Callable[..., Agent]] = {"random": RandomBot, "rule": RuleBot, "search": SearchBot}
 
 
 def make_bot(name: str, seed: int | str = 0) -> Agent:
@@ -19,4 +20,4 @@ def make_bot(name: str, seed: int | str = 0) -> Agent:
         raise KeyError(f"no built-in bot {name!r} (built-in: {', '.join(sorted(BUILTIN))})") from None
 
 
-__all__ = ["Agent", "BUILTIN", "RandomBot", "RuleBot", "decision_rng", "make_bot"]
+__all__ = ["Agent", "BUILTIN", "RandomBot", "RuleBot", "SearchBot", "decision_rng", "make_bot"]

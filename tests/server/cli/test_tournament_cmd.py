@@ -20,7 +20,7 @@ def cinch(*args, home, timeout=240):
 
 
 def test_round_robin_on_the_embedded_arena(tmp_path):
-    run = cinch("tournament", "--boards", "8", "--chunk", "3", "--json", home=tmp_path)
+    run = cinch("tournament", "--bots", "random", "rule", "--boards", "8", "--chunk", "3", "--json", home=tmp_path)
     assert run.returncode == 0, run.stderr
     results = json.loads(run.stdout)
     assert [row["bot"] for row in results["standings"]] == ["rule", "random"]
@@ -30,7 +30,7 @@ def test_round_robin_on_the_embedded_arena(tmp_path):
 
 
 def test_human_output_and_compare_from_stored_results(tmp_path):
-    run = cinch("tournament", "--boards", "5", home=tmp_path)
+    run = cinch("tournament", "--bots", "random", "rule", "--boards", "5", home=tmp_path)
     assert run.returncode == 0, run.stderr
     assert "Standings" in run.stdout and "Cross-table" in run.stdout and "Ratings" in run.stdout
     cmp = cinch("compare", "rule", "random", "--boards", "5", home=tmp_path)
