@@ -61,7 +61,7 @@ def through_rq(redis: Redis, url: str, deals: dealsets.DealSet, boards: int, chu
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--boards", type=int, default=400)
-    parser.add_argument("--chunk", type=int, default=20)
+    parser.add_argument("--chunk", type=int, default=50)
     args = parser.parse_args()
     deals = dealsets.load("standard")
     embedded = None
