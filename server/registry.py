@@ -22,6 +22,12 @@ class RegistryError(ValueError):
     """A registration that cannot be made; the message says why."""
 
 
+def new_token() -> str:
+    """A fresh bot token. The prefix says what it is in logs and secret scanners, and
+    keeps it from starting with a dash, which command lines would take for an option."""
+    return "cinch_" + secrets.token_urlsafe(32)
+
+
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -37,7 +43,7 @@ def register(store: Store, name: str, description: str = "") -> str:
     if not NAME.match(name):
         raise RegistryError("name must be 2-32 characters: lowercase letters, digits, - and _, "
                             "starting with a letter")
-    token = secrets.token_urlsafe(32)
+    token = new_token()
     bot = {"name": name, "kind": "remote", "status": "active", "created": time.time(),
            "description": description}
     if not store.put_bot(bot, only_new=True, token_hash=token_hash(token)):
@@ -49,7 +55,7 @@ def rotate(store: Store, name: str) -> str:
     bot = store.bot(name)
     if bot["kind"] != "remote":
         raise RegistryError(f"{name} is a built-in bot and has no token")
-    token = secrets.token_urlsafe(32)
+    token = new_token()
     store.set_bot_token(name, token_hash(token))
     return token
 

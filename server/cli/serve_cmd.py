@@ -34,7 +34,7 @@ def gunicorn_command(bind: str, processes: int, threads: int) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     env = dict(os.environ)
     if not env.get("CINCH_ADMIN_TOKEN"):
-        env["CINCH_ADMIN_TOKEN"] = secrets.token_urlsafe(24)
+        env["CINCH_ADMIN_TOKEN"] = "cinch_admin_" + secrets.token_urlsafe(24)  # no leading dash
         print(f"admin token for this run: {env['CINCH_ADMIN_TOKEN']} (set CINCH_ADMIN_TOKEN to choose one)")
     with arena(args.workers) as a:
         env["REDIS_URL"] = a.url
