@@ -109,15 +109,6 @@ def layout_for(trump: int, low_to_holder: bool) -> Layout:
     return lay
 
 
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
 class Exhausted(Exception):
     """The solver reached its node limit (``Solver.limit``)."""
 
@@ -157,7 +148,7 @@ class Solver:
             tpts += pts[card]
             tmask |= 1 << card
         rem = 0
-        for n in _bits((hands[0] | hands[1] | hands[2] | hands[3]) & lay.counting):
+        for n in cards_of((hands[0] | hands[1] | hands[2] | hands[3]) & lay.counting):
             rem += pts[n]
         hands = list(hands)
         return self._search(hands, leader, len(trick), lead_blk, best_seat, best_key, tpts, tmask, rem,
@@ -403,7 +394,7 @@ class Solver:
             if best_safe >= 0:
                 return best_safe
             if plain:
-                return min(_bits(plain), key=lambda c: c & 15)
+                return min(cards_of(plain), key=lambda c: c & 15)
             cheap = legal & ~lay.counting
             m = cheap or legal
             return (m & -m).bit_length() - 1
@@ -425,7 +416,7 @@ class Solver:
             # partner's trick is safe: give it the most points, else the cheapest card
             give = legal & lay.counting
             if give:
-                return max(_bits(give), key=lambda c: (pts[c], -(c & 15)))
+                return max(cards_of(give), key=lambda c: (pts[c], -(c & 15)))
             return self.cheapest(legal)
         winners = []
         m = legal
@@ -1087,7 +1078,7 @@ class SearchBot:
             first_layout = first_layout or rh
             solver = Solver(lay)
             solver.limit = cap - nodes
-            stake = sum(pts[n] for n in _bits((rh[0] | rh[1] | rh[2] | rh[3]) & lay.counting))
+            stake = sum(pts[n] for n in cards_of((rh[0] | rh[1] | rh[2] | rh[3]) & lay.counting))
             stake += sum(pts[c] for _s, c, _x in trick)
             base = list(view.taken)
             base[view.declarer & 1] += view.discard_points
