@@ -23,6 +23,7 @@ from .context import ArenaContext
 from .problems import ArenaApi, problem
 
 LONG_POLL_MAX = 25          # seconds; the Redis socket timeout must exceed it
+DRAIN_LIMIT = 1024 * 1024   # oversized bodies up to this size are read before the 413
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
@@ -50,8 +51,14 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         api.register_blueprint(module.blp)
     @app.before_request
     def json_bodies_only():
-        """A body that is not declared JSON would be ignored silently: refuse it instead."""
-        if request.method in ("POST", "PUT", "PATCH") and request.content_length and not request.is_json:
+        """Refuse oversized bodies, and bodies not declared JSON (they would be ignored)."""
+        length = request.content_length or 0
+        limit = app.config["MAX_CONTENT_LENGTH"]
+        if length > limit:
+            if length <= DRAIN_LIMIT:    # read it, or the client may see a reset, not the 413
+                request.environ["wsgi.input"].read(length)
+            return problem(413, f"the request body is {length} bytes; the limit is {limit}")
+        if request.method in ("POST", "PUT", "PATCH") and length and not request.is_json:
             return problem(415, "the request body must be JSON (Content-Type: application/json)")
 
     with app.app_context():
