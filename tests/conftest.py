@@ -14,7 +14,7 @@ from redis import Redis
 
 from server.store import Store
 from workers.jobs import queue_for
-from workers.local import url_of
+from workers.local import LocalWorkers, url_of
 
 
 @pytest.fixture(scope="session")
@@ -55,3 +55,11 @@ def store(redis_url):
 @pytest.fixture
 def queue(store):
     return queue_for(store, store.queue_name)
+
+
+@pytest.fixture
+def rq_workers(redis_url, store):
+    """Two real ``rq worker`` processes on the test's own queue."""
+    pool = LocalWorkers(redis_url, store.queue_name, 2).start()
+    yield pool
+    pool.stop()

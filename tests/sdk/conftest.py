@@ -4,7 +4,6 @@ import pytest
 from sdkharness import ADMIN, ApiServer, BotProcess
 
 import sdk
-from workers.local import LocalWorkers
 
 
 @pytest.fixture
@@ -12,13 +11,6 @@ def server(redis_url, store, tmp_path):
     api = ApiServer(redis_url, store.prefix, store.queue_name, tmp_path).start()
     yield api
     api.stop()
-
-
-@pytest.fixture
-def rq_workers(redis_url, store):
-    pool = LocalWorkers(redis_url, store.queue_name, 2).start()
-    yield pool
-    pool.stop()
 
 
 @pytest.fixture

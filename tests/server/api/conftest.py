@@ -10,7 +10,6 @@ import pytest
 import requests
 from apiclient import ADMIN, Api
 
-from workers.local import LocalWorkers
 
 
 def free_port() -> int:
@@ -43,13 +42,6 @@ def api(redis_url, store):
     yield client
     proc.terminate()
     proc.wait(timeout=20)
-
-
-@pytest.fixture
-def rq_workers(redis_url, store):
-    pool = LocalWorkers(redis_url, store.queue_name, 2).start()
-    yield pool
-    pool.stop()
 
 
 @pytest.fixture

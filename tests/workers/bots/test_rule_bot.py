@@ -13,8 +13,9 @@ import statistics
 import time
 
 import pytest
+from botplay import play_hand
 
-from server.engine import HandState, generate_board, make_ruleset, observation
+from server.engine import generate_board, make_ruleset
 from workers.bots.random_bot import RandomBot
 from workers.bots.rule_bot import RuleBot
 
@@ -26,17 +27,6 @@ CONFIGS = [
 ]
 
 
-def play_hand(rules, board, bots: dict, record: list | None = None) -> HandState:
-    """One complete hand through the wire layer; every action must be accepted."""
-    state = HandState(rules, board)
-    while state.phase != "done":
-        seat = state.seat_to_act()
-        obs = observation(state, seat)
-        action = bots[seat].decide(obs)
-        if record is not None:
-            record.append((obs, action))
-        state.apply(action)
-    return state
 
 
 # ---------------------------------------------------------------------- legality

@@ -14,6 +14,7 @@ import copy
 from random import Random
 
 import pytest
+from botplay import play_hand
 
 from server.engine import DONE, PLAY, SEATS, Board, HandState, IllegalAction, generate_board, make_ruleset, observation
 from server.engine.cards import CARD_INDEX, CARD_NAMES, mask_of
@@ -27,17 +28,6 @@ from workers.bots.search_bot import (Solver, SearchBot, View, layout_fits, layou
 FAST = 1   # samples: the cheapest setting (trick 1 then mostly falls back to the greedy choice)
 
 
-def play_hand(rules, board, bots: dict, record: list | None = None) -> HandState:
-    """One complete hand through the wire layer; ``apply`` refuses anything illegal."""
-    state = HandState(rules, board)
-    while state.phase != DONE:
-        seat = state.seat_to_act()
-        obs = observation(state, seat)
-        action = bots[seat].decide(obs)
-        if record is not None:
-            record.append((obs, action))
-        state.apply(action)
-    return state
 
 
 # ---------------------------------------------------------------------- legality
