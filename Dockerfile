@@ -1,4 +1,4 @@
-# One image for every role: workers now, the API when it lands, and the CLI.
+# One image for every role: the API, the workers and the CLI.
 FROM python:3.11-slim
 RUN apt-get update && apt-get install -y --no-install-recommends gcc make && rm -rf /var/lib/apt/lists/*
 WORKDIR /app

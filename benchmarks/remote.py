@@ -1,32 +1,37 @@
 """The remote decision round trip: worker -> Redis -> API -> bot -> API -> worker.
 
-    python benchmarks/remote.py [--bots 4] [--seconds 10]
+    python benchmarks/remote.py [--bots 4] [--seconds 10] [--client thin|sdk]
 
-Starts the API under gunicorn on loopback, registers N remote bots, and runs N bot
-processes (long-poll, answer with the first legal action, as a thin SDK would) and N
-worker-side loops calling ``RemoteAgent.decide`` on a real observation, concurrently.
-Prints p50 and p99 of the round trip as the worker sees it, and decisions per second.
-Uses ``REDIS_URL`` if set, else an embedded Redis.
+Starts the API under gunicorn on loopback as ``cinch serve`` does, registers N remote
+bots, and runs N bot processes and N worker processes (each calling
+``RemoteAgent.decide`` on a real observation in a loop, as an RQ worker playing a match
+would), concurrently. Each bot answers with the first legal action. ``thin`` is the protocol's
+own loop on a keep-alive connection of the standard library's ``http.client``, as a bot
+in any language would write it: answer, and take the next decision from the answer's
+response; long-poll only when none came back. ``sdk`` is ``sdk.Runner`` (on requests). Prints p50 and p99 of the round trip
+as the worker sees it, decisions per second, and where the CPU went per decision (on
+Linux). Uses ``REDIS_URL`` if set, else an embedded Redis.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import multiprocessing as mp
 import os
 import socket
 import statistics
 import subprocess
-import sys
 import tempfile
-import threading
 import time
 import uuid
+from http.client import HTTPConnection
 from pathlib import Path
 
 import requests
 from redis import Redis
 
+from server.cli.serve_cmd import gunicorn_command
 from server.engine import HandState, generate_board, make_ruleset, observation
 from server.remote import RemoteAgent
 from server.store import Store
@@ -39,20 +44,83 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def bot_loop(base: str, token: str, stop_at: float) -> None:
-    http = requests.Session()
-    http.headers["Authorization"] = f"Bearer {token}"
+def thin_bot(base: str, token: str, stop_at: float) -> None:
+    host, port = base.removeprefix("http://").split(":")
+    http = HTTPConnection(host, int(port), timeout=30)
+    headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
+
+    def call(method: str, path: str, body: str | None = None) -> tuple[int, bytes]:
+        http.request(method, f"/api/v1/decisions{path}", body, headers)
+        response = http.getresponse()
+        return response.status, response.read()
+
+    decision = None
     while time.time() < stop_at:
-        r = http.get(f"{base}/api/v1/decisions/next", params={"wait": 1}, timeout=30)
-        if r.status_code == 200:
-            d = r.json()
-            http.post(f"{base}/api/v1/decisions/{d['id']}", json=d["legal"][0], timeout=30)
+        if decision is None:
+            status, body = call("GET", "/next?wait=1")
+            decision = json.loads(body) if status == 200 else None
+            continue
+        status, body = call("POST", f"/{decision['id']}?wait=1", json.dumps(decision["legal"][0]))
+        found = json.loads(body)["next"] if status == 200 else []
+        decision = found[0] if found else None
+
+
+def worker_loop(url: str, prefix: str, bot: str, obs: dict, begin: float, finish: float,
+                results: mp.Queue) -> None:
+    """A worker process's side of one remote seat: ask, wait for the answer, again."""
+    agent = RemoteAgent(Store(Redis.from_url(url), prefix), bot, f"bench-{bot}", {"decision_ms": 5000, "bank_ms": 0})
+    latencies = []
+    time.sleep(max(0.0, begin - time.time()))
+    while time.time() < finish:
+        t0 = time.perf_counter()
+        agent.decide(obs)
+        latencies.append(time.perf_counter() - t0)
+    results.put(latencies)
+
+
+def sdk_bot(base: str, token: str, stop_at: float) -> None:
+    import sdk
+
+    class FirstLegal(sdk.Bot):
+        def act(self, observation):
+            return observation["legal"][0]
+
+    runner = sdk.Runner(FirstLegal(), sdk.Client(base, token=token), threads=2, wait=1).start()
+    time.sleep(max(0.0, stop_at - time.time()))
+    runner.stop()
+    runner.join(timeout=5)
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU time of these processes so far (Linux /proc; 0 elsewhere)."""
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 0.0
+
+
+def children(pid: int) -> list[int]:
+    try:
+        return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
+
+
+def redis_cpu(redis: Redis) -> float:
+    info = redis.info("cpu")
+    return float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--bots", type=int, default=4)
     parser.add_argument("--seconds", type=float, default=10)
+    parser.add_argument("--client", choices=["thin", "sdk"], default="thin")
+    parser.add_argument("--processes", type=int, default=2, help="gunicorn processes (as cinch serve)")
     args = parser.parse_args()
     embedded = None
     if os.environ.get("REDIS_URL"):
@@ -65,8 +133,7 @@ def main() -> None:
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", "--workers", "2", "--threads", "16",
-         "-k", "gthread", "--no-control-socket", "server.wsgi:app"],
+        gunicorn_command(f"127.0.0.1:{port}", args.processes),
         env={**os.environ, "REDIS_URL": url, "CINCH_PREFIX": prefix}, stderr=subprocess.DEVNULL)
     try:
         while True:
@@ -80,39 +147,37 @@ def main() -> None:
         state = HandState(make_ruleset("american62"), generate_board("bench", 1))
         obs = observation(state, state.seat_to_act())
         stop_at = time.time() + args.seconds + 3
-        bots = [mp.Process(target=bot_loop, args=(base, t, stop_at)) for t in tokens]
+        loop = thin_bot if args.client == "thin" else sdk_bot
+        bots = [mp.Process(target=loop, args=(base, t, stop_at)) for t in tokens]
         for b in bots:
             b.start()
-        time.sleep(1.0)
-        latencies: list[float] = []
-        lock = threading.Lock()
-        end = time.monotonic() + args.seconds
-
-        def worker(i: int) -> None:
-            agent = RemoteAgent(Store(Redis.from_url(url), prefix), f"b{i}", f"bench-{i}",
-                                {"decision_ms": 5000, "bank_ms": 0})
-            mine = []
-            while time.monotonic() < end:
-                t0 = time.perf_counter()
-                agent.decide(obs)
-                mine.append(time.perf_counter() - t0)
-            with lock:
-                latencies.extend(mine)
-
-        threads = [threading.Thread(target=worker, args=(i,)) for i in range(args.bots)]
-        start = time.monotonic()
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-        elapsed = time.monotonic() - start
-        for b in bots:
-            b.join()
+        begin = time.time() + 1.5          # bots and workers are up and connected by then
+        finish = begin + args.seconds
+        results: mp.Queue = mp.Queue()
+        workers = [mp.Process(target=worker_loop, args=(url, prefix, f"b{i}", obs, begin, finish, results))
+                   for i in range(args.bots)]
+        for w in workers:
+            w.start()
+        roles = {"bots": lambda: cpu_seconds([b.pid for b in bots]),
+                 "API (gunicorn)": lambda: cpu_seconds([server.pid, *children(server.pid)]),
+                 "Redis": lambda: redis_cpu(store.redis),
+                 "workers": lambda: cpu_seconds([w.pid for w in workers])}
+        time.sleep(max(0.0, begin - time.time()))
+        before = {role: read() for role, read in roles.items()}
+        time.sleep(max(0.0, finish - time.time()))
+        used = {role: read() - before[role] for role, read in roles.items()}
+        latencies = [x for _ in workers for x in results.get(timeout=30)]
+        for process in workers + bots:
+            process.join()
+        elapsed = args.seconds
         latencies.sort()
         p50 = statistics.median(latencies) * 1000
         p99 = latencies[int(len(latencies) * 0.99) - 1] * 1000
-        print(f"{args.bots} remote bots, {len(latencies)} decisions in {elapsed:.1f} s")
+        print(f"{args.bots} remote bots ({args.client}), {len(latencies)} decisions in {elapsed:.1f} s")
         print(f"  round trip p50 {p50:.2f} ms, p99 {p99:.2f} ms, {len(latencies) / elapsed:.0f} decisions/s")
+        print("  CPU per decision: " + ", ".join(f"{role} {seconds / len(latencies) * 1000:.2f} ms"
+                                                 for role, seconds in used.items())
+              + f"; total {sum(used.values()) / len(latencies) * 1000:.2f} ms on {os.cpu_count()} cores")
     finally:
         server.terminate()
         server.wait(timeout=10)

@@ -212,6 +212,17 @@ class Client:
         did = decision.id if isinstance(decision, Decision) else decision
         return bool(self._json("POST", f"/decisions/{_seg(did)}", auth="bot", json=action).get("accepted"))
 
+    def answer_and_next(self, decision: Decision | str, action: dict[str, Any], wait: float = 20.0,
+                        skip: Iterable[str] = ()) -> list[Decision]:
+        """Answer a decision and get the bot's other open decisions back in the same exchange,
+        waiting up to ``wait`` seconds (0-25) for one; decisions whose ids are in ``skip``
+        are left out. Errors as ``answer``. This is the cheapest loop: one request per decision.
+        """
+        did = decision.id if isinstance(decision, Decision) else decision
+        params = {"wait": _num(wait), "skip": list(skip)}
+        body = self._json("POST", f"/decisions/{_seg(did)}", auth="bot", json=action, params=params, wait=wait)
+        return [Decision.parse(d) for d in body.get("next", [])]
+
     # ------------------------------------------------------------------ tournaments
     def create_tournament(self, bots: Iterable[str] | None = None, *, format: str | None = None,
                           candidates: Iterable[str] | None = None, references: Iterable[str] | None = None,

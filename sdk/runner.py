@@ -1,9 +1,13 @@
 """``Runner``: serve every seat a bot holds, until stopped.
 
-One poller thread finds open decisions (a long-poll on ``/decisions/next`` while idle;
-the full ``/decisions`` list whenever something is open) and hands each new one to a
-thread pool, where the bot decides and the answer is posted. So a bot seated in
-several matches at once answers all of them concurrently.
+Decisions are found two ways. Each answer is posted so that its response carries the
+bot's next open decisions (one lane at a time listens there for up to ``follow_wait``
+seconds), so a bot in steady play makes one HTTP exchange per decision and serves the
+next decision in the same thread. A poller thread covers the rest: a long-poll on
+``/decisions/next`` while nothing is in hand, and a look at the full ``/decisions`` list
+every ``busy_poll`` seconds while the bot is deciding and no answer is listening (a bot
+seated in several matches at once). New decisions go to a thread pool, so concurrent
+matches are answered concurrently.
 
 * **Never twice.** Decision ids in flight or finished are remembered; a decision is
   handed to the bot once. A re-posted answer that meets 409 (the first post got
@@ -11,13 +15,14 @@ several matches at once answers all of them concurrently.
 * **Never dropped.** An answer that cannot be delivered (connection refused or reset,
   5xx) is re-posted with backoff for as long as the decision's deadline lasts. An
   answer refused as illegal (422), or a bot that raises, is replaced by the first legal
-  action, the same default the server would apply, but in time.
+  action, the same default the server would apply, but in time. Decisions that came
+  back with a lost response are still open on the server and found by the poller.
 * **Reconnects.** Network errors and server restarts are ridden out with exponential
   backoff (capped at ``max_backoff``); a rejected token (401/403) stops the runner
   with that ``ApiError``, since retrying cannot help.
 * **Stops cleanly** on ``stop()``, on SIGINT (Ctrl-C) or SIGTERM when run in the main
   thread: no new decision is taken, the ones in hand are finished (one more delivery
-  attempt each), and ``run`` returns its counters.
+  attempt each, with no listening), and ``run`` returns its counters.
 """
 
 from __future__ import annotations
@@ -41,17 +46,19 @@ log = logging.getLogger("cinch.sdk")
 
 REMEMBER_SECONDS = 2 * 3600      # the server forgets a decision after an hour
 DEADLINE_GRACE = 1.0             # keep trying a little past the local deadline: clocks differ
+LISTEN_CHECK = 0.25              # how often the poller looks again while an answer listens
 
 
 class Runner:
     def __init__(self, bot: Any, client: Client, *, threads: int = 8, wait: float = 20.0,
-                 max_backoff: float = 10.0, busy_poll: float = 0.05,
+                 max_backoff: float = 10.0, busy_poll: float = 0.05, follow_wait: float = 2.0,
                  on_answer: Callable[[Decision, Action, str], None] | None = None):
         if not client.token:
             raise SdkError("the runner needs a bot token (Client(..., token=...))")
         self.bot: Bot = as_bot(bot)
         self.client = client
         self.threads, self.wait, self.max_backoff, self.busy_poll = threads, min(wait, 25.0), max_backoff, busy_poll
+        self.follow_wait = min(follow_wait, 25.0)
         self.on_answer = on_answer
         self.stats: Counter[str] = Counter()
         self.error: BaseException | None = None
@@ -60,6 +67,7 @@ class Runner:
         self._inflight: set[str] = set()
         self._done: OrderedDict[str, float] = OrderedDict()
         self._wake = threading.Event()
+        self._listening = 0           # answers in flight that wait for the next decision
         self._thread: threading.Thread | None = None
 
     # ------------------------------------------------------------------ control
@@ -150,7 +158,11 @@ class Runner:
         failures, down_since = 0, None
         while not self._stop.is_set():
             with self._lock:
-                busy = bool(self._inflight)
+                busy, listening = bool(self._inflight), self._listening > 0
+            if busy and listening:          # an answer's response will bring what comes next
+                self._wake.wait(LISTEN_CHECK)
+                self._wake.clear()
+                continue
             try:
                 if busy:
                     found = self.client.decisions()
@@ -182,13 +194,7 @@ class Runner:
                 log.warning("reconnected to %s after %.1f s", self.client.base_url, time.monotonic() - down_since)
             failures, down_since = 0, None
             fresh = self._claim(found)
-            for decision in fresh:
-                if self._stop.is_set():
-                    break
-                try:
-                    pool.submit(self._handle, decision)
-                except RuntimeError:      # the pool is shutting down
-                    break
+            self._submit(pool, fresh)
             if busy and not fresh:
                 self._wake.wait(self.busy_poll)
                 self._wake.clear()
@@ -203,6 +209,18 @@ class Runner:
             log.debug("still failing (%s); next try in %.1f s", exc, delay)
         self._stop.wait(delay)
         return failures + 1, down_since
+
+    def _submit(self, pool: ThreadPoolExecutor, decisions: list[Decision]) -> None:
+        """Hand claimed decisions to the pool; any it cannot take are released."""
+        for i, decision in enumerate(decisions):
+            try:
+                if self._stop.is_set():
+                    raise RuntimeError("stopping")
+                pool.submit(self._handle, decision, pool)
+            except RuntimeError:          # stopping, or the pool is shutting down
+                with self._lock:
+                    self._inflight.difference_update(d.id for d in decisions[i:])
+                return
 
     def _claim(self, found: list[Decision]) -> list[Decision]:
         """The decisions not seen before, now marked in flight."""
@@ -223,26 +241,35 @@ class Runner:
             return decision_id in self._inflight or decision_id in self._done
 
     # ------------------------------------------------------------------ answering
-    def _handle(self, decision: Decision) -> None:
-        outcome = "error"
+    def _handle(self, decision: Decision, pool: ThreadPoolExecutor) -> None:
+        """Serve a decision, then whatever the answer brought back, in this thread."""
+        while decision is not None:
+            fresh = self._claim(self._serve(decision))
+            decision = fresh[0] if fresh and not self._stop.is_set() else None
+            self._submit(pool, fresh[1:] if decision is not None else fresh)
+        self._wake.set()
+
+    def _serve(self, decision: Decision) -> list[Decision]:
+        """Decide and answer one decision; returns the open decisions the answer brought back."""
+        outcome, found = "error", []
         action: Action = {}
         try:
             self._count("decisions")
             action = self._decide(decision)
-            outcome, action = self._deliver(decision, action)
+            outcome, action, found = self._deliver(decision, action)
         except Exception:
             log.exception("unexpected error answering decision %s", decision.id)
         finally:
             with self._lock:
                 self._inflight.discard(decision.id)
                 self._done[decision.id] = time.monotonic()
-            self._wake.set()
             self._count(outcome)
         if self.on_answer is not None:
             try:
                 self.on_answer(decision, action, outcome)
             except Exception:
                 log.exception("on_answer callback failed")
+        return found
 
     def _decide(self, decision: Decision) -> Action:
         try:
@@ -256,32 +283,46 @@ class Runner:
                       decision.id, type(exc).__name__, exc, exc_info=log.isEnabledFor(logging.DEBUG))
             return first_action(decision.legal)
 
-    def _deliver(self, decision: Decision, action: Action) -> tuple[str, Action]:
-        """Post until delivered or hopeless; returns (outcome, the action finally sent)."""
+    def _post(self, decision: Decision, action: Action) -> list[Decision]:
+        """Post the answer; unless another answer is listening already (or we are stopping),
+        wait in the same exchange for the bot's next decision."""
+        with self._lock:
+            listen = self._listening == 0 and not self._stop.is_set()
+            self._listening += listen
+            skip = [i for i in self._inflight if i != decision.id]
+        try:
+            return self.client.answer_and_next(decision.id, action, wait=self.follow_wait if listen else 0,
+                                               skip=skip)
+        finally:
+            if listen:
+                with self._lock:
+                    self._listening -= 1
+
+    def _deliver(self, decision: Decision, action: Action) -> tuple[str, Action, list[Decision]]:
+        """Post until delivered or hopeless; returns (outcome, the action finally sent, what came back)."""
         attempt = 0
         while True:
             try:
-                self.client.answer(decision.id, action)
-                return "answered", action
+                return "answered", action, self._post(decision, action)
             except ApiError as exc:
                 if exc.status == 409:
-                    return "already_answered", action
+                    return "already_answered", action, []
                 if exc.status == 410:
                     log.warning("decision %s expired before the answer arrived", decision.id)
-                    return "expired", action
+                    return "expired", action, []
                 if exc.status == 404:
                     log.warning("decision %s is unknown to the server", decision.id)
-                    return "unknown", action
+                    return "unknown", action, []
                 if exc.status in (401, 403):
                     log.error("the server refused the bot token: %s", exc)
                     self.error = exc
                     self.stop()
-                    return "refused", action
+                    return "refused", action, []
                 if exc.status in (400, 422):
                     fallback = first_action(decision.legal)
                     if action == fallback:
                         log.error("the server refused the first legal action for %s: %s", decision.id, exc)
-                        return "illegal", action
+                        return "illegal", action, []
                     self._count("illegal")
                     log.warning("illegal action %s for decision %s (%s); answering with %s instead",
                                 action, decision.id, exc.detail or exc, fallback)
@@ -293,7 +334,7 @@ class Runner:
             left = decision.seconds_left() + DEADLINE_GRACE
             if self._stop.is_set() or left <= 0:
                 log.warning("could not deliver the answer to decision %s: %s", decision.id, error)
-                return "undelivered", action
+                return "undelivered", action, []
             self._count("answer_retries")
             if attempt == 0:
                 log.warning("answer to decision %s not delivered (%s); retrying until its deadline", decision.id, error)

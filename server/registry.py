@@ -11,9 +11,9 @@ import hashlib
 import re
 import secrets
 import time
-from typing import Any, Iterable
+from typing import Iterable
 
-from .store import Store, StoreError
+from .store import Store
 
 NAME = re.compile(r"^[a-z][a-z0-9_-]{1,31}$")
 
@@ -60,16 +60,9 @@ def rotate(store: Store, name: str) -> str:
     return token
 
 
-def authenticate(store: Store, token: str) -> dict[str, Any] | None:
-    """The active bot holding ``token``, or None."""
-    name = store.bot_for_token(token_hash(token))
-    if name is None:
-        return None
-    try:
-        bot = store.bot(name)
-    except StoreError:
-        return None
-    return bot if bot["status"] == "active" else None
+def authenticate(store: Store, token: str) -> str | None:
+    """The name of the active bot holding ``token``, or None."""
+    return store.active_bot_for_token(token_hash(token))
 
 
 def active_names(store: Store) -> list[str]:

@@ -47,16 +47,13 @@ class RemoteAgent:
 
     def _ask(self, observation: dict[str, Any]) -> dict[str, Any]:
         store, bot, mid = self.store, self.bot, self.match_id
-        faulty, bank_ms, start = store.decision_budget(mid, bot, self.limits["bank_ms"])
+        opened = store.ask(bot, mid, observation, self.limits["decision_ms"], self.limits["bank_ms"])
         clock = time.monotonic()
-        if faulty:
+        if opened is None:
             raise DecisionTimeout(f"{bot} is faulty in this match: default action")
-        per = self.limits["decision_ms"] / 1000
-        deadline = start + per + max(bank_ms, 0) / 1000
-        did = store.open_decision(bot, {"observation": observation, "legal": observation["legal"],
-                                        "deadline": deadline}, deadline)
+        did, start, deadline = opened
         answer = store.await_answer(did, bot, deadline, start)
-        over = time.monotonic() - clock - per
+        over = time.monotonic() - clock - self.limits["decision_ms"] / 1000
         if over > 0:
             store.spend_bank(mid, bot, int(over * 1000))
         if answer is None:

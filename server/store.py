@@ -21,7 +21,8 @@ a server without touching each other's data):
     {p}:token:{sha256}            string bot name for a token's hash
     {p}:bot:{name}:pending        zset  open decision ids of the bot, by deadline
     {p}:bot:{name}:wake           list  a push per new decision, for long-polls to block on
-    {p}:decision:{id}             hash  bot, request JSON, deadline, status
+    {p}:decision:{id}             hash  bot, head (the request JSON but its deadline), legal, seat,
+                                        deadline, status
     {p}:decision:{id}:answer      list  the accepted answer, for the waiting worker
     {p}:match:{mid}:bank          hash  bot -> time bank left (ms)
     {p}:match:{mid}:timeouts      hash  bot -> timeouts so far
@@ -65,46 +66,104 @@ return {added, redis.call('SCARD', KEYS[5])}
 """
 
 
-# Accept a bot's answer only while its decision is open and before its deadline.
-_ANSWER = """
-if redis.call('HGET', KEYS[1], 'bot') ~= ARGV[1] then return 'missing' end
-local status = redis.call('HGET', KEYS[1], 'status')
-if status ~= 'pending' then return status end
-local now = redis.call('TIME')
-if tonumber(redis.call('HGET', KEYS[1], 'deadline')) < tonumber(now[1]) + tonumber(now[2]) / 1e6 then
-  return 'expired'
+# Shared Lua: Redis's clock.
+_CLOCK = """
+local function clock()
+  local t = redis.call('TIME')
+  return tonumber(t[1]) + tonumber(t[2]) / 1e6
 end
+"""
+
+# Shared Lua: a bot's open requests (expired ids dropped), soonest deadline first, each
+# completed with its deadline and the milliseconds left, skipping the ids in the set
+# ``skip``; at most ``limit`` of them (all if limit <= 0). ``set_of(i)``: ARGV[i..] as a set.
+_OPEN_LIST = _CLOCK + """
+local function open_list(pending, prefix, limit, skip, now)
+  redis.call('ZREMRANGEBYSCORE', pending, '-inf', now)
+  local out = {}
+  for _, id in ipairs(redis.call('ZRANGE', pending, 0, -1)) do
+    if not skip[id] then
+      local f = redis.call('HMGET', prefix .. id, 'head', 'deadline', 'status')
+      if f[1] and f[3] == 'pending' then
+        local left = math.max(0, math.floor((tonumber(f[2]) - now) * 1000))
+        table.insert(out, f[1] .. ',"deadline":' .. f[2] .. ',"deadline_in_ms":' .. left .. '}')
+        if limit > 0 and #out >= limit then break end
+      end
+    end
+  end
+  return out
+end
+local function set_of(first)
+  local skip = {}
+  for i = first, #ARGV do skip[ARGV[i]] = true end
+  return skip
+end
+"""
+
+# The open requests of a bot (one round trip for the long-poll).
+_OPEN = _OPEN_LIST + """
+return open_list(KEYS[1], ARGV[1], tonumber(ARGV[2]), set_of(3), clock())
+"""
+
+# Shared Lua: the name of the active bot holding a token (by the token's hash).
+_TOKEN_BOT_FN = """
+local function token_bot(token_key, bot_prefix)
+  local name = redis.call('GET', token_key)
+  if not name then return false end
+  if redis.call('HGET', bot_prefix .. name, 'status') ~= '"active"' then return false end
+  return name
+end
+"""
+
+# Accept a bot's answer only while its decision is open and before its deadline; then,
+# in the same round trip, the bot's other open requests (so an answer can carry the next
+# decision back).
+_ANSWER = _OPEN_LIST + _TOKEN_BOT_FN + """
+local holder = token_bot(KEYS[4], ARGV[6])
+if not holder then return {'unauthorized'} end
+if holder ~= ARGV[1] or redis.call('HGET', KEYS[1], 'bot') ~= ARGV[1] then return {'missing'} end
+local status = redis.call('HGET', KEYS[1], 'status')
+if status ~= 'pending' then return {status} end
+local now = clock()
+if tonumber(redis.call('HGET', KEYS[1], 'deadline')) < now then return {'expired'} end
 redis.call('HSET', KEYS[1], 'status', 'answered')
 redis.call('RPUSH', KEYS[2], ARGV[2])
+redis.call('EXPIRE', KEYS[2], 3600)
 redis.call('ZREM', KEYS[3], ARGV[3])
-return 'ok'
-"""
-
-# Append hand number ARGV[1] (1-based) to a table's record unless it is already there.
-_APPEND_HAND = """
-if redis.call('LLEN', KEYS[1]) == tonumber(ARGV[1]) - 1 then
-  redis.call('RPUSH', KEYS[1], ARGV[2])
-  return 1
-end
-return 0
-"""
-
-# The open requests of a bot (one round trip for the long-poll): drop expired ids, then
-# return Redis's time and the requests still pending, soonest deadline first.
-_OPEN = """
-local t = redis.call('TIME')
-local now = tonumber(t[1]) + tonumber(t[2]) / 1e6
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
-local out = {tostring(now)}
-local limit = tonumber(ARGV[2])
-for _, id in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
-  local fields = redis.call('HMGET', ARGV[1] .. id, 'request', 'status')
-  if fields[1] and fields[2] == 'pending' then
-    table.insert(out, fields[1])
-    if limit > 0 and #out > limit then break end
-  end
-end
+local out = open_list(KEYS[3], ARGV[4], tonumber(ARGV[5]), set_of(7), now)
+table.insert(out, 1, 'ok')
 return out
+"""
+
+# Publish a decision request for a bot in one round trip: refuse if the bot is faulty in
+# the match, else start its time bank if new, and set the deadline on Redis's clock to
+# the per-decision limit plus what is left of the bank.
+_ASK = _CLOCK + """
+if redis.call('SISMEMBER', KEYS[1], ARGV[1]) == 1 then return {'faulty'} end
+redis.call('HSETNX', KEYS[2], ARGV[1], ARGV[2])
+local bank = math.max(tonumber(redis.call('HGET', KEYS[2], ARGV[1])), 0)
+local now = clock()
+local deadline = string.format('%.6f', now + (tonumber(ARGV[3]) + bank) / 1000)
+redis.call('HSET', KEYS[3], 'bot', ARGV[1], 'head', ARGV[5], 'legal', ARGV[6], 'seat', ARGV[7],
+           'deadline', deadline, 'status', 'pending')
+redis.call('EXPIRE', KEYS[3], 3600)
+redis.call('ZADD', KEYS[4], deadline, ARGV[4])
+redis.call('RPUSH', KEYS[5], ARGV[4])
+redis.call('LTRIM', KEYS[5], -100, -1)
+return {'open', string.format('%.6f', now), deadline}
+"""
+
+# The active bot holding a token (by the token's hash), in one round trip.
+_TOKEN_BOT = _TOKEN_BOT_FN + """
+return token_bot(KEYS[1], ARGV[1])
+"""
+
+# What judging an answer needs, with the token check in the same round trip: the
+# token's active bot (or nothing), then the decision's bot, status, legal actions, seat.
+_ANSWER_CONTEXT = _TOKEN_BOT_FN + """
+local name = token_bot(KEYS[1], ARGV[1])
+if not name then return {} end
+return {name, unpack(redis.call('HMGET', KEYS[2], 'bot', 'status', 'legal', 'seat'))}
 """
 
 # Close an unanswered decision at its deadline; an answer that won the race is kept.
@@ -115,6 +174,15 @@ if redis.call('HGET', KEYS[1], 'status') == 'pending' then
   return 'expired'
 end
 return redis.call('HGET', KEYS[1], 'status')
+"""
+
+# Append hand number ARGV[1] (1-based) to a table's record unless it is already there.
+_APPEND_HAND = """
+if redis.call('LLEN', KEYS[1]) == tonumber(ARGV[1]) - 1 then
+  redis.call('RPUSH', KEYS[1], ARGV[2])
+  return 1
+end
+return 0
 """
 
 
@@ -134,6 +202,9 @@ class Store:
         self._expire = redis.register_script(_EXPIRE)
         self._append_hand = redis.register_script(_APPEND_HAND)
         self._open = redis.register_script(_OPEN)
+        self._ask = redis.register_script(_ASK)
+        self._token_bot = redis.register_script(_TOKEN_BOT)
+        self._answer_context = redis.register_script(_ANSWER_CONTEXT)
         self._boards: dict[tuple[str, int], Board] = {}
 
     def key(self, *parts: object) -> str:
@@ -317,58 +388,75 @@ class Store:
         pipe.set(self.key("token", token_hash), name)
         pipe.execute()
 
-    def bot_for_token(self, token_hash: str) -> str | None:
-        raw = self.redis.get(self.key("token", token_hash))
+    def active_bot_for_token(self, token_hash: str) -> str | None:
+        """The name of the active bot holding the token with this hash, or None."""
+        raw = self._token_bot(keys=[self.key("token", token_hash)], args=[self.key("bot", "")])
         return None if raw is None else raw.decode()
 
     # ------------------------------------------------------------------ remote decisions
-    def open_decision(self, bot: str, request: dict[str, Any], deadline: float) -> str:
-        """Publish a decision request for ``bot``; returns its opaque id."""
+    def ask(self, bot: str, mid: str, observation: dict[str, Any], decision_ms: int,
+            initial_bank_ms: int) -> tuple[str, float, float] | None:
+        """Publish a decision request for ``bot`` in match ``mid``, in one round trip.
+
+        Returns (decision id, Redis's time, deadline), or None if the bot is faulty in
+        the match. The deadline is ``decision_ms`` plus what is left of the bot's time
+        bank, which starts at ``initial_bank_ms``. The request is stored as the JSON the
+        bot will see, so serving it costs no decoding.
+        """
         did = secrets.token_hex(16)
-        key = self.key("decision", did)
-        pipe = self.redis.pipeline(transaction=True)
-        pipe.hset(key, mapping={"bot": bot, "request": json.dumps({**request, "id": did}),
-                                "deadline": deadline, "status": "pending"})
-        pipe.expire(key, 3600)
-        pipe.zadd(self.key("bot", bot, "pending"), {did: deadline})
-        pipe.rpush(self.key("bot", bot, "wake"), did)
-        pipe.ltrim(self.key("bot", bot, "wake"), -100, -1)
-        pipe.execute()
-        return did
+        legal = json.dumps(observation["legal"])
+        head = f'{{"id": "{did}", "observation": {json.dumps(observation)}, "legal": {legal}'
+        raw = self._ask(keys=[self.key("match", mid, "faulty"), self.key("match", mid, "bank"),
+                              self.key("decision", did), self.key("bot", bot, "pending"),
+                              self.key("bot", bot, "wake")],
+                        args=[bot, initial_bank_ms, decision_ms, did, head, legal, observation["seat"]])
+        if raw[0] == b"faulty":
+            return None
+        return did, float(raw[1]), float(raw[2])
+
+    def open_requests(self, bot: str, limit: int = -1, skip: Iterable[str] = ()) -> list[str]:
+        """The bot's open decision requests as JSON, soonest deadline first, each with
+        ``deadline_in_ms``; ids in ``skip`` are left out."""
+        return [r.decode() for r in self._open(keys=[self.key("bot", bot, "pending")],
+                                               args=[self.key("decision", ""), limit, *skip])]
 
     def open_decisions(self, bot: str, limit: int = -1) -> list[dict[str, Any]]:
-        """The bot's open decision requests, soonest deadline first, each with ms left."""
-        raw = self._open(keys=[self.key("bot", bot, "pending")], args=[self.key("decision", ""), limit])
-        now, requests = float(raw[0]), raw[1:]
-        out = []
-        for item in requests:
-            request = json.loads(item)
-            request["deadline_in_ms"] = max(0, int((request["deadline"] - now) * 1000))
-            out.append(request)
-        return out
+        return [json.loads(r) for r in self.open_requests(bot, limit)]
 
     def wait_for_decision(self, bot: str, timeout: float) -> None:
         """Block until a new decision is published for ``bot`` or ``timeout`` passes."""
-        self.redis.blpop([self.key("bot", bot, "wake")], timeout=timeout)
+        self._blpop(self.key("bot", bot, "wake"), timeout)
 
-    def decision(self, did: str) -> dict[str, Any] | None:
-        raw = self.redis.hgetall(self.key("decision", did))
+    def answer_context(self, token_hash: str, did: str) -> tuple[str | None, dict[str, Any] | None]:
+        """(the active bot holding the token, what judging its answer to ``did`` needs:
+        the decision's bot, status, legal actions and seat), in one round trip."""
+        raw = self._answer_context(keys=[self.key("token", token_hash), self.key("decision", did)],
+                                   args=[self.key("bot", "")])
         if not raw:
-            return None
-        return {"bot": raw[b"bot"].decode(), "request": json.loads(raw[b"request"]),
-                "deadline": float(raw[b"deadline"]), "status": raw[b"status"].decode()}
+            return None, None
+        name, bot, status, legal, seat = raw
+        if bot is None:
+            return name.decode(), None
+        return name.decode(), {"bot": bot.decode(), "status": status.decode(), "legal": json.loads(legal),
+                               "seat": seat.decode()}
 
-    def answer_decision(self, did: str, bot: str, action: dict[str, Any]) -> str:
-        """Accept ``bot``'s answer: 'ok', or why not ('missing', 'answered', 'expired')."""
-        result = self._answer(keys=[self.key("decision", did), self.key("decision", did, "answer"),
-                                    self.key("bot", bot, "pending")], args=[bot, json.dumps(action), did])
-        return result.decode() if isinstance(result, bytes) else result
+    def answer_decision(self, token_hash: str, did: str, bot: str, action: dict[str, Any], limit: int = -1,
+                        skip: Iterable[str] = ()) -> tuple[str, list[str]]:
+        """Accept ``bot``'s answer if the token is ``bot``'s. Returns 'ok' or why not
+        ('unauthorized', 'missing', 'answered', 'expired'), and, when accepted, the bot's
+        other open requests (as ``open_requests``)."""
+        raw = self._answer(keys=[self.key("decision", did), self.key("decision", did, "answer"),
+                                 self.key("bot", bot, "pending"), self.key("token", token_hash)],
+                           args=[bot, json.dumps(action), did, self.key("decision", ""), limit,
+                                 self.key("bot", ""), *skip])
+        return raw[0].decode(), [r.decode() for r in raw[1:]]
 
     def await_answer(self, did: str, bot: str, deadline: float, now: float) -> dict[str, Any] | None:
         """The worker's side: the accepted answer, or None once the deadline has passed.
 
         ``now`` is Redis's time at the call; elapsed time is then measured locally, so
         waiting costs no extra round trips (the final check is on Redis's clock anyway).
+        Popping the only answer also removes its list.
         """
         answer_key = self.key("decision", did, "answer")
         started = time.monotonic()
@@ -380,21 +468,15 @@ class Store:
                 if (status.decode() if isinstance(status, bytes) else status) == "expired":
                     return None
                 left = 0.05      # answered in the last instant: the answer is in the list
-            popped = self.redis.blpop([answer_key], timeout=min(left, 1.0))
+            popped = self._blpop(answer_key, min(left, 1.0))
             if popped is not None:
-                self.redis.delete(answer_key)
                 return json.loads(popped[1])
 
-    def decision_budget(self, mid: str, bot: str, initial_ms: int) -> tuple[bool, int, float]:
-        """(faulty?, time bank left in ms, Redis's time) for a bot's next decision, in one round trip."""
-        bank = self.key("match", mid, "bank")
-        pipe = self.redis.pipeline(transaction=False)
-        pipe.sismember(self.key("match", mid, "faulty"), bot)
-        pipe.hsetnx(bank, bot, initial_ms)
-        pipe.hget(bank, bot)
-        pipe.time()
-        faulty, _, left, (seconds, micros) = pipe.execute()
-        return bool(faulty), int(left), seconds + micros / 1e6
+    def _blpop(self, key: str, timeout: float) -> Any:
+        """BLPOP for about ``timeout`` seconds. Redis turns the seconds into whole
+        milliseconds, truncating, and takes 0 as "forever": Redis 6.2 blocked forever on
+        0.001 (0.999... ms). So the last instant before a deadline waits 10 ms instead."""
+        return self.redis.blpop([key], timeout=max(timeout, 0.01))
 
     def spend_bank(self, mid: str, bot: str, ms: int) -> None:
         self.redis.hincrby(self.key("match", mid, "bank"), bot, -ms)

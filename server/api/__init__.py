@@ -21,6 +21,7 @@ from workers.jobs import QUEUE, queue_for
 from . import bots, decisions, health, ratings, tables, tournaments
 from .context import ArenaContext
 from .problems import ArenaApi, problem
+from .served import ServedDecisions
 
 LONG_POLL_MAX = 25          # seconds; the Redis socket timeout must exceed it
 DRAIN_LIMIT = 1024 * 1024   # oversized bodies up to this size are read before the 413
@@ -44,7 +45,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
                            health_check_interval=30)
     store = Store(redis, app.config["CINCH_PREFIX"])
     app.extensions["cinch"] = ArenaContext(store, queue_for(store, app.config["CINCH_QUEUE"]),
-                                           app.config["ADMIN_TOKEN"])
+                                           app.config["ADMIN_TOKEN"], ServedDecisions())
     api = ArenaApi(app, spec_kwargs={"info": {"description": "Duplicate Cinch tournaments for bots."}})
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     for module in (health, bots, decisions, tournaments, tables, ratings):

@@ -7,7 +7,6 @@ no usable token was sent and 403 when a valid token lacks the right.
 from __future__ import annotations
 
 import hmac
-from typing import Any
 
 from flask import request
 from flask_smorest import abort
@@ -30,10 +29,19 @@ def is_admin(token: str | None) -> bool:
     return bool(admin and token and hmac.compare_digest(token.encode(), admin.encode()))
 
 
-def current_bot() -> dict[str, Any]:
-    """The active bot whose token authorises this request, or a 401 problem."""
+def current_bot() -> str:
+    """The name of the active bot whose token authorises this request, or a 401 problem."""
     token = bearer_token()
-    bot = registry.authenticate(arena().store, token) if token else None
+    return authorised(registry.authenticate(arena().store, token) if token else None)
+
+
+def bot_token_hash() -> str:
+    """The hash of the bearer token, for a store call that checks it in its own round trip."""
+    return registry.token_hash(bearer_token() or "")
+
+
+def authorised(bot: str | None) -> str:
+    """``bot`` if a token check found one, else the 401 problem."""
     if bot is None:
         abort(401, message="a valid bot token is required (Authorization: Bearer <token>)",
               headers={"WWW-Authenticate": "Bearer"})

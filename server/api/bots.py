@@ -36,7 +36,7 @@ class Bots(MethodView):
         """Every bot, built-in and remote."""
         return [bot_view(b["name"]) for b in arena().store.bots()]
 
-    @blp.arguments(BotRegisterSchema)
+    @blp.arguments(BotRegisterSchema())
     @blp.response(201, BotTokenSchema)
     @blp.alt_response(409, description="the name is taken")
     def post(self, body):
@@ -62,7 +62,7 @@ class Token(MethodView):
     @blp.response(200, BotTokenSchema)
     def post(self, name):
         """Rotate the token: the old one stops working at once. The bot itself or the admin."""
-        if not is_admin(bearer_token()) and current_bot()["name"] != name:
+        if not is_admin(bearer_token()) and current_bot() != name:
             abort(403, message="only the bot itself or the admin may rotate its token")
         bot_view(name)
         try:

@@ -9,11 +9,14 @@ from rq import Queue
 
 from server.store import Store
 
+from .served import ServedDecisions
+
 
 class ArenaContext(NamedTuple):
     store: Store
     queue: Queue
     admin_token: str | None
+    served: ServedDecisions
 
 
 def arena() -> ArenaContext:

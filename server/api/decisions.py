@@ -4,28 +4,101 @@ A bot sees only its own decisions, across every table and match it sits at. A re
 carries an opaque id, the seat's observation (suits relabeled per room), the legal
 actions and a deadline; no match, board or room. An answer is checked against the
 legal actions at once, so a bot can correct an illegal answer until its deadline.
+
+The accepted answer carries the bot's next open decisions back (waiting up to ``wait``
+seconds for one), so a bot in steady play makes one HTTP exchange per decision. The
+requests are stored as the JSON the bot sees and served as they are: this is the hot
+path of every remote match.
 """
 
 import time
+from typing import Any, Iterable
 
-from flask import Response, g
+from flask import Response
 from flask.views import MethodView
 from flask_smorest import Blueprint, abort
 
 from server.engine import IllegalAction
 from server.engine.legality import check
+from server.store import Store
 
-from .auth import SECURITY, current_bot
+from .auth import SECURITY, authorised, bearer_token, bot_token_hash, current_bot
 from .context import arena
-from .schemas import AcceptedSchema, ActionSchema, DecisionSchema, WaitSchema
+from .served import Served
+from .schemas import AcceptedSchema, ActionSchema, AnswerArgsSchema, DecisionSchema, WaitSchema
 
 blp = Blueprint("decisions", __name__, url_prefix="/api/v1/decisions",
                 description="Remote seats: long-poll for decisions and answer them")
 
+POLL_SLICE = 5.0     # seconds per blocking wait, so a long-poll notices a closed socket
+
 
 @blp.before_request
-def authenticate():
-    g.bot = current_bot()
+def token_first():
+    """No token, no parsing: the 401 comes before any complaint about the request. The
+    token itself is checked by each view, the answer in the same round trip as its work."""
+    if bearer_token() is None:
+        authorised(None)
+
+
+def await_open(store: Store, bot: str, wait: float, found: list[str] | None = None,
+               limit: int = -1, skip: Iterable[str] = ()) -> list[str]:
+    """The bot's open requests (JSON), waiting up to ``wait`` seconds for at least one.
+
+    ``found`` is what the caller already read in the same round trip as its own work.
+    """
+    end = time.monotonic() + wait
+    pending = store.open_requests(bot, limit, skip) if found is None else found
+    while not pending:
+        left = end - time.monotonic()
+        if left <= 0:
+            break
+        store.wait_for_decision(bot, min(left, POLL_SLICE))
+        pending = store.open_requests(bot, limit, skip)
+    return pending
+
+
+def json_response(body: str) -> Response:
+    return Response(body, mimetype="application/json")
+
+
+REFUSALS = {
+    "missing": (404, "no open decision with that id for this bot"),
+    "answered": (409, "this decision was already answered"),
+    "expired": (410, "the deadline for this decision has passed; the default action was applied"),
+}
+
+
+def refuse(outcome: str) -> None:
+    if outcome == "unauthorized":
+        authorised(None)
+    status, message = REFUSALS[outcome]
+    abort(status, message=message)
+
+
+def legal(action: dict[str, Any], served: Served) -> bool:
+    try:
+        check(action, served.legal, served.seat)
+    except IllegalAction:
+        return False
+    return True
+
+
+def judge(store: Store, token_hash: str, did: str, action: dict[str, Any]) -> Served:
+    """Every check on an answer, in the order a bot can act on: token (401), its own open
+    decision (404, 409, 410), legal (422)."""
+    bot, decision = store.answer_context(token_hash, did)
+    name = authorised(bot)
+    if decision is None or decision["bot"] != name:
+        refuse("missing")
+    if decision["status"] != "pending":
+        refuse(decision["status"])
+    served = Served(name, decision["legal"], decision["seat"])
+    try:
+        check(action, served.legal, served.seat)
+    except IllegalAction as exc:
+        abort(422, message=str(exc))
+    return served
 
 
 @blp.route("")
@@ -34,13 +107,14 @@ class Decisions(MethodView):
     @blp.response(200, DecisionSchema(many=True))
     def get(self):
         """Every open decision of this bot, soonest deadline first (no waiting)."""
-        return arena().store.open_decisions(g.bot["name"])
+        bot = current_bot()
+        return json_response("[" + ",".join(arena().served.remember(bot, arena().store.open_requests(bot))) + "]")
 
 
 @blp.route("/next")
 class Next(MethodView):
     @blp.doc(security=SECURITY)
-    @blp.arguments(WaitSchema, location="query")
+    @blp.arguments(WaitSchema(), location="query")
     @blp.response(200, DecisionSchema)
     @blp.alt_response(204, description="nothing to decide within the wait")
     def get(self, args):
@@ -49,43 +123,38 @@ class Next(MethodView):
         Asking again returns the same decision until it is answered or expires, so a
         lost response never loses a decision.
         """
-        store, name = arena().store, g.bot["name"]
-        end = time.monotonic() + args["wait"]
-        while True:
-            pending = store.open_decisions(name, limit=1)
-            if pending:
-                return pending[0]
-            left = end - time.monotonic()
-            if left <= 0:
-                return Response(status=204)
-            store.wait_for_decision(name, min(left, 5.0))
+        bot = current_bot()
+        pending = arena().served.remember(bot, await_open(arena().store, bot, args["wait"], limit=1))
+        return json_response(pending[0]) if pending else Response(status=204)
 
 
 @blp.route("/<decision_id>")
 class Answer(MethodView):
     @blp.doc(security=SECURITY)
-    @blp.arguments(ActionSchema)
+    @blp.arguments(AnswerArgsSchema(), location="query")
+    @blp.arguments(ActionSchema())
     @blp.response(200, AcceptedSchema)
     @blp.alt_response(404, description="no such open decision for this bot")
     @blp.alt_response(409, description="already answered")
     @blp.alt_response(410, description="the deadline has passed")
     @blp.alt_response(422, description="the action is not legal here")
-    def post(self, action, decision_id):
-        """Answer a decision with one action in the engine's format."""
-        store, name = arena().store, g.bot["name"]
-        decision = store.decision(decision_id)
-        if decision is None or decision["bot"] != name:
-            abort(404, message="no open decision with that id for this bot")
-        if decision["status"] == "answered":
-            abort(409, message="this decision was already answered")
-        if decision["status"] == "expired":
-            abort(410, message="the deadline for this decision has passed; the default action was applied")
-        request = decision["request"]
-        try:
-            check(action, request["legal"], request["observation"]["seat"])
-        except IllegalAction as exc:
-            abort(422, message=str(exc))
-        outcome = store.answer_decision(decision_id, name, action)
+    def post(self, args, action, decision_id):
+        """Answer a decision with one action in the engine's format.
+
+        The response lists the bot's other open decisions in ``next``, waiting up to
+        ``wait`` seconds for one when there is none; ids in ``skip`` (decisions the bot
+        is already working on) are left out and not waited for. Answering with
+        ``wait=20`` and then answering what comes back is the whole loop of a bot.
+        A ``next`` lost with its response is not lost: those decisions stay open.
+        """
+        store, served_here, token_hash = arena().store, arena().served, bot_token_hash()
+        served = served_here.get(decision_id)
+        if served is None or not legal(action, served):     # anything to report is checked in order
+            served = judge(store, token_hash, decision_id, action)
+        outcome, found = store.answer_decision(token_hash, decision_id, served.bot, action, skip=args["skip"])
         if outcome != "ok":
-            abort(409 if outcome == "answered" else 410, message=f"the decision is {outcome}")
-        return {"accepted": True}
+            refuse(outcome)
+        served_here.forget(decision_id)
+        pending = served_here.remember(served.bot, await_open(store, served.bot, args["wait"], found,
+                                                              skip=args["skip"]))
+        return json_response('{"accepted": true, "next": [' + ",".join(pending) + "]}")

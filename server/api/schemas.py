@@ -65,8 +65,18 @@ class WaitSchema(ma.Schema):
                         metadata={"description": "seconds to long-poll when nothing is pending"})
 
 
+class AnswerArgsSchema(ma.Schema):
+    wait = fields.Float(load_default=0.0, validate=validate.Range(min=0, max=25),
+                        metadata={"description": "seconds to wait for a next decision when none is open"})
+    skip = fields.List(fields.String(validate=validate.Length(max=64)), load_default=list,
+                       validate=validate.Length(max=64),
+                       metadata={"description": "ids of decisions not to return (already in hand)"})
+
+
 class AcceptedSchema(ma.Schema):
     accepted = fields.Boolean()
+    next = fields.List(fields.Nested(DecisionSchema),
+                       metadata={"description": "the bot's other open decisions, soonest deadline first"})
 
 
 class LimitsSchema(ma.Schema):

@@ -66,7 +66,7 @@ class Tables(MethodView):
         return [view(tid) for tid in arena().store.table_ids()]
 
     @blp.doc(security=SECURITY)
-    @blp.arguments(TableCreateSchema)
+    @blp.arguments(TableCreateSchema())
     @blp.response(201, CreatedSchema)
     @blp.alt_response(422, description="unknown ruleset, option or bot")
     def post(self, body):
@@ -97,7 +97,7 @@ class Table(MethodView):
 @blp.route("/<tid>/join")
 class Join(MethodView):
     @blp.doc(security=SECURITY)
-    @blp.arguments(JoinSchema)
+    @blp.arguments(JoinSchema())
     @blp.response(200, TableSchema)
     @blp.alt_response(409, description="the seat (or every seat) is taken")
     def post(self, body, tid):
@@ -107,7 +107,7 @@ class Join(MethodView):
         table = table_or_404(tid)
         open_seats = [s for s, b in table["seats"].items() if b is None]
         wanted = [body["seat"]] if body.get("seat") else open_seats
-        if not any(arena().store.claim_seat(tid, s, g.bot["name"]) for s in wanted if s in open_seats):
+        if not any(arena().store.claim_seat(tid, s, g.bot) for s in wanted if s in open_seats):
             abort(409, message="that seat is taken" if body.get("seat") else "every seat is taken")
         start_if_full(tid)
         return view(tid)

@@ -43,7 +43,7 @@ class Tournaments(MethodView):
         return [store.tournament(tid) for tid in store.tournament_ids()]
 
     @blp.doc(security=SECURITY)
-    @blp.arguments(TournamentCreateSchema)
+    @blp.arguments(TournamentCreateSchema())
     @blp.response(201, CreatedSchema)
     @blp.alt_response(422, description="the request names unknown bots, too many boards, a bad ruleset...")
     @blp.alt_response(409, description="a different deal set of the same name is stored")

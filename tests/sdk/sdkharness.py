@@ -16,6 +16,8 @@ from pathlib import Path
 
 import requests
 
+from server.cli.serve_cmd import gunicorn_command
+
 ROOT = Path(__file__).resolve().parents[2]
 ADMIN = "sdk-test-admin-token"
 
@@ -42,9 +44,7 @@ class ApiServer:
         self.starts += 1
         log = open(self.log_dir / f"gunicorn-{self.starts}.log", "wb")
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{self.port}", "--workers", "2", "--threads",
-             "16", "--worker-class", "gthread", "--graceful-timeout", "2", "--no-control-socket", "server.wsgi:app"],
-            env=self.env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=log, start_new_session=True)
+            gunicorn_command(f"127.0.0.1:{self.port}", graceful=2), env=self.env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=log, start_new_session=True)
         deadline = time.monotonic() + timeout
         while True:
             try:

@@ -114,25 +114,26 @@ class LosingClient(sdk.Client):
         self.posted = 0
         self.lost = set()
 
-    def answer(self, decision, action):
-        accepted = super().answer(decision, action)
+    def answer_and_next(self, decision, action, **kwargs):
+        found = super().answer_and_next(decision, action, **kwargs)
         self.posted += 1
         if self.posted % 5 == 0 and decision not in self.lost:
             self.lost.add(decision)
             raise sdk.NetworkError("connection reset (simulated lost response)")
-        return accepted
+        return found
 
 
 def test_runner_replaces_illegal_answers_and_counts_lost_responses_once(server, rq_workers, admin):
     token = admin.register_bot("awkward").token
     client = LosingClient(server.url, token=token, backoff=0.01)
     answers = []
-    runner = sdk.Runner(Awkward(), client, threads=4, wait=20,
+    runner = sdk.Runner(Awkward(), client, threads=4, wait=20, follow_wait=0.5,
                         on_answer=lambda d, action, outcome: answers.append((d.id, action, outcome))).start()
     tid = admin.create_tournament(["awkward", "random"], boards=2, chunk=1)
     admin.wait_for_tournament(tid, poll=0.2, timeout=90)
     match = admin.matches(tid)[0]
     assert match.timeouts == {} and match.faulty == []            # nothing dropped, nothing late
+    time.sleep(1.5)         # the last answer's wait for a next decision ends, and a lost response is re-posted
     start = time.monotonic()
     runner.stop()
     runner.join(timeout=10)
@@ -216,3 +217,27 @@ def test_remote_cli_commands_and_their_errors(server, rq_workers):
     assert "rule" in ratings.stdout and "random" in ratings.stdout
     down = run_cli("remote", "standings", tid, "--server", "http://127.0.0.1:9")
     assert down.returncode == 2 and "cannot reach" in down.stderr
+
+
+class CountingClient(sdk.Client):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.calls = []
+
+    def request(self, method, path, **kwargs):
+        self.calls.append((method, path))
+        return super().request(method, path, **kwargs)
+
+
+def test_in_steady_play_the_runner_makes_one_request_per_decision(server, rq_workers, admin):
+    token = admin.register_bot("frugal").token
+    client = CountingClient(server.url, token=token)
+    runner = sdk.Runner(RandomBot(seed=3), client, wait=5).start()
+    tid = admin.create_tournament(["frugal", "random"], boards=2, chunk=2)
+    admin.wait_for_tournament(tid, poll=0.2, timeout=90)
+    runner.stop()
+    runner.join(timeout=10)
+    answers = [c for c in client.calls if c[0] == "POST"]
+    polls = [c for c in client.calls if c[0] == "GET"]
+    assert len(answers) == runner.stats["decisions"] == runner.stats["answered"] > 50
+    assert len(polls) <= 10, polls            # the answers' responses brought the next decisions

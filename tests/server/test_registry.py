@@ -13,13 +13,13 @@ def test_tokens_are_prefixed_and_never_stored_in_clear(store):
     stored += b" ".join(v for k in store.redis.scan_iter(match=f"{store.prefix}:bot:*")
                         if store.redis.type(k) == b"hash" for v in store.redis.hvals(k))
     assert not any(t.encode() in stored for t in tokens)
-    assert registry.authenticate(store, tokens[0])["name"] == "bot0"
+    assert registry.authenticate(store, tokens[0]) == "bot0"
 
 
 def test_rotation_and_disabling_take_effect_at_once(store):
     old = registry.register(store, "rotor")
     new = registry.rotate(store, "rotor")
-    assert registry.authenticate(store, old) is None and registry.authenticate(store, new)["name"] == "rotor"
+    assert registry.authenticate(store, old) is None and registry.authenticate(store, new) == "rotor"
     store.set_bot_status("rotor", "disabled")
     assert registry.authenticate(store, new) is None
 

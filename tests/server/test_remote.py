@@ -4,6 +4,7 @@ import threading
 
 import pytest
 
+from server import registry
 from server.engine import HandState, generate_board, make_ruleset, observation
 from server.engine.legality import check
 from server.engine.relabel import relabeling_for, translate
@@ -37,7 +38,8 @@ def test_the_bot_sees_the_room_relabeled_and_its_answer_comes_back_in_real_suits
     assert request["observation"] == translate(view, mapping)
     assert not {"match", "board", "room"} & set(request)
     shown_legal = request["legal"]
-    assert store.answer_decision(request["id"], "far", shown_legal[-1]) == "ok"
+    token = registry.token_hash(registry.register(store, "far"))
+    assert store.answer_decision(token, request["id"], "far", shown_legal[-1])[0] == "ok"
     thread.join(timeout=5)
     real = out["action"]
     check(real, view["legal"])                      # legal in the real suits

@@ -3,12 +3,13 @@
 import os
 import socket
 import subprocess
-import sys
 import time
 
 import pytest
 import requests
 from apiclient import ADMIN, Api
+
+from server.cli.serve_cmd import gunicorn_command
 
 
 
@@ -23,9 +24,7 @@ def api(redis_url, store):
     port = free_port()
     env = {**os.environ, "REDIS_URL": redis_url, "CINCH_PREFIX": store.prefix, "CINCH_QUEUE": store.queue_name,
            "CINCH_ADMIN_TOKEN": ADMIN}
-    proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", "--workers", "2",
-                             "--threads", "16", "--worker-class", "gthread", "--no-control-socket", "server.wsgi:app"],
-                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+    proc = subprocess.Popen(gunicorn_command(f"127.0.0.1:{port}"), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
     client = Api(f"http://127.0.0.1:{port}")
     deadline = time.monotonic() + 30
     while True:
