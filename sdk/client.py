@@ -15,6 +15,7 @@ The client may be shared by threads (each thread gets its own HTTP session).
 
 from __future__ import annotations
 
+import os
 import random
 import threading
 import time
@@ -63,6 +64,12 @@ class Client:
             session = self._local.session = requests.Session()
             session.headers["User-Agent"] = USER_AGENT
             session.headers["Accept"] = "application/json, application/problem+json"
+            # The environment's proxies and CA bundle, read once for our one server: with
+            # trust_env on, requests re-reads the whole environment on every call (about
+            # 0.4 ms each, a third of a bot's time per decision).
+            session.proxies.update(requests.utils.get_environ_proxies(self.base_url))
+            session.verify = os.environ.get("REQUESTS_CA_BUNDLE") or os.environ.get("CURL_CA_BUNDLE") or True
+            session.trust_env = False
             with self._lock:
                 self._sessions.append(session)
         return session

@@ -288,3 +288,14 @@ def test_decision_parsing_and_local_deadline(scripted):
     assert decision.expired
     token = sdk.BotToken(name="a", token="secret")
     assert "secret" not in repr(token)
+
+
+def test_the_environments_proxy_settings_are_read_once_and_still_honoured(monkeypatch):
+    for name in ("NO_PROXY", "no_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HTTP_PROXY", "http://proxy.example:3128")
+    session = sdk.Client("http://arena.example:8000")._session()
+    assert session.proxies.get("http") == "http://proxy.example:3128"
+    assert session.trust_env is False          # not re-read on every request
+    monkeypatch.setenv("NO_PROXY", "arena.example")
+    assert "http" not in sdk.Client("http://arena.example:8000")._session().proxies
