@@ -5,12 +5,13 @@
 Starts the API under gunicorn on loopback as ``cinch serve`` does, registers N remote
 bots, and runs N bot processes and N worker processes (each calling
 ``RemoteAgent.decide`` on a real observation in a loop, as an RQ worker playing a match
-would), concurrently. Each bot answers with the first legal action. ``thin`` is the protocol's
-own loop on a keep-alive connection of the standard library's ``http.client``, as a bot
-in any language would write it: answer, and take the next decision from the answer's
-response; long-poll only when none came back. ``sdk`` is ``sdk.Runner`` (on requests). Prints p50 and p99 of the round trip
-as the worker sees it, decisions per second, and where the CPU went per decision (on
-Linux). Uses ``REDIS_URL`` if set, else an embedded Redis.
+would), concurrently. Each bot answers with the first legal action. ``thin`` is the
+protocol's own loop on a keep-alive connection of the standard library's
+``http.client``, as a bot in any language would write it: answer, and take the next
+decision from the answer's response; long-poll only when none came back. ``sdk`` is
+``sdk.Runner`` (on requests). Prints p50 and p99 of the round trip as the worker sees
+it, decisions per second, and where the CPU went per decision (on Linux). Uses
+``REDIS_URL`` if set, else an embedded Redis.
 """
 
 from __future__ import annotations
