@@ -420,9 +420,6 @@ class Store:
         return [r.decode() for r in self._open(keys=[self.key("bot", bot, "pending")],
                                                args=[self.key("decision", ""), limit, *skip])]
 
-    def open_decisions(self, bot: str, limit: int = -1) -> list[dict[str, Any]]:
-        return [json.loads(r) for r in self.open_requests(bot, limit)]
-
     def wait_for_decision(self, bot: str, timeout: float) -> None:
         """Block until a new decision is published for ``bot`` or ``timeout`` passes."""
         self._blpop(self.key("bot", bot, "wake"), timeout)

@@ -76,12 +76,13 @@ def refuse(outcome: str) -> None:
     abort(status, message=message)
 
 
-def legal(action: dict[str, Any], served: Served) -> bool:
+def why_illegal(action: dict[str, Any], served: Served) -> str | None:
+    """What is wrong with the action for the decision served, or None if it is legal."""
     try:
         check(action, served.legal, served.seat)
-    except IllegalAction:
-        return False
-    return True
+    except IllegalAction as exc:
+        return str(exc)
+    return None
 
 
 def judge(store: Store, token_hash: str, did: str, action: dict[str, Any]) -> Served:
@@ -94,10 +95,9 @@ def judge(store: Store, token_hash: str, did: str, action: dict[str, Any]) -> Se
     if decision["status"] != "pending":
         refuse(decision["status"])
     served = Served(name, decision["legal"], decision["seat"])
-    try:
-        check(action, served.legal, served.seat)
-    except IllegalAction as exc:
-        abort(422, message=str(exc))
+    reason = why_illegal(action, served)
+    if reason is not None:
+        abort(422, message=reason)
     return served
 
 
@@ -149,7 +149,7 @@ class Answer(MethodView):
         """
         store, served_here, token_hash = arena().store, arena().served, bot_token_hash()
         served = served_here.get(decision_id)
-        if served is None or not legal(action, served):     # anything to report is checked in order
+        if served is None or why_illegal(action, served):   # anything to report is checked in order
             served = judge(store, token_hash, decision_id, action)
         outcome, found = store.answer_decision(token_hash, decision_id, served.bot, action, skip=args["skip"])
         if outcome != "ok":

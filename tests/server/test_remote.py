@@ -1,5 +1,6 @@
 """A remote seat over a real Redis: relabeled rooms, answers mapped back, deadlines."""
 
+import json
 import threading
 
 import pytest
@@ -20,7 +21,7 @@ def _decide_in_thread(agent, view):
 
 def _wait_open(store, bot):
     for _ in range(200):
-        pending = store.open_decisions(bot)
+        pending = [json.loads(r) for r in store.open_requests(bot)]
         if pending:
             return pending[0]
         threading.Event().wait(0.02)

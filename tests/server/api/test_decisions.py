@@ -6,6 +6,7 @@ one it did not (read back from Redis). Each must give the same answers for every
 of refusal, in the same order: token, ownership, status, legality.
 """
 
+import json
 import threading
 import time
 
@@ -66,7 +67,7 @@ def test_every_refusal_is_the_same_whichever_process_served_the_decision(arena, 
     assert post(client, tokens["bob"], did, illegal_for(legal)).status_code == 404
     refused = post(client, tokens["alice"], did, illegal_for(legal))
     assert refused.status_code == 422 and refused.content_type == "application/problem+json"
-    assert store.open_decisions("alice")[0]["id"] == did        # nothing above changed anything
+    assert json.loads(store.open_requests("alice")[0])["id"] == did        # nothing above changed anything
     accepted = post(client, tokens["alice"], did, legal[0])
     assert accepted.status_code == 200 and accepted.get_json() == {"accepted": True, "next": []}
     assert store.await_answer(did, "alice", time.time() + 5, time.time()) == legal[0]
@@ -126,4 +127,4 @@ def test_bad_wait_and_skip_are_refused_before_anything_changes(arena, store):
     for query in ({"wait": 26}, {"wait": -1}, {"wait": "soon"}, {"skip": "x" * 65}):
         r = post(client, tokens["alice"], did, view()["legal"][0], **query)
         assert r.status_code == 422 and r.content_type == "application/problem+json", query
-    assert store.open_decisions("alice")[0]["id"] == did
+    assert json.loads(store.open_requests("alice")[0])["id"] == did
