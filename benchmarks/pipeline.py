@@ -25,7 +25,7 @@ from server import dealsets
 from server.engine import make_ruleset
 from server.store import Store
 from workers.bots import make_bot
-from workers.driver import start, watch
+from workers.driver import cli_driver, start, watch
 from workers.jobs import queue_for
 from workers.local import LocalWorkers, embedded_redis, stop_embedded, url_of
 from workers.match import play_match
@@ -48,8 +48,8 @@ def through_rq(redis: Redis, url: str, deals: dealsets.DealSet, boards: int, chu
         while len(Worker.all(queue=queue)) < workers:
             time.sleep(0.05)
         start_time = time.perf_counter()
-        tid = start(store, queue, {"bots": BOTS, "boards": boards, "chunk": chunk}, deals)
-        watch(store, queue, tid, poll=0.02)
+        tid = start(store, queue, {"bots": BOTS, "boards": boards, "chunk": chunk}, deals, cli_driver())
+        watch(store, queue, tid, cli_driver(), poll=0.02)
         return boards / (time.perf_counter() - start_time)
     finally:
         pool.stop()

@@ -20,20 +20,22 @@ MODEL = PlackettLuce()
 
 def initial() -> dict[str, Any]:
     fresh = MODEL.rating()
-    return {"mu": fresh.mu, "sigma": fresh.sigma, "matches": 0}
+    return {"mu": fresh.mu, "sigma": fresh.sigma, "matches": 0, "boards": 0}
 
 
-def update(x: dict[str, Any], y: dict[str, Any], outcome: int) -> tuple[dict[str, Any], dict[str, Any]]:
-    """New ratings of X and Y after a match X won (+1), drew (0) or lost (-1)."""
+def update(x: dict[str, Any], y: dict[str, Any], outcome: int,
+           boards: int = 0) -> tuple[dict[str, Any], dict[str, Any]]:
+    """New ratings of X and Y after a match X won (+1), drew (0) or lost (-1) on ``boards`` new board pairs."""
     ranks = {1: [1, 2], 0: [1, 1], -1: [2, 1]}[outcome]
     [[rx], [ry]] = MODEL.rate([[MODEL.rating(mu=x["mu"], sigma=x["sigma"])],
                                [MODEL.rating(mu=y["mu"], sigma=y["sigma"])]], ranks=ranks)
-    return ({"mu": rx.mu, "sigma": rx.sigma, "matches": x["matches"] + 1},
-            {"mu": ry.mu, "sigma": ry.sigma, "matches": y["matches"] + 1})
+    return ({"mu": rx.mu, "sigma": rx.sigma, "matches": x["matches"] + 1, "boards": x.get("boards", 0) + boards},
+            {"mu": ry.mu, "sigma": ry.sigma, "matches": y["matches"] + 1, "boards": y.get("boards", 0) + boards})
 
 
 def leaderboard(ratings: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
     """Bots by conservative rating (mu - 3 sigma), best first."""
     rows = [{"bot": bot, "mu": round(r["mu"], 3), "sigma": round(r["sigma"], 3),
-             "rating": round(r["mu"] - 3 * r["sigma"], 3), "matches": r["matches"]} for bot, r in ratings.items()]
+             "rating": round(r["mu"] - 3 * r["sigma"], 3), "matches": r["matches"], "boards": r.get("boards", 0)}
+            for bot, r in ratings.items()]
     return sorted(rows, key=lambda row: (-row["rating"], row["bot"]))

@@ -6,15 +6,23 @@ a server without touching each other's data):
     {p}:deals:{name}              hash  "meta" -> header JSON, "{n}" -> board JSON
     {p}:seq:tournament            counter for tournament ids ("t1", "t2", ...)
     {p}:tournaments               zset  tournament id by creation time
-    {p}:tournament:{tid}          hash  spec, status, pairs_done, pairs_total, created, finished
+    {p}:tournaments:active        set   ids of tournaments whose stored status is queued or running
+    {p}:tournament:{tid}          hash  spec, status, driver, pairs_done, pairs_total, created, finished,
+                                        error, stopped, failures, failures_done
+    {p}:tournament:{tid}:lease    string the live driver ("service" or "cli:host:pid"), with a TTL
+    {p}:supervisor                string the supervisor process in charge, with a TTL
+    {p}:tournament:{tid}:jobs     set   RQ job ids enqueued for it and not yet seen to end
     {p}:tournament:{tid}:matches  list  match ids in schedule order
     {p}:tournament:{tid}:complete set   ids of matches whose every board pair is stored
     {p}:tournament:{tid}:results  string JSON standings, cross-table and match statistics
     {p}:match:{mid}               hash  spec, status
     {p}:match:{mid}:pairs         hash  board number -> board-pair record JSON
     {p}:match:{mid}:scores        hash  board number -> X's score on that pair
+    {p}:claim:{mid}:{n}           string the RQ job playing board n of the match, with a TTL
+    {p}:job:{job_id}              string "alive" while a chunk job runs, with a TTL (its heartbeat)
     {p}:ratings:{ruleset}         hash  bot -> rating JSON
-    {p}:ratings:{ruleset}:applied set   match ids already counted in the ratings
+    {p}:ratings:{ruleset}:applied set   match ids already considered for the ratings
+    {p}:ratings:{ruleset}:evidence set  board pairs already counted: "deals|options|board|botA|botB"
     {p}:secret                    string the server's secret (suit relabelings); never served
     {p}:bots                      set   bot names
     {p}:bot:{name}                hash  name, kind, status, created, description, token_hash
@@ -36,6 +44,12 @@ a server without touching each other's data):
 A board pair is written with HSETNX inside one Lua script that also advances the
 tournament's progress and marks the match complete, so a job that is retried after a
 crash can never count a pair twice, and "match complete" happens exactly once.
+
+A tournament is played only while its driver holds its lease (the CLI that runs it, or
+the service's supervisor); its stored status is ``queued``, ``running``, ``finished``,
+``cancelled``, ``failed`` or ``interrupted``, and a queued or running tournament whose
+lease has lapsed reads as ``interrupted``. Jobs claim each board before playing it, so
+no board is played twice at once, and never for a tournament that is not live.
 """
 
 from __future__ import annotations
@@ -186,6 +200,70 @@ return 0
 """
 
 
+# Claim board ARGV[3] of a match for job ARGV[1] (TTL ARGV[2] ms), only while the
+# tournament is live (queued or running, its driver's lease held) and the board is not
+# stored yet. The first claim turns a queued tournament into a running one.
+_CLAIM = """
+local status = redis.call('HGET', KEYS[1], 'status')
+if (status ~= 'queued' and status ~= 'running') or redis.call('EXISTS', KEYS[2]) == 0 then return 'stop' end
+if redis.call('HEXISTS', KEYS[4], ARGV[3]) == 1 then return 'done' end
+if not redis.call('SET', KEYS[3], ARGV[1], 'NX', 'PX', ARGV[2]) then return 'busy' end
+if status == 'queued' then redis.call('HSET', KEYS[1], 'status', 'running') end
+return 'ok'
+"""
+
+# Extend (ARGV[2] ms) or, with ARGV[2] = 0, delete each key that still holds ARGV[1].
+_KEEP = """
+for _, key in ipairs(KEYS) do
+  if redis.call('GET', key) == ARGV[1] then
+    if tonumber(ARGV[2]) > 0 then redis.call('PEXPIRE', key, ARGV[2]) else redis.call('DEL', key) end
+  end
+end
+return 1
+"""
+
+# Hold a tournament's lease for driver ARGV[1] (TTL ARGV[2] ms) unless another driver
+# holds it; returns 'ok' or the other holder.
+_LEASE = """
+local holder = redis.call('GET', KEYS[1])
+if holder and holder ~= ARGV[1] then return holder end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 'ok'
+"""
+
+# Make driver ARGV[1] the tournament's driver (resume): refused when it is finished or
+# another live driver holds it. Returns 'ok', 'finished' or the other holder.
+_TAKE_OVER = """
+local status = redis.call('HGET', KEYS[1], 'status')
+if status == 'finished' then return 'finished' end
+local holder = redis.call('GET', KEYS[2])
+if holder and holder ~= ARGV[1] then return holder end
+local next = 'queued'
+if tonumber(redis.call('HGET', KEYS[1], 'pairs_done')) > 0 then next = 'running' end
+redis.call('HSET', KEYS[1], 'status', next, 'driver', ARGV[1], 'failures', 0)
+redis.call('HDEL', KEYS[1], 'error')
+redis.call('SADD', KEYS[3], ARGV[3])
+redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2])
+return 'ok'
+"""
+
+# Stop a tournament for good or for now (cancelled, interrupted, failed), unless it is
+# finished: its status, the reason, out of the active set, the lease dropped. With
+# ARGV[5] = '1' only if no driver holds it (a supervisor tidying up after a dead driver).
+_STOP = """
+if redis.call('HGET', KEYS[1], 'status') == 'finished' then return 0 end
+if ARGV[5] == '1' and redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], 'status', ARGV[1], 'stopped', ARGV[2])
+if ARGV[3] ~= '' then redis.call('HSET', KEYS[1], 'error', ARGV[3]) end
+redis.call('SREM', KEYS[3], ARGV[4])
+redis.call('DEL', KEYS[2])
+return 1
+"""
+
+
+ACTIVE = ("queued", "running")
+
+
 class StoreError(KeyError):
     """An id that names nothing stored."""
 
@@ -205,6 +283,11 @@ class Store:
         self._ask = redis.register_script(_ASK)
         self._token_bot = redis.register_script(_TOKEN_BOT)
         self._answer_context = redis.register_script(_ANSWER_CONTEXT)
+        self._claim = redis.register_script(_CLAIM)
+        self._keep = redis.register_script(_KEEP)
+        self._lease = redis.register_script(_LEASE)
+        self._take_over = redis.register_script(_TAKE_OVER)
+        self._stop = redis.register_script(_STOP)
         self._boards: dict[tuple[str, int], Board] = {}
 
     def key(self, *parts: object) -> str:
@@ -238,16 +321,19 @@ class Store:
         return cached
 
     # ------------------------------------------------------------------ tournaments and matches
-    def create_tournament(self, spec: dict[str, Any], matches: list[dict[str, Any]]) -> str:
-        """Store a tournament and its matches in one transaction; returns its id."""
+    def create_tournament(self, spec: dict[str, Any], matches: list[dict[str, Any]], driver: str,
+                          lease_ms: int) -> str:
+        """Store a tournament (queued, held by ``driver``) and its matches in one transaction."""
         tid = f"t{self.redis.incr(self.key('seq', 'tournament'))}"
         now = time.time()
         pairs_total = sum(m["last"] - m["first"] + 1 for m in matches)
         pipe = self.redis.pipeline(transaction=True)
         pipe.hset(self.key("tournament", tid), mapping={
-            "spec": json.dumps({**spec, "id": tid}), "status": "running", "pairs_done": 0,
+            "spec": json.dumps({**spec, "id": tid}), "status": "queued", "driver": driver, "pairs_done": 0,
             "pairs_total": pairs_total, "matches_total": len(matches), "created": now})
+        pipe.set(self.key("tournament", tid, "lease"), driver, px=lease_ms)
         pipe.zadd(self.key("tournaments"), {tid: now})
+        pipe.sadd(self.key("tournaments", "active"), tid)
         for index, match in enumerate(matches, 1):
             mid = f"{tid}.m{index}"
             match.update(id=mid, tournament=tid)
@@ -257,15 +343,115 @@ class Store:
         return tid
 
     def tournament(self, tid: str) -> dict[str, Any]:
-        raw = self.redis.hgetall(self.key("tournament", tid))
+        """A tournament's spec and state. A queued or running one whose driver's lease has
+        lapsed (the driver died or was stopped) reads as ``interrupted``."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hgetall(self.key("tournament", tid))
+        pipe.exists(self.key("tournament", tid, "lease"))
+        raw, leased = pipe.execute()
         if not raw:
             raise StoreError(f"no tournament {tid!r}")
         out = json.loads(raw[b"spec"])
-        out.update(status=raw[b"status"].decode(), pairs_done=int(raw[b"pairs_done"]),
+        status = raw[b"status"].decode()
+        if status in ACTIVE and not leased:
+            status = "interrupted"
+        text = {k.decode(): v.decode() for k, v in raw.items() if k in (b"driver", b"error")}
+        out.update(status=status, pairs_done=int(raw[b"pairs_done"]),
                    pairs_total=int(raw[b"pairs_total"]), matches_total=int(raw[b"matches_total"]),
-                   created=float(raw[b"created"]),
+                   created=float(raw[b"created"]), driver=text.get("driver"), error=text.get("error"),
                    finished=float(raw[b"finished"]) if b"finished" in raw else None)
         return out
+
+    def active_tournaments(self) -> list[str]:
+        """Ids of tournaments whose stored status is queued or running (live or not)."""
+        return sorted((t.decode() for t in self.redis.smembers(self.key("tournaments", "active"))),
+                      key=lambda t: int(t[1:]))
+
+    def hold_lease(self, tid: str, driver: str, lease_ms: int) -> str | None:
+        """Renew ``driver``'s lease on a tournament; None, or the other driver holding it."""
+        holder = self._lease(keys=[self.key("tournament", tid, "lease")], args=[driver, lease_ms])
+        return None if holder == b"ok" else holder.decode()
+
+    def take_over(self, tid: str, driver: str, lease_ms: int) -> str | None:
+        """Make ``driver`` the tournament's driver, to resume it; None, or why not
+        ('finished', or the live driver holding it)."""
+        self.tournament(tid)
+        why = self._take_over(keys=[self.key("tournament", tid), self.key("tournament", tid, "lease"),
+                                    self.key("tournaments", "active")], args=[driver, lease_ms, tid])
+        return None if why == b"ok" else why.decode()
+
+    def stop_tournament(self, tid: str, status: str, error: str = "", only_if_driverless: bool = False) -> bool:
+        """Mark a tournament cancelled, interrupted or failed (never a finished one)."""
+        return bool(self._stop(keys=[self.key("tournament", tid), self.key("tournament", tid, "lease"),
+                                     self.key("tournaments", "active")],
+                               args=[status, time.time(), error, tid, "1" if only_if_driverless else "0"]))
+
+    def lead(self, holder: str, lease_ms: int) -> bool:
+        """Hold (or renew) the one supervisor's lease: only its holder supervises the
+        service's tournaments, so two ``cinch serve`` on one Redis do not both enqueue."""
+        return self._lease(keys=[self.key("supervisor")], args=[holder, lease_ms]) == b"ok"
+
+    def rated(self, ruleset: str, mid: str) -> bool:
+        """Whether a match was already considered for the ratings."""
+        return bool(self.redis.sismember(self.key("ratings", ruleset, "applied"), mid))
+
+    def add_jobs(self, tid: str, job_ids: list[str]) -> None:
+        """Record job ids enqueued for a tournament (to supervise or cancel them)."""
+        self.redis.sadd(self.key("tournament", tid, "jobs"), *job_ids)
+
+    def jobs(self, tid: str) -> list[str]:
+        return sorted(j.decode() for j in self.redis.smembers(self.key("tournament", tid, "jobs")))
+
+    def forget_jobs(self, tid: str, job_ids: Iterable[str]) -> None:
+        job_ids = list(job_ids)
+        if job_ids:
+            self.redis.srem(self.key("tournament", tid, "jobs"), *job_ids)
+
+    def count_failures(self, tid: str, failed: int) -> int:
+        """Add ``failed`` failed jobs to the tournament's run of failures without progress
+        (a board pair stored since the last count starts the run again); returns the run."""
+        key = self.key("tournament", tid)
+        done, since = self.redis.hmget(key, "pairs_done", "failures_done")
+        if since is None or int(since) != int(done):
+            self.redis.hset(key, mapping={"failures": 0, "failures_done": int(done)})
+        return int(self.redis.hincrby(key, "failures", failed))
+
+    # ------------------------------------------------------------------ boards in play
+    def claim_board(self, tid: str, mid: str, board: int, job_id: str, ttl_ms: int) -> str:
+        """'ok' if ``job_id`` may play the board now; 'stop' if the tournament is not live
+        (cancelled, interrupted, failed, finished); 'done' if stored; 'busy' if another job plays it."""
+        return self._claim(keys=[self.key("tournament", tid), self.key("tournament", tid, "lease"),
+                                 self.key("claim", mid, board), self.key("match", mid, "pairs")],
+                           args=[job_id, ttl_ms, board]).decode()
+
+    def claimed_boards(self, mid: str, boards: Iterable[int]) -> set[int]:
+        """Which of ``boards`` some live job is playing right now."""
+        boards = list(boards)
+        if not boards:
+            return set()
+        held = self.redis.mget([self.key("claim", mid, n) for n in boards])
+        return {n for n, h in zip(boards, held) if h is not None}
+
+    def job_alive(self, job_id: str, ttl_ms: int) -> None:
+        """A running job's heartbeat."""
+        self.redis.set(self.key("job", job_id), job_id, px=ttl_ms)
+
+    def jobs_alive(self, job_ids: Iterable[str]) -> set[str]:
+        job_ids = list(job_ids)
+        if not job_ids:
+            return set()
+        beats = self.redis.mget([self.key("job", j) for j in job_ids])
+        return {j for j, b in zip(job_ids, beats) if b is not None}
+
+    def keep(self, holder: str, keys: Iterable[str], ttl_ms: int) -> None:
+        """Extend (or with ``ttl_ms`` 0 release) the claims and heartbeats ``holder`` still holds."""
+        self._keep(keys=list(keys), args=[holder, ttl_ms])
+
+    def claim_key(self, mid: str, board: int) -> str:
+        return self.key("claim", mid, board)
+
+    def job_key(self, job_id: str) -> str:
+        return self.key("job", job_id)
 
     def tournament_ids(self) -> list[str]:
         return [t.decode() for t in self.redis.zrange(self.key("tournaments"), 0, -1)]
@@ -310,29 +496,56 @@ class Store:
         """Write a tournament's results once; False if they were already written."""
         if not self.redis.set(self.key("tournament", tid, "results"), json.dumps(results), nx=True):
             return False
-        self.redis.hset(self.key("tournament", tid), mapping={"status": "finished", "finished": time.time()})
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.hset(self.key("tournament", tid), mapping={"status": "finished", "finished": time.time()})
+        pipe.hdel(self.key("tournament", tid), "error")
+        pipe.srem(self.key("tournaments", "active"), tid)
+        pipe.delete(self.key("tournament", tid, "lease"))
+        pipe.execute()
         return True
 
     def results(self, tid: str) -> dict[str, Any] | None:
         raw = self.redis.get(self.key("tournament", tid, "results"))
         return None if raw is None else json.loads(raw)
 
-    def apply_rating(self, ruleset: str, mid: str, bots: tuple[str, str],
-                     update: Callable[[dict | None, dict | None], tuple[dict, dict]]) -> bool:
-        """Apply one match to two bots' ratings exactly once (optimistic transaction)."""
+    def apply_rating(self, ruleset: str, mid: str, bots: tuple[str, str], evidence: dict[int, str],
+                     update: Callable[[dict | None, dict | None, list[int]], tuple[dict, dict]]) -> bool:
+        """Count a complete match in two bots' ratings, each board pair at most once.
+
+        ``evidence`` names each board of the match as a piece of evidence (the same
+        two bots, ruleset, deal set and board: see ``server.tournaments.evidence_of``);
+        ``update`` gets the old ratings and the boards not counted before, and is not
+        called when there are none. Optimistic transaction, so concurrent jobs and
+        tournaments apply each piece of evidence exactly once. False if nothing moved.
+        """
         ratings, applied = self.key("ratings", ruleset), self.key("ratings", ruleset, "applied")
+        counted = self.key("ratings", ruleset, "evidence")
+        boards = sorted(evidence)
 
         def attempt(pipe) -> bool:
             if pipe.sismember(applied, mid):
                 return False
-            old = [None if raw is None else json.loads(raw) for raw in pipe.hmget(ratings, *bots)]
-            new = update(*old)
+            seen = pipe.smismember(counted, [evidence[b] for b in boards]) if boards else []
+            fresh = [b for b, was in zip(boards, seen) if not was]
+            new = update(*[None if raw is None else json.loads(raw) for raw in pipe.hmget(ratings, *bots)],
+                         fresh) if fresh else None
             pipe.multi()
-            pipe.hset(ratings, mapping={bots[0]: json.dumps(new[0]), bots[1]: json.dumps(new[1])})
+            if new is not None:
+                pipe.hset(ratings, mapping={bots[0]: json.dumps(new[0]), bots[1]: json.dumps(new[1])})
+                pipe.sadd(counted, *[evidence[b] for b in fresh])
             pipe.sadd(applied, mid)
-            return True
+            return new is not None
 
-        return self.redis.transaction(attempt, ratings, applied, value_from_callable=True)
+        return self.redis.transaction(attempt, ratings, applied, counted, value_from_callable=True)
+
+    def rating_rulesets(self) -> list[str]:
+        """Rulesets that have ratings stored."""
+        prefix = self.key("ratings", "")
+        return sorted({k.decode()[len(prefix):].split(":")[0] for k in self.redis.scan_iter(match=prefix + "*")})
+
+    def clear_ratings(self, ruleset: str) -> None:
+        self.redis.delete(self.key("ratings", ruleset), self.key("ratings", ruleset, "applied"),
+                          self.key("ratings", ruleset, "evidence"))
 
     def ratings(self, ruleset: str) -> dict[str, dict[str, Any]]:
         return {b.decode(): json.loads(r) for b, r in self.redis.hgetall(self.key("ratings", ruleset)).items()}

@@ -12,6 +12,7 @@ whoever computes them and however often.
 
 from __future__ import annotations
 
+import json
 from itertools import combinations
 from typing import Any, Iterable
 
@@ -21,6 +22,7 @@ from .stats import MatchStats, mirrored, summarize
 from .store import Store
 
 FORMATS = ("round_robin", "gauntlet")
+STATUSES = ("queued", "running", "interrupted", "cancelled", "finished", "failed")
 DEFAULTS = {"format": "round_robin", "ruleset": "american62", "options": {}, "deals": "standard",
             "first": 1, "boards": 100, "chunk": 20, "seed": 1, "limits": {}}
 LIMITS = {"decision_ms": (50, 600_000), "bank_ms": (0, 3_600_000), "max_timeouts": (0, 10_000)}
@@ -119,20 +121,61 @@ def match_stats(store: Store, mid: str) -> MatchStats:
     return summarize([scores[b] for b in sorted(scores)])
 
 
+def evidence_of(match: dict[str, Any], board: int) -> str:
+    """What a board pair proves, named so that replaying it anywhere names it the same:
+    the deal set, ruleset options, board number and the two bots (in a fixed order).
+    The ruleset itself is the ratings' own key."""
+    options = json.dumps(match["options"], sort_keys=True, separators=(",", ":"))
+    low, high = sorted((match["x"], match["y"]))
+    return f"{match['deals']}|{options}|{board}|{low}|{high}"
+
+
+def rate_match(store: Store, match: dict[str, Any]) -> bool:
+    """Count a complete match in the ratings, on the board pairs never counted before.
+
+    The match enters as one result: a win when the mean over those boards has a 95%
+    interval that excludes zero, a draw otherwise. A match whose every board was
+    already counted (the same bots, deals, options and boards in an earlier tournament)
+    moves nothing, so a repeated tournament cannot rate the same evidence twice.
+    """
+    if store.rated(match["ruleset"], match["id"]):
+        return False
+    scores = store.scores(match["id"])
+
+    def update_with(x: dict | None, y: dict | None, fresh: list[int]) -> tuple[dict, dict]:
+        outcome = summarize([scores[b] for b in fresh]).outcome()
+        return update(x or initial(), y or initial(), outcome, len(fresh))
+
+    evidence = {b: evidence_of(match, b) for b in scores}
+    return store.apply_rating(match["ruleset"], match["id"], (match["x"], match["y"]), evidence, update_with)
+
+
 def after_match_progress(store: Store, match: dict[str, Any]) -> bool:
     """Follow-ups once a match is complete: its rating, then the tournament's results.
 
-    Idempotent, and called after every chunk, so a job that crashed between storing
-    the last board pair and these follow-ups has them done by whichever job runs next
-    (or by its own retry). Returns True when the tournament is finished.
+    Idempotent, and called after every chunk and by the supervisor, so a job that
+    crashed between storing the last board pair and these follow-ups has them done by
+    whoever comes next. Returns True when the tournament is finished.
     """
     mid, tid = match["id"], match["tournament"]
     if mid not in store.complete_matches(tid):
         return False
-    outcome = match_stats(store, mid).outcome()
-    store.apply_rating(match["ruleset"], mid, (match["x"], match["y"]),
-                       lambda x, y: update(x or initial(), y or initial(), outcome))
+    rate_match(store, match)
     return finish_if_complete(store, tid)
+
+
+def rebuild_ratings(store: Store, rulesets: Iterable[str] | None = None) -> dict[str, int]:
+    """Recompute ratings from the stored board pairs alone: every complete match of every
+    tournament, in the order the tournaments were created. Returns matches counted per ruleset."""
+    chosen = set(rulesets) if rulesets is not None else None
+    matches = [store.match(mid) for tid in store.tournament_ids() for mid in store.match_ids(tid)
+               if mid in store.complete_matches(tid)]
+    names = {m["ruleset"] for m in matches} | set(store.rating_rulesets())
+    counted = {}
+    for ruleset in sorted(names if chosen is None else names & chosen):
+        store.clear_ratings(ruleset)
+        counted[ruleset] = sum(rate_match(store, m) for m in matches if m["ruleset"] == ruleset)
+    return counted
 
 
 def finish_if_complete(store: Store, tid: str) -> bool:

@@ -7,6 +7,7 @@ database it did not create is ever flushed.
 """
 
 import os
+import subprocess
 import uuid
 
 import pytest
@@ -15,6 +16,7 @@ from redis import Redis
 from server.store import Store
 from workers.jobs import queue_for
 from workers.local import LocalWorkers, url_of
+from workers.supervisor import supervisor_command
 
 
 @pytest.fixture(scope="session")
@@ -59,7 +61,12 @@ def queue(store):
 
 @pytest.fixture
 def rq_workers(redis_url, store):
-    """Two real ``rq worker`` processes on the test's own queue."""
+    """The service's back end, as real processes: two ``rq worker`` processes on the
+    test's own queue, and the supervisor that drives tournaments created through the API."""
     pool = LocalWorkers(redis_url, store.queue_name, 2).start()
+    supervisor = subprocess.Popen(supervisor_command(redis_url, store.prefix, store.queue_name),
+                                  stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, start_new_session=True)
     yield pool
+    supervisor.terminate()
+    supervisor.wait(timeout=15)
     pool.stop()

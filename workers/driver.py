@@ -1,78 +1,113 @@
-"""Running a tournament to the end: create it, enqueue its chunks, watch and supervise.
+"""A tournament's life: start it, watch it to the end, resume or stop it.
 
-The watcher is what the CLI shows as a progress bar. It also keeps the run alive: local
-workers that die are restarted and the chunk they held is enqueued again under a new
-attempt, and if nothing has progressed for a while the abandoned-job registry is swept
-(RQ retries abandoned jobs that have retries left) and every unstored board range is
-enqueued again. All of this is safe because storing a board pair is idempotent.
+A tournament is played only while its driver holds its lease: a ``cinch tournament``
+command drives the tournament it started or resumed (``watch`` renews the lease and
+supervises, see ``workers.supervisor``), and the service drives the ones created through
+the API. Ctrl-C (or SIGTERM) on the command leaves its tournament interrupted, a dead
+command's tournament reads as interrupted once its lease lapses, and either is continued
+by ``resume``, which plays only the boards not stored yet.
 """
 
 from __future__ import annotations
 
+import os
+import socket
 import time
 from typing import Any, Callable
 
+from redis.exceptions import RedisError
 from rq import Queue
-from rq.registry import FailedJobRegistry, StartedJobRegistry
 
 from server.dealsets import DealSet
 from server.registry import active_names, ensure_builtins
+from server.settings import LEASE_MS, SUPERVISE_SECONDS
 from server.store import Store
-from server.tournaments import plan_matches, validate
+from server.tournaments import chunks, plan_matches, validate
 from workers.bots import BUILTIN
-from workers.jobs import enqueue_missing
-from workers.local import LocalWorkers, jobs_of_dead_workers
-
-STALL_SECONDS = 90
-MAX_ATTEMPTS = 5
+from workers.jobs import enqueue_chunks
+from workers.local import LocalWorkers
+from workers.supervisor import halt, supervise
 
 
-def last_failure(queue: Queue) -> str | None:
-    """The last line of the newest failed job's error on ``queue``, if any."""
-    ids = FailedJobRegistry(queue=queue).get_job_ids(desc=True)
-    job = queue.fetch_job(ids[0]) if ids else None
-    info = job.latest_result().exc_string if job is not None and job.latest_result() else None
-    return info.strip().splitlines()[-1] if info else None
+class TournamentStopped(RuntimeError):
+    """The tournament ended without results (cancelled, failed, or taken over); the
+    message says which and what to do."""
 
 
-def start(store: Store, queue: Queue, request: dict[str, Any], deals: DealSet) -> str:
-    """Validate a request, publish its deal set, store the tournament and enqueue its jobs."""
+def cli_driver() -> str:
+    """This command's name as a tournament's driver."""
+    return f"cli:{socket.gethostname()}:{os.getpid()}"
+
+
+def start(store: Store, queue: Queue, request: dict[str, Any], deals: DealSet, driver: str) -> str:
+    """Validate a request, publish its deal set, store the tournament (driven by ``driver``)
+    and enqueue its jobs."""
     ensure_builtins(store, BUILTIN)
     spec = validate({**request, "deals": deals.name}, active_names(store), len(deals.boards))
     store.put_dealset(deals)
-    tid = store.create_tournament(spec, plan_matches(spec))
-    enqueue_missing(store, queue, tid, spec["chunk"])
+    tid = store.create_tournament(spec, plan_matches(spec), driver, LEASE_MS)
+    for mid in store.match_ids(tid):
+        enqueue_chunks(store, queue, tid, mid, chunks(store.match(mid), spec["chunk"]))
     return tid
 
 
-def watch(store: Store, queue: Queue, tid: str, workers: LocalWorkers | None = None,
-          on_progress: Callable[[int, int], None] | None = None, poll: float = 0.2,
-          timeout: float | None = None) -> dict[str, Any]:
-    """Wait for tournament ``tid`` to finish, supervising as described above."""
-    chunk = store.tournament(tid)["chunk"]
-    attempt, last_done, last_change = 0, -1, time.monotonic()
-    start = time.monotonic()
+def resume(store: Store, queue: Queue, tid: str, driver: str) -> None:
+    """Continue a stopped tournament (interrupted, cancelled or failed) under ``driver``,
+    enqueueing only the boards not stored yet. Raises TournamentStopped if it is finished
+    or another live driver holds it, and StoreError for an unknown id."""
+    why = store.take_over(tid, driver, LEASE_MS)
+    if why == "finished":
+        raise TournamentStopped(f"tournament {tid} is finished; nothing to resume")
+    if why is not None:
+        raise TournamentStopped(f"tournament {tid} is running, driven by {why}")
+    supervise(store, queue, tid)
+
+
+def stop_command(tid: str) -> str:
+    return f"cinch tournament resume {tid}"
+
+
+def watch(store: Store, queue: Queue, tid: str, driver: str, workers: LocalWorkers | None = None,
+          on_progress: Callable[[dict[str, Any]], None] | None = None, poll: float = 0.2,
+          timeout: float | None = None, on_redis_down: Callable[[Exception], None] | None = None) -> dict[str, Any]:
+    """Drive tournament ``tid`` to its end and return its results.
+
+    Every ``SUPERVISE_SECONDS`` it renews the lease, restarts dead local workers and
+    supervises (enqueueing boards nobody plays). Redis going away is waited out. Raises
+    TournamentStopped if the tournament is cancelled or fails, or another driver takes it.
+    """
+    began, last_pass = time.monotonic(), 0.0
     while True:
-        t = store.tournament(tid)
-        if on_progress:
-            on_progress(t["pairs_done"], t["pairs_total"])
-        if t["status"] == "finished":
-            return store.results(tid)
-        now = time.monotonic()
-        if t["pairs_done"] != last_done:
-            last_done, last_change = t["pairs_done"], now
-        dead = workers.replace_dead() if workers else []
-        if dead and jobs_of_dead_workers(queue, dead):
-            attempt += 1
-            enqueue_missing(store, queue, tid, chunk, attempt)
-        elif now - last_change > STALL_SECONDS:
-            if attempt >= MAX_ATTEMPTS:
-                raise RuntimeError(f"tournament {tid} made no progress in {attempt} attempts; "
-                                   f"last job error: {last_failure(queue) or 'none recorded'}")
-            StartedJobRegistry(queue=queue).cleanup()
-            attempt += 1
-            enqueue_missing(store, queue, tid, chunk, attempt)
-            last_change = now
-        if timeout is not None and now - start > timeout:
+        try:
+            t = store.tournament(tid)
+            if on_progress:
+                on_progress(t)
+            if t["status"] == "finished":
+                return store.results(tid)
+            if t["status"] in ("cancelled", "failed"):
+                reason = f": {t['error']}" if t.get("error") else ""
+                raise TournamentStopped(f"tournament {tid} was {t['status']}{reason}; "
+                                        f"`{stop_command(tid)}` continues it")
+            now = time.monotonic()
+            if now - last_pass >= SUPERVISE_SECONDS:
+                last_pass = now
+                holder = store.hold_lease(tid, driver, LEASE_MS)
+                if holder is not None:
+                    raise TournamentStopped(f"tournament {tid} is now driven by {holder}")
+                if t["status"] == "interrupted":      # our lease lapsed (Redis was away): take it back
+                    store.take_over(tid, driver, LEASE_MS)
+                if workers:
+                    workers.replace_dead()
+                supervise(store, queue, tid)
+        except RedisError as exc:
+            if on_redis_down:
+                on_redis_down(exc)
+        if timeout is not None and time.monotonic() - began > timeout:
             raise TimeoutError(f"tournament {tid} did not finish in {timeout:.0f} s")
         time.sleep(poll)
+
+
+def interrupt(store: Store, queue: Queue, tid: str) -> None:
+    """The driving command is stopping: leave the tournament interrupted, its queued
+    jobs removed, so nobody else's workers play it until it is resumed."""
+    halt(store, queue, tid, "interrupted")

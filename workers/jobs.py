@@ -3,43 +3,103 @@
 Jobs take only JSON-able arguments (every queue and worker uses RQ's JSON serializer),
 return nothing of value (results go through the store), and can be re-run from scratch:
 a chunk skips the boards already stored and stores each board pair as soon as it is
-played, so a killed job loses at most the pair in progress and its retry resumes.
+played, so a killed job loses at most the pair in progress.
+
+A job plays a board only after claiming it (``Store.claim_board``): the claim is
+refused when the tournament is no longer live (cancelled, interrupted, failed), so a
+stopped tournament's jobs end at the next board whoever's worker holds them, and two
+jobs never play the same board at once. While it runs, a job renews its claim and its
+heartbeat every few seconds from a helper thread; the supervisor (``workers.supervisor``)
+takes a missing heartbeat as a dead job and enqueues its boards again.
 """
 
 from __future__ import annotations
 
-from rq import Queue, Retry, get_current_job
+import secrets
+import threading
+from typing import Callable
+
+from rq import Queue, get_current_job
 from rq.serializers import JSONSerializer
 
 from server.engine import make_ruleset
-from server.store import Store
-from server.tournaments import after_match_progress, chunks
 from server.remote import RemoteAgent
+from server.settings import CLAIM_MS, HEARTBEAT_SECONDS, JOB_TIMEOUT
+from server.store import Store
+from server.tournaments import after_match_progress
 from workers.bots import BUILTIN, Agent, make_bot
 from workers.match import play_board_pair
 
 QUEUE = "cinch"
-JOB_TIMEOUT = 1800      # seconds for one chunk; generous, a chunk of built-in bots takes well under one
+
+
+class Heartbeat:
+    """Renews a job's heartbeat and its current board's claim until closed."""
+
+    def __init__(self, store: Store, job_id: str):
+        self.store, self.job_id = store, job_id
+        self.claim: str | None = None
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._beat, name=f"heartbeat-{job_id}", daemon=True)
+
+    def __enter__(self) -> "Heartbeat":
+        self.store.job_alive(self.job_id, CLAIM_MS)
+        self._thread.start()
+        return self
+
+    def _keys(self) -> list[str]:
+        return [self.store.job_key(self.job_id)] + ([self.claim] if self.claim else [])
+
+    def _beat(self) -> None:
+        while not self._stop.wait(HEARTBEAT_SECONDS):
+            try:
+                self.store.keep(self.job_id, self._keys(), CLAIM_MS)
+            except Exception:        # Redis away for a moment: the next beat tries again
+                pass
+
+    def __exit__(self, *exc) -> None:
+        self._stop.set()
+        self._thread.join()
+        try:
+            self.store.keep(self.job_id, self._keys(), 0)
+        except Exception:            # the claim and heartbeat expire by themselves
+            pass
 
 
 def play_chunk(prefix: str, mid: str, first: int, last: int) -> int:
     """Play boards first..last of match ``mid`` that are not stored yet; returns how many."""
-    store = Store(get_current_job().connection, prefix)
-    return play_chunk_with(store, mid, first, last)
+    job = get_current_job()
+    return play_chunk_with(Store(job.connection, prefix), mid, first, last, job.id)
 
 
-def play_chunk_with(store: Store, mid: str, first: int, last: int) -> int:
+def play_chunk_with(store: Store, mid: str, first: int, last: int, job_id: str = "local",
+                    should_stop: Callable[[], bool] = lambda: False) -> int:
+    """The body of ``play_chunk``; ``should_stop`` is asked between boards (a worker
+    asked to stop ends its job early, and the supervisor gives the rest to another)."""
     match = store.match(mid)
     rules = make_ruleset(match["ruleset"], match["options"])
     x, y = (agent_for(store, match[side], match) for side in ("x", "y"))
     done = store.stored_boards(mid)
     played = 0
-    for number in range(first, last + 1):
-        if number in done:
-            continue
-        record = play_board_pair(rules, store.board(match["deals"], number), number, x, y, mid)
-        store.record_pairs(match, [record])
-        played += 1
+    with Heartbeat(store, job_id) as beat:
+        for number in range(first, last + 1):
+            if number in done:
+                continue
+            if should_stop():
+                break
+            verdict = store.claim_board(match["tournament"], mid, number, job_id, CLAIM_MS)
+            if verdict == "stop":
+                break
+            if verdict != "ok":          # stored meanwhile, or another job is playing it
+                continue
+            beat.claim = store.claim_key(mid, number)
+            try:
+                record = play_board_pair(rules, store.board(match["deals"], number), number, x, y, mid)
+                store.record_pairs(match, [record])
+                played += 1
+            finally:
+                store.keep(job_id, [beat.claim], 0)
+                beat.claim = None
     after_match_progress(store, match)
     return played
 
@@ -55,23 +115,15 @@ def queue_for(store: Store, name: str = QUEUE) -> Queue:
     return Queue(name, connection=store.redis, serializer=JSONSerializer)
 
 
-def enqueue_missing(store: Store, queue: Queue, tid: str, chunk: int, attempt: int = 0) -> int:
-    """Enqueue a job for every range of boards not yet stored; returns the number of jobs.
-
-    Job ids are deterministic per (tournament, match, range, attempt), so enqueueing the
-    same attempt twice does not duplicate work, and a supervisor re-enqueues a lost
-    range under a new attempt number.
-    """
-    jobs = 0
-    for mid in store.match_ids(tid):
-        match = store.match(mid)
-        if match["status"] == "complete":
-            continue
-        for first, last in chunks(match, chunk, store.stored_boards(mid)):
-            job_id = f"{store.prefix}_{mid}_{first}-{last}_a{attempt}".replace(".", "_")
-            if queue.fetch_job(job_id) is not None:
-                continue
-            queue.enqueue(play_chunk, store.prefix, mid, first, last, job_id=job_id, retry=Retry(max=3),
-                          job_timeout=JOB_TIMEOUT, result_ttl=600, failure_ttl=86400)
-            jobs += 1
-    return jobs
+def enqueue_chunks(store: Store, queue: Queue, tid: str, mid: str, ranges: list[tuple[int, int]]) -> list[str]:
+    """Enqueue one job per board range of a match; returns their ids (also recorded
+    with the tournament, so that it can be cancelled and supervised)."""
+    if not ranges:
+        return []
+    tag = secrets.token_hex(3)
+    ids = [f"{store.prefix}_{mid}_{first}-{last}_{tag}".replace(".", "_") for first, last in ranges]
+    store.add_jobs(tid, ids)
+    for job_id, (first, last) in zip(ids, ranges):
+        queue.enqueue(play_chunk, store.prefix, mid, first, last, job_id=job_id, job_timeout=JOB_TIMEOUT,
+                      result_ttl=600, failure_ttl=86400)
+    return ids

@@ -6,7 +6,7 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from server.engine.cards import CARD_NAMES, SEATS, SUITS
-from server.tournaments import DEFAULTS, FORMATS, LIMITS
+from server.tournaments import DEFAULTS, FORMATS, LIMITS, STATUSES
 
 Card = lambda **kw: fields.String(validate=validate.OneOf(CARD_NAMES), **kw)  # noqa: E731
 
@@ -112,7 +112,11 @@ class TournamentSchema(ma.Schema):
     candidates = fields.List(fields.String())
     references = fields.List(fields.String())
     limits = fields.Dict()
-    status = fields.String(validate=validate.OneOf(["running", "finished"]))
+    status = fields.String(validate=validate.OneOf(STATUSES), metadata={"description": (
+        "queued (no board started), running, interrupted (its driver stopped or died; resume continues it), "
+        "cancelled, finished, failed (jobs kept failing: see error)")})
+    driver = fields.String(allow_none=True, metadata={"description": "who plays it: the service, or a CLI command"})
+    error = fields.String(allow_none=True, metadata={"description": "why it failed"})
     pairs_done = fields.Integer()
     pairs_total = fields.Integer()
     created = fields.Float()

@@ -11,7 +11,8 @@ from flask_smorest import Blueprint, abort
 from server import dealsets
 from server.store import StoreError
 from server.tournaments import SpecError, match_stats, results
-from workers.driver import start
+from workers.driver import TournamentStopped, resume, start
+from workers.supervisor import SERVICE, halt
 
 from .auth import SECURITY, require_admin
 from .context import arena
@@ -55,7 +56,7 @@ class Tournaments(MethodView):
             abort(422, message=str(exc), errors={"json": {"deals": [str(exc)]}})
         body = {k: v for k, v in body.items() if v is not None}
         try:
-            tid = start(arena().store, arena().queue, body, deals)
+            tid = start(arena().store, arena().queue, body, deals, SERVICE)
         except SpecError as exc:
             abort(422, message=str(exc))
         except ValueError as exc:
@@ -68,6 +69,38 @@ class Tournament(MethodView):
     @blp.response(200, TournamentSchema)
     def get(self, tid):
         """A tournament's settings, status and progress (board pairs done of total)."""
+        return tournament_or_404(tid)
+
+
+@blp.route("/tournaments/<tid>/cancel")
+class Cancel(MethodView):
+    @blp.doc(security=SECURITY)
+    @blp.response(200, TournamentSchema)
+    @blp.alt_response(404, description="no such tournament")
+    @blp.alt_response(409, description="the tournament is finished")
+    def post(self, tid):
+        """Cancel a tournament (admin): its queued jobs are removed and its running jobs
+        stop at their next board. Finished board pairs are kept; ``resume`` continues it."""
+        if tournament_or_404(tid)["status"] == "finished":
+            abort(409, message=f"tournament {tid} is finished; there is nothing to cancel")
+        halt(arena().store, arena().queue, tid, "cancelled")
+        return tournament_or_404(tid)
+
+
+@blp.route("/tournaments/<tid>/resume")
+class Resume(MethodView):
+    @blp.doc(security=SECURITY)
+    @blp.response(200, TournamentSchema)
+    @blp.alt_response(404, description="no such tournament")
+    @blp.alt_response(409, description="the tournament is finished, or another live driver runs it")
+    def post(self, tid):
+        """Resume an interrupted, cancelled or failed tournament (admin) as the service's:
+        only the board pairs not stored yet are played."""
+        tournament_or_404(tid)
+        try:
+            resume(arena().store, arena().queue, tid, SERVICE)
+        except TournamentStopped as exc:
+            abort(409, message=str(exc))
         return tournament_or_404(tid)
 
 

@@ -11,10 +11,12 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import compare_cmd, deals_cmd, demo_cmd, replay_cmd, sdk_cmd, serve_cmd, tournament_cmd, worker_cmd
+from . import (compare_cmd, deals_cmd, demo_cmd, ratings_cmd, replay_cmd, sdk_cmd, serve_cmd, tournament_cmd,
+               worker_cmd)
 from .errors import UsageError
 
-SUBCOMMANDS = (tournament_cmd, compare_cmd, serve_cmd, worker_cmd, demo_cmd, replay_cmd, deals_cmd, sdk_cmd)
+SUBCOMMANDS = (tournament_cmd, compare_cmd, ratings_cmd, serve_cmd, worker_cmd, demo_cmd, replay_cmd, deals_cmd,
+               sdk_cmd)
 
 
 def build_parser() -> argparse.ArgumentParser:

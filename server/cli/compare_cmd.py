@@ -11,18 +11,17 @@ import argparse
 import json
 from typing import Any
 
-from tqdm import tqdm
-
 from server import dealsets
 from server.stats import summarize
 from server.store import Store
 from server.tournaments import DEFAULTS, SpecError
-from workers.driver import start, watch
+from workers.driver import cli_driver, start
 from workers.match import net
 
 from .connect import arena
 from .errors import UsageError
 from .report import interval
+from .tournament_cmd import drive
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -72,12 +71,13 @@ def run(args: argparse.Namespace) -> int:
         if found is None:
             request = {"bots": [args.x, args.y], "ruleset": args.ruleset, "options": args.options,
                        "first": args.first, "boards": args.boards, "seed": args.seed}
+            driver = cli_driver()
             try:
-                tid = start(a.store, a.queue, request, deals)
+                tid = start(a.store, a.queue, request, deals, driver)
             except (SpecError, ValueError) as exc:
                 raise UsageError(str(exc)) from None
-            with tqdm(total=args.boards, unit="pair", desc=f"playing {args.x} vs {args.y}") as bar:
-                watch(a.store, a.queue, tid, a.workers, on_progress=lambda d, t: bar.update(d - bar.n))
+            if drive(a, tid, driver, f"playing {args.x} vs {args.y}") is None:
+                return 130
             found = find_stored(a.store, args.x, args.y, spec, boards)
         mid, as_stored = found
         print(f"{args.x} vs {args.y}: {args.ruleset}, deal set {deals.name}, boards {boards.start}-{boards.stop - 1}"

@@ -1,18 +1,32 @@
-"""``cinch tournament``: the main job, a duplicate tournament of bots through RQ workers."""
+"""``cinch tournament``: the main job, a duplicate tournament of bots through RQ workers.
+
+    cinch tournament [--bots ...] [--boards N] ...   run a new one to the end, with a progress bar
+    cinch tournament resume ID                       continue an interrupted, cancelled or failed one
+    cinch tournament cancel ID                       stop one for good (its queued jobs are removed)
+    cinch tournament list                            every tournament with its status and progress
+
+The command drives the tournament it runs (``workers.driver``): Ctrl-C or SIGTERM leaves
+it interrupted, with its finished board pairs kept, and prints the command that resumes it.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
+from typing import Any
 
+from redis.exceptions import RedisError
 from tqdm import tqdm
 
 from server import dealsets
+from server.store import StoreError
 from server.tournaments import DEFAULTS, FORMATS, SpecError, validate
 from workers.bots import BUILTIN
-from workers.driver import start, watch
+from workers.driver import TournamentStopped, cli_driver, interrupt, resume, start, stop_command, watch
+from workers.supervisor import halt
 
-from .connect import arena
+from .connect import Arena, arena
 from .errors import UsageError
 from .report import print_results
 
@@ -33,12 +47,27 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--options", type=json.loads, default={}, help="ruleset options as JSON")
     p.add_argument("--chunk", type=int, default=5, help="boards per job (default 5)")
     p.add_argument("--seed", type=int, default=DEFAULTS["seed"], help="seed of the built-in bots")
+    _driving_arguments(p)
+    p.set_defaults(run=run)
+    actions = p.add_subparsers(dest="action", metavar="[ACTION]",
+                               description="without an action, a new tournament is run")
+    r = actions.add_parser("resume", help="continue a tournament, playing only the boards not stored yet")
+    r.add_argument("id", help="tournament id, e.g. t3")
+    _driving_arguments(r)
+    r.set_defaults(run=run_resume)
+    c = actions.add_parser("cancel", help="stop a tournament: its queued jobs are removed, running ones stop")
+    c.add_argument("id")
+    c.set_defaults(run=run_cancel, workers=0)
+    ls = actions.add_parser("list", help="every tournament with its status and progress")
+    ls.set_defaults(run=run_list, workers=0)
+
+
+def _driving_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--workers", type=int, help="local worker processes (default 2 embedded, 0 with REDIS_URL)")
     p.add_argument("--json", action="store_true", help="print the results as JSON")
-    p.set_defaults(run=run)
 
 
-def request_from(args: argparse.Namespace, deals_count: int) -> dict:
+def request_from(args: argparse.Namespace) -> dict:
     request = {"format": args.format, "ruleset": args.ruleset, "options": args.options, "first": args.first,
                "boards": args.boards, "chunk": args.chunk, "seed": args.seed}
     if args.format == "round_robin":
@@ -48,30 +77,96 @@ def request_from(args: argparse.Namespace, deals_count: int) -> dict:
     return request
 
 
+def progress_note(t: dict[str, Any]) -> str:
+    """What the bar shows beside the count: anything but plain running."""
+    return "" if t["status"] in ("running", "finished") else t["status"]
+
+
+def drive(a: Arena, tid: str, driver: str, desc: str, quiet: bool = False) -> dict[str, Any] | None:
+    """Watch ``tid`` to the end with a progress bar; None if interrupted (Ctrl-C, SIGTERM),
+    after leaving it resumable and saying how."""
+    total = a.store.tournament(tid)["pairs_total"]
+    with tqdm(total=total, unit="pair", desc=desc, disable=quiet) as bar:
+        def show(t: dict[str, Any]) -> None:
+            bar.set_postfix_str(progress_note(t), refresh=False)
+            bar.update(t["pairs_done"] - bar.n)
+
+        def redis_down(exc: Exception) -> None:
+            bar.set_postfix_str("waiting for Redis", refresh=True)
+
+        try:
+            return watch(a.store, a.queue, tid, driver, a.workers, on_progress=show, on_redis_down=redis_down)
+        except KeyboardInterrupt:
+            try:
+                interrupt(a.store, a.queue, tid)
+            except RedisError:          # its lease lapses by itself: it reads as interrupted
+                pass
+            bar.close()
+            print(f"interrupted: tournament {tid} keeps its finished board pairs; "
+                  f"continue it with `{stop_command(tid)}`", file=sys.stderr)
+            return None
+        except TournamentStopped as exc:
+            raise UsageError(str(exc)) from None
+
+
+def finish(args: argparse.Namespace, a: Arena, results: dict[str, Any] | None) -> int:
+    if results is None:
+        return 130
+    if args.json:
+        print(json.dumps(results, indent=2))
+    else:
+        print_results(results, a.store.ratings(results["ruleset"]))
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         deals = dealsets.load(args.deals)
     except dealsets.DealSetError as exc:
         raise UsageError(str(exc)) from None
-    request = request_from(args, len(deals.boards))
+    request = request_from(args)
     try:
         validate({**request, "deals": deals.name}, BUILTIN, len(deals.boards))   # before starting anything
     except SpecError as exc:
         raise UsageError(str(exc)) from None
+    driver = cli_driver()
     with arena(args.workers) as a:
         try:
-            tid = start(a.store, a.queue, request, deals)
+            tid = start(a.store, a.queue, request, deals, driver)
         except ValueError as exc:     # e.g. a different deal set of the same name is stored
             raise UsageError(str(exc)) from None
-        with tqdm(total=a.store.tournament(tid)["pairs_total"], unit="pair", desc=f"tournament {tid}",
-                  disable=args.json) as bar:
-            try:
-                results = watch(a.store, a.queue, tid, a.workers,
-                                on_progress=lambda done, total: bar.update(done - bar.n))
-            except RuntimeError as exc:
-                raise UsageError(f"{exc} (the tournament is stored: its finished board pairs are kept)") from None
-        if args.json:
-            print(json.dumps(results, indent=2))
-        else:
-            print_results(results, a.store.ratings(args.ruleset))
+        return finish(args, a, drive(a, tid, driver, f"tournament {tid}", args.json))
+
+
+def run_resume(args: argparse.Namespace) -> int:
+    driver = cli_driver()
+    with arena(args.workers) as a:
+        try:
+            resume(a.store, a.queue, args.id, driver)
+        except (TournamentStopped, StoreError) as exc:
+            raise UsageError(str(exc)) from None
+        return finish(args, a, drive(a, args.id, driver, f"tournament {args.id}", args.json))
+
+
+def run_cancel(args: argparse.Namespace) -> int:
+    with arena(0) as a:
+        try:
+            status = a.store.tournament(args.id)["status"]
+        except StoreError as exc:
+            raise UsageError(str(exc)) from None
+        if status == "finished":
+            raise UsageError(f"tournament {args.id} is finished; there is nothing to cancel")
+        halt(a.store, a.queue, args.id, "cancelled")
+        print(f"tournament {args.id} cancelled (it was {status}); `{stop_command(args.id)}` continues it")
+    return 0
+
+
+def run_list(args: argparse.Namespace) -> int:
+    with arena(0) as a:
+        print(f"{'id':6} {'status':12} {'format':12} {'ruleset':11} {'deals':12} {'pairs':>11}  bots")
+        for tid in a.store.tournament_ids():
+            t = a.store.tournament(tid)
+            bots = t.get("bots") or (t.get("candidates", []) + t.get("references", []))
+            print(f"{tid:6} {t['status']:12} {t['format']:12} {t['ruleset']:11} {t['deals']:12} "
+                  f"{t['pairs_done']:>5}/{t['pairs_total']:<5}  {' '.join(bots)}")
     return 0

@@ -6,7 +6,7 @@ import threading
 import pytest
 
 from server import dealsets
-from server.tournaments import after_match_progress, plan_matches, results, validate
+from server.tournaments import after_match_progress, plan_matches, rebuild_ratings, results, validate
 
 DEALS = dealsets.generate("store-test", 6)
 
@@ -14,7 +14,7 @@ DEALS = dealsets.generate("store-test", 6)
 def _tournament(store, boards=3, bots=("random", "rule")):
     spec = validate({"bots": list(bots), "boards": boards, "deals": DEALS.name}, ["random", "rule", "x"], 6)
     store.put_dealset(DEALS)
-    tid = store.create_tournament(spec, plan_matches(spec))
+    tid = store.create_tournament(spec, plan_matches(spec), "test", 60_000)
     return tid, store.match(store.match_ids(tid)[0])
 
 
@@ -58,6 +58,40 @@ def test_followups_rate_once_and_finish_once(store):
     assert store.tournament(tid)["status"] == "finished"
     assert not store.finish_tournament(tid, {"other": 1})     # results are written once
     assert store.results(tid) == results(store, tid)
+
+
+def test_ratings_count_each_board_pair_once_however_many_tournaments_replay_it(store):
+    _, first = _tournament(store, boards=4)
+    store.record_pairs(first, [_record(n, 10) for n in (1, 2, 3, 4)])
+    after_match_progress(store, first)
+    once = store.ratings("american62")
+    assert once["rule"]["boards"] == 4 and once["rule"]["matches"] == 1
+    _, again = _tournament(store, boards=4, bots=("rule", "random"))      # same evidence, seats swapped
+    store.record_pairs(again, [_record(n, -10) for n in (1, 2, 3, 4)])
+    after_match_progress(store, again)
+    assert store.ratings("american62") == once, "a replayed tournament moves nothing"
+    spec = validate({"bots": ["random", "rule"], "first": 3, "boards": 4, "deals": DEALS.name},
+                    ["random", "rule"], 6)
+    tid = store.create_tournament(spec, plan_matches(spec), "test", 60_000)
+    overlap = store.match(store.match_ids(tid)[0])
+    store.record_pairs(overlap, [_record(n, 10) for n in (3, 4, 5, 6)])
+    after_match_progress(store, overlap)
+    assert store.ratings("american62")["rule"]["boards"] == 6, "only boards 5 and 6 are new"
+    incremental = store.ratings("american62")
+    assert rebuild_ratings(store) == {"american62": 2}
+    assert store.ratings("american62") == incremental, "a rebuild from stored pairs gives the same ratings"
+
+
+def test_tournament_status_reads_interrupted_when_its_driver_lease_lapses(store):
+    tid, _ = _tournament(store)
+    assert store.tournament(tid)["status"] == "queued"
+    store.redis.delete(store.key("tournament", tid, "lease"))
+    assert store.tournament(tid)["status"] == "interrupted"
+    assert store.take_over(tid, "cli:here:1", 60_000) is None
+    assert store.take_over(tid, "cli:there:2", 60_000) == "cli:here:1", "a live driver keeps it"
+    assert store.tournament(tid)["driver"] == "cli:here:1"
+    assert store.stop_tournament(tid, "cancelled")
+    assert tid not in store.active_tournaments()
 
 
 def test_deal_set_is_published_once_and_a_different_one_refused(store):

@@ -16,7 +16,7 @@ from rq.registry import FinishedJobRegistry, StartedJobRegistry
 from server import dealsets
 from server.engine import make_ruleset
 from workers.bots import make_bot
-from workers.driver import start, watch
+from workers.driver import cli_driver, start, watch
 from workers.local import LocalWorkers
 from workers.match import play_match
 
@@ -58,8 +58,8 @@ def stored(store, tid):
 
 
 def test_round_robin_on_two_workers_equals_in_process_run(store, queue, workers):
-    tid = start(store, queue, {"bots": ["random", "rule"], "boards": 16, "chunk": 2, "seed": 7}, DEALS)
-    results = watch(store, queue, tid, timeout=120)
+    tid = start(store, queue, {"bots": ["random", "rule"], "boards": 16, "chunk": 2, "seed": 7}, DEALS, cli_driver())
+    results = watch(store, queue, tid, cli_driver(), timeout=120)
     assert stored(store, tid) == in_process(store, tid)
     assert results["standings"][0]["boards"] == 16
     names = {queue.fetch_job(j).worker_name for j in FinishedJobRegistry(queue=queue).get_job_ids()}
@@ -69,14 +69,14 @@ def test_round_robin_on_two_workers_equals_in_process_run(store, queue, workers)
 
 def test_gauntlet_candidates_meet_the_same_references_on_the_same_boards(store, queue, workers):
     tid = start(store, queue, {"format": "gauntlet", "candidates": ["random"], "references": ["rule"],
-                               "boards": 6, "chunk": 3}, DEALS)
-    results = watch(store, queue, tid, timeout=120)
+                               "boards": 6, "chunk": 3}, DEALS, cli_driver())
+    results = watch(store, queue, tid, cli_driver(), timeout=120)
     assert [(m["x"], m["y"]) for m in results["matches"]] == [("random", "rule")]
     assert stored(store, tid) == in_process(store, tid)
 
 
 def test_sigkilled_worker_mid_match_still_counts_every_pair_once(store, queue, workers):
-    tid = start(store, queue, {"bots": ["random", "rule"], "boards": 80, "chunk": 20, "seed": 3}, DEALS)
+    tid = start(store, queue, {"bots": ["random", "rule"], "boards": 80, "chunk": 20, "seed": 3}, DEALS, cli_driver())
     _wait_for(lambda: store.tournament(tid)["pairs_done"] >= 4, what="the match to start")
     busy = [queue.fetch_job(j) for j in StartedJobRegistry(queue=queue).get_job_ids(cleanup=False)]
     victim = next(job.worker_name for job in busy if job is not None)
@@ -84,9 +84,10 @@ def test_sigkilled_worker_mid_match_still_counts_every_pair_once(store, queue, w
     os.killpg(proc.pid, signal.SIGKILL)          # the worker and its work horse
     proc.wait(timeout=10)
     assert store.tournament(tid)["pairs_done"] < 80, "the kill must land mid-match"
-    # RQ notices an abandoned job only after its heartbeat expires; force that sweep now.
-    StartedJobRegistry(queue=queue).cleanup(timestamp=time.time() + 3600)
-    results = watch(store, queue, tid, timeout=180)
+    # No RQ sweep is forced: the driver sees the dead job's heartbeat lapse and re-enqueues.
+    killed = time.monotonic()
+    results = watch(store, queue, tid, cli_driver(), timeout=180)
+    assert time.monotonic() - killed < 60, "the dead worker's boards were played again within a minute"
     t = store.tournament(tid)
     assert t["pairs_done"] == t["pairs_total"] == 80
     assert len(store.scores(store.match_ids(tid)[0])) == 80

@@ -1,0 +1,53 @@
+"""``cinch ratings``: the leaderboard, and rebuilding ratings from the stored board pairs.
+
+    cinch ratings [RULESET]                  the leaderboard (default american62)
+    cinch ratings rebuild [--ruleset R ...]  recompute from every stored complete match
+
+Ratings count each piece of evidence once: a board pair of the same two bots on the same
+ruleset, options, deal set and board number moves them at most once, however many
+tournaments replay it. A rebuild replays the complete matches of every stored tournament
+in the order they were created, so it gives what the incremental updates gave when the
+matches completed in that order, and repairs ratings after a change of rules for them.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from server.ratings import leaderboard
+from server.tournaments import DEFAULTS, rebuild_ratings
+
+from .connect import arena
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("ratings", help="the leaderboard of a ruleset; `rebuild` recomputes it from stored results")
+    p.add_argument("ruleset", nargs="?", default=DEFAULTS["ruleset"], help="default american62")
+    p.set_defaults(run=run)
+    actions = p.add_subparsers(dest="action", metavar="[ACTION]")
+    r = actions.add_parser("rebuild", help="recompute ratings from every stored complete match")
+    r.add_argument("--ruleset", nargs="+", dest="rulesets", help="only these rulesets (default: all)")
+    r.set_defaults(run=run_rebuild)
+
+
+def run(args: argparse.Namespace) -> int:
+    with arena(0) as a:
+        rows = leaderboard(a.store.ratings(args.ruleset))
+    if not rows:
+        print(f"no ratings for {args.ruleset} yet")
+        return 0
+    print(f"Ratings ({args.ruleset}, openskill; rating = mu - 3 sigma)")
+    for rank, row in enumerate(rows, 1):
+        print(f"  {rank:>2} {row['bot']:16} {row['rating']:8.2f}  (mu {row['mu']:.2f}, sigma {row['sigma']:.2f}, "
+              f"{row['matches']} matches, {row['boards']} board pairs)")
+    return 0
+
+
+def run_rebuild(args: argparse.Namespace) -> int:
+    with arena(0) as a:
+        counted = rebuild_ratings(a.store, args.rulesets)
+    for ruleset, matches in counted.items():
+        print(f"{ruleset}: ratings rebuilt from {matches} matches with new board pairs")
+    if not counted:
+        print("no stored matches for those rulesets")
+    return 0

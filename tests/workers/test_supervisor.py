@@ -1,0 +1,126 @@
+"""A tournament's life through real ``rq worker`` processes on a real Redis: cancel,
+interruption (its driver gone), resume, failure, and what the supervisor repairs."""
+
+import json
+import time
+
+import pytest
+from rq.registry import StartedJobRegistry
+
+from server import dealsets
+from server.engine import make_ruleset
+from server.settings import LEASE_MS
+from workers.bots import make_bot
+from workers.driver import TournamentStopped, cli_driver, resume, start, watch
+from workers.match import play_match
+from workers.supervisor import SERVICE, halt, supervise, supervise_service
+
+DEALS = dealsets.generate("supervisor-test", 60)
+
+
+def wait_for(predicate, timeout=60.0, what="condition"):
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            pytest.fail(f"timed out waiting for {what}")
+        time.sleep(0.05)
+
+
+def in_process(store, tid):
+    out = {}
+    for mid in store.match_ids(tid):
+        m = store.match(mid)
+        boards = [(n, DEALS.board(n)) for n in range(m["first"], m["last"] + 1)]
+        out[mid] = json.loads(json.dumps(play_match(make_ruleset(m["ruleset"], m["options"]), boards,
+                                                    make_bot(m["x"], m["seed"]), make_bot(m["y"], m["seed"]), mid)))
+    return out
+
+
+def stored(store, tid):
+    return {mid: [store.pair(mid, n) for n in range(store.match(mid)["first"], store.match(mid)["last"] + 1)]
+            for mid in store.match_ids(tid)}
+
+
+REQUEST = {"bots": ["random", "rule"], "boards": 60, "chunk": 5, "seed": 4}
+
+
+def test_cancel_removes_queued_jobs_stops_running_ones_and_resume_finishes_exactly(store, queue, rq_workers):
+    driver = cli_driver()
+    tid = start(store, queue, REQUEST, DEALS, driver)
+    assert store.tournament(tid)["status"] == "queued"
+    wait_for(lambda: store.tournament(tid)["pairs_done"] >= 3, what="play to start")
+    assert store.tournament(tid)["status"] == "running"
+    assert halt(store, queue, tid, "cancelled")
+    assert store.tournament(tid)["status"] == "cancelled"
+    assert not [j for j in queue.get_job_ids() if j.startswith(f"{store.prefix}_{tid}_")], "queued jobs removed"
+    time.sleep(1.0)                           # a board in progress may still be stored
+    frozen = store.tournament(tid)["pairs_done"]
+    time.sleep(2.0)
+    assert store.tournament(tid)["pairs_done"] == frozen < 60, "running jobs stop at their next board"
+    with pytest.raises(TournamentStopped, match="cancelled"):
+        watch(store, queue, tid, driver, timeout=5)
+    resume(store, queue, tid, driver)
+    results = watch(store, queue, tid, driver, timeout=120)
+    t = store.tournament(tid)
+    assert t["status"] == "finished" and t["pairs_done"] == t["pairs_total"] == 60
+    assert stored(store, tid) == in_process(store, tid)
+    assert results["standings"][0]["boards"] == 60
+    assert store.ratings("american62")["rule"]["boards"] == 60, "every board pair rated once"
+    with pytest.raises(TournamentStopped, match="finished"):
+        resume(store, queue, tid, driver)
+
+
+def test_a_tournament_whose_driver_died_is_interrupted_and_nobody_plays_it(store, queue, rq_workers):
+    tid = start(store, queue, REQUEST, DEALS, "cli:elsewhere:1")
+    wait_for(lambda: store.tournament(tid)["pairs_done"] >= 3, what="play to start")
+    store.redis.delete(store.key("tournament", tid, "lease"))      # as if its lease lapsed
+    assert store.tournament(tid)["status"] == "interrupted"
+    time.sleep(1.0)
+    frozen = store.tournament(tid)["pairs_done"]
+    time.sleep(2.0)
+    assert store.tournament(tid)["pairs_done"] == frozen < 60, "workers do not play an interrupted tournament"
+    supervise_service(store, queue, "supervisor:test")    # the service records it, and does not adopt it
+    assert store.tournament(tid)["status"] == "interrupted"
+    assert tid not in store.active_tournaments()
+    driver = cli_driver()
+    resume(store, queue, tid, driver)
+    watch(store, queue, tid, driver, timeout=120)
+    assert stored(store, tid) == in_process(store, tid)
+
+
+def test_the_service_supervisor_replays_a_dead_workers_boards_within_a_minute(store, queue, rq_workers):
+    tid = start(store, queue, {**REQUEST, "chunk": 60}, DEALS, SERVICE)
+    wait_for(lambda: store.tournament(tid)["pairs_done"] >= 3, what="play to start")
+    job_id = StartedJobRegistry(queue=queue).get_job_ids(cleanup=False)[0]
+    victim = queue.fetch_job(job_id).worker_name
+    rq_workers.procs[victim].kill()
+    rq_workers.procs[victim].wait()
+    rq_workers.replace_dead()
+    killed = time.monotonic()
+    wait_for(lambda: store.tournament(tid)["status"] == "finished", timeout=90, what="the tournament to finish")
+    assert time.monotonic() - killed < 60
+    t = store.tournament(tid)
+    assert t["pairs_done"] == 60 and len(store.scores(store.match_ids(tid)[0])) == 60
+    assert stored(store, tid) == in_process(store, tid)
+
+
+def test_jobs_that_keep_failing_fail_the_tournament_with_the_error(store, queue, rq_workers):
+    driver = cli_driver()
+    tid = start(store, queue, {**REQUEST, "boards": 4, "chunk": 4}, DEALS, driver)
+    store.redis.delete(store.key("deals", DEALS.name))         # every job now fails to load its boards
+    with pytest.raises(TournamentStopped, match="failed: 5 jobs failed in a row; last: .*no board"):
+        watch(store, queue, tid, driver, timeout=90)
+    t = store.tournament(tid)
+    assert t["status"] == "failed" and "no board" in t["error"]
+
+
+def test_a_supervisor_pass_is_idempotent(store, queue):
+    """Without workers nothing is played: passes enqueue each board once and no more."""
+    tid = start(store, queue, {**REQUEST, "boards": 12, "chunk": 5}, DEALS, cli_driver())
+    before = sorted(queue.get_job_ids())
+    assert len(before) == 3
+    for _ in range(3):
+        assert supervise(store, queue, tid) == "queued"
+    assert sorted(queue.get_job_ids()) == before
+    assert store.tournament(tid)["status"] == "queued"
+    assert LEASE_MS >= 10_000

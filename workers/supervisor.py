@@ -1,0 +1,187 @@
+"""Supervising tournaments: every board not yet stored is being played or is queued.
+
+RQ alone finds a dead ``SimpleWorker``'s job only after the job's timeout and a
+maintenance pass (half an hour by default), and a job lost with a Redis write is never
+found. So every live tournament has a supervisor that checks, every couple of seconds,
+which of its boards are covered: by a job still queued, by a job whose heartbeat is
+alive, or by a claim on the board itself. Whatever is not covered is enqueued again (at
+most ``CLAIM_MS`` plus one pass after a worker dies). It also does the follow-ups of
+complete matches (ratings, results) that a crashed job may have left, and marks a
+tournament failed when its jobs keep failing with no progress.
+
+A ``cinch tournament`` command supervises its own tournament (``workers.driver.watch``).
+Tournaments created through the API belong to the service: ``python -m
+workers.supervisor`` (started by ``cinch serve``, a service of its own in compose) holds
+their leases and supervises them; of several such processes on one Redis, one leads.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import signal
+import socket
+import sys
+import threading
+from datetime import datetime, timezone
+
+from redis import Redis
+from redis.exceptions import RedisError
+from rq import Queue
+from rq.job import Job, JobStatus
+from rq.serializers import JSONSerializer
+
+from server.settings import JOB_GRACE_SECONDS, LEASE_MS, MAX_FAILURES, SUPERVISE_SECONDS
+from server.store import ACTIVE, Store
+from server.tournaments import after_match_progress, chunks, finish_if_complete
+from workers.jobs import QUEUE, enqueue_chunks, queue_for
+
+log = logging.getLogger("cinch.supervisor")
+
+SERVICE = "service"
+"""The driver of tournaments created through the API."""
+
+WAITING = (JobStatus.QUEUED, JobStatus.DEFERRED, JobStatus.SCHEDULED)
+
+
+def _fetch(store: Store, ids: list[str]) -> list[Job | None]:
+    return Job.fetch_many(ids, connection=store.redis, serializer=JSONSerializer) if ids else []
+
+
+def _recently_started(job: Job) -> bool:
+    started = job.started_at
+    if started is None:
+        return False
+    if started.tzinfo is None:
+        started = started.replace(tzinfo=timezone.utc)
+    return (datetime.now(timezone.utc) - started).total_seconds() < JOB_GRACE_SECONDS
+
+
+def _last_error(job: Job) -> str:
+    result = job.latest_result()
+    text = (result.exc_string if result is not None else None) or "no error recorded"
+    return text.strip().splitlines()[-1][:300]
+
+
+def covered_boards(store: Store, queue: Queue, tid: str) -> dict[str, set[int]]:
+    """Boards of each match that a queued or live job will play; forgets ended jobs and
+    counts failed ones (marking the tournament failed after too many in a row)."""
+    ids = store.jobs(tid)
+    beating = store.jobs_alive(ids)
+    covered: dict[str, set[int]] = {}
+    ended, failed = [], []
+    for job_id, job in zip(ids, _fetch(store, ids)):
+        status = job.get_status(refresh=False) if job is not None else None
+        if job is not None and (status in WAITING or job_id in beating or
+                                (status == JobStatus.STARTED and _recently_started(job))):
+            _, mid, first, last = job.args
+            covered.setdefault(mid, set()).update(range(first, last + 1))
+            continue
+        ended.append(job_id)
+        if status == JobStatus.FAILED:
+            failed.append(job)
+        elif status == JobStatus.STARTED:
+            log.warning("tournament %s: job %s lost its worker (no heartbeat); its boards go to another", tid, job_id)
+    store.forget_jobs(tid, ended)
+    if failed:
+        error = _last_error(failed[-1])
+        log.warning("tournament %s: %d job(s) failed: %s", tid, len(failed), error)
+        if store.count_failures(tid, len(failed)) >= MAX_FAILURES:
+            halt(store, queue, tid, "failed", f"{MAX_FAILURES} jobs failed in a row; last: {error}")
+    return covered
+
+
+def supervise(store: Store, queue: Queue, tid: str) -> str:
+    """One pass over tournament ``tid``; returns its status afterwards."""
+    t = store.tournament(tid)
+    if t["status"] not in ACTIVE:
+        return t["status"]
+    covered = covered_boards(store, queue, tid)
+    if store.tournament(tid)["status"] == "failed":
+        return "failed"
+    for mid in store.match_ids(tid):
+        match = store.match(mid)
+        if match["status"] == "complete":
+            after_match_progress(store, match)
+            continue
+        every = set(range(match["first"], match["last"] + 1))
+        open_boards = every - store.stored_boards(mid) - covered.get(mid, set())
+        open_boards -= store.claimed_boards(mid, sorted(open_boards))
+        ranges = chunks(match, t["chunk"], skip=every - open_boards)
+        if ranges:
+            ids = enqueue_chunks(store, queue, tid, mid, ranges)
+            log.info("tournament %s: enqueued %d job(s) for boards nobody is playing in %s", tid, len(ids), mid)
+    return "finished" if finish_if_complete(store, tid) else store.tournament(tid)["status"]
+
+
+def halt(store: Store, queue: Queue, tid: str, status: str, error: str = "") -> bool:
+    """Stop a tournament (cancelled, interrupted, failed): its queued jobs are removed,
+    and its running jobs end at their next board, since a claim needs a live tournament."""
+    stopped = store.stop_tournament(tid, status, error)
+    ids = store.jobs(tid)
+    for job in _fetch(store, ids):
+        if job is not None and job.get_status(refresh=False) in WAITING:
+            try:
+                job.cancel()
+            except Exception:        # started or removed meanwhile: its claims stop it
+                pass
+    store.forget_jobs(tid, ids)
+    return stopped
+
+
+def supervise_service(store: Store, queue: Queue, me: str) -> None:
+    """One pass of the service's supervisor, if it leads: every live API tournament."""
+    if not store.lead(me, LEASE_MS):
+        return
+    for tid in store.active_tournaments():
+        t = store.tournament(tid)
+        if t["driver"] != SERVICE:
+            # a CLI's tournament whose command died: record it as interrupted
+            store.stop_tournament(tid, "interrupted", only_if_driverless=True)
+            continue
+        if store.hold_lease(tid, SERVICE, LEASE_MS) is None:
+            supervise(store, queue, tid)
+
+
+def run_service(store: Store, queue: Queue, stop: threading.Event, interval: float = SUPERVISE_SECONDS) -> None:
+    """Supervise until ``stop`` is set, riding out Redis restarts."""
+    me = f"supervisor:{socket.gethostname()}:{os.getpid()}"
+    down = False
+    while not stop.is_set():
+        try:
+            supervise_service(store, queue, me)
+            if down:
+                log.warning("Redis is back; supervising again")
+                down = False
+        except RedisError as exc:
+            if not down:
+                log.warning("Redis unreachable (%s); retrying every %.0f s", exc, interval)
+                down = True
+        stop.wait(interval)
+
+
+def supervisor_command(url: str, prefix: str = "cinch", queue: str = QUEUE) -> list[str]:
+    """The command line of the service's supervisor process."""
+    return [sys.executable, "-m", "workers.supervisor", "--url", url, "--prefix", prefix, "--queue", queue]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m workers.supervisor",
+                                     description="Supervise the tournaments created through the API.")
+    parser.add_argument("--url", default=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
+    parser.add_argument("--prefix", default=os.environ.get("CINCH_PREFIX", "cinch"))
+    parser.add_argument("--queue", default=os.environ.get("CINCH_QUEUE", QUEUE))
+    parser.add_argument("--interval", type=float, default=SUPERVISE_SECONDS)
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s supervisor %(levelname)s %(message)s")
+    stop = threading.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: stop.set())
+    store = Store(Redis.from_url(args.url, socket_connect_timeout=5, socket_timeout=30), args.prefix)
+    run_service(store, queue_for(store, args.queue), stop, args.interval)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
