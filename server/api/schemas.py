@@ -26,7 +26,8 @@ class RatingSchema(ma.Schema):
     mu = fields.Float()
     sigma = fields.Float()
     rating = fields.Float(metadata={"description": "mu - 3 sigma"})
-    matches = fields.Integer()
+    matches = fields.Integer(metadata={"description": "matches that brought new board pairs"})
+    boards = fields.Integer(metadata={"description": "board pairs counted (each at most once)"})
 
 
 class BotSchema(ma.Schema):
