@@ -173,8 +173,9 @@ class EmbeddedRedis:
         """The pid in the pid file if that process is alive and a redis-server."""
         try:
             pid = int(self.pidfile.read_text().strip())
-            os.kill(pid, 0)
         except (OSError, ValueError):
+            return None
+        if not _alive(pid):
             return None
         try:
             command = Path(f"/proc/{pid}/cmdline").read_bytes()
@@ -213,11 +214,19 @@ class EmbeddedRedis:
             _wait_gone(pid, STOP_TIMEOUT)
 
 
+def _alive(pid: int) -> bool:
+    """Whether ``pid`` runs; a zombie does not (a daemonized server is reaped by init, not us)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return True
+
+
 def _wait_gone(pid: int, timeout: float) -> None:
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return
+    while _alive(pid) and time.monotonic() < deadline:
         time.sleep(0.02)

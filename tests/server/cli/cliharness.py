@@ -44,7 +44,7 @@ def redis_servers(home: Path) -> list[psutil.Process]:
     found = []
     for proc in psutil.process_iter(["cmdline"]):
         line = " ".join(proc.info["cmdline"] or [])
-        if "redis-server" in line and sock in line:
+        if "redis-server" in line and sock in line and running(proc):
             found.append(proc)
     return found
 
@@ -59,8 +59,18 @@ def command_lines(procs: list[psutil.Process]) -> str:
     return "\n".join(" ".join(p.cmdline()) for p in procs if p.is_running())
 
 
+def running(proc: psutil.Process) -> bool:
+    """Alive and not a zombie: a daemonized redis-server is reaped by init, whenever init gets to it."""
+    try:
+        return proc.is_running() and proc.status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
+
+
 def assert_all_gone(procs: list[psutil.Process], timeout: float = 15) -> None:
-    gone, alive = psutil.wait_procs(procs, timeout=timeout)
+    deadline = time.monotonic() + timeout
+    while (alive := [p for p in procs if running(p)]) and time.monotonic() < deadline:
+        time.sleep(0.1)
     assert not alive, f"left running: {[p.cmdline() for p in alive]}"
 
 
