@@ -86,6 +86,8 @@ class WorkerRedis(Redis):
 
 
 class ArenaWorker(SimpleWorker):
+    """rq's SimpleWorker without its signal handlers and pubsub channel; ``run()`` drives it."""
+
     def _install_signal_handlers(self) -> None:
         """Nothing: ``run()`` installs the handlers once, for the worker's whole life."""
 
@@ -114,7 +116,9 @@ def _on_stop_signal(signum, frame) -> None:
     worker._stop_requested = True     # rq's loop ends after this job
     if again:
         raise Interrupted("a second stop signal")
-    threading.Timer(GRACE, os.kill, (os.getpid(), signal.SIGUSR1)).start()
+    timer = threading.Timer(GRACE, os.kill, (os.getpid(), signal.SIGUSR1))
+    timer.daemon = True       # a worker whose job ended in time does not wait for it
+    timer.start()
 
 
 def _on_grace_over(signum, frame) -> None:
