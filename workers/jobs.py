@@ -29,6 +29,7 @@ from server.store import Store
 from server.tournaments import after_match_progress
 from workers.bots import BUILTIN, Agent, make_bot
 from workers.match import play_board_pair
+from workers.worker import stopping
 
 QUEUE = "cinch"
 
@@ -69,7 +70,7 @@ class Heartbeat:
 def play_chunk(prefix: str, mid: str, first: int, last: int) -> int:
     """Play boards first..last of match ``mid`` that are not stored yet; returns how many."""
     job = get_current_job()
-    return play_chunk_with(Store(job.connection, prefix), mid, first, last, job.id)
+    return play_chunk_with(Store(job.connection, prefix), mid, first, last, job.id, should_stop=stopping)
 
 
 def play_chunk_with(store: Store, mid: str, first: int, last: int, job_id: str = "local",

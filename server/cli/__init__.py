@@ -4,11 +4,16 @@ Each subcommand module exposes ``register(subparsers)``; the parser it adds carr
 ``run(args) -> int`` default. Errors a user can cause are raised as ``UsageError`` (or
 the engine's own ValueError subclasses) and become a one-line message and exit status 2,
 never a traceback.
+
+SIGTERM takes the same path as Ctrl-C: it raises ``Terminated``, a KeyboardInterrupt, so
+every ``finally`` and context manager on the way out runs (local workers and servers are
+stopped, the embedded Redis is released) and the command exits with 143 (130 for Ctrl-C).
 """
 
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 
 from . import (compare_cmd, deals_cmd, demo_cmd, ratings_cmd, replay_cmd, sdk_cmd, serve_cmd, tournament_cmd,
@@ -17,6 +22,14 @@ from .errors import UsageError
 
 SUBCOMMANDS = (tournament_cmd, compare_cmd, ratings_cmd, serve_cmd, worker_cmd, demo_cmd, replay_cmd, deals_cmd,
                sdk_cmd)
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where the main thread is so that clean-up runs as for Ctrl-C."""
+
+
+def _terminate(signum, frame) -> None:
+    raise Terminated()
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -29,6 +42,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    signal.signal(signal.SIGTERM, _terminate)
     try:
         return args.run(args)
     except UsageError as exc:
@@ -36,9 +50,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except BrokenPipeError:
         return 0
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as exc:
+        print("terminated" if isinstance(exc, Terminated) else "interrupted", file=sys.stderr)
+        return 143 if isinstance(exc, Terminated) else 130
 
 
 if __name__ == "__main__":

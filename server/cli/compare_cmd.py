@@ -60,6 +60,8 @@ def room_line(room: dict[str, Any], side: str) -> str:
 def run(args: argparse.Namespace) -> int:
     if args.x == args.y:
         raise UsageError("compare two different bots")
+    if args.boards < 1:
+        raise UsageError(f"--boards must be 1 or more, not {args.boards}")
     try:
         deals = dealsets.load(args.deals)
     except dealsets.DealSetError as exc:

@@ -1,23 +1,27 @@
-"""Where the CLI's arena lives: ``REDIS_URL`` if set, otherwise an embedded Redis.
+"""Where the CLI's arena lives: ``REDIS_URL`` if set, otherwise the embedded Redis.
 
-One context manager gives a subcommand its store, its queue and (when it runs them)
-its local workers, and cleans up afterwards: local workers are stopped and an embedded
-Redis is shut down, with its data kept in ``$CINCH_HOME``.
+One context manager gives a subcommand its store, its queue and (when it runs them) its
+local workers, and cleans up afterwards, whether the command ends, fails or is
+interrupted (Ctrl-C, or SIGTERM, which ``server.cli`` turns into the same
+KeyboardInterrupt): local workers are stopped, then this command stops using the
+embedded Redis, which stops it only if no other command on the same ``$CINCH_HOME`` still
+uses it (``workers.embedded``). The clean-up itself is not cut short by a second signal.
 """
 
 from __future__ import annotations
 
 import os
 import sys
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from typing import Iterator, NamedTuple
 
 from redis import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from server.store import Store
+from workers.embedded import EmbeddedRedis, cinch_home
 from workers.jobs import QUEUE, queue_for
-from workers.local import LocalWorkers, embedded_redis, live_workers, stop_embedded, url_of
+from workers.local import LocalWorkers, live_workers, signals_deferred
 
 from .errors import UsageError
 
@@ -29,32 +33,45 @@ class Arena(NamedTuple):
     url: str
 
 
+def worker_count(local_workers: int | None, remote: bool) -> int:
+    """How many local workers to run; ``None`` means the default for the mode (2 embedded, 0 remote)."""
+    if local_workers is None:
+        return 0 if remote else 2
+    if local_workers < 0:
+        raise UsageError(f"--workers must be 0 or more, not {local_workers}")
+    if local_workers == 0 and not remote:
+        raise UsageError("--workers 0 needs REDIS_URL: without it the arena's Redis is embedded in this "
+                         "machine's commands, no worker elsewhere can reach it, and nothing would play")
+    return local_workers
+
+
 @contextmanager
-def arena(local_workers: int | None, prefix: str = "cinch", queue: str = QUEUE) -> Iterator[Arena]:
-    """The store and queue to use; ``local_workers`` None means the default for the mode."""
+def arena(local_workers: int | None, prefix: str = "cinch", queue: str = QUEUE, plays: bool = True) -> Iterator[Arena]:
+    """The store and queue to use, with ``local_workers`` local workers (None: the default).
+    A command that only reads or changes records (``plays`` False) runs no workers."""
     url = os.environ.get("REDIS_URL")
-    embedded = None
-    if url:
-        redis = Redis.from_url(url)
-        try:
-            redis.ping()
-        except RedisConnectionError as exc:
-            raise UsageError(f"cannot reach Redis at REDIS_URL={url}: {exc}") from None
-        count = local_workers or 0
-    else:
-        embedded = redis = embedded_redis()
-        url = url_of(redis)
-        count = 2 if local_workers is None else local_workers
-    store = Store(redis, prefix)
-    q = queue_for(store, queue)
-    workers = LocalWorkers(url, queue, count).start() if count else None
-    if workers is None and not live_workers(q):
-        print(f"no worker is attached to {url} yet: start some with `REDIS_URL={url} cinch worker`",
-              file=sys.stderr)
+    count = worker_count(local_workers, remote=bool(url)) if plays else 0
+    stack = ExitStack()
     try:
+        if url:
+            redis = stack.enter_context(Redis.from_url(url))
+            try:
+                redis.ping()
+            except RedisConnectionError as exc:
+                raise UsageError(f"cannot reach Redis at REDIS_URL={url}: {exc}") from None
+        else:
+            try:
+                url = stack.enter_context(EmbeddedRedis(cinch_home()))
+            except RuntimeError as exc:
+                raise UsageError(str(exc)) from None
+            redis = stack.enter_context(Redis.from_url(url))
+        store = Store(redis, prefix)
+        q = queue_for(store, queue)
+        workers = stack.enter_context(LocalWorkers(url, queue, count)) if count else None
+        if plays and workers is None and not live_workers(q):
+            print(f"no worker is attached to {url} yet: start some with `REDIS_URL={url} cinch worker`",
+                  file=sys.stderr)
         yield Arena(store, q, workers, url)
     finally:
-        if workers:
-            workers.stop()
-        if embedded is not None:
-            stop_embedded(embedded)
+        with signals_deferred():
+            stack.close()

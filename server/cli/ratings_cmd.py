@@ -31,7 +31,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    with arena(0) as a:
+    with arena(None, plays=False) as a:
         rows = leaderboard(a.store.ratings(args.ruleset))
     if not rows:
         print(f"no ratings for {args.ruleset} yet")
@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def run_rebuild(args: argparse.Namespace) -> int:
-    with arena(0) as a:
+    with arena(None, plays=False) as a:
         counted = rebuild_ratings(a.store, args.rulesets)
     for ruleset, matches in counted.items():
         print(f"{ruleset}: ratings rebuilt from {matches} matches with new board pairs")

@@ -9,6 +9,12 @@ holds a long-poll open, which costs a greenlet rather than a thread, and a proce
 serving many bots does not lose its time to threads contending for the GIL (measured
 with ``benchmarks/remote.py``: with 4 bots on one process, gevent kept the round trip
 p50 at about 4.5 ms where threads took 5.5 to 7 ms).
+
+Gunicorn (and any other child this command runs) is one process of a ``ProcessGroup``:
+SIGINT or SIGTERM to ``cinch serve`` stops gunicorn, then the local workers, then
+releases the embedded Redis; a SIGKILLed ``cinch serve`` takes its children with it
+(PR_SET_PDEATHSIG). The command ends when one of its children exits, with its status;
+local workers that die are replaced.
 """
 
 from __future__ import annotations
@@ -16,8 +22,12 @@ from __future__ import annotations
 import argparse
 import os
 import secrets
-import subprocess
 import sys
+import time
+
+from workers.jobs import QUEUE
+from workers.local import ProcessGroup
+from workers.supervisor import supervisor_command
 
 from .connect import arena
 
@@ -44,13 +54,16 @@ def run(args: argparse.Namespace) -> int:
     if not env.get("CINCH_ADMIN_TOKEN"):
         env["CINCH_ADMIN_TOKEN"] = "cinch_admin_" + secrets.token_urlsafe(24)  # no leading dash
         print(f"admin token for this run: {env['CINCH_ADMIN_TOKEN']} (set CINCH_ADMIN_TOKEN to choose one)")
-    with arena(args.workers) as a:
+    with arena(args.workers) as a, ProcessGroup() as children:
         env["REDIS_URL"] = a.url
         print(f"serving http://{args.bind}/api/v1/docs with Redis {a.url}", flush=True)
-        server = subprocess.Popen(gunicorn_command(args.bind, args.processes, args.connections), env=env)
-        try:
-            return server.wait()
-        finally:
-            if server.poll() is None:
-                server.terminate()
-                server.wait(timeout=15)
+        children.spawn("gunicorn", gunicorn_command(args.bind, args.processes, args.connections), env=env)
+        children.spawn("supervisor", supervisor_command(a.url, env.get("CINCH_PREFIX", "cinch"),
+                                                        env.get("CINCH_QUEUE", QUEUE)), env=env)
+        while not (exited := children.exited()):
+            if a.workers:
+                a.workers.replace_dead()
+            time.sleep(0.5)
+        name, status = next(iter(exited.items()))
+        print(f"cinch serve: {name} exited with status {status}", file=sys.stderr)
+        return status or 1

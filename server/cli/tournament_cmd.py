@@ -57,9 +57,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     r.set_defaults(run=run_resume)
     c = actions.add_parser("cancel", help="stop a tournament: its queued jobs are removed, running ones stop")
     c.add_argument("id")
-    c.set_defaults(run=run_cancel, workers=0)
+    c.set_defaults(run=run_cancel)
     ls = actions.add_parser("list", help="every tournament with its status and progress")
-    ls.set_defaults(run=run_list, workers=0)
+    ls.set_defaults(run=run_list)
 
 
 def _driving_arguments(p: argparse.ArgumentParser) -> None:
@@ -149,7 +149,7 @@ def run_resume(args: argparse.Namespace) -> int:
 
 
 def run_cancel(args: argparse.Namespace) -> int:
-    with arena(0) as a:
+    with arena(None, plays=False) as a:
         try:
             status = a.store.tournament(args.id)["status"]
         except StoreError as exc:
@@ -162,7 +162,7 @@ def run_cancel(args: argparse.Namespace) -> int:
 
 
 def run_list(args: argparse.Namespace) -> int:
-    with arena(0) as a:
+    with arena(None, plays=False) as a:
         print(f"{'id':6} {'status':12} {'format':12} {'ruleset':11} {'deals':12} {'pairs':>11}  bots")
         for tid in a.store.tournament_ids():
             t = a.store.tournament(tid)

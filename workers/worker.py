@@ -1,0 +1,190 @@
+"""The arena's RQ worker: ``python -m workers.worker --url URL --queue Q --name N``.
+
+An RQ ``SimpleWorker`` (jobs run in the worker process: the forking worker re-imported
+our modules for every job and measured slower) with the JSON serializer. ``cinch worker``,
+the local workers of every command and docker-compose all run this. It differs from
+``rq worker`` in three ways:
+
+* **It outlives Redis.** rq's work loop quits on any Redis error outside its dequeue
+  ("found an unhandled exception, quitting"), so a Redis restart used to end every worker.
+  Here every Redis call that fails for want of a connection, the worker's own and those of
+  the jobs it runs (they share its connection), raises ``RedisLost``, a ``SystemExit``
+  that rq lets through. ``run()`` then logs one line, waits with backoff until Redis
+  answers, registers the lost worker's death and works again under the same name.
+* **It stops promptly.** On SIGINT or SIGTERM ``stopping()`` turns True at once (jobs
+  check it between boards and return early). An idle worker stops at once; a busy one
+  gives its job ``GRACE`` seconds, then interrupts it with ``Interrupted``: rq records the
+  job as failed and its retry re-queues it, which is safe because board pairs are stored
+  idempotently. A second signal interrupts at once.
+* **No pubsub command channel** (rq's ``send_shutdown_command`` and friends): the arena
+  stops workers with signals, and that channel's thread retries and logs forever once
+  Redis is gone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import logging
+import os
+import re
+import signal
+import socket
+import threading
+import time
+
+from redis import Redis
+from redis.client import Pipeline
+from redis.exceptions import ConnectionError as RedisConnectionError, TimeoutError as RedisTimeoutError
+from rq.exceptions import StopRequested
+from rq.serializers import JSONSerializer
+from rq.worker import SimpleWorker, WorkerStatus
+
+GRACE = 2.0             # seconds a running job gets after a stop signal
+RECONNECT_MAX = 8.0     # longest wait between two attempts to reach a lost Redis
+
+log = logging.getLogger(__name__)
+_stopping = False
+_current: "ArenaWorker | None" = None     # the worker in its work loop, if any
+
+
+def stopping() -> bool:
+    """True once this process received SIGINT or SIGTERM: a job should return early."""
+    return _stopping
+
+
+class RedisLost(SystemExit):
+    """Redis went away: rq's work loop lets a SystemExit through, where it logs and quits on others."""
+
+
+class Interrupted(BaseException):
+    """Raised in a job still running ``GRACE`` seconds after a stop signal (past ``except Exception``)."""
+
+
+def _lost_when_disconnected(method):
+    @functools.wraps(method)
+    def call(self, *args, **kwargs):
+        try:
+            return method(self, *args, **kwargs)
+        except (RedisConnectionError, RedisTimeoutError) as exc:
+            raise RedisLost(f"{type(exc).__name__}: {exc}") from exc
+    return call
+
+
+class _Pipeline(Pipeline):
+    execute_command = _lost_when_disconnected(Pipeline.execute_command)
+    execute = _lost_when_disconnected(Pipeline.execute)
+
+
+class WorkerRedis(Redis):
+    """A client whose lost connections raise ``RedisLost`` (pipelines and scripts included)."""
+
+    execute_command = _lost_when_disconnected(Redis.execute_command)
+
+    def pipeline(self, transaction: bool = True, shard_hint=None) -> Pipeline:
+        return _Pipeline(self.connection_pool, self.response_callbacks, transaction, shard_hint)
+
+
+class ArenaWorker(SimpleWorker):
+    """rq's SimpleWorker without its signal handlers and pubsub channel; ``run()`` drives it."""
+
+    def _install_signal_handlers(self) -> None:
+        """Nothing: ``run()`` installs the handlers once, for the worker's whole life."""
+
+    def subscribe(self) -> None:
+        """Nothing: no pubsub command channel (see the module docstring)."""
+
+    def unsubscribe(self) -> None:
+        """Nothing: no pubsub command channel (see the module docstring)."""
+
+    def handle_exception(self, job, *exc_info) -> None:
+        """A job interrupted by a stop is expected: one line instead of rq's traceback."""
+        if isinstance(exc_info[1], Interrupted):
+            self.log.warning("Worker %s: job %s interrupted (%s); it will be re-run", self.name, job.id, exc_info[1])
+        else:
+            super().handle_exception(job, *exc_info)
+
+
+def _on_stop_signal(signum, frame) -> None:
+    global _stopping
+    again, _stopping = _stopping, True
+    worker = _current
+    if worker is None:            # waiting for Redis: run()'s loop sees stopping()
+        return
+    if worker.get_state() != WorkerStatus.BUSY:
+        raise StopRequested()
+    worker._stop_requested = True     # rq's loop ends after this job
+    if again:
+        raise Interrupted("a second stop signal")
+    timer = threading.Timer(GRACE, os.kill, (os.getpid(), signal.SIGUSR1))
+    timer.daemon = True       # a worker whose job ended in time does not wait for it
+    timer.start()
+
+
+def _on_grace_over(signum, frame) -> None:
+    worker = _current
+    if worker is not None and worker.get_state() == WorkerStatus.BUSY:
+        raise Interrupted(f"still running {GRACE:g} s after a stop signal")
+
+
+def _wait_for(redis: Redis) -> None:
+    """Until ``redis`` answers or a stop signal came, with backoff."""
+    delay = 0.25
+    while not _stopping:
+        try:
+            redis.ping()
+            return
+        except RedisLost:
+            pass
+        deadline = time.monotonic() + delay
+        while not _stopping and time.monotonic() < deadline:
+            time.sleep(0.05)
+        delay = min(2 * delay, RECONNECT_MAX)
+
+
+def run(url: str, queue: str, name: str, logging_level: str = "WARNING") -> int:
+    """Work on ``queue`` until SIGINT or SIGTERM; 0 when stopped, 1 if rq quit on its own."""
+    global _current
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, _on_stop_signal)
+    signal.signal(signal.SIGUSR1, _on_grace_over)
+    where = re.sub(r"//[^/@]*@", "//", url)       # no password in the logs
+    lost: ArenaWorker | None = None
+    while not _stopping:
+        connection = WorkerRedis.from_url(url)
+        worker = None
+        try:
+            if lost is not None:
+                lost.register_death()         # frees its name, which the next worker takes
+                log.warning("worker %s: Redis at %s is back", name, where)
+                lost = None
+            worker = ArenaWorker([queue], connection=connection, name=name, serializer=JSONSerializer)
+            _current = worker
+            worker.work(logging_level=logging_level)
+            return 0 if _stopping else 1
+        except RedisLost as exc:
+            _current = None
+            lost = worker or lost
+            log.warning("worker %s: lost Redis at %s (%s); reconnecting", name, where, exc)
+            _wait_for(connection)
+        except StopRequested:     # a signal while the worker was registering or tearing down
+            break
+        finally:
+            _current = None
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m workers.worker", description=__doc__.splitlines()[0])
+    parser.add_argument("--url", required=True, help="Redis URL")
+    parser.add_argument("--queue", required=True)
+    parser.add_argument("--name", default=f"{socket.gethostname()}-{os.getpid()}",
+                        help="unique worker name (default: host and process id)")
+    parser.add_argument("--logging-level", default="WARNING")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=args.logging_level, format="%(asctime)s %(message)s")
+    return run(args.url, args.queue, args.name, args.logging_level)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
