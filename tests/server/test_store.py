@@ -86,7 +86,7 @@ def test_unknown_ids_raise_a_clear_error(store):
 def test_a_wait_in_the_last_instant_before_a_deadline_ends(store):
     """Redis truncates a block timeout to whole milliseconds and 0 means forever."""
     for timeout in (0.0004, 0.001, 1e-06):
-        waiter = threading.Thread(target=store.wait_for_decision, args=("nobody", timeout), daemon=True)
+        waiter = threading.Thread(target=store._blpop, args=(store.key("nothing"), timeout), daemon=True)
         waiter.start()
         waiter.join(timeout=2.0)
         assert not waiter.is_alive(), f"a wait of {timeout} s blocked"
