@@ -23,6 +23,7 @@ def snapshot(api):
     ("POST", "/api/v1/bots", {"json": {"name": 7}}, 422, "name"),
     ("POST", "/api/v1/bots", {"json": {"name": "ok-name", "admin": True}}, 422, "admin"),
     ("POST", "/api/v1/bots", {"json": {"name": "Bad Name"}}, 422, "name"),
+    ("POST", "/api/v1/bots", {"json": {"name": "me"}}, 422, "reserved"),
     ("POST", "/api/v1/bots", {"json": {"name": "x" * 70000}}, 413, ""),
     ("POST", "/api/v1/tournaments", {"json": {"bots": ["random", "nobody"]}, "admin": True}, 422, "nobody"),
     ("POST", "/api/v1/tournaments", {"json": {"bots": ["random", "rule"], "boards": "ten"}, "admin": True}, 422,
