@@ -102,7 +102,7 @@ local function set_of(first)
 end
 """
 
-# Shared Lua: note that a bot talked to the API now (its ``seen`` key, KEYS[i]).
+# Shared Lua: note at ``key`` (the bot's ``seen``) that a bot talked to the API ``now``.
 _SEEN = """
 local function seen(key, now)
   redis.call('SET', key, string.format('%.6f', now), 'EX', 86400)
