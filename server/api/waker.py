@@ -40,7 +40,7 @@ LISTEN_TIMEOUT = 1.0     # seconds per read of the channel (health checks happen
 class Waker:
     def __init__(self, redis: Redis, channel: str, capacity: int):
         self.redis, self.channel, self.capacity = redis, channel, capacity
-        self._waiting: dict[str, set[threading.Event]] = {}
+        self._waiting: dict[str, list[threading.Event]] = {}     # per bot, oldest first
         self._count = 0
         self._lock = threading.Lock()
         self._listener: threading.Thread | None = None
@@ -60,7 +60,7 @@ class Waker:
             else:
                 event = threading.Event()
                 self._count += 1
-                self._waiting.setdefault(bot, set()).add(event)
+                self._waiting.setdefault(bot, []).append(event)
                 if self._listener is None:       # started on first use: after gunicorn's fork
                     self._listener = threading.Thread(target=self._listen, name="cinch-waker", daemon=True)
                     self._listener.start()
@@ -73,17 +73,21 @@ class Waker:
             with self._lock:
                 self._count -= 1
                 events = self._waiting[bot]
-                events.discard(event)
+                events.remove(event)
                 if not events:
                     del self._waiting[bot]
 
     def wake(self, bot: str | None = None) -> None:
-        """Set the events of ``bot``'s waiting long-polls (every bot's when None)."""
+        """Wake one of ``bot``'s waiting long-polls per new decision: the newest not woken
+        yet (the least likely to belong to a client that has gone), as BLPOP would hand a
+        push to one waiter; any of them returns the new decision, and waking all of a
+        bot's long-polls (a runner often has two) would send it twice. With no ``bot``,
+        every waiter, to read again."""
         with self._lock:
             if bot is None:
                 events = [e for group in self._waiting.values() for e in group]
             else:
-                events = list(self._waiting.get(bot, ()))
+                events = [e for e in reversed(self._waiting.get(bot, ())) if not e.is_set()][:1]
         for event in events:
             event.set()
 
