@@ -3,8 +3,9 @@
 * Every call has a timeout (``timeout`` seconds to connect and to wait for an answer;
   a long-poll waits its ``wait`` on top).
 * Idempotent calls (GET) are retried on connection errors, timeouts and 5xx/429
-  answers, with exponential backoff and jitter, ``retries`` times. POSTs are never
-  retried here: re-sending an answer or a registration is the caller's decision (the
+  answers, ``retries`` times, after the server's ``Retry-After`` when it sends one (a
+  503 while its Redis is away or its long-polls are full, capped at ``MAX_RETRY_AFTER``)
+  and otherwise with exponential backoff and jitter. POSTs are never retried here: re-sending an answer or a registration is the caller's decision (the
   ``Runner`` does it safely, since a second answer to a decision is refused with 409).
 * An error answer raises ``ApiError`` with the problem body's status, title, detail and
   field errors; an unreachable server raises ``NetworkError``.
@@ -28,6 +29,7 @@ from .models import (BoardPair, BotInfo, BotToken, Decision, Health, Leaderboard
                      Tournament)
 
 __version__ = "0.1.0"
+MAX_RETRY_AFTER = 30.0      # seconds: a longer Retry-After is not waited out in one go
 USER_AGENT = f"cinch-sdk/{__version__} python-requests/{requests.__version__}"
 
 
@@ -105,8 +107,13 @@ class Client:
                 raise SdkError("this call needs a bot token or the admin token")
         return {"Authorization": f"Bearer {token}"}
 
-    def delay(self, attempt: int) -> float:
-        """Backoff before retry number ``attempt`` (0-based): exponential, capped, with jitter."""
+    def delay(self, attempt: int, error: Exception | None = None) -> float:
+        """Pause before retry number ``attempt`` (0-based): the server's ``Retry-After`` if
+        ``error`` carries one (capped at ``MAX_RETRY_AFTER``), else exponential backoff,
+        capped, with jitter."""
+        retry_after = getattr(error, "retry_after", None)
+        if retry_after is not None:
+            return min(retry_after, MAX_RETRY_AFTER)
         return min(self.max_backoff, self.backoff * 2 ** attempt) * random.uniform(0.5, 1.0)
 
     def request(self, method: str, path: str, *, auth: str | None = None, json: Any = None,
@@ -123,6 +130,7 @@ class Client:
         attempts = self.retries + 1 if retry else 1
         for attempt in range(attempts):
             last = attempt == attempts - 1
+            error: Exception | None = None
             try:
                 response = self._session().request(method, url, headers=headers, json=json, params=params,
                                                    timeout=(self.timeout, self.timeout + wait))
@@ -137,7 +145,7 @@ class Client:
                 error = ApiError.from_response(response)
                 if last or not error.retryable:
                     raise error
-            time.sleep(self.delay(attempt))
+            time.sleep(self.delay(attempt, error))
         raise AssertionError("unreachable")
 
     def _json(self, method: str, path: str, **kwargs: Any) -> Any:
@@ -185,6 +193,10 @@ class Client:
     def bot(self, name: str) -> BotInfo:
         return BotInfo.parse(self._json("GET", f"/bots/{_seg(name)}"))
 
+    def me(self) -> BotInfo:
+        """The bot this client's token belongs to."""
+        return BotInfo.parse(self._json("GET", "/bots/me", auth="bot"))
+
     def rotate_token(self, name: str) -> BotToken:
         """A new token for bot ``name`` (the old one dies at once); needs that bot's token or the
         admin's. When this client's own bot token was used, the client switches to the new one."""
@@ -215,7 +227,8 @@ class Client:
 
     def answer(self, decision: Decision | str, action: dict[str, Any]) -> bool:
         """Answer a decision. ``ApiError`` 422: illegal (may be corrected until the deadline);
-        409: already answered; 410: expired; 404: unknown. Never retried here."""
+        409: already answered; 410: expired; 404: unknown; 503: not delivered, post again
+        after its ``retry_after`` (the ``Runner`` does). Never retried here."""
         did = decision.id if isinstance(decision, Decision) else decision
         return bool(self._json("POST", f"/decisions/{_seg(did)}", auth="bot", json=action).get("accepted"))
 

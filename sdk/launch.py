@@ -3,7 +3,9 @@
 
 The server and token may come from ``CINCH_SERVER`` and ``CINCH_TOKEN``. With
 ``--register NAME`` and no token, the bot is registered first and its token printed
-(once) on standard error.
+(once) on standard error. A progress line (``sdk.progress``) goes to standard error
+whenever it changes; with ``--until-done`` the bot exits (status 0) once the
+tournaments it is entered in have ended.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import Any
 from .bot import Bot, as_bot, load_bot
 from .client import Client
 from .errors import SdkError
+from .progress import Progress
 from .runner import Runner
 
 DEFAULT_SERVER = "http://127.0.0.1:8000"
@@ -39,6 +42,10 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-backoff", type=float, default=10.0,
                         help="longest pause between reconnection attempts (default 10 s)")
     parser.add_argument("--seed", help="seed of the bot's random generator")
+    parser.add_argument("--until-done", action="store_true",
+                        help="exit once the tournaments the bot is entered in have ended (at least one)")
+    parser.add_argument("--progress", type=float, default=3.0, metavar="SECONDS",
+                        help="how often to look at the bot's tournaments for the progress line (default 3)")
     parser.add_argument("-v", "--verbose", action="count", default=0, help="more logging (-vv: debug)")
     parser.add_argument("-q", "--quiet", action="store_true", help="errors only")
 
@@ -69,6 +76,8 @@ def run_from_args(bot: Any, args: argparse.Namespace) -> dict[str, int]:
         client.token = issued.token
         print(f"registered {issued.name}; its token (shown once): {issued.token}", file=sys.stderr, flush=True)
     runner = Runner(bot, client, threads=args.threads, wait=args.wait, max_backoff=args.max_backoff)
+    Progress(runner, client, every=args.progress, until_done=args.until_done,
+             out=None if args.quiet else sys.stderr).start()
     return runner.run()
 
 

@@ -13,12 +13,14 @@ matches are answered concurrently.
   handed to the bot once. A re-posted answer that meets 409 (the first post got
   through but its response was lost) counts as delivered.
 * **Never dropped.** An answer that cannot be delivered (connection refused or reset,
-  5xx) is re-posted with backoff for as long as the decision's deadline lasts. An
+  5xx, a 503 or 429 meaning "not taken, come back after ``Retry-After``") is re-posted
+  for as long as the decision's deadline lasts, after the server's ``Retry-After`` when
+  it gives one and with backoff otherwise. An
   answer refused as illegal (422), or a bot that raises, is replaced by the first legal
   action, the same default the server would apply, but in time. Decisions that came
   back with a lost response are still open on the server and found by the poller.
 * **Reconnects.** Network errors and server restarts are ridden out with exponential
-  backoff (capped at ``max_backoff``); a rejected token (401/403) stops the runner
+  backoff (capped at ``max_backoff``), or as long as a 503's ``Retry-After`` says; a rejected token (401/403) stops the runner
   with that ``ApiError``, since retrying cannot help.
 * **Stops cleanly** on ``stop()``, on SIGINT (Ctrl-C) or SIGTERM when run in the main
   thread: no new decision is taken, the ones in hand are finished (one more delivery
@@ -37,7 +39,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable
 
 from .bot import Bot, as_bot
-from .client import Client
+from .client import MAX_RETRY_AFTER, Client
 from .errors import ApiError, NetworkError, SdkError
 from .models import Decision
 from .observation import Action, first_action
@@ -83,6 +85,10 @@ class Runner:
     @property
     def stopping(self) -> bool:
         return self._stop.is_set()
+
+    def wait_stop(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds for the runner to be stopped; True if it is."""
+        return self._stop.wait(timeout)
 
     def start(self) -> "Runner":
         """Run in a background thread (no signal handling); ``stop()`` then ``join()``."""
@@ -200,7 +206,8 @@ class Runner:
                 self._wake.clear()
 
     def _note_failure(self, exc: Exception, failures: int, down_since: float | None) -> tuple[int, float | None]:
-        delay = self._backoff(failures)
+        retry_after = getattr(exc, "retry_after", None)      # a 503 or 429 says when to come back
+        delay = self._backoff(failures) if retry_after is None else min(retry_after, MAX_RETRY_AFTER)
         self._count("poll_errors")
         if down_since is None:
             log.warning("cannot poll %s (%s); retrying with backoff", self.client.base_url, exc)
@@ -340,7 +347,7 @@ class Runner:
                 log.warning("answer to decision %s not delivered (%s); retrying until its deadline", decision.id, error)
             else:
                 log.debug("answer to decision %s not delivered (%s), attempt %d", decision.id, error, attempt + 1)
-            self._stop.wait(min(self.client.delay(attempt), left))
+            self._stop.wait(min(self.client.delay(attempt, error), left))   # a 503's Retry-After first
             attempt += 1
 
 

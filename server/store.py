@@ -28,7 +28,9 @@ a server without touching each other's data):
     {p}:bot:{name}                hash  name, kind, status, created, description, token_hash
     {p}:token:{sha256}            string bot name for a token's hash
     {p}:bot:{name}:pending        zset  open decision ids of the bot, by deadline
-    {p}:bot:{name}:wake           list  a push per new decision, for long-polls to block on
+    {p}:bot:{name}:seen           string Redis time the bot last asked for or answered a decision
+                                        (expires after a day unseen)
+    {p}:wake                      pub/sub channel: a bot's name per new decision, for long-polls
     {p}:decision:{id}             hash  bot, head (the request JSON but its deadline), legal, seat,
                                         deadline, status
     {p}:decision:{id}:answer      list  the accepted answer, for the waiting worker
@@ -114,9 +116,23 @@ local function set_of(first)
 end
 """
 
-# The open requests of a bot (one round trip for the long-poll).
-_OPEN = _OPEN_LIST + """
-return open_list(KEYS[1], ARGV[1], tonumber(ARGV[2]), set_of(3), clock())
+# Shared Lua: note at ``key`` (the bot's ``seen``) that a bot talked to the API ``now``.
+_SEEN = """
+local function seen(key, now)
+  redis.call('SET', key, string.format('%.6f', now), 'EX', 86400)
+end
+"""
+
+# The open requests of a bot (one round trip for the long-poll), noting that it asked.
+_OPEN = _OPEN_LIST + _SEEN + """
+local now = clock()
+seen(KEYS[2], now)
+return open_list(KEYS[1], ARGV[1], tonumber(ARGV[2]), set_of(3), now)
+"""
+
+# How many open decisions a bot has (expired ones not counted).
+_OPEN_COUNT = _CLOCK + """
+return redis.call('ZCOUNT', KEYS[1], '(' .. clock(), '+inf')
 """
 
 # Shared Lua: the name of the active bot holding a token (by the token's hash).
@@ -131,14 +147,15 @@ end
 
 # Accept a bot's answer only while its decision is open and before its deadline; then,
 # in the same round trip, the bot's other open requests (so an answer can carry the next
-# decision back).
-_ANSWER = _OPEN_LIST + _TOKEN_BOT_FN + """
+# decision back). A token's bot that answers is noted as seen, whatever the outcome.
+_ANSWER = _OPEN_LIST + _TOKEN_BOT_FN + _SEEN + """
 local holder = token_bot(KEYS[4], ARGV[6])
 if not holder then return {'unauthorized'} end
+local now = clock()
+if holder == ARGV[1] then seen(KEYS[5], now) end
 if holder ~= ARGV[1] or redis.call('HGET', KEYS[1], 'bot') ~= ARGV[1] then return {'missing'} end
 local status = redis.call('HGET', KEYS[1], 'status')
 if status ~= 'pending' then return {status} end
-local now = clock()
 if tonumber(redis.call('HGET', KEYS[1], 'deadline')) < now then return {'expired'} end
 redis.call('HSET', KEYS[1], 'status', 'answered')
 redis.call('RPUSH', KEYS[2], ARGV[2])
@@ -151,7 +168,9 @@ return out
 
 # Publish a decision request for a bot in one round trip: refuse if the bot is faulty in
 # the match, else start its time bank if new, and set the deadline on Redis's clock to
-# the per-decision limit plus what is left of the bank.
+# the per-decision limit plus what is left of the bank. The bot's name is published on
+# the wake channel (ARGV[8]) for the API processes holding its long-polls: they wait on
+# an event in memory, not on a Redis connection each.
 _ASK = _CLOCK + """
 if redis.call('SISMEMBER', KEYS[1], ARGV[1]) == 1 then return {'faulty'} end
 redis.call('HSETNX', KEYS[2], ARGV[1], ARGV[2])
@@ -162,8 +181,7 @@ redis.call('HSET', KEYS[3], 'bot', ARGV[1], 'head', ARGV[5], 'legal', ARGV[6], '
            'deadline', deadline, 'status', 'pending')
 redis.call('EXPIRE', KEYS[3], 3600)
 redis.call('ZADD', KEYS[4], deadline, ARGV[4])
-redis.call('RPUSH', KEYS[5], ARGV[4])
-redis.call('LTRIM', KEYS[5], -100, -1)
+redis.call('PUBLISH', ARGV[8], ARGV[1])
 return {'open', string.format('%.6f', now), deadline}
 """
 
@@ -280,6 +298,7 @@ class Store:
         self._expire = redis.register_script(_EXPIRE)
         self._append_hand = redis.register_script(_APPEND_HAND)
         self._open = redis.register_script(_OPEN)
+        self._open_count = redis.register_script(_OPEN_COUNT)
         self._ask = redis.register_script(_ASK)
         self._token_bot = redis.register_script(_TOKEN_BOT)
         self._answer_context = redis.register_script(_ANSWER_CONTEXT)
@@ -620,22 +639,33 @@ class Store:
         legal = json.dumps(observation["legal"])
         head = f'{{"id": "{did}", "observation": {json.dumps(observation)}, "legal": {legal}'
         raw = self._ask(keys=[self.key("match", mid, "faulty"), self.key("match", mid, "bank"),
-                              self.key("decision", did), self.key("bot", bot, "pending"),
-                              self.key("bot", bot, "wake")],
-                        args=[bot, initial_bank_ms, decision_ms, did, head, legal, observation["seat"]])
+                              self.key("decision", did), self.key("bot", bot, "pending")],
+                        args=[bot, initial_bank_ms, decision_ms, did, head, legal, observation["seat"],
+                              self.wake_channel])
         if raw[0] == b"faulty":
             return None
         return did, float(raw[1]), float(raw[2])
 
+    @property
+    def wake_channel(self) -> str:
+        """The pub/sub channel on which ``ask`` publishes the name of the bot it asks."""
+        return self.key("wake")
+
     def open_requests(self, bot: str, limit: int = -1, skip: Iterable[str] = ()) -> list[str]:
         """The bot's open decision requests as JSON, soonest deadline first, each with
-        ``deadline_in_ms``; ids in ``skip`` are left out."""
-        return [r.decode() for r in self._open(keys=[self.key("bot", bot, "pending")],
+        ``deadline_in_ms``; ids in ``skip`` are left out. Notes the bot as seen."""
+        return [r.decode() for r in self._open(keys=[self.key("bot", bot, "pending"), self.key("bot", bot, "seen")],
                                                args=[self.key("decision", ""), limit, *skip])]
 
-    def wait_for_decision(self, bot: str, timeout: float) -> None:
-        """Block until a new decision is published for ``bot`` or ``timeout`` passes."""
-        self._blpop(self.key("bot", bot, "wake"), timeout)
+    def last_seen(self, bot: str) -> float | None:
+        """When ``bot`` last asked for or answered a decision (Redis's clock, seconds), or
+        None if not within a day: shows whether a remote bot being waited for is there."""
+        raw = self.redis.get(self.key("bot", bot, "seen"))
+        return None if raw is None else float(raw)
+
+    def open_count(self, bot: str) -> int:
+        """How many decisions ``bot`` has open now (past their deadline not counted)."""
+        return int(self._open_count(keys=[self.key("bot", bot, "pending")]))
 
     def answer_context(self, token_hash: str, did: str) -> tuple[str | None, dict[str, Any] | None]:
         """(the active bot holding the token, what judging its answer to ``did`` needs:
@@ -656,7 +686,8 @@ class Store:
         ('unauthorized', 'missing', 'answered', 'expired'), and, when accepted, the bot's
         other open requests (as ``open_requests``)."""
         raw = self._answer(keys=[self.key("decision", did), self.key("decision", did, "answer"),
-                                 self.key("bot", bot, "pending"), self.key("token", token_hash)],
+                                 self.key("bot", bot, "pending"), self.key("token", token_hash),
+                                 self.key("bot", bot, "seen")],
                            args=[bot, json.dumps(action), did, self.key("decision", ""), limit,
                                  self.key("bot", ""), *skip])
         return raw[0].decode(), [r.decode() for r in raw[1:]]

@@ -11,7 +11,10 @@ import os
 from typing import Any
 
 from flask import Flask, request
-from redis import Redis
+from redis import BlockingConnectionPool, Redis
+from redis.backoff import ExponentialBackoff
+from redis.exceptions import ConnectionError as RedisDown
+from redis.retry import Retry
 
 from server.registry import ensure_builtins
 from server.store import Store
@@ -20,15 +23,39 @@ from workers.jobs import QUEUE, queue_for
 
 from . import bots, decisions, health, ratings, tables, tournaments
 from .context import ArenaContext
-from .problems import ArenaApi, problem
+from .limits import ArenaJSONProvider, check_request
+from .problems import ArenaApi, problem, register_error_handlers
 from .served import ServedDecisions
+from .waker import Waker
 
-LONG_POLL_MAX = 25          # seconds; the Redis socket timeout must exceed it
 DRAIN_LIMIT = 1024 * 1024   # oversized bodies up to this size are read before the 413
 
 
+def redis_client(url: str, max_connections: int) -> Redis:
+    """The API's Redis client, tuned so that no request hangs on Redis.
+
+    The API makes no blocking call (long-polls wait on the waker's events), so every
+    command should answer in milliseconds: 2 s to connect and 5 s to answer bound a
+    request when Redis is away or stuck, and the 503 handler answers. A connection that
+    died with a Redis restart is retried once at once on a fresh one, so the app is back
+    as soon as Redis is, without a restart; redis-py's default (10 retries with backoff)
+    would hold a request for seconds while Redis is down. The pool is bounded and a
+    request waits at most 1 s for a free connection (then 503), instead of failing with
+    MaxConnectionsError at once or opening connections without limit.
+    """
+    pool = BlockingConnectionPool.from_url(
+        url, max_connections=max_connections, timeout=1.0, socket_connect_timeout=2.0, socket_timeout=5.0,
+        health_check_interval=30,
+        retry=Retry(ExponentialBackoff(cap=0.1, base=0.01), 1), retry_on_error=[RedisDown])
+    return Redis(connection_pool=pool)
+
+
+class ArenaFlask(Flask):
+    json_provider_class = ArenaJSONProvider     # request bodies within bounds, or a 400
+
+
 def create_app(config: dict[str, Any] | None = None) -> Flask:
-    app = Flask("cinch-arena")
+    app = ArenaFlask("cinch-arena")
     app.config.update(
         API_TITLE="Cinch arena", API_VERSION="v1", OPENAPI_VERSION="3.0.3",
         OPENAPI_URL_PREFIX="/api/v1", OPENAPI_JSON_PATH="openapi.json",
@@ -38,18 +65,26 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         CINCH_PREFIX=os.environ.get("CINCH_PREFIX", "cinch"),
         CINCH_QUEUE=os.environ.get("CINCH_QUEUE", QUEUE),
         ADMIN_TOKEN=os.environ.get("CINCH_ADMIN_TOKEN"),
+        # Long-polls waiting at once in one process; below gunicorn's --worker-connections
+        # (1,000), so answers and other calls always find a free slot.
+        LONG_POLLS=int(os.environ.get("CINCH_LONG_POLLS", 900)),
+        REDIS_CONNECTIONS=int(os.environ.get("CINCH_REDIS_CONNECTIONS", 100)),
     )
     app.config.update(config or {})
     app.json.sort_keys = False      # observations are large; keep the engine's key order
-    redis = Redis.from_url(app.config["REDIS_URL"], socket_timeout=LONG_POLL_MAX + 10,
-                           health_check_interval=30)
+    redis = redis_client(app.config["REDIS_URL"], app.config["REDIS_CONNECTIONS"])
     store = Store(redis, app.config["CINCH_PREFIX"])
     app.extensions["cinch"] = ArenaContext(store, queue_for(store, app.config["CINCH_QUEUE"]),
-                                           app.config["ADMIN_TOKEN"], ServedDecisions())
+                                           app.config["ADMIN_TOKEN"], ServedDecisions(),
+                                           Waker(redis, store.wake_channel, app.config["LONG_POLLS"]))
+    register_error_handlers(app)
     api = ArenaApi(app, spec_kwargs={"info": {"description": "Duplicate Cinch tournaments for bots."}})
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     for module in (health, bots, decisions, tournaments, tables, ratings):
         api.register_blueprint(module.blp)
+        # after the blueprint's own hooks: no token, no parsing (the 401 comes first)
+        app.before_request_funcs.setdefault(module.blp.name, []).append(check_request)
+
     @app.before_request
     def json_bodies_only():
         """Refuse oversized bodies, and bodies not declared JSON (they would be ignored)."""

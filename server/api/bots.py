@@ -12,6 +12,8 @@ from .auth import SECURITY, bearer_token, current_bot, is_admin, require_admin
 from .context import arena
 from .schemas import BotRegisterSchema, BotSchema, BotTokenSchema
 
+ME = "me"      # /bots/me: the token's own bot; no bot may be called that
+
 blp = Blueprint("bots", __name__, url_prefix="/api/v1/bots", description="Bot registration and profiles")
 
 
@@ -41,11 +43,22 @@ class Bots(MethodView):
     @blp.alt_response(409, description="the name is taken")
     def post(self, body):
         """Register a remote bot. The token in the answer is shown this once."""
+        if body["name"] == ME:
+            abort(422, message=f"name: {ME!r} is reserved (GET /api/v1/bots/me is the token's own bot)")
         try:
             token = registry.register(arena().store, body["name"], body["description"])
         except registry.RegistryError as exc:
             abort(409, message=str(exc))
         return {"name": body["name"], "token": token}
+
+
+@blp.route("/" + ME)
+class Me(MethodView):
+    @blp.doc(security=SECURITY)
+    @blp.response(200, BotSchema)
+    def get(self):
+        """The bot whose token authorises the request (a runner learns its own name here)."""
+        return bot_view(current_bot())
 
 
 @blp.route("/<name>")

@@ -1,4 +1,5 @@
-"""What a request handler needs from the app: the store, the job queue, configuration."""
+"""What a request handler needs from the app: the store, the job queue, configuration,
+what this process served and the wake-ups of its long-polls."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from rq import Queue
 from server.store import Store
 
 from .served import ServedDecisions
+from .waker import Waker
 
 
 class ArenaContext(NamedTuple):
@@ -17,6 +19,7 @@ class ArenaContext(NamedTuple):
     queue: Queue
     admin_token: str | None
     served: ServedDecisions
+    waker: Waker
 
 
 def arena() -> ArenaContext:

@@ -12,6 +12,8 @@ path of every remote match.
 """
 
 import time
+from contextlib import nullcontext
+from threading import Event
 from typing import Any, Iterable
 
 from flask import Response
@@ -30,7 +32,8 @@ from .schemas import AcceptedSchema, ActionSchema, AnswerArgsSchema, DecisionSch
 blp = Blueprint("decisions", __name__, url_prefix="/api/v1/decisions",
                 description="Remote seats: long-poll for decisions and answer them")
 
-POLL_SLICE = 5.0     # seconds per blocking wait, so a long-poll notices a closed socket
+POLL_SLICE = 5.0     # seconds per wait on a wake event before reading Redis again
+FULL_RETRY_AFTER = 2  # seconds a long-poll refused past this process's capacity is told to wait
 
 
 @blp.before_request
@@ -41,19 +44,23 @@ def token_first():
         authorised(None)
 
 
-def await_open(store: Store, bot: str, wait: float, found: list[str] | None = None,
+def await_open(store: Store, bot: str, wait: float, woken: Event | None, found: list[str] | None = None,
                limit: int = -1, skip: Iterable[str] = ()) -> list[str]:
     """The bot's open requests (JSON), waiting up to ``wait`` seconds for at least one.
 
-    ``found`` is what the caller already read in the same round trip as its own work.
+    ``woken`` is the bot's wake event (``Waker.interest``), registered before ``found``
+    (what the caller read in the same round trip as its own work) or, without it, before
+    this call reads; None means no waiting. The wait is sliced, so a wake-up lost with
+    the pub/sub connection costs at most one slice.
     """
     end = time.monotonic() + wait
     pending = store.open_requests(bot, limit, skip) if found is None else found
-    while not pending:
+    while not pending and woken is not None:
         left = end - time.monotonic()
         if left <= 0:
             break
-        store.wait_for_decision(bot, min(left, POLL_SLICE))
+        woken.wait(min(left, POLL_SLICE))
+        woken.clear()
         pending = store.open_requests(bot, limit, skip)
     return pending
 
@@ -123,8 +130,17 @@ class Next(MethodView):
         Asking again returns the same decision until it is answered or expires, so a
         lost response never loses a decision.
         """
+        store, waker = arena().store, arena().waker
         bot = current_bot()
-        pending = arena().served.remember(bot, await_open(arena().store, bot, args["wait"], limit=1))
+        pending = store.open_requests(bot, 1)
+        if not pending and args["wait"] > 0:
+            with waker.interest(bot) as woken:
+                if woken is None:
+                    abort(503, message=f"this server process holds {waker.capacity} long-polls already; "
+                                       f"retry after {FULL_RETRY_AFTER} s",
+                          headers={"Retry-After": str(FULL_RETRY_AFTER)})
+                pending = await_open(store, bot, args["wait"], woken, limit=1)
+        arena().served.remember(bot, pending)
         return json_response(pending[0]) if pending else Response(status=204)
 
 
@@ -145,16 +161,18 @@ class Answer(MethodView):
         ``wait`` seconds for one when there is none; ids in ``skip`` (decisions the bot
         is already working on) are left out and not waited for. Answering with
         ``wait=20`` and then answering what comes back is the whole loop of a bot.
-        A ``next`` lost with its response is not lost: those decisions stay open.
+        A ``next`` lost with its response is not lost: those decisions stay open. When the
+        process holds as many long-polls as it takes, the answer is accepted without waiting.
         """
         store, served_here, token_hash = arena().store, arena().served, bot_token_hash()
         served = served_here.get(decision_id)
         if served is None or why_illegal(action, served):   # anything to report is checked in order
             served = judge(store, token_hash, decision_id, action)
-        outcome, found = store.answer_decision(token_hash, decision_id, served.bot, action, skip=args["skip"])
-        if outcome != "ok":
-            refuse(outcome)
-        served_here.forget(decision_id)
-        pending = served_here.remember(served.bot, await_open(store, served.bot, args["wait"], found,
-                                                              skip=args["skip"]))
+        wait, skip = args["wait"], args["skip"]
+        with arena().waker.interest(served.bot) if wait > 0 else nullcontext() as woken:
+            outcome, found = store.answer_decision(token_hash, decision_id, served.bot, action, skip=skip)
+            if outcome != "ok":
+                refuse(outcome)
+            served_here.forget(decision_id)
+            pending = served_here.remember(served.bot, await_open(store, served.bot, wait, woken, found, skip=skip))
         return json_response('{"accepted": true, "next": [' + ",".join(pending) + "]}")

@@ -2,20 +2,31 @@
 
 flask-smorest's own error body and content type are replaced once here (its default is
 not problem+json, and schemathesis would flag the documented content type otherwise).
+Two handlers cover what no view expects: Redis unreachable, loading, timing out or out
+of pooled connections is a 503 with ``Retry-After`` (the client should come back), and
+any other exception, a Redis reply that means a bug included, is a logged 500, still
+problem+json, never Werkzeug's HTML page.
 """
 
 from __future__ import annotations
 
 import http
+import logging
 from typing import Any
 
 import marshmallow as ma
-from flask import Response, json
+from flask import Flask, Response, json
 from flask_smorest import Api
 from flask_smorest.spec import prepare_response
+from redis.exceptions import (AuthenticationError, BusyLoadingError, ClusterDownError, ConnectionError as RedisDown,
+                              MaxConnectionsError, OutOfMemoryError, ReadOnlyError, RedisError, TryAgainError)
+from redis.exceptions import TimeoutError as RedisTimeout
 from werkzeug.exceptions import HTTPException
 
 PROBLEM = "application/problem+json"
+RETRY_AFTER = 2     # seconds a client is asked to wait when Redis is away
+
+log = logging.getLogger("cinch.api")
 
 
 class ProblemSchema(ma.Schema):
@@ -70,3 +81,37 @@ class ArenaApi(Api):
         response = {"description": "Default error response", "schema": self.ERROR_SCHEMA}
         prepare_response(response, self.spec, PROBLEM)
         self.spec.components.response("DEFAULT_ERROR", response, lazy=True)
+
+
+# Redis errors that pass: Redis away, restarting, loading, slow, full or failing over.
+_TRANSIENT = (RedisDown, RedisTimeout, OutOfMemoryError, ReadOnlyError, TryAgainError, ClusterDownError)
+
+
+def _unavailable(error: RedisError) -> Response:
+    """Redis is down, restarting, loading, slow or the pool is exhausted: come back soon.
+    The error's own text is not echoed (it may name hosts and ports)."""
+    if not isinstance(error, _TRANSIENT) or isinstance(error, AuthenticationError):
+        return _internal(error)       # a script error or a wrong password will not pass by waiting
+    if isinstance(error, BusyLoadingError):
+        why = "is loading its data"
+    elif isinstance(error, RedisTimeout):
+        why = "did not answer in time"
+    elif isinstance(error, MaxConnectionsError) or "No connection available" in str(error):
+        why = "is busy (every connection of this server process is in use)"
+    else:
+        why = "is not reachable"
+    log.warning("503: Redis %s (%s: %s)", why, type(error).__name__, error)
+    return problem(503, f"the arena's database {why}; retry after {RETRY_AFTER} s",
+                   headers={"Retry-After": str(RETRY_AFTER)})
+
+
+def _internal(error: Exception) -> Response:
+    log.error("500: unexpected %s", type(error).__name__, exc_info=error)
+    return problem(500, "an unexpected error; it has been logged")
+
+
+def register_error_handlers(app: Flask) -> None:
+    """Redis trouble is a 503 with Retry-After; anything else unexpected a logged 500.
+    (HTTP errors keep their own handler: Flask picks the most specific class.)"""
+    app.register_error_handler(RedisError, _unavailable)
+    app.register_error_handler(Exception, _internal)

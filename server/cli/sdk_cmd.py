@@ -1,7 +1,7 @@
 """``cinch bot`` and ``cinch remote``: the arena over its REST API, through the Python SDK.
 
     cinch bot register NAME --server URL                 print the new bot's token (once)
-    cinch bot run module:Class --server URL --token T    serve the bot's decisions until Ctrl-C
+    cinch bot run module:Class --server URL --token T    serve the bot's decisions until Ctrl-C (or --until-done)
     cinch bot list | rotate NAME
     cinch remote tournament create --bots a b ... [--boards N] --server URL --admin-token T
     cinch remote tournament watch ID | list

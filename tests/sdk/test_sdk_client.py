@@ -17,7 +17,8 @@ from examples.random_bot import RandomBot
 OPERATIONS = {
     ("GET", "/api/v1/health"): "health", ("GET", "/api/v1/ready"): "ready",
     ("GET", "/api/v1/bots"): "bots", ("POST", "/api/v1/bots"): "register_bot",
-    ("GET", "/api/v1/bots/{name}"): "bot", ("POST", "/api/v1/bots/{name}/token"): "rotate_token",
+    ("GET", "/api/v1/bots/{name}"): "bot", ("GET", "/api/v1/bots/me"): "me",
+    ("POST", "/api/v1/bots/{name}/token"): "rotate_token",
     ("POST", "/api/v1/bots/{name}/disable"): "disable_bot",
     ("GET", "/api/v1/decisions"): "decisions", ("GET", "/api/v1/decisions/next"): "next_decision",
     ("POST", "/api/v1/decisions/{decision_id}"): "answer",

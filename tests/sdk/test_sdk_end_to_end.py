@@ -145,3 +145,20 @@ def test_bots_ride_out_api_server_crashes_and_the_tournament_completes(
     for bot in bots:
         assert bot.log().count("reconnected to") >= 2, bot.log()[-3000:]
     stop_bots(bots)
+
+
+def test_a_bot_run_until_done_exits_by_itself_once_its_tournament_ends(server, rq_workers, admin, bot_processes,
+                                                                       tmp_path):
+    token = admin.register_bot("sdk-done").token
+    bot = BotProcess("sdk-done", [*cinch_command(), "bot", "run", "examples.random_bot:RandomBot", "--server",
+                                  server.url, "--token", token, "--until-done", "--progress", "0.5", "--wait", "5"],
+                     tmp_path)
+    bot_processes.append(bot)
+    bot.wait_for_log("no tournaments yet")
+    tid = admin.create_tournament(["sdk-done", "random"], boards=1)
+    assert bot.proc.wait(timeout=150) == 0, bot.log()[-3000:]
+    log = bot.log()
+    assert admin.tournament(tid).is_finished
+    assert f"| {tid} " in log and "every tournament it is entered in has ended; stopping" in log
+    assert re.search(r"sdk-done: [1-9]\d* answered, 0 defaulted, 0 missed", log), log[-3000:]
+    assert "Traceback" not in log

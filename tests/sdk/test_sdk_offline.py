@@ -5,6 +5,7 @@ The engine (server.engine) is used here as the reference the SDK must agree with
 SDK itself never imports it.
 """
 
+import io
 import json
 import pickle
 import threading
@@ -16,6 +17,8 @@ import pytest
 
 import sdk
 from sdk import cards as C
+from examples.random_bot import RandomBot
+from sdk.progress import Progress
 from server.engine import DONE, HandState, generate_board, make_ruleset, observation
 from server.engine.legality import check as server_check
 from server.engine.playout import default_action, random_step
@@ -141,7 +144,6 @@ class Agent:
 
 @pytest.mark.parametrize("ruleset", ["american62", "foster51"])
 def test_example_bots_play_legally_and_the_smart_one_beats_random(ruleset):
-    from examples.random_bot import RandomBot
     from examples.smart_bot import SmartBot
     boards = [(n, generate_board("sdk-examples", n)) for n in range(1, 41)]
     rules = make_ruleset(ruleset)
@@ -176,18 +178,21 @@ def test_load_bot_forms(tmp_path, monkeypatch):
 
 # ---------------------------------------------------------------------- the client against a scripted server
 class Scripted(BaseHTTPRequestHandler):
-    """Answers each request with the next scripted (status, content type, body, delay)."""
+    """Answers each request with the next scripted (status, content type, body, delay[, headers])."""
 
     script: list = []
     seen: list = []
 
     def _answer(self):
         self.seen.append((self.command, self.path, dict(self.headers)))
-        status, ctype, body, delay = self.script.pop(0) if self.script else (200, "application/json", "{}", 0)
+        status, ctype, body, delay, *headers = self.script.pop(0) if self.script else (200, "application/json",
+                                                                                        "{}", 0)
         time.sleep(delay)
         data = body.encode()
         try:
             self.send_response(status)
+            for name, value in (headers[0] if headers else {}).items():
+                self.send_header(name, value)
             if ctype:
                 self.send_header("Content-Type", ctype)
             self.send_header("Content-Length", str(len(data)))
@@ -299,3 +304,81 @@ def test_the_environments_proxy_settings_are_read_once_and_still_honoured(monkey
     assert session.trust_env is False          # not re-read on every request
     monkeypatch.setenv("NO_PROXY", "arena.example")
     assert "http" not in sdk.Client("http://arena.example:8000")._session().proxies
+
+
+# ---------------------------------------------------------------------- 503/429 with Retry-After
+def test_a_get_waits_out_retry_after_and_a_long_one_is_capped(scripted):
+    url, handler = scripted
+    client = sdk.Client(url, token="tok", backoff=0.001)
+    handler.script = [(503, PROBLEM, problem(503, "retry after 2 s"), 0, {"Retry-After": "0.4"}),
+                      (429, PROBLEM, problem(429, "slow down"), 0, {"Retry-After": "0.2"}),
+                      (200, "application/json", json.dumps({"status": "ok"}), 0)]
+    started = time.monotonic()
+    assert client.health().status == "ok" and len(handler.seen) == 3
+    assert time.monotonic() - started >= 0.6
+    busy = sdk.ApiError(503, retry_after=3600.0)
+    assert client.delay(0, busy) == sdk.client.MAX_RETRY_AFTER
+    assert client.delay(0, sdk.ApiError(503)) <= client.backoff      # no header: backoff
+    handler.script = [(503, PROBLEM, problem(503, "busy"), 0, {"Retry-After": "7"})]
+    with pytest.raises(sdk.ApiError) as err:
+        client.answer("abc", {"type": "pass"})                       # a POST is not retried by the client
+    assert err.value.retry_after == 7.0 and pickle.loads(pickle.dumps(err.value)).retry_after == 7.0
+
+
+def test_the_runner_reposts_an_answer_refused_with_503_after_retry_after(scripted):
+    url, handler = scripted
+    runner = sdk.Runner(RandomBot(), sdk.Client(url, token="tok", backoff=5.0))
+    decision = sdk.Decision.parse({"id": "d1", "observation": {}, "legal": [{"type": "pass"}], "deadline": 0,
+                                   "deadline_in_ms": 10000})
+    handler.script = [(503, PROBLEM, problem(503, "the arena's database is not reachable"), 0, {"Retry-After": "0.3"}),
+                      (200, "application/json", json.dumps({"accepted": True, "next": []}), 0)]
+    started = time.monotonic()
+    assert runner._deliver(decision, {"type": "pass"}) == ("answered", {"type": "pass"}, [])
+    assert 0.3 <= time.monotonic() - started < 3        # Retry-After, not the client's 5 s backoff
+    assert [seen[0] for seen in handler.seen] == ["POST", "POST"] and runner.stats["answer_retries"] == 1
+
+
+# ---------------------------------------------------------------------- progress line and --until-done
+def tournament(tid, status, bots=("me-bot", "random"), **extra):
+    return sdk.Tournament.from_dict({"id": tid, "status": status, "bots": list(bots), "pairs_done": 1,
+                                     "pairs_total": 4, **extra})
+
+
+def test_progress_lines_and_until_done_count_only_this_runs_tournaments(monkeypatch):
+    client = sdk.Client("http://127.0.0.1:9", token="tok")
+    runner = sdk.Runner(RandomBot(), client)
+    listings = iter([
+        [tournament("t1", "finished")],                                     # from an earlier run: not ours
+        [tournament("t1", "finished"), tournament("t2", "queued"),
+         tournament("t3", "running", bots=(), candidates=["other"], references=["random"])],   # not entered
+        [tournament("t1", "finished"), tournament("t2", "running"),
+         tournament("t4", "running", bots=(), candidates=["me-bot"], references=["random"])],
+        [tournament("t1", "finished"), tournament("t2", "finished"), tournament("t4", "running")],
+        [tournament("t1", "finished"), tournament("t2", "finished"), tournament("t4", "cancelled")],
+    ])
+    monkeypatch.setattr(client, "me", lambda: sdk.BotInfo.parse({"name": "me-bot"}))
+    monkeypatch.setattr(client, "tournaments", lambda: next(listings))
+    runner.stats.update(answered=12, illegal=1, expired=2)
+    out = io.StringIO()
+    progress = Progress(runner, client, every=0.01, until_done=True, out=out)
+    progress.start()
+    progress.join(timeout=5)
+    assert progress.done and runner.stopping
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "cinch: me-bot: 12 answered, 1 defaulted, 2 missed | t1 finished"
+    assert lines[1] == "cinch: me-bot: 12 answered, 1 defaulted, 2 missed | t2 queued 1/4, t1 finished"
+    assert "t4 running 1/4, t2 running 1/4" in lines[2] and "t3" not in out.getvalue()
+    assert lines[-1] == "cinch: me-bot: every tournament it is entered in has ended; stopping"
+
+
+def test_until_done_waits_while_only_old_tournaments_are_there(monkeypatch):
+    client = sdk.Client("http://127.0.0.1:9", token="tok")
+    runner = sdk.Runner(RandomBot(), client)
+    monkeypatch.setattr(client, "me", lambda: sdk.BotInfo.parse({"name": "me-bot"}))
+    monkeypatch.setattr(client, "tournaments", lambda: [tournament("t1", "finished")])
+    progress = Progress(runner, client, every=0.01, until_done=True, out=None)
+    progress.start()
+    time.sleep(0.2)
+    assert not progress.done and not runner.stopping
+    runner.stop()
+    progress.join(timeout=2)

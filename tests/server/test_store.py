@@ -5,7 +5,8 @@ import threading
 
 import pytest
 
-from server import dealsets
+from server import dealsets, registry
+from server.engine import HandState, generate_board, make_ruleset, observation
 from server.tournaments import after_match_progress, plan_matches, rebuild_ratings, results, validate
 
 DEALS = dealsets.generate("store-test", 6)
@@ -120,7 +121,25 @@ def test_unknown_ids_raise_a_clear_error(store):
 def test_a_wait_in_the_last_instant_before_a_deadline_ends(store):
     """Redis truncates a block timeout to whole milliseconds and 0 means forever."""
     for timeout in (0.0004, 0.001, 1e-06):
-        waiter = threading.Thread(target=store.wait_for_decision, args=("nobody", timeout), daemon=True)
+        waiter = threading.Thread(target=store._blpop, args=(store.key("nothing"), timeout), daemon=True)
         waiter.start()
         waiter.join(timeout=2.0)
         assert not waiter.is_alive(), f"a wait of {timeout} s blocked"
+
+
+def test_last_seen_and_open_count_show_whether_a_remote_bot_is_there(store):
+    state = HandState(make_ruleset("american62"), generate_board("seen", 1))
+    view = observation(state, state.seat_to_act())
+    token = registry.register(store, "away")
+    assert store.last_seen("away") is None and store.open_count("away") == 0
+    first, _, _ = store.ask("away", "m1", view, 20000, 0)
+    store.ask("away", "m1", view, 20000, 0)
+    assert store.open_count("away") == 2 and store.last_seen("away") is None    # asked, not seen
+    before = store.now()
+    store.open_requests("away")
+    seen = store.last_seen("away")
+    assert before <= seen <= store.now()
+    assert store.answer_decision(registry.token_hash(token), first, "away", view["legal"][0])[0] == "ok"
+    assert store.open_count("away") == 1 and store.last_seen("away") >= seen
+    store.ask("away", "m2", view, 0, 0)          # a deadline already past is not open
+    assert store.open_count("away") == 1

@@ -3,6 +3,7 @@
 import os
 import socket
 import subprocess
+import tempfile
 import time
 
 import pytest
@@ -12,20 +13,23 @@ from apiclient import ADMIN, Api
 from server.cli.serve_cmd import gunicorn_command
 
 
-
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
 
 
-@pytest.fixture
-def api(redis_url, store):
+def start_api(redis_url, store, processes=2, **env):
+    """A gunicorn server as ``cinch serve`` runs it, ready; stop it with ``stop_api``.
+    ``env`` adds to (or overrides) the server's environment."""
     port = free_port()
     env = {**os.environ, "REDIS_URL": redis_url, "CINCH_PREFIX": store.prefix, "CINCH_QUEUE": store.queue_name,
-           "CINCH_ADMIN_TOKEN": ADMIN}
-    proc = subprocess.Popen(gunicorn_command(f"127.0.0.1:{port}"), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+           "CINCH_ADMIN_TOKEN": ADMIN, **env}
+    log = tempfile.TemporaryFile()      # not a pipe: a server that logs much must never block on it
+    proc = subprocess.Popen(gunicorn_command(f"127.0.0.1:{port}", processes), env=env, stdout=subprocess.DEVNULL,
+                            stderr=log, start_new_session=True)
     client = Api(f"http://127.0.0.1:{port}")
+    client.port = port
     deadline = time.monotonic() + 30
     while True:
         try:
@@ -35,12 +39,28 @@ def api(redis_url, store):
             pass
         if time.monotonic() > deadline or proc.poll() is not None:
             proc.kill()
-            pytest.fail(f"API server did not start: {proc.stderr.read().decode()[-2000:]}")
+            client.proc, client.log = proc, log
+            pytest.fail(f"API server did not start: {server_log(client)[-2000:]}")
         time.sleep(0.1)
-    client.proc = proc
+    client.proc, client.log = proc, log
+    return client
+
+
+def server_log(client):
+    client.log.seek(0)
+    return client.log.read().decode(errors="replace")
+
+
+def stop_api(client):
+    client.proc.terminate()
+    client.proc.wait(timeout=20)
+
+
+@pytest.fixture
+def api(redis_url, store):
+    client = start_api(redis_url, store)
     yield client
-    proc.terminate()
-    proc.wait(timeout=20)
+    stop_api(client)
 
 
 @pytest.fixture

@@ -4,6 +4,16 @@ import pytest
 from apiclient import ADMIN
 
 
+JSON = {"Content-Type": "application/json"}
+
+
+def nested(depth):
+    value = 1
+    for _ in range(depth):
+        value = {"a": value}
+    return value
+
+
 def snapshot(api):
     return (api.call("GET", "/api/v1/bots").json(), api.call("GET", "/api/v1/tournaments").json())
 
@@ -13,6 +23,7 @@ def snapshot(api):
     ("POST", "/api/v1/bots", {"json": {"name": 7}}, 422, "name"),
     ("POST", "/api/v1/bots", {"json": {"name": "ok-name", "admin": True}}, 422, "admin"),
     ("POST", "/api/v1/bots", {"json": {"name": "Bad Name"}}, 422, "name"),
+    ("POST", "/api/v1/bots", {"json": {"name": "me"}}, 422, "reserved"),
     ("POST", "/api/v1/bots", {"json": {"name": "x" * 70000}}, 413, ""),
     ("POST", "/api/v1/tournaments", {"json": {"bots": ["random", "nobody"]}, "admin": True}, 422, "nobody"),
     ("POST", "/api/v1/tournaments", {"json": {"bots": ["random", "rule"], "boards": "ten"}, "admin": True}, 422,
@@ -28,6 +39,30 @@ def snapshot(api):
     ("GET", "/api/v1/matches/t999.m1/boards/1", {}, 404, "t999"),
     ("GET", "/api/v1/ratings/pedro99", {}, 404, "pedro99"),
     ("GET", "/api/v1/bots/nobody", {}, 404, "nobody"),
+    # what Python's JSON parser takes but the arena cannot: a 400 naming it, not a 500
+    ("POST", "/api/v1/bots", {"data": "[" * 20000 + "]" * 20000, "headers": JSON}, 400, "nested too deeply"),
+    ("POST", "/api/v1/bots", {"data": '{"name": "deep", "description": ' + "[" * 40 + "]" * 40 + "}",
+                              "headers": JSON}, 400, "nested deeper than 32"),
+    ("POST", "/api/v1/bots", {"data": '{"name": "big", "description": ' + "9" * 5000 + "}", "headers": JSON}, 400,
+     "2**53"),
+    ("POST", "/api/v1/bots", {"data": '{"name": "big", "description": 9007199254740993}', "headers": JSON}, 400,
+     "2**53"),
+    ("POST", "/api/v1/bots", {"data": '{"name": "nan", "description": NaN}', "headers": JSON}, 400, "NaN"),
+    ("POST", "/api/v1/bots", {"data": '{"name": "lone", "description": "x\\ud800"}', "headers": JSON}, 400,
+     "body.description: the string holds a lone surrogate"),
+    ("POST", "/api/v1/bots", {"data": '{"name": "nul", "description": "x\\u0000"}', "headers": JSON}, 400,
+     "body.description: the string holds a NUL"),
+    ("POST", "/api/v1/bots", {"data": '{"name": "key", "description": "", "\\ud800": 1}', "headers": JSON}, 400,
+     "lone surrogate"),
+    ("POST", "/api/v1/tables", {"json": {"options": nested(40)}, "admin": True}, 400, "body.options.a.a"),
+    ("POST", "/api/v1/tables", {"data": '{"seed": ' + "1" * 5000 + "}", "headers": JSON, "admin": True}, 400,
+     "2**53"),
+    ("POST", "/api/v1/tournaments", {"json": {"bots": ["random", "rule"], "options": nested(900)}, "admin": True},
+     400, "nested"),
+    ("POST", "/api/v1/tournaments", {"data": '{"bots": ["random", "rule\\u0000"]}', "headers": JSON,
+                                     "admin": True}, 400, "body.bots[1]: the string holds a NUL"),
+    ("GET", "/api/v1/bots/no%00body", {}, 400, "path parameter name"),
+    ("GET", "/api/v1/tournaments?x=%00", {}, 400, "query parameter x"),
 ])
 def test_bad_input_is_a_problem_and_changes_nothing(api, method, path, kwargs, status, fragment):
     before = snapshot(api)

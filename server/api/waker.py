@@ -1,0 +1,120 @@
+"""Wake-ups for long-polls: one pub/sub listener per API process instead of one Redis
+connection per waiting request.
+
+A worker that asks a bot for a decision publishes the bot's name on the store's wake
+channel (``Store.ask``). Each API process runs one listener (a greenlet under gunicorn's
+gevent workers, a daemon thread otherwise: gevent patches ``threading``) that subscribes
+to it and sets the events of the long-polls waiting for that bot. A waiting long-poll
+therefore holds a greenlet and an event, not a pooled Redis connection, and a process
+keeps its promise of about a thousand open long-polls.
+
+Long-polls register before they read the bot's open decisions, so a decision published
+between the read and the wait still wakes them. Pub/sub is fire-and-forget: a message
+published while the listener is reconnecting (Redis restarting) is lost. So waiters
+wait in bounded slices and re-read after each, and every waiter is woken when the
+listener loses its connection (its read then tells the bot, 503 if Redis is away) and
+when it subscribes again; a lost message costs at most one slice.
+
+Past ``capacity`` waiting long-polls the process registers no more (the caller answers
+at once instead), so answers and every other call still find a free connection slot in
+gunicorn.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from contextlib import contextmanager
+from typing import Iterator
+
+from redis import Redis
+from redis.exceptions import RedisError
+
+log = logging.getLogger("cinch.api.waker")
+
+RECONNECT_PAUSE = 1.0    # seconds between attempts to resubscribe while Redis is away
+LISTEN_TIMEOUT = 1.0     # seconds per read of the channel (health checks happen in between)
+
+
+class Waker:
+    def __init__(self, redis: Redis, channel: str, capacity: int):
+        self.redis, self.channel, self.capacity = redis, channel, capacity
+        self._waiting: dict[str, list[threading.Event]] = {}     # per bot, oldest first
+        self._count = 0
+        self._lock = threading.Lock()
+        self._listener: threading.Thread | None = None
+
+    @property
+    def waiting(self) -> int:
+        """How many long-polls wait in this process now."""
+        return self._count
+
+    @contextmanager
+    def interest(self, bot: str) -> Iterator[threading.Event | None]:
+        """An event set when a decision may have been published for ``bot``, for the
+        duration of the block; None (nothing registered) when the process is full."""
+        with self._lock:
+            if self._count >= self.capacity:
+                event = None
+            else:
+                event = threading.Event()
+                self._count += 1
+                self._waiting.setdefault(bot, []).append(event)
+                if self._listener is None:       # started on first use: after gunicorn's fork
+                    self._listener = threading.Thread(target=self._listen, name="cinch-waker", daemon=True)
+                    self._listener.start()
+        if event is None:
+            yield None
+            return
+        try:
+            yield event
+        finally:
+            with self._lock:
+                self._count -= 1
+                events = self._waiting[bot]
+                events.remove(event)
+                if not events:
+                    del self._waiting[bot]
+
+    def wake(self, bot: str | None = None) -> None:
+        """Wake one of ``bot``'s waiting long-polls per new decision: the newest not woken
+        yet (the least likely to belong to a client that has gone), as BLPOP would hand a
+        push to one waiter; any of them returns the new decision, and waking all of a
+        bot's long-polls (a runner often has two) would send it twice. With no ``bot``,
+        every waiter, to read again."""
+        with self._lock:
+            if bot is None:
+                events = [e for group in self._waiting.values() for e in group]
+            else:
+                events = [e for e in reversed(self._waiting.get(bot, ())) if not e.is_set()][:1]
+        for event in events:
+            event.set()
+
+    def _listen(self) -> None:
+        """Subscribe and dispatch, for the life of the process; resubscribe after errors."""
+        failing = False
+        while True:
+            pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+            try:
+                pubsub.subscribe(self.channel)
+                if failing:
+                    log.warning("wake channel subscribed again")
+                failing = False
+                self.wake()                    # anything published while away: look again
+                while True:
+                    message = pubsub.get_message(timeout=LISTEN_TIMEOUT)
+                    if message is not None and message["type"] == "message":
+                        self.wake(message["data"].decode())
+            except RedisError as exc:
+                if not failing:
+                    log.warning("wake channel lost (%s); long-polls fall back to re-reading until it is back",
+                                type(exc).__name__)
+                    self.wake()            # they read now: answered at once, with a 503 if Redis is away
+                failing = True
+            except Exception:
+                log.exception("wake listener failed; restarting it")
+                failing = True
+            finally:
+                pubsub.close()
+            time.sleep(RECONNECT_PAUSE)
