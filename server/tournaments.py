@@ -116,6 +116,38 @@ def chunks(match: dict[str, Any], size: int, skip: set[int] = frozenset()) -> li
     return out
 
 
+def entrants(spec: dict[str, Any]) -> list[str]:
+    """Every bot in a tournament, in the order the request named them."""
+    return list(spec.get("bots") or []) + list(spec.get("candidates") or []) + list(spec.get("references") or [])
+
+
+CONNECTED_SECONDS = 30
+"""A remote bot that talked to the API this recently counts as connected (a long-poll
+lasts at most 25 s, and a running bot opens the next one at once)."""
+
+
+def waiting_for(store: Store, tournament: dict[str, Any]) -> list[dict[str, Any]]:
+    """The remote entrants of a live tournament and what the tournament may be waiting
+    for: whether each is connected, its open decisions, its timeouts so far."""
+    if tournament["status"] not in ("queued", "running"):
+        return []
+    remote = [b for b in entrants(tournament) if store.bot(b)["kind"] == "remote"]
+    if not remote:
+        return []
+    now = store.now()
+    timeouts: dict[str, int] = {}
+    for mid in store.match_ids(tournament["id"]):
+        for bot, count in store.timeouts(mid).items():
+            timeouts[bot] = timeouts.get(bot, 0) + count
+    out = []
+    for bot in remote:
+        seen = store.last_seen(bot)
+        out.append({"bot": bot, "connected": seen is not None and now - seen < CONNECTED_SECONDS,
+                    "seen_seconds_ago": None if seen is None else round(max(now - seen, 0.0), 1),
+                    "open_decisions": store.open_count(bot), "timeouts": timeouts.get(bot, 0)})
+    return out
+
+
 def match_stats(store: Store, mid: str) -> MatchStats:
     scores = store.scores(mid)
     return summarize([scores[b] for b in sorted(scores)])

@@ -101,6 +101,14 @@ class TournamentCreateSchema(ma.Schema):
     limits = fields.Nested(LimitsSchema, load_default=dict)
 
 
+class WaitingSchema(ma.Schema):
+    bot = fields.String()
+    connected = fields.Boolean(metadata={"description": "talked to the API in the last 30 s"})
+    seen_seconds_ago = fields.Float(allow_none=True, metadata={"description": "null: never seen"})
+    open_decisions = fields.Integer()
+    timeouts = fields.Integer(metadata={"description": "timeouts in this tournament so far"})
+
+
 class TournamentSchema(ma.Schema):
     id = fields.String()
     format = fields.String()
@@ -118,6 +126,9 @@ class TournamentSchema(ma.Schema):
         "cancelled, finished, failed (jobs kept failing: see error)")})
     driver = fields.String(allow_none=True, metadata={"description": "who plays it: the service, or a CLI command"})
     error = fields.String(allow_none=True, metadata={"description": "why it failed"})
+    waiting = fields.List(fields.Nested(WaitingSchema), metadata={
+        "description": "remote entrants of a live tournament: connected or not, open decisions, timeouts "
+                       "(on GET /tournaments/{id})"})
     pairs_done = fields.Integer()
     pairs_total = fields.Integer()
     created = fields.Float()

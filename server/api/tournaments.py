@@ -10,7 +10,7 @@ from flask_smorest import Blueprint, abort
 
 from server import dealsets
 from server.store import StoreError
-from server.tournaments import SpecError, match_stats, results
+from server.tournaments import SpecError, match_stats, results, waiting_for
 from workers.driver import TournamentStopped, resume, start
 from workers.supervisor import SERVICE, halt
 
@@ -68,8 +68,10 @@ class Tournaments(MethodView):
 class Tournament(MethodView):
     @blp.response(200, TournamentSchema)
     def get(self, tid):
-        """A tournament's settings, status and progress (board pairs done of total)."""
-        return tournament_or_404(tid)
+        """A tournament's settings, status and progress (board pairs done of total), and
+        while it is live, which remote entrants it may be waiting for."""
+        t = tournament_or_404(tid)
+        return {**t, "waiting": waiting_for(arena().store, t)}
 
 
 @blp.route("/tournaments/<tid>/cancel")

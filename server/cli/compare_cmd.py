@@ -78,8 +78,7 @@ def run(args: argparse.Namespace) -> int:
                 tid = start(a.store, a.queue, request, deals, driver)
             except (SpecError, ValueError) as exc:
                 raise UsageError(str(exc)) from None
-            if drive(a, tid, driver, f"playing {args.x} vs {args.y}") is None:
-                return 130
+            drive(a, tid, driver, f"playing {args.x} vs {args.y}")
             found = find_stored(a.store, args.x, args.y, spec, boards)
         mid, as_stored = found
         print(f"{args.x} vs {args.y}: {args.ruleset}, deal set {deals.name}, boards {boards.start}-{boards.stop - 1}"

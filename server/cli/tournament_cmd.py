@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from typing import Any
 
 from redis.exceptions import RedisError
@@ -21,7 +22,8 @@ from tqdm import tqdm
 
 from server import dealsets
 from server.store import StoreError
-from server.tournaments import DEFAULTS, FORMATS, SpecError, validate
+from server.settings import SUPERVISE_SECONDS
+from server.tournaments import DEFAULTS, FORMATS, SpecError, validate, waiting_for
 from workers.bots import BUILTIN
 from workers.driver import TournamentStopped, cli_driver, interrupt, resume, start, stop_command, watch
 from workers.supervisor import halt
@@ -77,18 +79,28 @@ def request_from(args: argparse.Namespace) -> dict:
     return request
 
 
-def progress_note(t: dict[str, Any]) -> str:
-    """What the bar shows beside the count: anything but plain running."""
-    return "" if t["status"] in ("running", "finished") else t["status"]
+def progress_note(t: dict[str, Any], waiting: list[dict[str, Any]]) -> str:
+    """What the bar shows beside the count: a status other than running, and the remote
+    bots it may be waiting for (not connected, or with timeouts)."""
+    notes = [] if t["status"] in ("running", "finished") else [t["status"]]
+    for w in waiting:
+        if not w["connected"]:
+            notes.append(f"waiting for {w['bot']} (not connected)")
+        elif w["timeouts"]:
+            notes.append(f"{w['bot']}: {w['timeouts']} timeouts")
+    return ", ".join(notes)
 
 
-def drive(a: Arena, tid: str, driver: str, desc: str, quiet: bool = False) -> dict[str, Any] | None:
-    """Watch ``tid`` to the end with a progress bar; None if interrupted (Ctrl-C, SIGTERM),
-    after leaving it resumable and saying how."""
+def drive(a: Arena, tid: str, driver: str, desc: str, quiet: bool = False) -> dict[str, Any]:
+    """Watch ``tid`` to the end with a progress bar. Interrupted (Ctrl-C, SIGTERM), it
+    leaves the tournament resumable, says how, and lets the interruption go on."""
     total = a.store.tournament(tid)["pairs_total"]
+    looked = {"at": 0.0, "waiting": []}
     with tqdm(total=total, unit="pair", desc=desc, disable=quiet) as bar:
         def show(t: dict[str, Any]) -> None:
-            bar.set_postfix_str(progress_note(t), refresh=False)
+            if time.monotonic() - looked["at"] > SUPERVISE_SECONDS:
+                looked.update(at=time.monotonic(), waiting=waiting_for(a.store, t))
+            bar.set_postfix_str(progress_note(t, looked["waiting"]), refresh=False)
             bar.update(t["pairs_done"] - bar.n)
 
         def redis_down(exc: Exception) -> None:
@@ -102,16 +114,14 @@ def drive(a: Arena, tid: str, driver: str, desc: str, quiet: bool = False) -> di
             except RedisError:          # its lease lapses by itself: it reads as interrupted
                 pass
             bar.close()
-            print(f"interrupted: tournament {tid} keeps its finished board pairs; "
+            print(f"tournament {tid} interrupted; its finished board pairs are kept: "
                   f"continue it with `{stop_command(tid)}`", file=sys.stderr)
-            return None
+            raise
         except TournamentStopped as exc:
             raise UsageError(str(exc)) from None
 
 
-def finish(args: argparse.Namespace, a: Arena, results: dict[str, Any] | None) -> int:
-    if results is None:
-        return 130
+def finish(args: argparse.Namespace, a: Arena, results: dict[str, Any]) -> int:
     if args.json:
         print(json.dumps(results, indent=2))
     else:
