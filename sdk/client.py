@@ -273,6 +273,17 @@ class Client:
         """Settings, status and progress (board pairs done of total)."""
         return Tournament.from_dict(self._json("GET", f"/tournaments/{_seg(tid)}"))
 
+    def cancel_tournament(self, tid: str) -> Tournament:
+        """Cancel a tournament (admin): queued jobs removed, running ones stop at their next
+        board; finished board pairs are kept. 409 ``ApiError`` if it is finished."""
+        return Tournament.from_dict(self._json("POST", f"/tournaments/{_seg(tid)}/cancel", auth="admin"))
+
+    def resume_tournament(self, tid: str) -> Tournament:
+        """Resume an interrupted, cancelled or failed tournament (admin), playing only the
+        board pairs not stored yet; resuming one the service already runs changes nothing.
+        409 ``ApiError`` if it is finished or a ``cinch tournament`` command runs it."""
+        return Tournament.from_dict(self._json("POST", f"/tournaments/{_seg(tid)}/resume", auth="admin"))
+
     def results(self, tid: str) -> Results:
         """Standings, cross-table and per-match statistics (so far, while running)."""
         return Results.parse(self._json("GET", f"/tournaments/{_seg(tid)}/results"))
@@ -287,7 +298,8 @@ class Client:
 
     def wait_for_tournament(self, tid: str, poll: float = 1.0, timeout: float | None = None,
                             on_progress: Callable[[Tournament], None] | None = None) -> Tournament:
-        """Poll until the tournament is finished; ``TimeoutError`` after ``timeout`` seconds.
+        """Poll until the tournament has ended (finished, cancelled or failed: see
+        ``Tournament.has_ended``) and return it; ``TimeoutError`` after ``timeout`` seconds.
         Connection trouble is ridden out (the client's retries, then polling on)."""
         return self._wait(lambda: self.tournament(tid), f"tournament {tid}", poll, timeout, on_progress)
 
@@ -306,7 +318,7 @@ class Client:
             if current is not None:
                 if on_progress:
                     on_progress(current)
-                if current.is_finished:
+                if current.has_ended:
                     return current
             if end is not None and time.monotonic() >= end:
                 raise TimeoutError(f"{what} did not finish in {timeout:.0f} s")

@@ -120,7 +120,10 @@ class Tournament(Model):
     candidates: list[str] = field(default_factory=list)
     references: list[str] = field(default_factory=list)
     limits: dict[str, int] = field(default_factory=dict)
-    status: str = ""            # "running" or "finished"
+    status: str = ""            # queued, running, interrupted, cancelled, finished, failed
+    driver: str | None = None   # "service", or the CLI command that runs it
+    error: str | None = None    # why it failed
+    waiting: list[dict[str, Any]] = field(default_factory=list)   # remote entrants: connected, timeouts
     pairs_done: int = 0
     pairs_total: int = 0
     created: float | None = None
@@ -129,6 +132,12 @@ class Tournament(Model):
     @property
     def is_finished(self) -> bool:
         return self.status == "finished"
+
+    @property
+    def has_ended(self) -> bool:
+        """Finished, cancelled or failed: nothing more happens unless it is resumed.
+        (An interrupted one goes on when its driver comes back or it is resumed.)"""
+        return self.status in ("finished", "cancelled", "failed")
 
     @property
     def progress(self) -> float:
@@ -291,6 +300,10 @@ class Table(Model):
     @property
     def is_finished(self) -> bool:
         return self.status == "finished"
+
+    @property
+    def has_ended(self) -> bool:
+        return self.is_finished
 
     @property
     def open_seats(self) -> list[str]:

@@ -36,6 +36,7 @@ from server.settings import JOB_GRACE_SECONDS, LEASE_MS, MAX_FAILURES, SUPERVISE
 from server.store import ACTIVE, Store
 from server.tournaments import after_match_progress, chunks, finish_if_complete
 from workers.jobs import QUEUE, enqueue_chunks, queue_for
+from workers.worker import was_interrupted
 
 log = logging.getLogger("cinch.supervisor")
 
@@ -79,8 +80,8 @@ def covered_boards(store: Store, queue: Queue, tid: str) -> dict[str, set[int]]:
             covered.setdefault(mid, set()).update(range(first, last + 1))
             continue
         ended.append(job_id)
-        if status == JobStatus.FAILED:
-            failed.append(job)
+        if status == JobStatus.FAILED and not was_interrupted(_last_error(job)):
+            failed.append(job)          # a job cut short by its worker's stop is no failure
         elif status == JobStatus.STARTED:
             log.warning("tournament %s: job %s lost its worker (no heartbeat); its boards go to another", tid, job_id)
     store.forget_jobs(tid, ended)

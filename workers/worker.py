@@ -61,6 +61,13 @@ class Interrupted(BaseException):
     """Raised in a job still running ``GRACE`` seconds after a stop signal (past ``except Exception``)."""
 
 
+def was_interrupted(error: str) -> bool:
+    """Whether a failed job's last error line is an ``Interrupted`` (named with or without
+    its module, which is ``__main__`` when the worker runs as ``python -m workers.worker``):
+    the job was cut short by its worker's stop, not broken."""
+    return error.split(":", 1)[0].rsplit(".", 1)[-1] == "Interrupted" and "stop signal" in error
+
+
 def _lost_when_disconnected(method):
     @functools.wraps(method)
     def call(self, *args, **kwargs):

@@ -4,7 +4,7 @@
     cinch bot run module:Class --server URL --token T    serve the bot's decisions until Ctrl-C (or --until-done)
     cinch bot list | rotate NAME
     cinch remote tournament create --bots a b ... [--boards N] --server URL --admin-token T
-    cinch remote tournament watch ID | list
+    cinch remote tournament watch ID | list | cancel ID | resume ID
     cinch remote standings ID
     cinch remote compare X Y [--tournament ID]
     cinch remote ratings [RULESET]
@@ -110,6 +110,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--quiet", action="store_true", help="no standings at the end")
     add_server_argument(p)
     p.set_defaults(run=run_watch)
+    for action, says in (("cancel", "cancel a tournament (admin): queued jobs removed, running ones stop"),
+                         ("resume", "resume an interrupted, cancelled or failed tournament (admin)")):
+        p = tactions.add_parser(action, help=says)
+        p.add_argument("id")
+        add_server_argument(p)
+        _admin_argument(p)
+        p.set_defaults(run=run_cancel if action == "cancel" else run_resume)
     p = tactions.add_parser("list", help="list tournaments with their progress")
     add_server_argument(p)
     p.set_defaults(run=run_tournaments)
@@ -211,15 +218,43 @@ def run_watch(args: argparse.Namespace) -> int:
     return _watch(_client(args), args.id, args.poll, args.timeout, args.quiet)
 
 
+@_clean
+def run_cancel(args: argparse.Namespace) -> int:
+    t = _client(args, admin=True).cancel_tournament(args.id)
+    print(f"tournament {t.id} cancelled at {t.pairs_done}/{t.pairs_total} board pairs; "
+          f"`cinch remote tournament resume {t.id}` continues it")
+    return 0
+
+
+@_clean
+def run_resume(args: argparse.Namespace) -> int:
+    t = _client(args, admin=True).resume_tournament(args.id)
+    print(f"tournament {t.id} {t.status} again at {t.pairs_done}/{t.pairs_total} board pairs")
+    return 0
+
+
+def _note(t: sdk.Tournament) -> str:
+    """Beside the progress bar: a status other than running, and remote bots it waits for."""
+    notes = [] if t.status in ("running", "finished") else [t.status]
+    notes += [f"waiting for {w['bot']} (not connected)" for w in t.waiting if not w.get("connected")]
+    notes += [f"{w['bot']}: {w['timeouts']} timeouts" for w in t.waiting if w.get("connected") and w.get("timeouts")]
+    return ", ".join(notes)
+
+
 def _watch(client: sdk.Client, tid: str, poll: float, timeout: float | None, quiet: bool) -> int:
     first = client.tournament(tid)        # a clean 404 for an unknown id
     with tqdm(total=first.pairs_total, unit="pair", desc=f"tournament {tid}", file=sys.stderr) as bar:
         def progress(t: sdk.Tournament) -> None:
+            bar.set_postfix_str(_note(t), refresh=False)
             bar.update(t.pairs_done - bar.n)
         try:
-            client.wait_for_tournament(tid, poll=poll, timeout=timeout, on_progress=progress)
+            last = client.wait_for_tournament(tid, poll=poll, timeout=timeout, on_progress=progress)
         except TimeoutError as exc:
             raise sdk.SdkError(f"{exc} (it goes on running on the server)") from None
+    if not last.is_finished:
+        reason = f": {last.error}" if last.error else ""
+        raise sdk.SdkError(f"tournament {tid} was {last.status}{reason}; "
+                           f"`cinch remote tournament resume {tid}` continues it")
     if not quiet:
         _print_results(client.results(tid), client.matches(tid))
     return 0
@@ -227,10 +262,10 @@ def _watch(client: sdk.Client, tid: str, poll: float, timeout: float | None, qui
 
 @_clean
 def run_tournaments(args: argparse.Namespace) -> int:
-    print(f"{'id':8} {'status':9} {'format':12} {'ruleset':11} {'progress':>13}  bots")
+    print(f"{'id':8} {'status':12} {'format':12} {'ruleset':11} {'progress':>13}  bots")
     for t in _client(args).tournaments():
         progress = f"{t.pairs_done}/{t.pairs_total}"
-        print(f"{t.id:8} {t.status:9} {t.format:12} {t.ruleset:11} {progress:>13}  {' '.join(t.players)}")
+        print(f"{t.id:8} {t.status:12} {t.format:12} {t.ruleset:11} {progress:>13}  {' '.join(t.players)}")
     return 0
 
 

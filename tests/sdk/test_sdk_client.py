@@ -25,6 +25,8 @@ OPERATIONS = {
     ("GET", "/api/v1/tournaments"): "tournaments", ("POST", "/api/v1/tournaments"): "create_tournament",
     ("GET", "/api/v1/tournaments/{tid}"): "tournament", ("GET", "/api/v1/tournaments/{tid}/results"): "results",
     ("GET", "/api/v1/tournaments/{tid}/matches"): "matches",
+    ("POST", "/api/v1/tournaments/{tid}/cancel"): "cancel_tournament",
+    ("POST", "/api/v1/tournaments/{tid}/resume"): "resume_tournament",
     ("GET", "/api/v1/matches/{mid}/boards/{board}"): "board_pair",
     ("GET", "/api/v1/ratings/{ruleset}"): "ratings",
     ("GET", "/api/v1/tables"): "tables", ("POST", "/api/v1/tables"): "create_table",

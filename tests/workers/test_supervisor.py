@@ -124,3 +124,17 @@ def test_a_supervisor_pass_is_idempotent(store, queue):
     assert sorted(queue.get_job_ids()) == before
     assert store.tournament(tid)["status"] == "queued"
     assert LEASE_MS >= 10_000
+
+
+def test_a_job_cut_short_by_its_workers_stop_is_not_a_failure(store, queue, rq_workers):
+    driver = cli_driver()
+    tid = start(store, queue, {"bots": ["search", "rule"], "boards": 8, "chunk": 8, "seed": 2}, DEALS, driver)
+    wait_for(lambda: store.tournament(tid)["pairs_done"] >= 1, what="play to start")
+    busy = [n for n, p in rq_workers.procs.items()
+            if n in {queue.fetch_job(j).worker_name for j in StartedJobRegistry(queue=queue).get_job_ids()}]
+    rq_workers.procs[busy[0]].terminate()           # a stop: the job is interrupted after its grace
+    rq_workers.procs[busy[0]].wait(timeout=20)
+    rq_workers.replace_dead()
+    watch(store, queue, tid, driver, timeout=120)
+    assert int(store.redis.hget(store.key("tournament", tid), "failures") or 0) == 0
+    assert store.tournament(tid)["pairs_done"] == 8

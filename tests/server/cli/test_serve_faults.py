@@ -6,6 +6,7 @@ three minutes of the fault with every board pair counted once, its results equal
 undisturbed run on the same secret, and the API must never answer 500.
 """
 
+import json
 import os
 import signal
 import socket
@@ -145,7 +146,11 @@ def faulted_run(tmp: Path, fault) -> tuple[list, str]:
         assert arena.tournament(tid)["pairs_done"] < 8, "the fault must land mid-tournament"
         fault(arena)
         struck = time.monotonic()
-        results = arena.finish(tid, 180)
+        try:
+            results = arena.finish(tid, 180)
+        except BaseException:
+            print(state_of(server.url, tid), "\n", arena.log.read_text()[-3000:])
+            raise
         assert time.monotonic() - struck < 180
         t = arena.tournament(tid)
         assert t["pairs_done"] == t["pairs_total"] == 8
@@ -156,6 +161,23 @@ def faulted_run(tmp: Path, fault) -> tuple[list, str]:
     finally:
         arena.close()
         server.stop()
+
+
+def state_of(url: str, tid: str) -> str:
+    """What Redis holds about a stuck tournament's jobs, for the failure report."""
+    from rq import Queue, Worker
+    from rq.job import Job
+    from rq.serializers import JSONSerializer
+    db = redis.Redis.from_url(url)
+    ids = sorted(j.decode() for j in db.smembers(f"cinch:tournament:{tid}:jobs"))
+    jobs = [(j.id, j.get_status(), j.worker_name, db.exists(f"cinch:job:{j.id}")) for j in
+            Job.fetch_many(ids, connection=db, serializer=JSONSerializer) if j is not None]
+    queue = Queue("cinch", connection=db, serializer=JSONSerializer)
+    workers = [(w.name, w.get_state(), w.get_current_job_id()) for w in Worker.all(connection=db)]
+    claims = [k.decode() for k in db.scan_iter("cinch:claim:*")]
+    return (f"tournament {db.hgetall(f'cinch:tournament:{tid}')}\njobs {jobs}\nqueued {queue.get_job_ids()}\n"
+            f"workers {workers}\nclaims {claims}\nlease {db.get(f'cinch:tournament:{tid}:lease')} "
+            f"supervisor {db.get('cinch:supervisor')}")
 
 
 def restart_redis(arena: Arena) -> None:
@@ -179,3 +201,27 @@ def test_an_api_tournament_with_a_remote_bot_survives(fault, undisturbed, tmp_pa
     scores, log = faulted_run(tmp_path, fault)
     assert scores == undisturbed
     assert "500: unexpected" not in log, log[-3000:]          # the API logs every 500 it answers
+
+
+def test_cinch_tournament_rides_out_a_redis_restart(tmp_path):
+    """The CLI drives its own tournament: with REDIS_URL set it waits for Redis and carries on."""
+    server = RedisServer(tmp_path).start()
+    env = {**os.environ, "REDIS_URL": server.url, "PYTHONUNBUFFERED": "1"}
+    run = subprocess.Popen([sys.executable, "-m", "server.cli", "tournament", "--bots", "search", "rule",
+                            "--boards", "8", "--chunk", "2", "--workers", "2", "--json"], cwd=ROOT, env=env,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        db = redis.Redis.from_url(server.url)
+        wait_until(lambda: int(db.hget("cinch:tournament:t1", "pairs_done") or 0) >= 2, 120, "play to start")
+        server.stop(signal.SIGKILL)
+        time.sleep(3)
+        server.start()
+        out, err = run.communicate(timeout=240)
+        assert run.returncode == 0, err[-3000:]
+        assert "Traceback" not in err
+        assert sum(m["stats"]["boards"] for m in json.loads(out)["matches"]) == 8
+        assert redis.Redis.from_url(server.url).hlen("cinch:match:t1.m1:pairs") == 8
+    finally:
+        if run.poll() is None:
+            run.kill()
+        server.stop()

@@ -1,0 +1,44 @@
+"""Waiting made visible, and cancel and resume, through the SDK and ``cinch remote``.
+
+A registered bot that is not running holds a tournament up: the tournament says which
+bot it is waiting for. Once the bot runs, the tournament goes on; cancelled, it stops;
+resumed, it finishes.
+"""
+
+import time
+
+from sdkharness import ADMIN, BotProcess, cinch_command, run_cli, wait_until
+
+
+def test_a_missing_bot_is_shown_and_cancel_and_resume_work(server, admin, rq_workers, bot_processes, tmp_path):
+    token = admin.register_bot("late").token
+    tid = admin.create_tournament(["late", "rule"], boards=40, chunk=1, limits={"decision_ms": 60_000})
+    t = wait_until(lambda: (t := admin.tournament(tid)).waiting and t, 30, "the tournament to show its waiting")
+    assert t.status == "queued" and t.driver == "service"
+    [late] = t.waiting
+    assert late["bot"] == "late" and not late["connected"] and late["seen_seconds_ago"] is None
+    wait_until(lambda: admin.tournament(tid).waiting[0]["open_decisions"] >= 1, 30, "a decision for the bot")
+
+    bot = BotProcess("late", [*cinch_command(), "bot", "run", "examples.random_bot:RandomBot", "--server",
+                              server.url, "--token", token, "--wait", "5"], tmp_path)
+    bot_processes.append(bot)
+    wait_until(lambda: admin.tournament(tid).pairs_done >= 2, 60, "play to go on once the bot runs")
+    now = admin.tournament(tid)
+    assert now.status == "running" and now.waiting[0]["connected"]
+
+    cancelled = run_cli("remote", "tournament", "cancel", tid, "--server", server.url, "--admin-token", ADMIN)
+    assert cancelled.returncode == 0 and "cancelled" in cancelled.stdout, cancelled.stderr
+    assert admin.tournament(tid).status == "cancelled" and admin.tournament(tid).waiting == []
+    watched = run_cli("remote", "tournament", "watch", tid, "--server", server.url)
+    assert watched.returncode == 2 and "was cancelled" in watched.stderr and "resume" in watched.stderr
+    time.sleep(2)
+    frozen = admin.tournament(tid).pairs_done
+    time.sleep(2)
+    assert admin.tournament(tid).pairs_done == frozen < 40
+
+    resumed = admin.resume_tournament(tid)
+    assert resumed.status in ("queued", "running")
+    assert admin.resume_tournament(tid).status in ("queued", "running"), "resuming twice is harmless"
+    done = admin.wait_for_tournament(tid, poll=0.5, timeout=120)
+    assert done.is_finished and done.pairs_done == 40
+    assert [m.timeouts for m in admin.matches(tid)] == [{}]
