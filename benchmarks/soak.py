@@ -55,15 +55,27 @@ def service_processes(serve: psutil.Process, home: Path) -> list[psutil.Process]
     return procs
 
 
-def sample(procs: list[psutil.Process]) -> tuple[float, int]:
-    rss, fds = 0, 0
+ROLES = ("redis-server", "gunicorn", "workers.worker", "workers.supervisor", "serve")
+
+
+def role_of(p: psutil.Process) -> str:
+    line = " ".join(p.cmdline())
+    return next((r for r in ROLES if r in line), "other")
+
+
+def sample(procs: list[psutil.Process]) -> tuple[float, int, dict[str, float]]:
+    """Total RSS (MiB) and open files of the service, and RSS by role."""
+    rss, fds, by_role = 0, 0, {}
     for p in procs:
         try:
-            rss += p.memory_info().rss
+            mine = p.memory_info().rss
             fds += p.num_fds()
+            role = role_of(p)
         except psutil.Error:
-            pass
-    return rss / 2**20, fds
+            continue
+        rss += mine
+        by_role[role] = by_role.get(role, 0) + mine / 2**20
+    return rss / 2**20, fds, by_role
 
 
 def main() -> None:
@@ -111,7 +123,7 @@ def main() -> None:
 
         began = time.monotonic()
         statuses: dict[int, int] = {}
-        samples: list[tuple[float, float, int]] = []
+        samples: list[tuple[float, float, int, dict[str, float]]] = []
         tournaments: list[str] = []
         current = None
         last_sample = 0.0
@@ -134,8 +146,7 @@ def main() -> None:
                     statuses[type(exc).__name__] = statuses.get(type(exc).__name__, 0) + 1
             if now - last_sample >= 5:
                 last_sample = now
-                rss, fds = sample(service)
-                samples.append((now - began, rss, fds))
+                samples.append((now - began, *sample(service)))
             if current is None and now - began >= args.seconds:
                 break
             if now - began > args.seconds + 300:
@@ -151,28 +162,32 @@ def main() -> None:
             found = re.findall(r"(\d+) decisions answered, \d+ illegal replaced, \d+ bot errors, (\d+) missed", text)
             answered += int(found[-1][0]) if found else 0
             missed += int(found[-1][1]) if found else 0
-            bot_5xx += len(re.findall(r"\b5\d\d\b", text))
-        actions = timeouts = pairs = 0
+            bot_5xx += len(re.findall(r"\b5\d\d [A-Z][a-z]", text))     # an ApiError: "503 Service Unavailable"
+        actions = timeouts = defaulted = pairs = 0
         for tid in tournaments:
             first = http.get(f"{base}/tournaments/{tid}", timeout=10).json()["first"]
             for m in http.get(f"{base}/tournaments/{tid}/matches", timeout=30).json():
                 timeouts += sum(m["timeouts"].values())
                 record = http.get(f"{base}/matches/{m['id']}/boards/{first}", timeout=30).json()
                 pairs += 1
-                actions += sum(len(room["actions"]) for room in record["rooms"])
+                actions += sum(len(room["replay"]["actions"]) for room in record["rooms"])
+                defaulted += sum(len(room.get("faults", [])) for room in record["rooms"])
         server_log = serve_log.read_text(errors="replace")
         warm = next((s for s in samples if s[0] >= 60), samples[0])
         end = samples[-1]
         print(f"\nran {elapsed:.0f} s: {len(tournaments)} tournaments, {pairs} board pairs, {actions} decisions stored")
-        print(f"bots: {answered} answered, {missed} missed; timeouts recorded: {timeouts}")
-        print(f"lost decisions: {timeouts + missed}; double-answered: {max(0, answered - (actions - timeouts))}"
-              f" (answered {answered} vs stored-and-not-defaulted {actions - timeouts})")
+        print(f"bots: {answered} answered, {missed} missed; timeouts recorded: {timeouts}, "
+              f"default actions in the records: {defaulted}")
+        print(f"lost decisions: {defaulted + missed}; double-answered: {answered - (actions - defaulted)}"
+              f" (bots' answers {answered} against stored decisions not defaulted {actions - defaulted})")
         fivexx = {k: v for k, v in statuses.items() if isinstance(k, int) and k >= 500}
         print(f"poller responses: {dict(sorted(statuses.items(), key=str))}; 5xx: {sum(fivexx.values())}")
         print(f"server log: {server_log.count('500: unexpected')} logged 500s, {server_log.count('503:')} 503s; "
               f"5xx codes in bot logs: {bot_5xx}")
         print(f"service RSS {warm[1]:.0f} MiB at {warm[0]:.0f} s -> {end[1]:.0f} MiB at {end[0]:.0f} s "
               f"({(end[1] - warm[1]) / warm[1] * 100:+.1f}%); open files {warm[2]} -> {end[2]}")
+        print("  by role: " + ", ".join(f"{role} {warm[3].get(role, 0):.0f} -> {mib:.0f} MiB"
+                                        for role, mib in sorted(end[3].items())))
     finally:
         for _, proc, _ in bots:
             if proc.poll() is None:

@@ -30,3 +30,8 @@ marked failed (a bug or a broken deal set, not a passing fault)."""
 JOB_TIMEOUT = 24 * 3600
 """RQ's own limit for one chunk job. Generous on purpose: remote bots may take their
 time, and a dead job is found by its missing heartbeat, not by this timeout."""
+
+CLOSED_DECISION_SECONDS = 600
+"""How long an answered or expired decision is remembered (its bot and status only), so
+that a late or repeated answer gets 409 or 410 rather than 404. Open decisions live
+until their deadline; their observations are dropped as soon as they close."""

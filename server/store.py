@@ -64,6 +64,7 @@ from typing import Any, Callable, Iterable
 from redis import Redis
 
 from .dealsets import DealSet
+from .settings import CLOSED_DECISION_SECONDS
 from .engine import Board
 
 _RECORD_PAIRS = """
@@ -158,6 +159,8 @@ local status = redis.call('HGET', KEYS[1], 'status')
 if status ~= 'pending' then return {status} end
 if tonumber(redis.call('HGET', KEYS[1], 'deadline')) < now then return {'expired'} end
 redis.call('HSET', KEYS[1], 'status', 'answered')
+redis.call('HDEL', KEYS[1], 'head', 'legal')
+redis.call('EXPIRE', KEYS[1], CLOSED_TTL)
 redis.call('RPUSH', KEYS[2], ARGV[2])
 redis.call('EXPIRE', KEYS[2], 3600)
 redis.call('ZREM', KEYS[3], ARGV[3])
@@ -198,10 +201,15 @@ if not name then return {} end
 return {name, unpack(redis.call('HMGET', KEYS[2], 'bot', 'status', 'legal', 'seat'))}
 """
 
-# Close an unanswered decision at its deadline; an answer that won the race is kept.
+# Close an unanswered decision at its deadline; an answer that won the race is kept. A
+# closed decision (answered or expired) keeps only what refusing a late answer needs
+# (bot, status) for CLOSED_TTL seconds: the observation is the bulk of a decision, and
+# at hundreds of decisions a second an hour of them would fill the server's memory.
 _EXPIRE = """
 if redis.call('HGET', KEYS[1], 'status') == 'pending' then
   redis.call('HSET', KEYS[1], 'status', 'expired')
+  redis.call('HDEL', KEYS[1], 'head', 'legal')
+  redis.call('EXPIRE', KEYS[1], CLOSED_TTL)
   redis.call('ZREM', KEYS[2], ARGV[1])
   return 'expired'
 end
@@ -280,6 +288,10 @@ return 1
 
 
 ACTIVE = ("queued", "running")
+
+
+_ANSWER = _ANSWER.replace("CLOSED_TTL", str(CLOSED_DECISION_SECONDS))
+_EXPIRE = _EXPIRE.replace("CLOSED_TTL", str(CLOSED_DECISION_SECONDS))
 
 
 class StoreError(KeyError):
@@ -677,7 +689,7 @@ class Store:
         name, bot, status, legal, seat = raw
         if bot is None:
             return name.decode(), None
-        return name.decode(), {"bot": bot.decode(), "status": status.decode(), "legal": json.loads(legal),
+        return name.decode(), {"bot": bot.decode(), "status": status.decode(), "legal": json.loads(legal or "[]"),
                                "seat": seat.decode()}
 
     def answer_decision(self, token_hash: str, did: str, bot: str, action: dict[str, Any], limit: int = -1,

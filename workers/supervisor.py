@@ -70,12 +70,17 @@ def covered_boards(store: Store, queue: Queue, tid: str) -> dict[str, set[int]]:
     counts failed ones (marking the tournament failed after too many in a row)."""
     ids = store.jobs(tid)
     beating = store.jobs_alive(ids)
+    in_queue = set(queue.get_job_ids())
     covered: dict[str, set[int]] = {}
     ended, failed = [], []
     for job_id, job in zip(ids, _fetch(store, ids)):
         status = job.get_status(refresh=False) if job is not None else None
-        if job is not None and (status in WAITING or job_id in beating or
-                                (status == JobStatus.STARTED and _recently_started(job))):
+        if status == JobStatus.QUEUED and job_id not in in_queue and job_id not in beating:
+            # taken off the queue by a worker that died before starting it: nobody will run it
+            log.warning("tournament %s: job %s left the queue but never started; its boards go to another",
+                        tid, job_id)
+        elif job is not None and (status in WAITING or job_id in beating or
+                                  (status == JobStatus.STARTED and _recently_started(job))):
             _, mid, first, last = job.args
             covered.setdefault(mid, set()).update(range(first, last + 1))
             continue

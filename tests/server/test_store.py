@@ -143,3 +143,20 @@ def test_last_seen_and_open_count_show_whether_a_remote_bot_is_there(store):
     assert store.open_count("away") == 1 and store.last_seen("away") >= seen
     store.ask("away", "m2", view, 0, 0)          # a deadline already past is not open
     assert store.open_count("away") == 1
+
+
+def test_a_closed_decision_keeps_only_what_refusing_a_late_answer_needs(store):
+    state = HandState(make_ruleset("american62"), generate_board("closed", 1))
+    view = observation(state, state.seat_to_act())
+    token = registry.register(store, "brief")
+    answered, _, _ = store.ask("brief", "m1", view, 20000, 0)
+    lapsed, now, deadline = store.ask("brief", "m1", view, 1, 0)
+    assert store.answer_decision(registry.token_hash(token), answered, "brief", view["legal"][0])[0] == "ok"
+    assert store.await_answer(lapsed, "brief", deadline, now) is None
+    for did, status in ((answered, b"answered"), (lapsed, b"expired")):
+        key = store.key("decision", did)
+        assert set(store.redis.hkeys(key)) == {b"bot", b"seat", b"deadline", b"status"}
+        assert store.redis.hget(key, "status") == status and 0 < store.redis.ttl(key) <= 600
+    again = store.answer_decision(registry.token_hash(token), answered, "brief", view["legal"][0])
+    assert again[0] == "answered"
+    assert store.answer_context(registry.token_hash(token), lapsed)[1]["status"] == "expired"
