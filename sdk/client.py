@@ -182,9 +182,11 @@ class Client:
         return self._json("GET", "/openapi.json")
 
     # ------------------------------------------------------------------ bots
-    def register_bot(self, name: str, description: str = "") -> BotToken:
-        """Register a remote bot; the token in the answer is shown this once (409 if taken)."""
-        body = {"name": name, **({"description": description} if description else {})}
+    def register_bot(self, name: str, description: str = "", invite: str | None = None) -> BotToken:
+        """Register a remote bot; the token in the answer is shown this once (409 if taken;
+        403 if the arena's registration is closed or needs the invitation code ``invite``)."""
+        body = {"name": name, **({"description": description} if description else {}),
+                **({"invite": invite} if invite else {})}
         return BotToken.from_dict(self._json("POST", "/bots", json=body))
 
     def bots(self) -> list[BotInfo]:

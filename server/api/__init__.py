@@ -25,6 +25,7 @@ from . import bots, decisions, health, ratings, tables, tournaments
 from .context import ArenaContext
 from .limits import ArenaJSONProvider, check_request
 from .problems import ArenaApi, problem, register_error_handlers
+from .ratelimit import LIMITS, init_limiter
 from .served import ServedDecisions
 from .waker import Waker
 
@@ -50,6 +51,14 @@ def redis_client(url: str, max_connections: int) -> Redis:
     return Redis(connection_pool=pool)
 
 
+def check_registration_policy(policy: str, invite_code: str | None) -> None:
+    """Refuse to start on a registration setting that would lock everyone out by mistake."""
+    if policy not in ("open", "closed", "invite"):
+        raise ValueError(f"CINCH_REGISTRATION must be open, closed or invite, not {policy!r}")
+    if policy == "invite" and not invite_code:
+        raise ValueError("CINCH_REGISTRATION=invite needs CINCH_INVITE_CODE")
+
+
 class ArenaFlask(Flask):
     json_provider_class = ArenaJSONProvider     # request bodies within bounds, or a 400
 
@@ -69,10 +78,16 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         # (1,000), so answers and other calls always find a free slot.
         LONG_POLLS=int(os.environ.get("CINCH_LONG_POLLS", 900)),
         REDIS_CONNECTIONS=int(os.environ.get("CINCH_REDIS_CONNECTIONS", 100)),
+        # who may register: open, closed (the admin registers bots) or invite (a code)
+        REGISTRATION=os.environ.get("CINCH_REGISTRATION", "open"),
+        INVITE_CODE=os.environ.get("CINCH_INVITE_CODE"),
+        **{key: os.environ.get(var, default) for key, (var, default) in LIMITS.items()},
     )
     app.config.update(config or {})
+    check_registration_policy(app.config["REGISTRATION"], app.config["INVITE_CODE"])
     app.json.sort_keys = False      # observations are large; keep the engine's key order
     redis = redis_client(app.config["REDIS_URL"], app.config["REDIS_CONNECTIONS"])
+    init_limiter(app, redis.connection_pool)
     store = Store(redis, app.config["CINCH_PREFIX"])
     app.extensions["cinch"] = ArenaContext(store, queue_for(store, app.config["CINCH_QUEUE"]),
                                            app.config["ADMIN_TOKEN"], ServedDecisions(),

@@ -1,12 +1,15 @@
 """Bearer tokens: a bot's own token for its decisions, the configured admin token for the rest.
 
 Tokens are compared by hash (bots) or in constant time (admin); failures are 401 when
-no usable token was sent and 403 when a valid token lacks the right.
+no usable token was sent and 403 when a valid token lacks the right. Every 401 counts
+against the client's address, and past the limit on failed authentications it is a 429
+(``ratelimit``): a client with a wrong token is told to stop, not served lookups forever.
 """
 
 from __future__ import annotations
 
 import hmac
+from typing import NoReturn
 
 from flask import request
 from flask_smorest import abort
@@ -14,6 +17,7 @@ from flask_smorest import abort
 from server import registry
 
 from .context import arena
+from .ratelimit import count_failed_authentication
 
 SECURITY = [{"bearer": []}]
 
@@ -40,21 +44,26 @@ def bot_token_hash() -> str:
     return registry.token_hash(bearer_token() or "")
 
 
+def unauthorised(message: str) -> NoReturn:
+    """The 401 problem, counted against the client's address: past the limit on failed
+    authentications it is a 429 instead (``ratelimit``)."""
+    count_failed_authentication()
+    abort(401, message=message, headers={"WWW-Authenticate": "Bearer"})
+
+
 def authorised(bot: str | None) -> str:
     """``bot`` if a token check found one, else the 401 problem."""
     if bot is None:
-        abort(401, message="a valid bot token is required (Authorization: Bearer <token>)",
-              headers={"WWW-Authenticate": "Bearer"})
+        unauthorised("a valid bot token is required (Authorization: Bearer <token>)")
     return bot
 
 
 def require_admin() -> None:
     token = bearer_token()
     if token is None:
-        abort(401, message="the admin token is required (Authorization: Bearer <token>)",
-              headers={"WWW-Authenticate": "Bearer"})
+        unauthorised("the admin token is required (Authorization: Bearer <token>)")
     if is_admin(token):
         return
     if registry.authenticate(arena().store, token) is None:
-        abort(401, message="the token is not valid", headers={"WWW-Authenticate": "Bearer"})
+        unauthorised("the token is not valid")
     abort(403, message="this needs the admin token")

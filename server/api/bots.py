@@ -1,5 +1,12 @@
-"""Bots: register (token shown once), list, show with ratings, rotate token, disable."""
+"""Bots: register (token shown once), list, show with ratings, rotate token, disable.
 
+Registration is open, closed or by invitation (``CINCH_REGISTRATION``, the admin's
+choice), and limited per client address (``ratelimit``); the admin may always register.
+"""
+
+import hmac
+
+from flask import current_app
 from flask.views import MethodView
 from flask_smorest import Blueprint, abort
 
@@ -10,6 +17,7 @@ from server.store import StoreError
 
 from .auth import SECURITY, bearer_token, current_bot, is_admin, require_admin
 from .context import arena
+from .ratelimit import limiter, registrations
 from .schemas import BotRegisterSchema, BotSchema, BotTokenSchema
 
 ME = "me"      # /bots/me: the token's own bot; no bot may be called that
@@ -38,11 +46,15 @@ class Bots(MethodView):
         """Every bot, built-in and remote."""
         return [bot_view(b["name"]) for b in arena().store.bots()]
 
+    @limiter.limit(registrations, error_message="too many registrations from this address")
     @blp.arguments(BotRegisterSchema())
     @blp.response(201, BotTokenSchema)
+    @blp.alt_response(403, description="registration is closed, or needs an invitation code")
     @blp.alt_response(409, description="the name is taken")
+    @blp.alt_response(429, description="too many registrations from this address")
     def post(self, body):
         """Register a remote bot. The token in the answer is shown this once."""
+        check_registration(body.get("invite"))
         if body["name"] == ME:
             abort(422, message=f"name: {ME!r} is reserved (GET /api/v1/bots/me is the token's own bot)")
         try:
@@ -50,6 +62,21 @@ class Bots(MethodView):
         except registry.RegistryError as exc:
             abort(409, message=str(exc))
         return {"name": body["name"], "token": token}
+
+
+def check_registration(invite: str | None) -> None:
+    """A 403 problem saying how to register, unless the arena's policy lets this one in."""
+    policy, code = current_app.config["REGISTRATION"], current_app.config["INVITE_CODE"]
+    if policy == "open" or is_admin(bearer_token()):
+        return
+    if policy == "closed":
+        abort(403, message="registration is closed on this arena: its admin registers bots "
+                           "(POST /api/v1/bots with the admin token)")
+    if not invite:
+        abort(403, message="registration is by invitation on this arena: send the code the admin gave you "
+                           "as \"invite\" in the body")
+    if not hmac.compare_digest(invite.encode(), code.encode()):
+        abort(403, message="the invitation code is not valid; ask the arena's admin for one")
 
 
 @blp.route("/" + ME)

@@ -26,6 +26,7 @@ from server.store import Store
 
 from .auth import SECURITY, authorised, bearer_token, bot_token_hash, current_bot
 from .context import arena
+from .ratelimit import empty_polls, limiter
 from .served import Served
 from .schemas import AcceptedSchema, ActionSchema, AnswerArgsSchema, DecisionSchema, WaitSchema
 
@@ -120,10 +121,13 @@ class Decisions(MethodView):
 
 @blp.route("/next")
 class Next(MethodView):
+    @limiter.limit(empty_polls, key_func=bot_token_hash, deduct_when=lambda response: response.status_code == 204,
+                   error_message="too many long-polls that found nothing for this token (use wait=)")
     @blp.doc(security=SECURITY)
     @blp.arguments(WaitSchema(), location="query")
     @blp.response(200, DecisionSchema)
     @blp.alt_response(204, description="nothing to decide within the wait")
+    @blp.alt_response(429, description="too many empty long-polls for this token")
     def get(self, args):
         """The bot's most urgent open decision, waiting up to ``wait`` seconds for one.
 

@@ -15,6 +15,8 @@ class BotRegisterSchema(ma.Schema):
     name = fields.String(required=True, validate=validate.Regexp(r"^[a-z][a-z0-9_-]{1,31}$", error=(
         "must be 2-32 characters: lowercase letters, digits, - and _, starting with a letter")))
     description = fields.String(load_default="", validate=validate.Length(max=200))
+    invite = fields.String(load_only=True, validate=validate.Length(max=200), metadata={
+        "description": "the invitation code, when the arena's registration is by invitation"})
 
 
 class BotTokenSchema(ma.Schema):

@@ -143,3 +143,16 @@ def test_an_unexpected_exception_is_a_logged_problem_500(app_with, monkeypatch, 
     assert r.status_code == 500 and r.content_type == "application/problem+json"
     assert r.get_json()["status"] == 500 and "ZeroDivisionError" not in r.get_data(as_text=True)
     assert any("ZeroDivisionError" in (rec.exc_text or "") or rec.exc_info for rec in caplog.records)
+
+
+def test_rate_limits_never_turn_redis_trouble_into_a_500(redis_url, store, tmp_path):
+    """The limiter counts in Redis: with Redis away its errors are swallowed (or, on the
+    401 path, answered as the usual 503), so every limited operation answers 503."""
+    app = create_app({"REDIS_URL": f"unix://{tmp_path}/nowhere.sock?db=0", "CINCH_PREFIX": store.prefix,
+                      "CINCH_QUEUE": store.queue_name, "ADMIN_TOKEN": "admin"})
+    client = app.test_client()
+    for method, path, headers in [("POST", "/api/v1/bots", {}),
+                                  ("GET", "/api/v1/decisions/next?wait=0", {"Authorization": "Bearer some-token"}),
+                                  ("POST", "/api/v1/tournaments", {})]:
+        r = client.open(path, method=method, headers=headers, json={"name": "late"} if method == "POST" else None)
+        assert r.status_code == 503 and r.headers["Retry-After"], (path, r.status_code, r.get_data(as_text=True))
