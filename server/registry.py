@@ -65,5 +65,10 @@ def authenticate(store: Store, token: str) -> str | None:
     return store.active_bot_for_token(token_hash(token))
 
 
+def active_kinds(store: Store) -> dict[str, str]:
+    """Every active bot's name and kind ("builtin" or "remote")."""
+    return {b["name"]: b["kind"] for b in store.bots() if b["status"] == "active"}
+
+
 def active_names(store: Store) -> list[str]:
-    return [b["name"] for b in store.bots() if b["status"] == "active"]
+    return list(active_kinds(store))

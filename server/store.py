@@ -39,7 +39,9 @@ a server without touching each other's data):
     {p}:match:{mid}:faulty        set   bots recorded as faulty in the match
     {p}:seq:table                 counter for table ids ("g1", "g2", ...)
     {p}:tables                    zset  table id by creation time
-    {p}:table:{id}                hash  spec, status, seat:N..seat:W, created, finished, winner
+    {p}:table:{id}                hash  spec, status, seat:N..seat:W, created, creator, finished, winner
+    {p}:tables:live               set   ids of tables open or running
+    {p}:bot:{name}:tables         set   live tables a remote bot created or sits at
     {p}:table:{id}:hands          list  finished hands' records, in order (the game's checkpoint)
     {p}:table:{id}:live           string public view of the hand in progress
 
@@ -225,6 +227,37 @@ end
 return 0
 """
 
+# Create table ARGV[1] .. INCR(KEYS[1]) (hash key ARGV[2] .. id) unless the live tables
+# (KEYS[3]) number ARGV[3] already, or one of its holders' live sets (KEYS[4..]) ARGV[4]:
+# the bounds are checked and the table counted in one step, so a burst cannot pass them.
+# ARGV[5] spec, ARGV[6] time, ARGV[7] creator, ARGV[8..] seat, bot pairs.
+_CREATE_TABLE = """
+if redis.call('SCARD', KEYS[3]) >= tonumber(ARGV[3]) then return {'full', ''} end
+for i = 4, #KEYS do
+  if redis.call('SCARD', KEYS[i]) >= tonumber(ARGV[4]) then return {'busy', tostring(i - 3)} end
+end
+local tid = ARGV[1] .. redis.call('INCR', KEYS[1])
+local key = ARGV[2] .. tid
+redis.call('HSET', key, 'spec', ARGV[5], 'status', 'open', 'created', ARGV[6], 'creator', ARGV[7])
+for i = 8, #ARGV, 2 do redis.call('HSET', key, 'seat:' .. ARGV[i], ARGV[i + 1]) end
+redis.call('ZADD', KEYS[2], ARGV[6], tid)
+redis.call('SADD', KEYS[3], tid)
+for i = 4, #KEYS do redis.call('SADD', KEYS[i], tid) end
+return {'ok', tid}
+"""
+
+# Seat bot ARGV[2] at seat ARGV[1] of table ARGV[3] (hash KEYS[1]) if the seat is free and
+# the bot's live tables (KEYS[2]) are fewer than ARGV[4]: 'ok', 'taken' or 'busy'.
+_TAKE_SEAT = """
+if redis.call('HEXISTS', KEYS[1], 'seat:' .. ARGV[1]) == 1 then return 'taken' end
+if redis.call('SISMEMBER', KEYS[2], ARGV[3]) == 0 and redis.call('SCARD', KEYS[2]) >= tonumber(ARGV[4]) then
+  return 'busy'
+end
+redis.call('HSET', KEYS[1], 'seat:' .. ARGV[1], ARGV[2])
+redis.call('SADD', KEYS[2], ARGV[3])
+return 'ok'
+"""
+
 
 # Claim board ARGV[3] of a match for job ARGV[1] (TTL ARGV[2] ms), only while the
 # tournament is live (queued or running, its driver's lease held) and the board is not
@@ -301,6 +334,11 @@ class StoreError(KeyError):
         return str(self.args[0])
 
 
+class TableLimit(Exception):
+    """A table refused by a bound on live tables: ``args[0]`` is the bot at its bound, or
+    ``"tables"`` when the arena holds as many live tables as it may."""
+
+
 class Store:
     def __init__(self, redis: Redis, prefix: str = "cinch"):
         self.redis = redis
@@ -309,6 +347,8 @@ class Store:
         self._answer = redis.register_script(_ANSWER)
         self._expire = redis.register_script(_EXPIRE)
         self._append_hand = redis.register_script(_APPEND_HAND)
+        self._create_table = redis.register_script(_CREATE_TABLE)
+        self._take_seat = redis.register_script(_TAKE_SEAT)
         self._open = redis.register_script(_OPEN)
         self._open_count = redis.register_script(_OPEN_COUNT)
         self._ask = redis.register_script(_ASK)
@@ -747,30 +787,43 @@ class Store:
         return bool(self.redis.sismember(self.key("match", mid, "faulty"), bot))
 
     # ------------------------------------------------------------------ tables
-    def create_table(self, spec: dict[str, Any], seats: dict[str, str | None]) -> str:
-        tid = f"g{self.redis.incr(self.key('seq', 'table'))}"
-        now = time.time()
-        mapping = {"spec": json.dumps({**spec, "id": tid}), "status": "open", "created": now}
-        mapping.update({f"seat:{s}": b for s, b in seats.items() if b})
-        pipe = self.redis.pipeline(transaction=True)
-        pipe.hset(self.key("table", tid), mapping=mapping)
-        pipe.zadd(self.key("tables"), {tid: now})
-        pipe.execute()
-        return tid
+    def create_table(self, spec: dict[str, Any], seats: dict[str, str], creator: str, holders: list[str],
+                     max_live: int, max_per_bot: int) -> str:
+        """Create an open table with ``seats`` filled, unless ``max_live`` tables are live
+        already (``TableLimit`` "full") or one of ``holders`` (the remote bots it counts
+        for: its creator and seated bots) holds ``max_per_bot`` (``TableLimit`` naming it)."""
+        holders = list(dict.fromkeys(holders))
+        outcome, detail = self._create_table(
+            keys=[self.key("seq", "table"), self.key("tables"), self.key("tables", "live"),
+                  *(self.key("bot", b, "tables") for b in holders)],
+            args=["g", self.key("table", ""), max_live, max_per_bot, json.dumps(spec), time.time(), creator,
+                  *(x for seat, bot in seats.items() for x in (seat, bot))])
+        if outcome == b"full":
+            raise TableLimit("tables")
+        if outcome == b"busy":
+            raise TableLimit(holders[int(detail) - 1])
+        return detail.decode()
 
     def table(self, tid: str) -> dict[str, Any]:
         raw = {k.decode(): v.decode() for k, v in self.redis.hgetall(self.key("table", tid)).items()}
         if not raw:
             raise StoreError(f"no table {tid!r}")
-        return {**json.loads(raw["spec"]), "status": raw["status"], "created": float(raw["created"]),
+        return {**json.loads(raw["spec"]), "id": tid, "status": raw["status"], "created": float(raw["created"]),
+                "creator": raw.get("creator"),
                 "finished": float(raw["finished"]) if "finished" in raw else None, "winner": raw.get("winner"),
                 "seats": {s: raw.get(f"seat:{s}") for s in "NESW"}}
 
     def table_ids(self) -> list[str]:
         return [t.decode() for t in self.redis.zrange(self.key("tables"), 0, -1)]
 
-    def claim_seat(self, tid: str, seat: str, bot: str) -> bool:
-        return bool(self.redis.hsetnx(self.key("table", tid), f"seat:{seat}", bot))
+    def claim_seat(self, tid: str, seat: str, bot: str, max_per_bot: int) -> bool:
+        """Seat ``bot`` if the seat is free (False if not), counting the table among its live
+        ones; ``TableLimit`` if the bot sits at ``max_per_bot`` live tables already."""
+        outcome = self._take_seat(keys=[self.key("table", tid), self.key("bot", bot, "tables")],
+                                  args=[seat, bot, tid, max_per_bot])
+        if outcome == b"busy":
+            raise TableLimit(bot)
+        return outcome == b"ok"
 
     def start_table(self, tid: str) -> bool:
         """Mark a full table running, once; True for the caller that should start its game."""
@@ -799,5 +852,12 @@ class Store:
         return None if raw is None else json.loads(raw)
 
     def finish_table(self, tid: str, winner: str | None) -> None:
-        self.redis.hset(self.key("table", tid), mapping={"status": "finished", "finished": time.time(),
-                                                         "winner": winner or ""})
+        """Finished: no longer live, for the arena and for every bot it counted for."""
+        table = self.table(tid)
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.hset(self.key("table", tid), mapping={"status": "finished", "finished": time.time(),
+                                                   "winner": winner or ""})
+        pipe.srem(self.key("tables", "live"), tid)
+        for bot in {table["creator"], *table["seats"].values()} - {None, ""}:
+            pipe.srem(self.key("bot", bot, "tables"), tid)
+        pipe.execute()

@@ -82,6 +82,12 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         REGISTRATION=os.environ.get("CINCH_REGISTRATION", "open"),
         INVITE_CODE=os.environ.get("CINCH_INVITE_CODE"),
         **{key: os.environ.get(var, default) for key, (var, default) in LIMITS.items()},
+        # tables: time limits at most these, and live (open or running) tables at most
+        # these per remote bot and in all, so tables never starve tournaments of workers
+        TABLE_MAX_DECISION_MS=int(os.environ.get("CINCH_TABLE_MAX_DECISION_MS", 10_000)),
+        TABLE_MAX_BANK_MS=int(os.environ.get("CINCH_TABLE_MAX_BANK_MS", 60_000)),
+        TABLE_MAX_PER_BOT=int(os.environ.get("CINCH_TABLE_MAX_PER_BOT", 3)),
+        TABLE_MAX_LIVE=int(os.environ.get("CINCH_TABLE_MAX_LIVE", 50)),
     )
     app.config.update(config or {})
     check_registration_policy(app.config["REGISTRATION"], app.config["INVITE_CODE"])

@@ -1,21 +1,26 @@
 """Tables: a whole game between four seats, registered or built-in bots.
 
-Anyone with a bot token (or the admin) creates a table and may fill seats with bots by
-name; bots join open seats with their own token. The game starts when all four seats
-are taken and is played by a worker. While it runs, the table shows only public
+Anyone with a bot token (or the admin) creates a table. Seats are taken by consent: a
+bot's token seats only itself and built-in bots (they are the arena's own); other remote
+bots join with their own token, and only the admin seats them by name. Tables are within
+the arena's means: time limits at most the admin's caps, and a bounded number of live
+(open or running) tables per remote bot and in all, so tables cannot take the workers
+tournaments need. The game starts when all four seats are taken and is played by a worker. While it runs, the table shows only public
 information (the hand in progress as a spectator sees it, and the finished hands'
 public summaries); the full record, every card, is served once the game is over.
 """
 
 import secrets
+from typing import NoReturn
 
-from flask import g, request
+from flask import current_app, g, request
 from flask.views import MethodView
 from flask_smorest import Blueprint, abort
 
 from server import registry
 from server.engine import RulesetError, make_ruleset
-from server.store import StoreError
+from server.remote import DEFAULT_LIMITS
+from server.store import StoreError, TableLimit
 from workers.table import play_table
 
 from .auth import SECURITY, bearer_token, current_bot, is_admin
@@ -30,6 +35,36 @@ def authenticate_writes():
     """Writes need a bot's token (or the admin's), checked before the body is."""
     if request.method == "POST" and not is_admin(bearer_token()):
         g.bot = current_bot()
+
+
+def check_caps(limits: dict[str, int]) -> None:
+    """A 422 naming the limit if the table's time limits (the defaults for those it does
+    not set) pass the admin's caps: a slow table holds a worker as long as its bots think."""
+    effective = {**DEFAULT_LIMITS, **limits}
+    for name, cap in (("decision_ms", "TABLE_MAX_DECISION_MS"), ("bank_ms", "TABLE_MAX_BANK_MS")):
+        most = current_app.config[cap]
+        if effective[name] > most:
+            abort(422, message=f"limits.{name}: at most {most} on a table (CINCH_{cap})")
+
+
+def check_consent(seats: dict[str, str], kinds: dict[str, str]) -> None:
+    """A 422 for an unknown bot; a 403 if a bot's token names another remote bot."""
+    for seat, bot in seats.items():
+        if bot not in kinds:
+            abort(422, message=f"seats.{seat}: unknown or disabled bot {bot!r}")
+        if "bot" in g and kinds[bot] == "remote" and bot != g.bot:
+            abort(403, message=f"seats.{seat}: a bot's token seats only itself and built-in bots; "
+                               f"{bot!r} joins with its own token (POST /api/v1/tables/{{id}}/join)")
+
+
+def live_table_refusal(limit: TableLimit) -> NoReturn:
+    """The 409 problem for a bound on live tables."""
+    if limit.args[0] == "tables":
+        abort(409, message=f"the arena holds {current_app.config['TABLE_MAX_LIVE']} live tables (open or "
+                           "running), its most (CINCH_TABLE_MAX_LIVE); try again when one has finished")
+    abort(409, message=f"bot {limit.args[0]!r} has {current_app.config['TABLE_MAX_PER_BOT']} live tables "
+                       "(open or running), the most a bot may have (CINCH_TABLE_MAX_PER_BOT); "
+                       "try again when one has finished")
 
 
 def table_or_404(tid: str) -> dict:
@@ -68,20 +103,29 @@ class Tables(MethodView):
     @blp.doc(security=SECURITY)
     @blp.arguments(TableCreateSchema())
     @blp.response(201, CreatedSchema)
-    @blp.alt_response(422, description="unknown ruleset, option or bot")
+    @blp.alt_response(403, description="a bot's token named another remote bot in seats")
+    @blp.alt_response(409, description="too many live tables, for a bot or in all")
+    @blp.alt_response(422, description="unknown ruleset, option or bot, or limits above the caps")
     def post(self, body):
-        """Create a table (any bot, or the admin); named seats are filled at once."""
+        """Create a table (any bot, or the admin); named seats are filled at once. A bot's
+        token seats only itself and built-in bots."""
         try:
             make_ruleset(body["ruleset"], body["options"])
         except RulesetError as exc:
             abort(422, message=str(exc))
-        known = registry.active_names(arena().store)
-        for seat, bot in body["seats"].items():
-            if bot not in known:
-                abort(422, message=f"seats.{seat}: unknown or disabled bot {bot!r}")
+        check_caps(body["limits"])
+        kinds = registry.active_kinds(arena().store)
+        check_consent(body["seats"], kinds)
         spec = {"ruleset": body["ruleset"], "options": body["options"], "limits": body["limits"],
                 "seed": body["seed"], "deal_seed": secrets.token_hex(8)}
-        tid = arena().store.create_table(spec, body["seats"])
+        creator = g.get("bot", "")
+        holders = ([creator] if creator else []) + [b for b in body["seats"].values() if kinds.get(b) == "remote"]
+        try:
+            tid = arena().store.create_table(spec, body["seats"], creator, holders,
+                                             current_app.config["TABLE_MAX_LIVE"],
+                                             current_app.config["TABLE_MAX_PER_BOT"])
+        except TableLimit as limit:
+            live_table_refusal(limit)
         start_if_full(tid)
         return {"id": tid}
 
@@ -99,7 +143,7 @@ class Join(MethodView):
     @blp.doc(security=SECURITY)
     @blp.arguments(JoinSchema())
     @blp.response(200, TableSchema)
-    @blp.alt_response(409, description="the seat (or every seat) is taken")
+    @blp.alt_response(409, description="the seat (or every seat) is taken, or the bot has too many live tables")
     def post(self, body, tid):
         """Take a seat (the one asked for, or the first open one) with your bot."""
         if "bot" not in g:
@@ -107,7 +151,12 @@ class Join(MethodView):
         table = table_or_404(tid)
         open_seats = [s for s, b in table["seats"].items() if b is None]
         wanted = [body["seat"]] if body.get("seat") else open_seats
-        if not any(arena().store.claim_seat(tid, s, g.bot) for s in wanted if s in open_seats):
+        try:
+            taken = any(arena().store.claim_seat(tid, s, g.bot, current_app.config["TABLE_MAX_PER_BOT"])
+                        for s in wanted if s in open_seats)
+        except TableLimit as limit:
+            live_table_refusal(limit)
+        if not taken:
             abort(409, message="that seat is taken" if body.get("seat") else "every seat is taken")
         start_if_full(tid)
         return view(tid)

@@ -67,6 +67,19 @@ def api(redis_url, store):
 
 
 @pytest.fixture
+def api_with(redis_url, store):
+    """Start servers with their own environment (``api_with(CINCH_X="1")``); stopped after."""
+    servers = []
+
+    def start(**env):
+        servers.append(start_api(redis_url, store, **env))
+        return servers[-1]
+    yield start
+    for server in servers:
+        stop_api(server)
+
+
+@pytest.fixture
 def remote_bots():
     bots = []
     yield bots

@@ -4,23 +4,9 @@ well-behaved bot is never limited, and closed or invite-only registration says w
 
 import time
 
-import pytest
 from apiclient import ADMIN, RemoteBot, wait_finished
-from conftest import start_api, stop_api
 
 from sdk.client import Client
-
-
-@pytest.fixture
-def api_with(redis_url, store):
-    servers = []
-
-    def start(**env):
-        servers.append(start_api(redis_url, store, **env))
-        return servers[-1]
-    yield start
-    for server in servers:
-        stop_api(server)
 
 
 def assert_too_many(response, says):

@@ -19,7 +19,7 @@ def wait_table(api, tid, timeout=240):
     raise AssertionError("table did not finish")
 
 
-def test_game_to_51_with_a_remote_bot_joining(api, rq_workers, remote_bots):
+def test_game_to_51_with_a_remote_bot_joining(api, rq_workers, remote_bots, store):
     token = api.register("joiner")
     created = api.call("POST", "/api/v1/tables", ADMIN, json={
         "ruleset": "foster51", "seats": {"N": "rule", "E": "rule", "S": "rule"}})
@@ -35,6 +35,8 @@ def test_game_to_51_with_a_remote_bot_joining(api, rq_workers, remote_bots):
     bot.start()
     final, views = wait_table(api, tid)
     assert final["winner"] in ("NS", "EW") and max(final["scores"].values()) >= 51
+    assert not store.redis.smembers(store.key("tables", "live"))                 # finished: no longer live
+    assert not store.redis.smembers(store.key("bot", "joiner", "tables"))
     for v in views:                                   # spectators never see a hand or a stock
         live = v.get("live")
         if live:
@@ -53,3 +55,50 @@ def test_table_refuses_unknown_bots_and_needs_a_token(api):
     r = api.call("POST", "/api/v1/tables", ADMIN, json={"seats": {"N": "ghost"}})
     assert r.status_code == 422 and "ghost" in r.text
     assert api.call("GET", "/api/v1/tables/g999").status_code == 404
+
+
+def test_a_bot_token_seats_only_itself_and_built_in_bots(api):
+    alice, bob = api.register("alice"), api.register("bob")
+    refused = api.call("POST", "/api/v1/tables", alice, json={"seats": {"N": "alice", "E": "bob"}})
+    assert refused.status_code == 403 and refused.headers["Content-Type"] == "application/problem+json"
+    assert "seats.E" in refused.json()["detail"] and "'bob' joins with its own token" in refused.json()["detail"]
+    assert alice not in refused.text
+    assert api.call("GET", "/api/v1/tables").json() == []            # nothing changed
+    created = api.call("POST", "/api/v1/tables", alice, json={"seats": {"N": "alice", "E": "rule", "S": "random"}})
+    assert created.status_code == 201, created.text
+    tid = created.json()["id"]
+    assert api.call("GET", f"/api/v1/tables/{tid}").json()["seats"] == {"N": "alice", "E": "rule", "S": "random",
+                                                                         "W": None}
+    assert api.call("POST", f"/api/v1/tables/{tid}/join", bob, json={"seat": "W"}).status_code == 200
+    by_admin = api.call("POST", "/api/v1/tables", ADMIN, json={"seats": {"N": "alice", "E": "bob"}})
+    assert by_admin.status_code == 201, by_admin.text
+
+
+def test_table_time_limits_above_the_admin_caps_are_refused(api):
+    token = api.register("hasty")
+    for limits, name, cap in [({"decision_ms": 10_001}, "decision_ms", 10_000), ({"bank_ms": 60_001}, "bank_ms", 60_000)]:
+        for who in (token, ADMIN):
+            r = api.call("POST", "/api/v1/tables", who, json={"seats": {"N": "rule"}, "limits": limits})
+            assert r.status_code == 422 and f"limits.{name}: at most {cap}" in r.json()["detail"], r.text
+    assert api.call("GET", "/api/v1/tables").json() == []
+    r = api.call("POST", "/api/v1/tables", token, json={"seats": {"N": "hasty"},
+                                                        "limits": {"decision_ms": 10_000, "bank_ms": 60_000}})
+    assert r.status_code == 201, r.text
+
+
+def test_live_tables_are_bounded_per_bot_and_in_all(api_with):
+    api = api_with(CINCH_TABLE_MAX_LIVE="4")
+    busy, calm = api.register("busy"), api.register("calm")
+    for _ in range(3):                                            # a bot's own tables count, seated or not
+        assert api.call("POST", "/api/v1/tables", busy, json={"seats": {"N": "rule"}}).status_code == 201
+    for who, seats in [(busy, {"N": "rule"}), (ADMIN, {"N": "busy"})]:
+        r = api.call("POST", "/api/v1/tables", who, json={"seats": seats})
+        assert r.status_code == 409 and "'busy' has 3 live tables" in r.json()["detail"], r.text
+        assert "CINCH_TABLE_MAX_PER_BOT" in r.json()["detail"]
+    tid = api.call("POST", "/api/v1/tables", calm, json={"seats": {"N": "calm"}}).json()["id"]
+    joined = api.call("POST", f"/api/v1/tables/{tid}/join", busy, json={})
+    assert joined.status_code == 409 and "'busy' has 3 live tables" in joined.json()["detail"]
+    assert api.call("GET", f"/api/v1/tables/{tid}").json()["seats"] == {"N": "calm", "E": None, "S": None, "W": None}
+    full = api.call("POST", "/api/v1/tables", calm, json={"seats": {"N": "calm"}})
+    assert full.status_code == 409 and "the arena holds 4 live tables" in full.json()["detail"]
+    assert len(api.call("GET", "/api/v1/tables").json()) == 4
