@@ -3,7 +3,7 @@
 Tokens are compared by hash (bots) or in constant time (admin); failures are 401 when
 no usable token was sent and 403 when a valid token lacks the right. Every 401 counts
 against the client's address, and past the limit on failed authentications it is a 429
-(``ratelimit``): a client with a wrong token is told to stop, not served lookups forever.
+(``ratelimit``): a client retrying a wrong token is told to stop and when to come back.
 """
 
 from __future__ import annotations
