@@ -6,6 +6,7 @@ Either way each test gets its own key prefix and queue name and deletes only the
 made, so no database it did not create is ever flushed.
 """
 
+import logging
 import os
 import uuid
 
@@ -17,6 +18,11 @@ from workers.embedded import EmbeddedRedis
 from workers.jobs import queue_for
 from workers.local import LocalWorkers, ProcessGroup
 from workers.supervisor import supervisor_command
+
+
+# In-process apps' background listeners outlive their tests and say so when the session's
+# Redis stops; pytest captures what they log during tests, this keeps the rest quiet.
+logging.getLogger("cinch").addHandler(logging.NullHandler())
 
 
 @pytest.fixture(scope="session")
