@@ -30,7 +30,6 @@ from contextlib import contextmanager
 from typing import Callable, Iterator
 
 from rq import Queue, Worker
-from rq.registry import StartedJobRegistry
 
 GRACE = 8.0      # seconds a child gets after SIGTERM: gunicorn's graceful timeout (5 s) fits
 
@@ -146,17 +145,6 @@ class LocalWorkers(ProcessGroup):
         for _ in dead:
             self._spawn()
         return dead
-
-
-def jobs_of_dead_workers(queue: Queue, dead: list[str]) -> list[str]:
-    """Ids of started jobs held by the named (dead) workers."""
-    registry = StartedJobRegistry(queue=queue)
-    held = []
-    for job_id in registry.get_job_ids(cleanup=False):
-        job = queue.fetch_job(job_id)
-        if job is not None and job.worker_name in dead:
-            held.append(job.id)
-    return held
 
 
 def live_workers(queue: Queue) -> int:
