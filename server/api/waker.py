@@ -76,6 +76,11 @@ class Waker:
                 events.remove(event)
                 if not events:
                     del self._waiting[bot]
+            if event.is_set():
+                # a wake-up came after this long-poll's last read (it had cleared its event
+                # and was on its way out with another decision): hand it to a sibling, or a
+                # decision published meanwhile would wait for a sibling's slice to end
+                self.wake(bot)
 
     def wake(self, bot: str | None = None) -> None:
         """Wake one of ``bot``'s waiting long-polls per new decision: the newest not woken
