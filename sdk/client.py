@@ -212,6 +212,12 @@ class Client:
         """Disable a bot (admin): its token stops working and it cannot enter tournaments."""
         return BotInfo.parse(self._json("POST", f"/bots/{_seg(name)}/disable", auth="admin"))
 
+    def trust_bot(self, name: str, trusted: bool = True) -> BotInfo:
+        """Mark a remote bot trusted or not (admin): trusted bots may play two-room matches,
+        where they meet every board twice; untrusted ones play only the blind movement."""
+        return BotInfo.parse(self._json("POST", f"/bots/{_seg(name)}/trust", auth="admin",
+                                        json={"trusted": bool(trusted)}))
+
     # ------------------------------------------------------------------ decisions
     def next_decision(self, wait: float = 20.0) -> Decision | None:
         """The most urgent open decision, long-polling up to ``wait`` seconds (0-25); None if none.
@@ -251,19 +257,23 @@ class Client:
                           ruleset: str | None = None, options: dict[str, Any] | None = None,
                           deals: str | None = None, first: int | None = None, boards: int | None = None,
                           chunk: int | None = None, seed: int | None = None,
-                          limits: dict[str, int] | None = None, **extra: Any) -> str:
+                          limits: dict[str, int] | None = None, practice: bool | None = None,
+                          **extra: Any) -> str:
         """Create a tournament (admin) and queue its matches; returns its id.
 
         Round robin: ``bots``; gauntlet: ``format="gauntlet"`` with ``candidates`` and
-        ``references``. Omitted fields take the server's defaults. ``limits`` for
-        remote bots: ``decision_ms``, ``bank_ms``, ``max_timeouts``.
+        ``references``; blind movement: ``format="blind"`` with ``bots`` (and optionally
+        the built-in ``references``). Omitted fields take the server's defaults: with a
+        remote bot that is not trusted, the blind movement; with any remote bot, a fresh
+        secret deal set (``practice=True`` allows a named one). ``limits`` for remote
+        bots: ``decision_ms``, ``bank_ms``, ``max_timeouts``.
         """
         body: dict[str, Any] = {
             "bots": None if bots is None else list(bots), "format": format,
             "candidates": None if candidates is None else list(candidates),
             "references": None if references is None else list(references),
             "ruleset": ruleset, "options": options, "deals": deals, "first": first, "boards": boards,
-            "chunk": chunk, "seed": seed, "limits": limits, **extra}
+            "chunk": chunk, "seed": seed, "limits": limits, "practice": practice, **extra}
         body = {k: v for k, v in body.items() if v is not None}
         return self._json("POST", "/tournaments", auth="admin", json=body)["id"]
 

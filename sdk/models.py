@@ -53,6 +53,7 @@ class BotInfo(Model):
     name: str = ""
     kind: str = ""              # "builtin" or "remote"
     status: str = ""            # "active" or "disabled"
+    trusted: bool = False       # may play two-room matches (built-in, or marked by the admin)
     description: str = ""
     created: float | None = None
     ratings: dict[str, Rating] = field(default_factory=dict)   # per ruleset
@@ -110,7 +111,7 @@ class Decision(Model):
 @dataclass
 class Tournament(Model):
     id: str = ""
-    format: str = ""            # "round_robin" or "gauntlet"
+    format: str = ""            # "round_robin", "gauntlet" or "blind"
     ruleset: str = ""
     options: dict[str, Any] = field(default_factory=dict)
     deals: str = ""
@@ -120,6 +121,9 @@ class Tournament(Model):
     candidates: list[str] = field(default_factory=list)
     references: list[str] = field(default_factory=list)
     limits: dict[str, int] = field(default_factory=dict)
+    practice: bool = False      # a named (public) deal set with remote bots
+    commitment: dict[str, Any] | None = None   # a secret deal set's sha256 commitments
+    seed: str | None = None     # the secret set's seed, once the tournament is finished
     status: str = ""            # queued, running, interrupted, cancelled, finished, failed
     driver: str | None = None   # "service", or the CLI command that runs it
     error: str | None = None    # why it failed

@@ -65,10 +65,23 @@ def authenticate(store: Store, token: str) -> str | None:
     return store.active_bot_for_token(token_hash(token))
 
 
+def is_trusted(bot: dict) -> bool:
+    """Built-in bots, and remote bots the admin has marked trusted: the only ones that may
+    play two-room matches, where a bot meets every board twice."""
+    return bot["kind"] == "builtin" or bool(bot.get("trusted"))
+
+
+def roster(store: Store) -> dict[str, dict]:
+    """Every active bot by name, with its kind and whether it is trusted."""
+    return {b["name"]: {"kind": b["kind"], "trusted": is_trusted(b)} for b in store.bots() if b["status"] == "active"}
+
+
+def builtin_roster(names: Iterable[str]) -> dict[str, dict]:
+    """A roster (as ``roster``) of built-in bots only, for checks made before any store exists."""
+    return {n: {"kind": "builtin", "trusted": True} for n in names}
+
+
 def active_kinds(store: Store) -> dict[str, str]:
     """Every active bot's name and kind ("builtin" or "remote")."""
     return {b["name"]: b["kind"] for b in store.bots() if b["status"] == "active"}
 
-
-def active_names(store: Store) -> list[str]:
-    return list(active_kinds(store))

@@ -15,6 +15,7 @@ a server without touching each other's data):
     {p}:tournament:{tid}:matches  list  match ids in schedule order
     {p}:tournament:{tid}:complete set   ids of matches whose every board pair is stored
     {p}:tournament:{tid}:results  string JSON standings, cross-table and match statistics
+    {p}:tournament:{tid}:par      hash  board number -> the reference pair's room (blind movement)
     {p}:match:{mid}               hash  spec, status
     {p}:match:{mid}:pairs         hash  board number -> board-pair record JSON
     {p}:match:{mid}:scores        hash  board number -> X's score on that pair
@@ -25,7 +26,7 @@ a server without touching each other's data):
     {p}:ratings:{ruleset}:evidence set  board pairs already counted: "deals|options|board|botA|botB"
     {p}:secret                    string the server's secret (suit relabelings); never served
     {p}:bots                      set   bot names
-    {p}:bot:{name}                hash  name, kind, status, created, description, token_hash
+    {p}:bot:{name}                hash  name, kind, status, trusted, created, description, token_hash
     {p}:token:{sha256}            string bot name for a token's hash
     {p}:bot:{name}:pending        zset  open decision ids of the bot, by deadline
     {p}:bot:{name}:seen           string Redis time the bot last asked for or answered a decision
@@ -559,6 +560,20 @@ class Store:
         raw = self.redis.hget(self.key("match", mid, "pairs"), str(board))
         return None if raw is None else json.loads(raw)
 
+    def par_room(self, tid: str, board: int) -> dict[str, Any] | None:
+        """The blind movement's reference room on a board, if it has been played."""
+        raw = self.redis.hget(self.key("tournament", tid, "par"), str(board))
+        return None if raw is None else json.loads(raw)
+
+    def put_par_room(self, tid: str, board: int, room: dict[str, Any]) -> dict[str, Any]:
+        """Keep the first par room stored for the board, and return it: two jobs that
+        played it at once both score against the same one."""
+        key = self.key("tournament", tid, "par")
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.hsetnx(key, str(board), json.dumps(room, separators=(",", ":")))
+        pipe.hget(key, str(board))
+        return json.loads(pipe.execute()[1])
+
     def complete_matches(self, tid: str) -> set[str]:
         return {m.decode() for m in self.redis.smembers(self.key("tournament", tid, "complete"))}
 
@@ -657,9 +672,10 @@ class Store:
     def bots(self) -> list[dict[str, Any]]:
         return [self.bot(n.decode()) for n in sorted(self.redis.smembers(self.key("bots")))]
 
-    def set_bot_status(self, name: str, status: str) -> None:
+    def set_bot_fields(self, name: str, **fields: Any) -> None:
+        """Change a stored bot's ``status`` or ``trusted`` flag (StoreError if unknown)."""
         self.bot(name)
-        self.redis.hset(self.key("bot", name), "status", json.dumps(status))
+        self.redis.hset(self.key("bot", name), mapping={k: json.dumps(v) for k, v in fields.items()})
 
     def set_bot_token(self, name: str, token_hash: str) -> None:
         """Replace a bot's token: the old one stops working in the same transaction."""

@@ -2,9 +2,19 @@
 
 A tournament is a list of duplicate matches on the same boards. Formats:
 
-* ``round_robin``: every pair of ``bots`` plays one match;
+* ``round_robin``: every pair of ``bots`` plays one two-room match;
 * ``gauntlet``: every one of ``candidates`` plays every one of ``references``, so the
-  candidates are compared on identical deals, seats and opponents.
+  candidates are compared on identical deals, seats and opponents;
+* ``blind``: the blind movement. Every one of ``bots`` plays every board once, against a
+  built-in reference bot, and is scored against the reference pair's own result on the
+  same cards (``workers.match.play_blind_board``); entrants are compared with each other
+  on the boards they share. No entrant ever holds a board twice, so it is the only
+  format open to untrusted bots, and their default. With several ``references``, each
+  one plays a block of the boards, the same block for every entrant.
+
+Two-room formats are for trusted bots only (built-in, or marked trusted by the admin):
+a bot meets every board twice there. A tournament with a remote entrant is dealt from a
+fresh secret deal set unless the admin asks for a named (public) set as ``practice``.
 
 Everything here is a function of what the store holds, so the results are the same
 whoever computes them and however often.
@@ -14,17 +24,21 @@ from __future__ import annotations
 
 import json
 from itertools import combinations
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from .engine import RulesetError, make_ruleset
 from .ratings import initial, update
 from .stats import MatchStats, mirrored, summarize
 from .store import Store
 
-FORMATS = ("round_robin", "gauntlet")
+FORMATS = ("round_robin", "gauntlet", "blind")
+TWO_ROOM = ("round_robin", "gauntlet")
+SECRET = "secret"       # ``deals``: a fresh secret set, committed at creation, revealed at the end
 STATUSES = ("queued", "running", "interrupted", "cancelled", "finished", "failed")
-DEFAULTS = {"format": "round_robin", "ruleset": "american62", "options": {}, "deals": "standard",
+DEFAULTS = {"format": None, "ruleset": "american62", "options": {}, "deals": None, "practice": False,
             "first": 1, "boards": 100, "chunk": 20, "seed": 1, "limits": {}}
+PUBLIC_DEALS = "standard"     # the default deal set when every entrant is built in
+BLIND_REFERENCE = "rule"      # the blind movement's default reference bot
 LIMITS = {"decision_ms": (50, 600_000), "bank_ms": (0, 3_600_000), "max_timeouts": (0, 10_000)}
 
 
@@ -36,6 +50,7 @@ def _names(spec: dict[str, Any], field: str, known: Iterable[str]) -> list[str]:
     names = spec.get(field)
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
         raise SpecError(f"{field} must be a list of bot names")
+    known = list(known)
     unknown = [n for n in names if n not in set(known)]
     if unknown:
         raise SpecError(f"{field}: unknown bot {unknown[0]!r} (known: {', '.join(sorted(known))})")
@@ -52,32 +67,36 @@ def _whole(spec: dict[str, Any], field: str, low: int, high: int | None = None) 
     return value
 
 
-def validate(request: dict[str, Any], known_bots: Iterable[str], deal_count: int) -> dict[str, Any]:
-    """A complete, checked tournament spec from a request with defaults filled in."""
-    known_bots = list(known_bots)
+def validate(request: dict[str, Any], roster: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """A complete, checked tournament spec from a request with defaults filled in.
+
+    ``roster`` is every active bot by name with its ``kind`` and ``trusted`` flag
+    (``server.registry.roster``). The format defaults to a round robin when every entrant
+    is trusted and to the blind movement otherwise; ``deals`` defaults to the public
+    ``standard`` set for built-in bots and to a fresh secret set when any entrant is
+    remote. Whether the boards fit the deal set is checked by ``fit_boards``.
+    """
     allowed = {*DEFAULTS, "bots", "candidates", "references"}
     unknown = sorted(set(request) - allowed)
     if unknown:
         raise SpecError(f"unknown field {unknown[0]!r}")
     spec = {**DEFAULTS, **request}
+    if spec["format"] is None:
+        named = spec.get("bots") if isinstance(spec.get("bots"), list) else []
+        everyone_trusted = all(roster.get(n, {}).get("trusted", True) for n in named)
+        spec["format"] = "round_robin" if everyone_trusted else "blind"
     if spec["format"] not in FORMATS:
         raise SpecError(f"format must be one of {', '.join(FORMATS)}, not {spec['format']!r}")
     try:
         make_ruleset(spec["ruleset"], spec["options"])
     except RulesetError as exc:
         raise SpecError(str(exc)) from None
-    if spec["format"] == "round_robin":
-        if len(_names(spec, "bots", known_bots)) < 2:
-            raise SpecError("bots: a round robin needs at least two bots")
-    else:
-        candidates = _names(spec, "candidates", known_bots)
-        references = _names(spec, "references", known_bots)
-        if not candidates or not references:
-            raise SpecError("a gauntlet needs at least one candidate and one reference")
-        if set(candidates) & set(references):
-            raise SpecError("a bot cannot be both a candidate and a reference")
-    first = _whole(spec, "first", 1, deal_count)
-    _whole(spec, "boards", 1, deal_count - first + 1)
+    _entrants(spec, roster)
+    if not isinstance(spec["practice"], bool):
+        raise SpecError(f"practice must be true or false, not {spec['practice']!r}")
+    _deals(spec, roster)
+    _whole(spec, "first", 1)
+    _whole(spec, "boards", len(spec.get("references") or []) if spec["format"] == "blind" else 1)
     _whole(spec, "chunk", 1)
     _whole(spec, "seed", 0)
     limits = spec["limits"]
@@ -90,6 +109,54 @@ def validate(request: dict[str, Any], known_bots: Iterable[str], deal_count: int
     return spec
 
 
+def _entrants(spec: dict[str, Any], roster: dict[str, dict[str, Any]]) -> None:
+    if spec["format"] == "round_robin":
+        if len(_names(spec, "bots", roster)) < 2:
+            raise SpecError("bots: a round robin needs at least two bots")
+    elif spec["format"] == "gauntlet":
+        candidates = _names(spec, "candidates", roster)
+        references = _names(spec, "references", roster)
+        if not candidates or not references:
+            raise SpecError("a gauntlet needs at least one candidate and one reference")
+        if set(candidates) & set(references):
+            raise SpecError("a bot cannot be both a candidate and a reference")
+    else:
+        spec.setdefault("references", [BLIND_REFERENCE])
+        if not _names(spec, "bots", roster):
+            raise SpecError("bots: the blind movement needs at least one entrant")
+        references = _names(spec, "references", roster)
+        if not references:
+            raise SpecError("references: the blind movement needs a reference bot")
+        remote = [n for n in references if roster[n]["kind"] != "builtin"]
+        if remote:
+            raise SpecError(f"references: {remote[0]} is not a built-in bot; the reference bots sit at "
+                            "every board of the movement, so they must be built in")
+    if spec["format"] in TWO_ROOM:
+        untrusted = [n for n in entrants(spec) if not roster[n]["trusted"]]
+        if untrusted:
+            raise SpecError(f"{untrusted[0]} is not trusted, and a {spec['format']} plays every board twice "
+                            "for each bot; untrusted bots play the blind movement (format \"blind\"), or the "
+                            f"admin marks the bot trusted (POST /api/v1/bots/{untrusted[0]}/trust)")
+
+
+def _deals(spec: dict[str, Any], roster: dict[str, dict[str, Any]]) -> None:
+    remote = [n for n in entrants(spec) if roster[n]["kind"] != "builtin"]
+    if spec["deals"] is None:
+        spec["deals"] = SECRET if remote else PUBLIC_DEALS
+    if not isinstance(spec["deals"], str) or not spec["deals"]:
+        raise SpecError("deals must be the name of a deal set, or \"secret\"")
+    if spec["deals"] != SECRET and remote and not spec["practice"]:
+        raise SpecError(f"deals: {spec['deals']} is a named deal set that {remote[0]} could have read; a "
+                        "tournament with remote bots is dealt from a fresh secret set (leave deals out), "
+                        "unless it is marked \"practice\": true")
+
+
+def fit_boards(spec: dict[str, Any], deal_count: int) -> None:
+    """Check that boards first..first+boards-1 exist in a deal set of ``deal_count`` boards."""
+    _whole(spec, "first", 1, deal_count)
+    _whole(spec, "boards", 1, deal_count - spec["first"] + 1)
+
+
 def pairings(spec: dict[str, Any]) -> list[tuple[str, str]]:
     if spec["format"] == "round_robin":
         return list(combinations(spec["bots"], 2))
@@ -97,11 +164,22 @@ def pairings(spec: dict[str, Any]) -> list[tuple[str, str]]:
 
 
 def plan_matches(spec: dict[str, Any]) -> list[dict[str, Any]]:
-    """One match per pairing, all on boards first..first+boards-1 of the same deal set."""
+    """The tournament's matches, all on boards first..first+boards-1 of the same deal set.
+
+    Two-room formats: one match per pairing over all the boards. Blind movement: one
+    match per entrant and reference bot, the boards split into one block per reference,
+    so that every entrant meets each reference on the same boards and plays each board
+    once; ``index`` (the entrant's place) fixes its side on each board.
+    """
+    common = {"ruleset": spec["ruleset"], "options": spec["options"], "deals": spec["deals"],
+              "seed": spec["seed"], "limits": spec["limits"]}
     last = spec["first"] + spec["boards"] - 1
-    return [{"x": x, "y": y, "ruleset": spec["ruleset"], "options": spec["options"], "deals": spec["deals"],
-             "first": spec["first"], "last": last, "seed": spec["seed"], "limits": spec["limits"]}
-            for x, y in pairings(spec)]
+    if spec["format"] in TWO_ROOM:
+        return [{"x": x, "y": y, "first": spec["first"], "last": last, **common} for x, y in pairings(spec)]
+    refs = spec["references"]
+    bounds = [spec["first"] + spec["boards"] * j // len(refs) for j in range(len(refs) + 1)]
+    return [{"kind": "blind", "x": entrant, "y": ref, "index": i, "first": bounds[j], "last": bounds[j + 1] - 1,
+             **common} for i, entrant in enumerate(spec["bots"]) for j, ref in enumerate(refs)]
 
 
 def chunks(match: dict[str, Any], size: int, skip: set[int] = frozenset()) -> list[tuple[int, int]]:
@@ -117,7 +195,8 @@ def chunks(match: dict[str, Any], size: int, skip: set[int] = frozenset()) -> li
 
 
 def entrants(spec: dict[str, Any]) -> list[str]:
-    """Every bot in a tournament, in the order the request named them."""
+    """Every bot in a tournament, in the order the request named them (a blind
+    movement's reference bots included)."""
     return list(spec.get("bots") or []) + list(spec.get("candidates") or []) + list(spec.get("references") or [])
 
 
@@ -154,32 +233,64 @@ def match_stats(store: Store, mid: str) -> MatchStats:
 
 
 def evidence_of(match: dict[str, Any], board: int) -> str:
-    """What a board pair proves, named so that replaying it anywhere names it the same:
-    the deal set, ruleset options, board number and the two bots (in a fixed order).
-    The ruleset itself is the ratings' own key."""
+    """What a comparison on a board proves, named so that replaying it anywhere names it
+    the same: the format's family (two-room or blind), the deal set, ruleset options,
+    board number and the two bots (in a fixed order). The ruleset is the ratings' own key."""
     options = json.dumps(match["options"], sort_keys=True, separators=(",", ":"))
     low, high = sorted((match["x"], match["y"]))
-    return f"{match['deals']}|{options}|{board}|{low}|{high}"
+    family = "blind|" if match.get("kind") == "blind" else ""
+    return f"{family}{match['deals']}|{options}|{board}|{low}|{high}"
 
 
-def rate_match(store: Store, match: dict[str, Any]) -> bool:
-    """Count a complete match in the ratings, on the board pairs never counted before.
+def rate(store: Store, comparison: dict[str, Any], scores: dict[int, int]) -> bool:
+    """Count a comparison of X with Y (a match, or two blind entrants) in the ratings, on
+    the boards never counted before.
 
-    The match enters as one result: a win when the mean over those boards has a 95%
-    interval that excludes zero, a draw otherwise. A match whose every board was
-    already counted (the same bots, deals, options and boards in an earlier tournament)
-    moves nothing, so a repeated tournament cannot rate the same evidence twice.
+    It enters as one result: a win when the mean over those boards has a 95% interval
+    that excludes zero, a draw otherwise. A comparison whose every board was already
+    counted (the same bots, deals, options and boards in an earlier tournament) moves
+    nothing, so a repeated tournament cannot rate the same evidence twice.
     """
-    if store.rated(match["ruleset"], match["id"]):
-        return False
-    scores = store.scores(match["id"])
+    if comparison["x"] == comparison["y"] or store.rated(comparison["ruleset"], comparison["id"]):
+        return False        # a built-in entrant against itself as the reference proves nothing
 
     def update_with(x: dict | None, y: dict | None, fresh: list[int]) -> tuple[dict, dict]:
         outcome = summarize([scores[b] for b in fresh]).outcome()
         return update(x or initial(), y or initial(), outcome, len(fresh))
 
-    evidence = {b: evidence_of(match, b) for b in scores}
-    return store.apply_rating(match["ruleset"], match["id"], (match["x"], match["y"]), evidence, update_with)
+    evidence = {b: evidence_of(comparison, b) for b in scores}
+    return store.apply_rating(comparison["ruleset"], comparison["id"], (comparison["x"], comparison["y"]),
+                              evidence, update_with)
+
+
+def rate_match(store: Store, match: dict[str, Any]) -> bool:
+    """Count a complete match in the ratings (see ``rate``)."""
+    return rate(store, match, store.scores(match["id"]))
+
+
+def blind_comparisons(store: Store, tid: str) -> list[tuple[dict[str, Any], dict[int, int]]]:
+    """Every pair of a blind movement's entrants, compared on the boards both played:
+    per board, X's score against the par minus Y's. Each comes as a comparison (shaped
+    like a match, with an id of its own) and its per-board differences."""
+    spec = store.tournament(tid)
+    if spec["format"] != "blind":
+        return []
+    by_bot: dict[str, dict[int, int]] = {}
+    for mid in store.match_ids(tid):
+        by_bot.setdefault(store.match(mid)["x"], {}).update(store.scores(mid))
+    out = []
+    for x, y in combinations(spec["bots"], 2):
+        shared = sorted(set(by_bot.get(x, {})) & set(by_bot.get(y, {})))
+        comparison = {"id": f"{tid}:{x}~{y}", "kind": "blind", "x": x, "y": y, "ruleset": spec["ruleset"],
+                      "options": spec["options"], "deals": spec["deals"]}
+        out.append((comparison, {b: by_bot[x][b] - by_bot[y][b] for b in shared}))
+    return out
+
+
+def rate_tournament_end(store: Store, tid: str) -> int:
+    """Follow-ups once a whole tournament is finished: a blind movement's entrant pairs
+    enter the ratings (their matches against the reference entered one by one)."""
+    return sum(rate(store, c, d) for c, d in blind_comparisons(store, tid))
 
 
 def after_match_progress(store: Store, match: dict[str, Any]) -> bool:
@@ -193,20 +304,30 @@ def after_match_progress(store: Store, match: dict[str, Any]) -> bool:
     if mid not in store.complete_matches(tid):
         return False
     rate_match(store, match)
-    return finish_if_complete(store, tid)
+    if not finish_if_complete(store, tid):
+        return False
+    rate_tournament_end(store, tid)
+    return True
 
 
 def rebuild_ratings(store: Store, rulesets: Iterable[str] | None = None) -> dict[str, int]:
     """Recompute ratings from the stored board pairs alone: every complete match of every
-    tournament, in the order the tournaments were created. Returns matches counted per ruleset."""
+    tournament (and a finished blind movement's entrant pairs), in the order the
+    tournaments were created. Returns comparisons counted per ruleset."""
     chosen = set(rulesets) if rulesets is not None else None
-    matches = [store.match(mid) for tid in store.tournament_ids() for mid in store.match_ids(tid)
-               if mid in store.complete_matches(tid)]
-    names = {m["ruleset"] for m in matches} | set(store.rating_rulesets())
+    steps: list[tuple[dict[str, Any], Callable[[], dict[int, int]]]] = []
+    for tid in store.tournament_ids():
+        complete = store.complete_matches(tid)
+        for mid in store.match_ids(tid):
+            if mid in complete:
+                steps.append((store.match(mid), lambda mid=mid: store.scores(mid)))
+        if store.tournament(tid)["status"] == "finished":
+            steps += [(c, lambda d=d: d) for c, d in blind_comparisons(store, tid)]
+    names = {c["ruleset"] for c, _ in steps} | set(store.rating_rulesets())
     counted = {}
     for ruleset in sorted(names if chosen is None else names & chosen):
         store.clear_ratings(ruleset)
-        counted[ruleset] = sum(rate_match(store, m) for m in matches if m["ruleset"] == ruleset)
+        counted[ruleset] = sum(rate(store, c, scores()) for c, scores in steps if c["ruleset"] == ruleset)
     return counted
 
 
@@ -221,27 +342,56 @@ def finish_if_complete(store: Store, tid: str) -> bool:
 
 
 def results(store: Store, tid: str) -> dict[str, Any]:
-    """Standings, cross-table and per-match statistics from the stored board pairs."""
+    """Standings, cross-table and per-match statistics from the stored board pairs.
+
+    A standings row sums a bot's board scores over its matches. In the blind movement
+    those are scores against the par (the reference pair's result on the same cards),
+    the reference bots have no row of their own, and the cross-table also compares every
+    two entrants on the boards they share.
+    """
     spec = store.tournament(tid)
+    blind = spec["format"] == "blind"
     matches = []
     cross: dict[str, dict[str, Any]] = {}
     table: dict[str, dict[str, Any]] = {}
+
+    def row(bot: str) -> dict[str, Any]:
+        return table.setdefault(bot, {"bot": bot, "matches": 0, "match_wins": 0, "match_draws": 0,
+                                      "boards": 0, "total": 0, "won": 0, "tied": 0, "lost": 0})
+
+    def compared(me: str, other: str, st: MatchStats, boards_count: bool = True) -> None:
+        if me == other:                      # a built-in entrant met itself as the reference
+            return
+        cross.setdefault(me, {})[other] = st.to_dict()
+        if blind and me not in spec["bots"]:
+            return
+        r = row(me)
+        r["matches"] += 1
+        r["match_wins"] += st.outcome() == 1
+        r["match_draws"] += st.outcome() == 0
+        if boards_count:
+            add_boards(r, st)
+
+    def add_boards(r: dict[str, Any], st: MatchStats) -> None:
+        for field in ("boards", "total", "won", "tied", "lost"):
+            r[field] += getattr(st, field)
+
     for mid in store.match_ids(tid):
         match = store.match(mid)
         stats = match_stats(store, mid)
         matches.append({"id": mid, "x": match["x"], "y": match["y"], "status": match["status"],
                         "stats": stats.to_dict()})
-        for me, other, st in ((match["x"], match["y"], stats), (match["y"], match["x"], mirrored(stats))):
-            cross.setdefault(me, {})[other] = st.to_dict()
-            row = table.setdefault(me, {"bot": me, "matches": 0, "match_wins": 0, "match_draws": 0,
-                                        "boards": 0, "total": 0, "won": 0, "tied": 0, "lost": 0})
-            row["matches"] += 1
-            row["match_wins"] += st.outcome() == 1
-            row["match_draws"] += st.outcome() == 0
-            for field in ("boards", "total", "won", "tied", "lost"):
-                row[field] += getattr(st, field)
-    for row in table.values():
-        row["mean"] = round(row["total"] / row["boards"], 4) if row["boards"] else 0.0
+        if blind and match["y"] in spec["bots"]:     # a built-in entrant is also the reference:
+            add_boards(row(match["x"]), stats)        # the entrants' comparison stands for this one
+            continue
+        compared(match["x"], match["y"], stats)
+        compared(match["y"], match["x"], mirrored(stats), boards_count=not blind)
+    for comparison, diffs in blind_comparisons(store, tid):
+        stats = summarize([diffs[b] for b in sorted(diffs)])
+        compared(comparison["x"], comparison["y"], stats, boards_count=False)
+        compared(comparison["y"], comparison["x"], mirrored(stats), boards_count=False)
+    for r in table.values():
+        r["mean"] = round(r["total"] / r["boards"], 4) if r["boards"] else 0.0
     standings = sorted(table.values(), key=lambda r: (-r["mean"], r["bot"]))
     return {"tournament": tid, "format": spec["format"], "ruleset": spec["ruleset"],
             "standings": standings, "crosstable": cross, "matches": matches}

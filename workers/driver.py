@@ -18,11 +18,12 @@ from typing import Any, Callable
 from redis.exceptions import RedisError
 from rq import Queue
 
+from server import dealsets
 from server.dealsets import DealSet
-from server.registry import active_names, ensure_builtins
+from server.registry import ensure_builtins, roster
 from server.settings import LEASE_MS, SUPERVISE_SECONDS
 from server.store import Store
-from server.tournaments import chunks, plan_matches, validate
+from server.tournaments import SECRET, chunks, fit_boards, plan_matches, validate
 from workers.bots import BUILTIN
 from workers.jobs import enqueue_chunks
 from workers.local import LocalWorkers
@@ -39,11 +40,24 @@ def cli_driver() -> str:
     return f"cli:{socket.gethostname()}:{os.getpid()}"
 
 
-def start(store: Store, queue: Queue, request: dict[str, Any], deals: DealSet, driver: str) -> str:
-    """Validate a request, publish its deal set, store the tournament (driven by ``driver``)
-    and enqueue its jobs."""
+def start(store: Store, queue: Queue, request: dict[str, Any], driver: str, deals: DealSet | None = None) -> str:
+    """Validate a request, choose and store its deal set, store the tournament (driven by
+    ``driver``) and enqueue its jobs. Returns its id.
+
+    ``deals``, when given, is the set the request names (a CLI's file); otherwise the
+    request's ``deals`` is a set's name, or ``secret`` (the default with remote entrants):
+    a fresh set from a secret seed, whose commitment is kept with the tournament and whose
+    seed is shown once the tournament is finished. Raises SpecError, DealSetError, or
+    ValueError when a different set of the same name is stored.
+    """
     ensure_builtins(store, BUILTIN)
-    spec = validate({**request, "deals": deals.name}, active_names(store), len(deals.boards))
+    spec = validate({**request, "deals": deals.name} if deals else request, roster(store))
+    if spec["deals"] == SECRET:
+        deals, commitment = dealsets.secret(spec["first"] + spec["boards"] - 1)
+        spec.update(deals=deals.name, commitment=commitment)
+    elif deals is None:
+        deals = dealsets.load(spec["deals"])
+    fit_boards(spec, len(deals.boards))
     store.put_dealset(deals)
     tid = store.create_tournament(spec, plan_matches(spec), driver, LEASE_MS)
     for mid in store.match_ids(tid):

@@ -17,29 +17,29 @@ from __future__ import annotations
 
 import secrets
 import threading
-from typing import Callable
+from typing import Callable, Iterator
 
 from rq import Queue, get_current_job
 from rq.serializers import JSONSerializer
 
-from server.engine import make_ruleset
+from server.engine import Board, Ruleset, make_ruleset
 from server.remote import RemoteAgent
 from server.settings import CLAIM_MS, HEARTBEAT_SECONDS, JOB_TIMEOUT
 from server.store import Store
 from server.tournaments import after_match_progress
 from workers.bots import BUILTIN, Agent, make_bot
-from workers.match import play_board_pair
+from workers.match import entrant_side, play_blind_board, play_pairs, play_par_room
 from workers.worker import stopping
 
 QUEUE = "cinch"
 
 
 class Heartbeat:
-    """Renews a job's heartbeat and its current board's claim until closed."""
+    """Renews a job's heartbeat and its boards' claims until closed."""
 
     def __init__(self, store: Store, job_id: str):
         self.store, self.job_id = store, job_id
-        self.claim: str | None = None
+        self.claims: set[str] = set()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._beat, name=f"heartbeat-{job_id}", daemon=True)
 
@@ -49,7 +49,7 @@ class Heartbeat:
         return self
 
     def _keys(self) -> list[str]:
-        return [self.store.job_key(self.job_id)] + ([self.claim] if self.claim else [])
+        return [self.store.job_key(self.job_id), *list(self.claims)]
 
     def _beat(self) -> None:
         while not self._stop.wait(HEARTBEAT_SECONDS):
@@ -58,12 +58,16 @@ class Heartbeat:
             except Exception:        # Redis away for a moment: the next beat tries again
                 pass
 
+    def release(self, key: str) -> None:
+        self.claims.discard(key)
+        self.store.keep(self.job_id, [key], 0)
+
     def __exit__(self, *exc) -> None:
         self._stop.set()
         self._thread.join()
         try:
             self.store.keep(self.job_id, self._keys(), 0)
-        except Exception:            # the claim and heartbeat expire by themselves
+        except Exception:            # the claims and heartbeat expire by themselves
             pass
 
 
@@ -75,34 +79,56 @@ def play_chunk(prefix: str, mid: str, first: int, last: int) -> int:
 
 def play_chunk_with(store: Store, mid: str, first: int, last: int, job_id: str = "local",
                     should_stop: Callable[[], bool] = lambda: False) -> int:
-    """The body of ``play_chunk``; ``should_stop`` is asked between boards (a worker
-    asked to stop ends its job early, and the supervisor gives the rest to another)."""
+    """The body of ``play_chunk``; ``should_stop`` is asked between rooms (a worker
+    asked to stop ends its job early, and the supervisor gives the rest to another).
+
+    The job first claims every board of its range that is not stored or being played,
+    then plays them: a two-room match with its rooms interleaved (``play_pairs``), a
+    blind-movement match one room per board against the shared par room.
+    """
     match = store.match(mid)
     rules = make_ruleset(match["ruleset"], match["options"])
     x, y = (agent_for(store, match[side], match) for side in ("x", "y"))
     done = store.stored_boards(mid)
     played = 0
     with Heartbeat(store, job_id) as beat:
+        claimed = []
         for number in range(first, last + 1):
-            if number in done:
+            if number in done or should_stop():
                 continue
-            if should_stop():
-                break
             verdict = store.claim_board(match["tournament"], mid, number, job_id, CLAIM_MS)
-            if verdict == "stop":
+            if verdict == "stop":        # cancelled or interrupted: play nothing
+                claimed = []
                 break
-            if verdict != "ok":          # stored meanwhile, or another job is playing it
-                continue
-            beat.claim = store.claim_key(mid, number)
-            try:
-                record = play_board_pair(rules, store.board(match["deals"], number), number, x, y, mid)
-                store.record_pairs(match, [record])
-                played += 1
-            finally:
-                store.keep(job_id, [beat.claim], 0)
-                beat.claim = None
+            if verdict == "ok":          # not stored meanwhile, nor played by another job
+                claimed.append(number)
+                beat.claims.add(store.claim_key(mid, number))
+        boards = [(n, store.board(match["deals"], n)) for n in claimed]
+        if match.get("kind") == "blind":
+            records = blind_records(store, rules, match, boards, x, y, should_stop)
+        else:
+            records = play_pairs(rules, boards, x, y, mid, should_stop)
+        for record in records:
+            store.record_pairs(match, [record])
+            beat.release(store.claim_key(mid, record["board"]))
+            played += 1
     after_match_progress(store, match)
     return played
+
+
+def blind_records(store: Store, rules: Ruleset, match: dict, boards: list[tuple[int, Board]], entrant: Agent,
+                  reference: Agent, should_stop: Callable[[], bool]) -> Iterator[dict]:
+    """A blind-movement match's board records. The par room of a board is played once
+    per tournament, by whichever job needs it first, and shared by every entrant."""
+    for number, board in boards:
+        if should_stop():
+            return
+        par = store.par_room(match["tournament"], number)
+        if par is None:
+            par = store.put_par_room(match["tournament"], number,
+                                     play_par_room(rules, board, number, reference, match["id"]))
+        side = entrant_side(number, match["index"])
+        yield play_blind_board(rules, board, number, entrant, reference, side, par, match["id"])
 
 
 def agent_for(store: Store, name: str, match: dict) -> Agent:

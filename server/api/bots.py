@@ -18,7 +18,7 @@ from server.store import StoreError
 from .auth import SECURITY, bearer_token, current_bot, is_admin, require_admin
 from .context import arena
 from .ratelimit import limiter, registrations
-from .schemas import BotRegisterSchema, BotSchema, BotTokenSchema
+from .schemas import BotRegisterSchema, BotSchema, BotTokenSchema, TrustSchema
 
 ME = "me"      # /bots/me: the token's own bot; no bot may be called that
 
@@ -36,7 +36,7 @@ def bot_view(name: str) -> dict:
         row = next((r for r in leaderboard(store.ratings(ruleset)) if r["bot"] == name), None)
         if row:
             ratings[ruleset] = {k: row[k] for k in ("mu", "sigma", "rating", "matches")}
-    return {**bot, "ratings": ratings}
+    return {**bot, "trusted": registry.is_trusted(bot), "ratings": ratings}
 
 
 @blp.route("")
@@ -120,5 +120,25 @@ class Disable(MethodView):
         """Disable a bot (admin): its token stops working and it cannot enter tournaments."""
         require_admin()
         bot_view(name)
-        arena().store.set_bot_status(name, "disabled")
+        arena().store.set_bot_fields(name, status="disabled")
+        return bot_view(name)
+
+
+@blp.route("/<name>/trust")
+class Trust(MethodView):
+    @blp.doc(security=SECURITY)
+    @blp.arguments(TrustSchema())
+    @blp.response(200, BotSchema)
+    @blp.alt_response(404, description="no such bot")
+    @blp.alt_response(409, description="a built-in bot is always trusted")
+    def post(self, body, name):
+        """Mark a remote bot trusted or not (admin). Trusted bots may play two-room
+        matches (each board twice, seats swapped); untrusted ones play only the blind
+        movement, in which no bot meets a board twice. Trust it only if you know its
+        author and that it forgets what it was dealt."""
+        require_admin()
+        bot = bot_view(name)
+        if bot["kind"] == "builtin":
+            abort(409, message=f"{name} is a built-in bot: always trusted")
+        arena().store.set_bot_fields(name, trusted=body["trusted"])
         return bot_view(name)

@@ -24,6 +24,10 @@ class BotTokenSchema(ma.Schema):
     token = fields.String(required=True, metadata={"description": "shown once; send as 'Authorization: Bearer'"})
 
 
+class TrustSchema(ma.Schema):
+    trusted = fields.Boolean(required=True)
+
+
 class RatingSchema(ma.Schema):
     mu = fields.Float()
     sigma = fields.Float()
@@ -37,6 +41,8 @@ class BotSchema(ma.Schema):
     kind = fields.String(validate=validate.OneOf(["builtin", "remote"]))
     status = fields.String(validate=validate.OneOf(["active", "disabled"]))
     description = fields.String()
+    trusted = fields.Boolean(metadata={"description": (
+        "may play two-room matches (built-in bots always; remote bots when the admin says so)")})
     created = fields.Float()
     ratings = fields.Dict(keys=fields.String(), values=fields.Nested(RatingSchema),
                           metadata={"description": "per ruleset"})
@@ -89,13 +95,19 @@ class LimitsSchema(ma.Schema):
 
 
 class TournamentCreateSchema(ma.Schema):
-    format = fields.String(load_default=DEFAULTS["format"], validate=validate.OneOf(FORMATS))
+    format = fields.String(validate=validate.OneOf(FORMATS), metadata={"description": (
+        "round_robin, gauntlet (two-room matches: trusted bots only) or blind (the blind movement); "
+        "default: round_robin when every bot is trusted, blind otherwise")})
     bots = fields.List(fields.String(), validate=validate.Length(max=64))
     candidates = fields.List(fields.String(), validate=validate.Length(max=64))
     references = fields.List(fields.String(), validate=validate.Length(max=64))
     ruleset = fields.String(load_default=DEFAULTS["ruleset"])
     options = fields.Dict(load_default=dict)
-    deals = fields.String(load_default=DEFAULTS["deals"], validate=validate.Length(max=64))
+    deals = fields.String(validate=validate.Length(max=64), metadata={"description": (
+        "a deal set's name, or 'secret' for a fresh secret set; default: standard when every bot is built in, "
+        "secret otherwise (a named set with remote bots needs practice)")})
+    practice = fields.Boolean(load_default=False, metadata={"description": (
+        "allow a named (public) deal set with remote bots: results of a practice run prove little")})
     first = fields.Integer(strict=True, load_default=DEFAULTS["first"], validate=validate.Range(min=1))
     boards = fields.Integer(strict=True, load_default=DEFAULTS["boards"], validate=validate.Range(min=1))
     chunk = fields.Integer(strict=True, load_default=DEFAULTS["chunk"], validate=validate.Range(min=1, max=1000))
@@ -123,6 +135,7 @@ class TournamentSchema(ma.Schema):
     candidates = fields.List(fields.String())
     references = fields.List(fields.String())
     limits = fields.Dict()
+    practice = fields.Boolean(metadata={"description": "a practice run: a named deal set with remote bots"})
     status = fields.String(validate=validate.OneOf(STATUSES), metadata={"description": (
         "queued (no board started), running, interrupted (its driver stopped or died; resume continues it), "
         "cancelled, finished, failed (jobs kept failing: see error)")})
@@ -139,6 +152,19 @@ class TournamentSchema(ma.Schema):
 
 class CreatedSchema(ma.Schema):
     id = fields.String()
+
+
+class CommitmentSchema(ma.Schema):
+    name = fields.String(metadata={"description": "the secret deal set's name"})
+    boards = fields.Integer()
+    seed_sha256 = fields.String(metadata={"description": "sha256 of the secret seed (hex)"})
+    deals_sha256 = fields.String(metadata={"description": "sha256 of the deal-set file the seed generates"})
+
+
+class TournamentCreatedSchema(ma.Schema):
+    id = fields.String()
+    commitment = fields.Nested(CommitmentSchema, allow_none=True, metadata={
+        "description": "the secret deal set's commitment (null for a named set)"})
 
 
 class MatchSchema(ma.Schema):

@@ -16,7 +16,7 @@ from workers.supervisor import SERVICE, halt
 
 from .auth import SECURITY, require_admin
 from .context import arena
-from .schemas import (BoardPairSchema, CreatedSchema, MatchSchema, ResultsSchema, TournamentCreateSchema,
+from .schemas import (BoardPairSchema, MatchSchema, ResultsSchema, TournamentCreatedSchema, TournamentCreateSchema,
                       TournamentSchema)
 
 blp = Blueprint("tournaments", __name__, url_prefix="/api/v1", description="Duplicate tournaments")
@@ -45,23 +45,27 @@ class Tournaments(MethodView):
 
     @blp.doc(security=SECURITY)
     @blp.arguments(TournamentCreateSchema())
-    @blp.response(201, CreatedSchema)
+    @blp.response(201, TournamentCreatedSchema)
     @blp.alt_response(422, description="the request names unknown bots, too many boards, a bad ruleset...")
     @blp.alt_response(409, description="a different deal set of the same name is stored")
     def post(self, body):
-        """Create a tournament and queue its matches (admin)."""
+        """Create a tournament and queue its matches (admin).
+
+        With a remote entrant the format defaults to the blind movement (unless every
+        entrant is trusted) and the deals to a fresh secret set: the answer then carries
+        the set's commitment, and the seed is published on the tournament once it is
+        finished (check it with ``cinch deals verify``)."""
+        body = {k: v for k, v in body.items() if v is not None}
+        store = arena().store
         try:
-            deals = dealsets.load(body.pop("deals"))
+            tid = start(store, arena().queue, body, SERVICE)
         except dealsets.DealSetError as exc:
             abort(422, message=str(exc), errors={"json": {"deals": [str(exc)]}})
-        body = {k: v for k, v in body.items() if v is not None}
-        try:
-            tid = start(arena().store, arena().queue, body, deals, SERVICE)
         except SpecError as exc:
             abort(422, message=str(exc))
         except ValueError as exc:
             abort(409, message=str(exc))
-        return {"id": tid}
+        return {"id": tid, "commitment": store.tournament(tid).get("commitment")}
 
 
 @blp.route("/tournaments/<tid>")

@@ -14,7 +14,7 @@ from typing import Any
 from server import dealsets
 from server.stats import summarize
 from server.store import Store
-from server.tournaments import DEFAULTS, SpecError
+from server.tournaments import DEFAULTS, PUBLIC_DEALS, SpecError
 from workers.driver import cli_driver, start
 from workers.match import net
 
@@ -28,7 +28,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("compare", help="compare two bots board by board on identical deals")
     p.add_argument("x")
     p.add_argument("y")
-    p.add_argument("--deals", default=DEFAULTS["deals"])
+    p.add_argument("--deals", default=PUBLIC_DEALS)
     p.add_argument("--boards", type=int, default=100, help="number of boards (default 100)")
     p.add_argument("--first", type=int, default=1)
     p.add_argument("--ruleset", default=DEFAULTS["ruleset"])
@@ -75,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
                        "first": args.first, "boards": args.boards, "seed": args.seed}
             driver = cli_driver()
             try:
-                tid = start(a.store, a.queue, request, deals, driver)
+                tid = start(a.store, a.queue, request, driver, deals)
             except (SpecError, ValueError) as exc:
                 raise UsageError(str(exc)) from None
             drive(a, tid, driver, f"playing {args.x} vs {args.y}")

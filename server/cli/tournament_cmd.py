@@ -23,7 +23,9 @@ from tqdm import tqdm
 from server import dealsets
 from server.store import StoreError
 from server.settings import SUPERVISE_SECONDS
-from server.tournaments import DEFAULTS, FORMATS, SpecError, validate, waiting_for
+from server.registry import builtin_roster
+from server.tournaments import (DEFAULTS, FORMATS, PUBLIC_DEALS, SECRET, SpecError, fit_boards, validate,
+                                 waiting_for)
 from workers.bots import BUILTIN
 from workers.driver import TournamentStopped, cli_driver, interrupt, resume, start, stop_command, watch
 from workers.supervisor import halt
@@ -37,11 +39,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("tournament", help="run a duplicate round robin or gauntlet and print the results",
                        description="Run a duplicate tournament through RQ workers. Without REDIS_URL an "
                                    "embedded Redis and local workers are started and stopped.")
-    p.add_argument("--bots", nargs="+", default=sorted(BUILTIN), help="round robin bots (default: all built-in)")
+    p.add_argument("--bots", nargs="+", default=sorted(BUILTIN), help="round robin or blind movement entrants (default: all built-in)")
     p.add_argument("--format", choices=FORMATS, default="round_robin")
     p.add_argument("--candidates", nargs="+", help="gauntlet: the bots being tested")
-    p.add_argument("--references", nargs="+", help="gauntlet: the bots every candidate plays")
-    p.add_argument("--deals", default=DEFAULTS["deals"], help="deal set name or file (default: standard)")
+    p.add_argument("--references", nargs="+",
+                   help="gauntlet: the bots every candidate plays; blind: the reference bots (default: rule)")
+    p.add_argument("--deals", default=PUBLIC_DEALS, help="deal set name or file, or 'secret' for a fresh secret set (default: standard)")
     p.add_argument("--boards", type=int, default=24,
                    help="board pairs per match (default 24: the search bot takes about 1 s a pair)")
     p.add_argument("--first", type=int, default=DEFAULTS["first"], help="first board number (default 1)")
@@ -72,10 +75,12 @@ def _driving_arguments(p: argparse.ArgumentParser) -> None:
 def request_from(args: argparse.Namespace) -> dict:
     request = {"format": args.format, "ruleset": args.ruleset, "options": args.options, "first": args.first,
                "boards": args.boards, "chunk": args.chunk, "seed": args.seed}
-    if args.format == "round_robin":
-        request["bots"] = args.bots
-    else:
+    if args.format == "gauntlet":
         request.update(candidates=args.candidates or [], references=args.references or [])
+    else:
+        request["bots"] = args.bots
+        if args.format == "blind" and args.references:
+            request["references"] = args.references
     return request
 
 
@@ -131,18 +136,20 @@ def finish(args: argparse.Namespace, a: Arena, results: dict[str, Any]) -> int:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        deals = dealsets.load(args.deals)
+        deals = None if args.deals == SECRET else dealsets.load(args.deals)
     except dealsets.DealSetError as exc:
         raise UsageError(str(exc)) from None
     request = request_from(args)
     try:
-        validate({**request, "deals": deals.name}, BUILTIN, len(deals.boards))   # before starting anything
+        spec = validate({**request, "deals": deals.name if deals else SECRET}, builtin_roster(BUILTIN))
+        if deals:
+            fit_boards(spec, len(deals.boards))              # before starting anything
     except SpecError as exc:
         raise UsageError(str(exc)) from None
     driver = cli_driver()
     with arena(args.workers) as a:
         try:
-            tid = start(a.store, a.queue, request, deals, driver)
+            tid = start(a.store, a.queue, request, driver, deals)
         except ValueError as exc:     # e.g. a different deal set of the same name is stored
             raise UsageError(str(exc)) from None
         return finish(args, a, drive(a, tid, driver, f"tournament {tid}", args.json))

@@ -20,7 +20,7 @@ def test_rotation_and_disabling_take_effect_at_once(store):
     old = registry.register(store, "rotor")
     new = registry.rotate(store, "rotor")
     assert registry.authenticate(store, old) is None and registry.authenticate(store, new) == "rotor"
-    store.set_bot_status("rotor", "disabled")
+    store.set_bot_fields("rotor", status="disabled")
     assert registry.authenticate(store, new) is None
 
 

@@ -13,7 +13,7 @@ DEALS = dealsets.generate("store-test", 6)
 
 
 def _tournament(store, boards=3, bots=("random", "rule")):
-    spec = validate({"bots": list(bots), "boards": boards, "deals": DEALS.name}, ["random", "rule", "x"], 6)
+    spec = validate({"bots": list(bots), "boards": boards, "deals": DEALS.name}, registry.builtin_roster(["random", "rule", "x"]))
     store.put_dealset(DEALS)
     tid = store.create_tournament(spec, plan_matches(spec), "test", 60_000)
     return tid, store.match(store.match_ids(tid)[0])
@@ -72,7 +72,7 @@ def test_ratings_count_each_board_pair_once_however_many_tournaments_replay_it(s
     after_match_progress(store, again)
     assert store.ratings("american62") == once, "a replayed tournament moves nothing"
     spec = validate({"bots": ["random", "rule"], "first": 3, "boards": 4, "deals": DEALS.name},
-                    ["random", "rule"], 6)
+                    registry.builtin_roster(["random", "rule"]))
     tid = store.create_tournament(spec, plan_matches(spec), "test", 60_000)
     overlap = store.match(store.match_ids(tid)[0])
     store.record_pairs(overlap, [_record(n, 10) for n in (3, 4, 5, 6)])

@@ -46,7 +46,7 @@ REQUEST = {"bots": ["random", "rule"], "boards": 60, "chunk": 5, "seed": 4}
 
 def test_cancel_removes_queued_jobs_stops_running_ones_and_resume_finishes_exactly(store, queue, rq_workers):
     driver = cli_driver()
-    tid = start(store, queue, REQUEST, DEALS, driver)
+    tid = start(store, queue, REQUEST, driver, DEALS)
     assert store.tournament(tid)["status"] == "queued"
     wait_for(lambda: store.tournament(tid)["pairs_done"] >= 3, what="play to start")
     assert store.tournament(tid)["status"] == "running"
@@ -71,7 +71,7 @@ def test_cancel_removes_queued_jobs_stops_running_ones_and_resume_finishes_exact
 
 
 def test_a_tournament_whose_driver_died_is_interrupted_and_nobody_plays_it(store, queue, rq_workers):
-    tid = start(store, queue, REQUEST, DEALS, "cli:elsewhere:1")
+    tid = start(store, queue, REQUEST, "cli:elsewhere:1", DEALS)
     wait_for(lambda: store.tournament(tid)["pairs_done"] >= 3, what="play to start")
     store.redis.delete(store.key("tournament", tid, "lease"))      # as if its lease lapsed
     assert store.tournament(tid)["status"] == "interrupted"
@@ -89,7 +89,7 @@ def test_a_tournament_whose_driver_died_is_interrupted_and_nobody_plays_it(store
 
 
 def test_the_service_supervisor_replays_a_dead_workers_boards_within_a_minute(store, queue, rq_workers):
-    tid = start(store, queue, {**REQUEST, "chunk": 60}, DEALS, SERVICE)
+    tid = start(store, queue, {**REQUEST, "chunk": 60}, SERVICE, DEALS)
     wait_for(lambda: store.tournament(tid)["pairs_done"] >= 3, what="play to start")
     job_id = StartedJobRegistry(queue=queue).get_job_ids(cleanup=False)[0]
     victim = queue.fetch_job(job_id).worker_name
@@ -106,7 +106,7 @@ def test_the_service_supervisor_replays_a_dead_workers_boards_within_a_minute(st
 
 def test_jobs_that_keep_failing_fail_the_tournament_with_the_error(store, queue, rq_workers):
     driver = cli_driver()
-    tid = start(store, queue, {**REQUEST, "boards": 4, "chunk": 4}, DEALS, driver)
+    tid = start(store, queue, {**REQUEST, "boards": 4, "chunk": 4}, driver, DEALS)
     store.redis.delete(store.key("deals", DEALS.name))         # every job now fails to load its boards
     with pytest.raises(TournamentStopped, match="failed: 5 jobs failed in a row; last: .*no board"):
         watch(store, queue, tid, driver, timeout=90)
@@ -116,7 +116,7 @@ def test_jobs_that_keep_failing_fail_the_tournament_with_the_error(store, queue,
 
 def test_a_supervisor_pass_is_idempotent(store, queue):
     """Without workers nothing is played: passes enqueue each board once and no more."""
-    tid = start(store, queue, {**REQUEST, "boards": 12, "chunk": 5}, DEALS, cli_driver())
+    tid = start(store, queue, {**REQUEST, "boards": 12, "chunk": 5}, cli_driver(), DEALS)
     before = sorted(queue.get_job_ids())
     assert len(before) == 3
     for _ in range(3):
@@ -128,7 +128,7 @@ def test_a_supervisor_pass_is_idempotent(store, queue):
 
 def test_a_job_cut_short_by_its_workers_stop_is_not_a_failure(store, queue, rq_workers):
     driver = cli_driver()
-    tid = start(store, queue, {"bots": ["search", "rule"], "boards": 8, "chunk": 8, "seed": 2}, DEALS, driver)
+    tid = start(store, queue, {"bots": ["search", "rule"], "boards": 8, "chunk": 8, "seed": 2}, driver, DEALS)
     wait_for(lambda: store.tournament(tid)["pairs_done"] >= 1, what="play to start")
     busy = [n for n, p in rq_workers.procs.items()
             if n in {queue.fetch_job(j).worker_name for j in StartedJobRegistry(queue=queue).get_job_ids()}]

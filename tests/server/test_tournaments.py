@@ -1,0 +1,117 @@
+"""Tournament specs: formats by trust, deal sets by who plays, the blind movement's plan,
+and its results and ratings from stored records (over a real Redis)."""
+
+import pytest
+
+from server import dealsets
+from server.tournaments import (SpecError, after_match_progress, blind_comparisons, fit_boards, plan_matches,
+                                rebuild_ratings, results, validate)
+
+ROSTER = {"rule": {"kind": "builtin", "trusted": True}, "random": {"kind": "builtin", "trusted": True},
+          "search": {"kind": "builtin", "trusted": True},
+          "alice": {"kind": "remote", "trusted": False}, "bob": {"kind": "remote", "trusted": False},
+          "carol": {"kind": "remote", "trusted": True}}
+
+
+def test_built_in_bots_default_to_a_round_robin_on_the_public_set():
+    spec = validate({"bots": ["rule", "random"]}, ROSTER)
+    assert spec["format"] == "round_robin" and spec["deals"] == "standard" and spec["practice"] is False
+
+
+def test_an_untrusted_entrant_defaults_to_the_blind_movement_on_a_secret_set():
+    spec = validate({"bots": ["alice", "rule"]}, ROSTER)
+    assert spec["format"] == "blind" and spec["deals"] == "secret"
+    assert spec["references"] == ["rule"], "a built-in entrant may also be the reference"
+
+
+def test_trusted_remote_bots_may_play_two_rooms_but_get_secret_deals():
+    spec = validate({"bots": ["carol", "random"]}, ROSTER)
+    assert spec["format"] == "round_robin" and spec["deals"] == "secret"
+
+
+@pytest.mark.parametrize("request_, message", [
+    ({"format": "round_robin", "bots": ["alice", "rule"]}, "alice is not trusted"),
+    ({"format": "gauntlet", "candidates": ["bob"], "references": ["rule"]}, "bob is not trusted"),
+    ({"bots": ["alice"], "deals": "standard"}, "practice"),
+    ({"format": "blind", "bots": ["alice"], "references": ["carol"]}, "must be built in"),
+    ({"format": "blind", "bots": [], "references": ["rule"]}, "at least one entrant"),
+    ({"format": "blind", "bots": ["alice"], "references": ["rule", "random"], "boards": 1}, "boards"),
+    ({"bots": ["alice"], "practice": "yes"}, "practice must be true or false"),
+])
+def test_refusals_name_what_is_wrong(request_, message):
+    with pytest.raises(SpecError, match=message):
+        validate(request_, ROSTER)
+
+
+def test_a_practice_run_may_use_a_public_set_with_remote_bots():
+    spec = validate({"bots": ["alice", "bob"], "deals": "standard", "practice": True}, ROSTER)
+    assert spec["deals"] == "standard" and spec["format"] == "blind"
+
+
+def test_boards_must_fit_the_deal_set():
+    spec = validate({"bots": ["rule", "random"], "first": 5, "boards": 10}, ROSTER)
+    fit_boards(spec, 14)
+    with pytest.raises(SpecError, match="boards"):
+        fit_boards(spec, 13)
+
+
+def test_the_blind_plan_gives_every_entrant_every_board_once_and_the_same_references():
+    spec = validate({"format": "blind", "bots": ["alice", "bob", "carol"], "references": ["rule", "search"],
+                     "first": 3, "boards": 11}, ROSTER)
+    plan = plan_matches(spec)
+    assert len(plan) == 6
+    for index, entrant in enumerate(["alice", "bob", "carol"]):
+        mine = [m for m in plan if m["x"] == entrant]
+        boards = [n for m in mine for n in range(m["first"], m["last"] + 1)]
+        assert sorted(boards) == list(range(3, 14)), "each board exactly once"
+        assert {m["index"] for m in mine} == {index} and all(m["kind"] == "blind" for m in mine)
+        assert [(m["y"], m["first"], m["last"]) for m in mine] == [("rule", 3, 7), ("search", 8, 13)]
+
+
+def _blind_tournament(store, scores):
+    """A finished blind movement of alice, bob (rule as reference) with given per-board
+    scores against the par, stored through the real store."""
+    deals = dealsets.generate("blind-results", 4)
+    spec = validate({"bots": ["alice", "bob"], "deals": deals.name, "practice": True, "boards": 4}, ROSTER)
+    store.put_dealset(deals)
+    tid = store.create_tournament(spec, plan_matches(spec), "test", 60_000)
+    for mid in store.match_ids(tid):
+        match = store.match(mid)
+        store.record_pairs(match, [{"board": n, "score": s, "rooms": []} for n, s in enumerate(scores[match["x"]], 1)])
+        after_match_progress(store, store.match(mid))
+    return tid
+
+
+def test_blind_results_compare_entrants_on_shared_boards_and_rate_them(store):
+    tid = _blind_tournament(store, {"alice": [4, 6, 5, 7], "bob": [-2, -1, -3, -2]})
+    assert store.tournament(tid)["status"] == "finished"
+    out = results(store, tid)
+    assert [r["bot"] for r in out["standings"]] == ["alice", "bob"], "no row for the reference"
+    alice = out["standings"][0]
+    assert alice["boards"] == 4 and alice["total"] == 22 and alice["mean"] == 5.5
+    assert alice["matches"] == 2 and alice["match_wins"] == 2     # against the par, and against bob
+    assert out["crosstable"]["alice"]["bob"]["total"] == 30 and out["crosstable"]["bob"]["alice"]["total"] == -30
+    assert out["crosstable"]["rule"]["alice"]["total"] == -22
+    [(comparison, diffs)] = blind_comparisons(store, tid)
+    assert diffs == {1: 6, 2: 7, 3: 8, 4: 9}
+    ratings = store.ratings("american62")
+    assert ratings["alice"]["mu"] > ratings["bob"]["mu"]
+    assert rebuild_ratings(store) == {"american62": 3}, "two matches against the reference, one entrant pair"
+    assert store.ratings("american62") == ratings, "a rebuild counts the same evidence the same way"
+
+
+def test_a_built_in_entrant_that_is_also_the_reference_is_scored_but_not_rated_against_itself(store):
+    deals = dealsets.generate("blind-self", 3)
+    spec = validate({"bots": ["alice", "rule"], "deals": deals.name, "practice": True, "boards": 3}, ROSTER)
+    store.put_dealset(deals)
+    tid = store.create_tournament(spec, plan_matches(spec), "test", 60_000)
+    for mid in store.match_ids(tid):
+        match = store.match(mid)
+        score = 0 if match["x"] == "rule" else -4
+        store.record_pairs(match, [{"board": n, "score": score, "rooms": []} for n in (1, 2, 3)])
+        after_match_progress(store, store.match(mid))
+    out = results(store, tid)
+    assert [(r["bot"], r["boards"], r["mean"], r["matches"]) for r in out["standings"]] == [
+        ("rule", 3, 0.0, 1), ("alice", 3, -4.0, 1)]
+    assert set(out["crosstable"]["rule"]) == {"alice"} and out["crosstable"]["rule"]["alice"]["total"] == 12
+    assert set(store.ratings("american62")) == {"alice", "rule"}
