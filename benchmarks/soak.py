@@ -111,6 +111,7 @@ def main() -> None:
         for i in range(args.bots):
             name = f"soak{i:02d}"
             token = http.post(f"{base}/bots", json={"name": name}, timeout=10).json()["token"]
+            http.post(f"{base}/bots/{name}/trust", json={"trusted": True}, headers=admin, timeout=10)  # round robin
             log = home / f"{name}.log"
             proc = subprocess.Popen([sys.executable, "-m", "server.cli", "bot", "run", "examples.random_bot:RandomBot",
                                      "--server", f"http://127.0.0.1:{port}", "--token", token, "--seed", str(i)],
@@ -131,7 +132,7 @@ def main() -> None:
             now = time.monotonic()
             if current is None and now - began < args.seconds:
                 r = http.post(f"{base}/tournaments", headers=admin, timeout=10,
-                              json={"bots": names, "boards": 1, "chunk": 1, "deals": "standard",
+                              json={"bots": names, "boards": 1, "chunk": 1, "deals": "standard", "practice": True,
                                     "first": 1 + len(tournaments) * 7 % 900})
                 statuses[r.status_code] = statuses.get(r.status_code, 0) + 1
                 current = r.json()["id"]

@@ -85,13 +85,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     tournament = actions.add_parser("tournament", help="create, watch or list tournaments")
     tactions = tournament.add_subparsers(dest="tournament_command", required=True, metavar="ACTION")
     p = tactions.add_parser("create", help="create a tournament (admin) and print its id")
-    p.add_argument("--bots", nargs="+", help="round robin: the bots")
-    p.add_argument("--format", choices=("round_robin", "gauntlet"))
+    p.add_argument("--bots", nargs="+", help="round robin or blind movement: the bots")
+    p.add_argument("--format", choices=("round_robin", "gauntlet", "blind"),
+                   help="server default: round_robin if every bot is trusted, else blind")
     p.add_argument("--candidates", nargs="+", help="gauntlet: the bots being tested")
-    p.add_argument("--references", nargs="+", help="gauntlet: the bots every candidate plays")
+    p.add_argument("--references", nargs="+",
+                   help="gauntlet: the bots every candidate plays; blind: the built-in reference bots")
     p.add_argument("--boards", type=int, help="board pairs per match (server default 100)")
     p.add_argument("--first", type=int, help="first board number")
-    p.add_argument("--deals", help="deal set name (server default standard)")
+    p.add_argument("--deals", help="deal set name, or secret (server default: standard for built-in bots, "
+                                   "a fresh secret set with remote ones)")
+    p.add_argument("--practice", action="store_true", help="allow a named (public) deal set with remote bots")
     p.add_argument("--ruleset", help="american62 (default) or foster51")
     p.add_argument("--options", type=_json_object, help="ruleset options as a JSON object")
     p.add_argument("--chunk", type=int, help="boards per job")
@@ -193,7 +197,7 @@ def run_rotate(args: argparse.Namespace) -> int:
 def run_create(args: argparse.Namespace) -> int:
     if not args.admin_token:
         raise sdk.SdkError("creating a tournament needs the admin token: --admin-token T or $CINCH_ADMIN_TOKEN")
-    if args.format == "gauntlet" or args.candidates or args.references:
+    if args.format == "gauntlet" or args.candidates or (args.references and args.format != "blind"):
         if args.bots:
             raise sdk.SdkError("give either --bots (round robin) or --candidates and --references (gauntlet)")
         fmt = "gauntlet"
@@ -206,7 +210,8 @@ def run_create(args: argparse.Namespace) -> int:
     client = _client(args, admin=True)
     tid = client.create_tournament(args.bots, format=fmt, candidates=args.candidates, references=args.references,
                                    ruleset=args.ruleset, options=args.options, deals=args.deals, first=args.first,
-                                   boards=args.boards, chunk=args.chunk, seed=args.seed, limits=limits or None)
+                                   boards=args.boards, chunk=args.chunk, seed=args.seed, limits=limits or None,
+                                   practice=args.practice or None)
     print(tid, flush=True)
     if args.watch:
         return _watch(client, tid, poll=1.0, timeout=None, quiet=False)

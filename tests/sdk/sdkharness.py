@@ -92,12 +92,12 @@ def run_cli(*args: str, timeout: float = 60) -> subprocess.CompletedProcess:
 class BotProcess:
     """An SDK bot in its own process, its log in a file."""
 
-    def __init__(self, name: str, command: list[str], log_dir: Path):
+    def __init__(self, name: str, command: list[str], log_dir: Path, env: dict[str, str] | None = None):
         self.name = name
         self.log_path = log_dir / f"bot-{name}.log"
         self._log = open(self.log_path, "wb")
         self.proc = subprocess.Popen(command, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=self._log,
-                                     stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+                                     stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})},
                                      start_new_session=True)
 
     def log(self) -> str:

@@ -236,7 +236,7 @@ def test_in_steady_play_the_runner_makes_one_request_per_decision(server, rq_wor
     token = admin.register_bot("frugal").token
     client = CountingClient(server.url, token=token)
     runner = sdk.Runner(RandomBot(seed=3), client, wait=5).start()
-    tid = admin.create_tournament(["frugal", "random"], boards=2, chunk=2)
+    tid = admin.create_tournament(["frugal", "random"], boards=4, chunk=4)     # the blind movement
     admin.wait_for_tournament(tid, poll=0.2, timeout=90)
     runner.stop()
     runner.join(timeout=10)

@@ -64,7 +64,10 @@ def check_no_decision_missed(client, tid):
 def test_two_sdk_bot_processes_play_a_round_robin_and_results_match_the_store(
         server, rq_workers, admin, bot_processes, store, tmp_path):
     bots = start_bots(server, admin, bot_processes, tmp_path)
+    for name in ("sdk-a", "sdk-b"):             # trusted: they may play the two-room round robin
+        assert admin.trust_bot(name).trusted
     tid = admin.create_tournament(["sdk-a", "sdk-b", "random", "rule"], boards=BOARDS, chunk=BOARDS)
+    assert admin.tournament(tid).format == "round_robin"
     finished = admin.wait_for_tournament(tid, poll=0.25, timeout=150)
     assert finished.is_finished and finished.pairs_done == finished.pairs_total == 6 * BOARDS
     check_no_decision_missed(admin, tid)
@@ -129,7 +132,7 @@ def test_bots_ride_out_api_server_crashes_and_the_tournament_completes(
     wait_until(lambda: all("cannot poll" in b.log() for b in bots), 20, "the bots to notice the crash")
     server.start()
     tid = admin.create_tournament(["sdk-a", "sdk-b", "random"], boards=4, chunk=2)
-
+    assert admin.tournament(tid).format == "blind"
     # crash 2: in the middle of the tournament, decisions open and answers in flight
     wait_until(lambda: admin.tournament(tid).pairs_done >= 2, 60, "some progress")
     assert not admin.tournament(tid).is_finished

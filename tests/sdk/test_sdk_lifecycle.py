@@ -12,7 +12,7 @@ from sdkharness import ADMIN, BotProcess, cinch_command, run_cli, wait_until
 
 def test_a_missing_bot_is_shown_and_cancel_and_resume_work(server, admin, rq_workers, bot_processes, tmp_path):
     token = admin.register_bot("late").token
-    tid = admin.create_tournament(["late", "rule"], boards=40, chunk=1, limits={"decision_ms": 60_000})
+    tid = admin.create_tournament(["late"], boards=40, chunk=1, limits={"decision_ms": 60_000})
     t = wait_until(lambda: (t := admin.tournament(tid)).waiting and t, 30, "the tournament to show its waiting")
     assert t.status == "queued" and t.driver == "service"
     [late] = t.waiting

@@ -34,10 +34,11 @@ class Api:
 class RemoteBot(threading.Thread):
     """A remote bot over HTTP: long-polls, answers with a random legal action, keeps a log."""
 
-    def __init__(self, api, token, seed=0, illegal_first=False, silent=False):
+    def __init__(self, api, token, seed=0, illegal_first=False, silent=False, gate=None):
+        """``gate``: an Event; until it is set the bot takes its decisions and holds them."""
         super().__init__(daemon=True)
         self.api, self.token, self.rng = api, token, Random(seed)
-        self.illegal_first, self.silent = illegal_first, silent
+        self.illegal_first, self.silent, self.gate = illegal_first, silent, gate
         self.stop = threading.Event()
         self.seen, self.refused, self.errors = [], [], []
 
@@ -59,6 +60,9 @@ class RemoteBot(threading.Thread):
             if self.silent:
                 time.sleep(0.5)
                 continue
+            while self.gate is not None and not self.gate.wait(0.2):
+                if self.stop.is_set():
+                    return
             if self.illegal_first:
                 bad = self.api.call("POST", f"/api/v1/decisions/{decision['id']}", self.token,
                                     json={"type": "play", "card": "1X"})

@@ -36,7 +36,7 @@ def test_remote_bot_plays_a_tournament_and_records_replay(api, rq_workers, remot
     remote_bots.append(bot)
     bot.start()
     created = api.call("POST", "/api/v1/tournaments", ADMIN,
-                       json={"bots": ["remote-one", "random"], "boards": 4, "chunk": 2, "deals": "standard"})
+                       json={"bots": ["remote-one", "random"], "boards": 4, "chunk": 2})
     assert created.status_code == 201, created.text
     tid = created.json()["id"]
     wait_finished(api, tid)

@@ -24,7 +24,7 @@ def test_failed_authentications_become_429_past_the_limit_and_a_good_bot_plays_o
     remote_bots.append(bot)
     bot.start()
     created = api.call("POST", "/api/v1/tournaments", ADMIN,
-                       json={"bots": ["steady", "random"], "boards": 4, "chunk": 2, "deals": "standard"})
+                       json={"bots": ["steady", "random"], "boards": 4, "chunk": 2})
     assert created.status_code == 201, created.text
     wrong = "not-a-token-0123456789"
     answers = [api.call("GET", "/api/v1/decisions/next", wrong, params={"wait": 0}) for _ in range(200)]
