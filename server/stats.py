@@ -83,3 +83,39 @@ def mirrored(stats: MatchStats) -> MatchStats:
     high = None if stats.ci_low is None else -stats.ci_low
     return MatchStats(stats.boards, -stats.total, -stats.mean, low, high, stats.lost, stats.tied, stats.won,
                       round(1 - stats.los, 4))
+
+
+def boards_to_separate(mean: float, sd: float, z: float = 1.96) -> int | None:
+    """Boards needed for a 95% interval to exclude zero, by the normal approximation:
+    ceil((z * sd / mean)^2), the n at which ``mean`` is ``z`` standard errors from
+    zero. It takes the observed mean and sd as the truth, so a fresh run of that many
+    boards separates the two about half the time (more boards, more often: four times
+    as many put the expected mean two half-widths out). ``None`` when ``mean`` is zero
+    (no number of boards separates them)."""
+    if mean == 0:
+        return None
+    return math.ceil((z * sd / mean) ** 2)
+
+
+def separation_point(scores: Sequence[int]) -> int | None:
+    """The first board count n at which the running 95% interval (``summarize`` of the
+    first n scores) excludes zero and goes on excluding it up to the last score;
+    ``None`` if the interval over all of them does not exclude zero.
+
+    Walks back from the end with running sums; a count whose interval ends within
+    0.001 of zero is decided by ``summarize`` itself, so the answer is ``summarize``'s."""
+    total = sum(scores)
+    squares = sum(s * s for s in scores)
+    n = len(scores)
+    while n >= 2:
+        mean = total / n
+        half = t95(n - 1) * math.sqrt(max(0.0, (squares - total * mean) / (n - 1)) / n)
+        margin = abs(mean) - half
+        clear = summarize(scores[:n]).significant if abs(margin) < 1e-3 else margin > 0
+        if not clear:
+            break
+        last = scores[n - 1]
+        total -= last
+        squares -= last * last
+        n -= 1
+    return None if n == len(scores) else n + 1

@@ -4,7 +4,7 @@ import math
 
 import pytest
 
-from server.stats import los, mirrored, summarize
+from server.stats import boards_to_separate, los, mirrored, separation_point, summarize
 
 
 def test_summary_of_known_scores():
@@ -40,3 +40,40 @@ def test_mirrored_is_the_other_sides_view():
     m = mirrored(s)
     assert (m.mean, m.ci_low, m.ci_high, m.won, m.lost) == (-s.mean, -s.ci_high, -s.ci_low, s.lost, s.won)
     assert m.los == pytest.approx(1 - s.los)
+
+
+def test_boards_to_separate_is_the_normal_sample_size():
+    # (1.96 * 10 / 2)^2 = 96.04 -> 97; sign of the mean does not matter
+    assert boards_to_separate(2.0, 10.0) == 97
+    assert boards_to_separate(-2.0, 10.0) == 97
+    assert boards_to_separate(5.0, 5.0) == 4          # 3.8416 -> 4
+    assert boards_to_separate(0.0, 3.0) is None
+
+
+def test_separation_point_is_where_the_interval_stays_clear_of_zero():
+    scores = [1, -1, 3, -2, 2, 2, 3, 2, 3, 2]
+    point = separation_point(scores)
+    assert point is not None
+    assert all(summarize(scores[:n]).significant for n in range(point, len(scores) + 1))
+    assert not summarize(scores[:point - 1]).significant
+    # an interval that excludes zero early but straddles it again later does not count
+    early = [5, 5, 5, -40, 1, 1]
+    assert summarize(early[:3]).significant and not summarize(early).significant
+    assert separation_point(early) is None
+    assert separation_point([3, -3] * 5) is None
+    assert separation_point([]) is None and separation_point([4]) is None
+
+
+def test_separation_point_of_constant_scores_is_two_boards():
+    assert separation_point([2, 2, 2, 2]) == 2
+
+
+def test_separation_point_agrees_with_summarize_prefix_by_prefix():
+    from random import Random
+    for seed in range(20):
+        rng = Random(seed)
+        scores = [rng.choice([-6, -2, 0, 2, 4, 8]) for _ in range(rng.randrange(2, 120))]
+        slow = len(scores)
+        while slow >= 2 and summarize(scores[:slow]).significant:
+            slow -= 1
+        assert separation_point(scores) == (None if slow == len(scores) else slow + 1)
