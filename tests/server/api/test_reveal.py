@@ -103,8 +103,7 @@ def test_cinch_deals_verify_checks_every_served_board_against_the_revealed_seed(
     assert "6 finished boards checked" in run.stdout and committed["deals_sha256"] in run.stdout
 
     # a server that dealt a board other than the committed one is caught
-    other = _secret_tournament(store, boards=3)
-    tid2, deals2, committed2 = other
+    tid2, deals2, committed2 = _secret_tournament(store, boards=3)
     first, second = store.match_ids(tid2)
     _record(store, first, deals2, 1, 2)
     store.record_pairs(store.match(second), [_pair(deals2, 1), _pair(deals2, 2, board=deals2.board(3).to_dict())])
