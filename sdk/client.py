@@ -305,7 +305,8 @@ class Client:
         return [Match.parse(m) for m in self._json("GET", f"/tournaments/{_seg(tid)}/matches")]
 
     def board_pair(self, match_id: str, board: int) -> BoardPair:
-        """Both rooms of a finished board of a match (404 until both rooms are played)."""
+        """Both rooms of a finished board of a match (404 until the board is finished in every
+        match of the tournament: until then no one sees its cards)."""
         return BoardPair.parse(self._json("GET", f"/matches/{_seg(match_id)}/boards/{int(board)}"))
 
     def wait_for_tournament(self, tid: str, poll: float = 1.0, timeout: float | None = None,

@@ -132,6 +132,8 @@ class Tournament(Model):
     pairs_total: int = 0
     created: float | None = None
     finished: float | None = None
+    commitment: dict[str, Any] | None = None    # secret deal set: name, boards, seed_sha256, deals_sha256
+    seed: str | None = None     # the deal set's seed, once finished (``cinch deals verify --seed``)
 
     @property
     def is_finished(self) -> bool:
@@ -300,6 +302,8 @@ class Table(Model):
     scores: dict[str, int] = field(default_factory=dict)
     hands: list[dict[str, Any]] = field(default_factory=list, repr=False)
     live: dict[str, Any] | None = field(default=None, repr=False)
+    commitment: str = ""            # sha256 of the deal seed, from the start
+    deal_seed: str | None = None    # revealed once the game is over
 
     @property
     def is_finished(self) -> bool:

@@ -5,6 +5,12 @@ A deal set is JSON Lines so that an error can name its line: a header line
 board per line ``{"board": n, "dealer": ..., "deck": [...], "seed": ...}``. A set made
 by the canonical generator can be rebuilt from its seed alone (RULES.md section 2);
 ``verify`` checks that it was.
+
+A *secret* set (``secret``) is made from a fresh 128-bit seed nobody outside the server
+knows, so a bot cannot look its hands up; the server publishes its *commitment* (the
+seed's sha256 and the file's sha256) before play and the seed once the tournament is
+over, and ``check_reveal`` lets anyone rebuild the set and check that it is the one
+committed to.
 """
 
 from __future__ import annotations
@@ -12,7 +18,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from dataclasses import dataclass
+import secrets
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
@@ -29,8 +36,8 @@ class DealSetError(ValueError):
 @dataclass(frozen=True)
 class DealSet:
     name: str
-    seed: str
-    boards: tuple[Board, ...]
+    seed: str = field(repr=False)           # a secret set's seed must never reach a log line
+    boards: tuple[Board, ...] = field(repr=False)
 
     def board(self, number: int) -> Board:
         """Board ``number``, 1-based like the file and the generator."""
@@ -121,3 +128,59 @@ def load(name_or_path: str) -> DealSet:
 def mismatches(deals: DealSet) -> list[int]:
     """Board numbers that differ from the canonical generator for the set's seed."""
     return [n for n, board in enumerate(deals.boards, 1) if board != generate_board(deals.seed, n)]
+
+
+# ---------------------------------------------------------------------- secret sets and commitments
+SECRET_PREFIX = "secret-"
+
+
+def sha256_text(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def secret_name(seed: str) -> str:
+    """The name of the secret set made from ``seed``: public, and says nothing of the seed
+    that its sha256 (the commitment) does not."""
+    return SECRET_PREFIX + sha256_text(seed)[:16]
+
+
+def commitment(deals: DealSet) -> dict[str, object]:
+    """What the server publishes before play: the set's name and size, the sha256 of its
+    seed and the sha256 of its file text (``dumps``)."""
+    return {"name": deals.name, "boards": len(deals.boards), "seed_sha256": sha256_text(deals.seed),
+            "deals_sha256": sha256_text(dumps(deals))}
+
+
+def secret(boards: int) -> tuple[DealSet, dict[str, object]]:
+    """A fresh secret set of ``boards`` boards (128-bit random seed, canonical generator)
+    and its commitment."""
+    seed = secrets.token_hex(16)
+    deals = generate(seed, boards, secret_name(seed))
+    return deals, commitment(deals)
+
+
+def check_reveal(seed: str, committed: dict[str, object]) -> DealSet:
+    """Rebuild the set a revealed ``seed`` makes and check it against ``committed`` (a
+    ``commitment`` dict: seed_sha256 required; name, boards and deals_sha256 checked when
+    present). Returns the set; ``DealSetError`` says what differs."""
+    if not isinstance(seed, str) or not seed:
+        raise DealSetError("the revealed seed must be a non-empty string")
+    expected = committed.get("seed_sha256")
+    if not isinstance(expected, str):
+        raise DealSetError("the commitment has no seed_sha256")
+    actual = sha256_text(seed)
+    if actual != expected.lower():
+        raise DealSetError(f"the seed does not match the commitment: its sha256 is {actual}, "
+                           f"the commitment says {expected}")
+    count = committed.get("boards")
+    if not isinstance(count, int) or isinstance(count, bool) or count < 1:
+        raise DealSetError(f"the commitment's boards must be a positive count, not {count!r}")
+    name = secret_name(seed)
+    if committed.get("name") not in (None, name):
+        raise DealSetError(f"the commitment names the set {committed['name']!r}, the seed makes {name!r}")
+    deals = generate(seed, count, name)
+    digest = sha256_text(dumps(deals))
+    wanted = committed.get("deals_sha256")
+    if wanted is not None and digest != str(wanted).lower():
+        raise DealSetError(f"the rebuilt set's sha256 is {digest}, the commitment says {wanted}")
+    return deals

@@ -877,3 +877,25 @@ class Store:
         for bot in {table["creator"], *table["seats"].values()} - {None, ""}:
             pipe.srem(self.key("bot", bot, "tables"), tid)
         pipe.execute()
+
+    # ------------------------------------------------------------------ reveal (secret deal sets)
+    def board_done_everywhere(self, tid: str, board: int) -> bool:
+        """Whether every match of tournament ``tid`` has stored board pair ``board``: only
+        then may anyone see its cards (one round trip; False for a tournament without matches)."""
+        if self._board_everywhere is None:
+            self._board_everywhere = self.redis.register_script(_BOARD_EVERYWHERE)
+        return bool(self._board_everywhere(keys=[self.key("tournament", tid, "matches")],
+                                           args=[self.key("match", ""), str(board)]))
+
+    _board_everywhere = None
+
+
+# KEYS[1] the tournament's match list; ARGV[1] the match key prefix ("{p}:match:"), ARGV[2] the board.
+_BOARD_EVERYWHERE = """
+local ids = redis.call('LRANGE', KEYS[1], 0, -1)
+if #ids == 0 then return 0 end
+for _, mid in ipairs(ids) do
+  if redis.call('HEXISTS', ARGV[1] .. mid .. ':pairs', ARGV[2]) == 0 then return 0 end
+end
+return 1
+"""

@@ -123,6 +123,13 @@ class WaitingSchema(ma.Schema):
     timeouts = fields.Integer(metadata={"description": "timeouts in this tournament so far"})
 
 
+class CommitmentSchema(ma.Schema):
+    name = fields.String(metadata={"description": "the secret set's name: 'secret-' + sha256(seed)[:16]"})
+    boards = fields.Integer(metadata={"description": "boards in the set"})
+    seed_sha256 = fields.String(metadata={"description": "sha256 of the seed (UTF-8), hex"})
+    deals_sha256 = fields.String(metadata={"description": "sha256 of the set's JSON Lines file, hex"})
+
+
 class TournamentSchema(ma.Schema):
     id = fields.String()
     format = fields.String()
@@ -148,6 +155,12 @@ class TournamentSchema(ma.Schema):
     pairs_total = fields.Integer()
     created = fields.Float()
     finished = fields.Float(allow_none=True)
+    commitment = fields.Nested(CommitmentSchema, allow_none=True, metadata={"description": (
+        "for a tournament dealt from a secret deal set, published before play: the set's name and size, "
+        "the sha256 of its seed and the sha256 of its file; null for a public set")})
+    seed = fields.String(allow_none=True, metadata={"description": (
+        "the deal set's seed, revealed once the tournament is finished (null before): anyone can rebuild "
+        "every deal from it and check it against the commitment (cinch deals verify --seed)")})
 
 
 class CreatedSchema(ma.Schema):
@@ -226,6 +239,11 @@ class TableSchema(ma.Schema):
     scores = fields.Dict(keys=fields.String(), values=fields.Integer())
     hands = fields.List(fields.Dict(), metadata={"description": "finished hands, public summary"})
     live = fields.Dict(allow_none=True, metadata={"description": "the hand in progress, public view"})
+    commitment = fields.String(metadata={"description": (
+        "sha256 (hex) of the table's deal seed, published from the start")})
+    deal_seed = fields.String(allow_none=True, metadata={"description": (
+        "the table's deal seed, revealed once the game is over (null before): board n of the game is "
+        "the canonical generator's board n for this seed, and its sha256 is the commitment")})
 
 
 class TableRecordSchema(ma.Schema):

@@ -8,8 +8,12 @@ the arena's means: time limits at most the admin's caps, and a bounded number of
 tournaments need. The game starts when all four seats are taken and is played by a worker. While it runs, the table shows only public
 information (the hand in progress as a spectator sees it, and the finished hands'
 public summaries); the full record, every card, is served once the game is over.
+Every table deals from a 128-bit secret seed: its sha256 (the commitment) is shown from
+the start, the seed once the game is over, so anyone can check the deals were fixed
+before play.
 """
 
+import hashlib
 import secrets
 from typing import NoReturn
 
@@ -90,7 +94,9 @@ def view(tid: str) -> dict:
                 "points": h["public"]["points"], "tricks": h["public"]["tricks"]} for h in hands]
     return {**{k: table[k] for k in ("id", "ruleset", "options", "seats", "status", "winner", "limits")},
             "hands_played": len(hands), "scores": hands[-1]["scores"] if hands else {"NS": 0, "EW": 0},
-            "hands": summary, "live": store.table_live(tid) if table["status"] == "running" else None}
+            "hands": summary, "live": store.table_live(tid) if table["status"] == "running" else None,
+            "commitment": hashlib.sha256(table["deal_seed"].encode("utf-8")).hexdigest(),
+            "deal_seed": table["deal_seed"] if table["status"] == "finished" else None}
 
 
 @blp.route("")
@@ -117,7 +123,7 @@ class Tables(MethodView):
         kinds = registry.active_kinds(arena().store)
         check_consent(body["seats"], kinds)
         spec = {"ruleset": body["ruleset"], "options": body["options"], "limits": body["limits"],
-                "seed": body["seed"], "deal_seed": secrets.token_hex(8)}
+                "seed": body["seed"], "deal_seed": secrets.token_hex(16)}
         creator = g.get("bot", "")
         holders = ([creator] if creator else []) + [b for b in body["seats"].values() if kinds.get(b) == "remote"]
         try:

@@ -1,7 +1,9 @@
 """Tournaments: create (admin), list, status, results, matches, and finished board pairs.
 
-A board pair is readable only once both rooms are played (only complete pairs are ever
-stored), so no participant can learn anything of a board it still has to play.
+A board's cards are shown to no one until that board is finished in every match of its
+tournament (all matches play the same boards), so no participant can learn anything of
+a board it, or anyone, still has to play. A tournament dealt from a secret set shows the
+set's commitment from the start and its seed once the tournament is finished, never before.
 """
 
 from flask import request
@@ -28,6 +30,17 @@ def admin_for_writes():
         require_admin()
 
 
+def public(t: dict) -> dict:
+    """A tournament as served: its commitment always, the deal set's seed only once it is
+    finished (before, it would tell every bot every deal of a secret set). The stored spec's
+    ``seed`` (the built-in bots' seed) is never served under that name."""
+    seed = None
+    if t["status"] == "finished":
+        meta = arena().store.dealset_meta(t["deals"]) or {}
+        seed = meta.get("seed")
+    return {**t, "commitment": t.get("commitment"), "seed": seed}
+
+
 def tournament_or_404(tid: str) -> dict:
     try:
         return arena().store.tournament(tid)
@@ -41,7 +54,7 @@ class Tournaments(MethodView):
     def get(self):
         """Every tournament, newest last, with its progress."""
         store = arena().store
-        return [store.tournament(tid) for tid in store.tournament_ids()]
+        return [public(store.tournament(tid)) for tid in store.tournament_ids()]
 
     @blp.doc(security=SECURITY)
     @blp.arguments(TournamentCreateSchema())
@@ -75,7 +88,7 @@ class Tournament(MethodView):
         """A tournament's settings, status and progress (board pairs done of total), and
         while it is live, which remote entrants it may be waiting for."""
         t = tournament_or_404(tid)
-        return {**t, "waiting": waiting_for(arena().store, t)}
+        return {**public(t), "waiting": waiting_for(arena().store, t)}
 
 
 @blp.route("/tournaments/<tid>/cancel")
@@ -90,7 +103,7 @@ class Cancel(MethodView):
         if tournament_or_404(tid)["status"] == "finished":
             abort(409, message=f"tournament {tid} is finished; there is nothing to cancel")
         halt(arena().store, arena().queue, tid, "cancelled")
-        return tournament_or_404(tid)
+        return public(tournament_or_404(tid))
 
 
 @blp.route("/tournaments/<tid>/resume")
@@ -107,7 +120,7 @@ class Resume(MethodView):
             resume(arena().store, arena().queue, tid, SERVICE)
         except TournamentStopped as exc:
             abort(409, message=str(exc))
-        return tournament_or_404(tid)
+        return public(tournament_or_404(tid))
 
 
 @blp.route("/tournaments/<tid>/results")
@@ -138,13 +151,19 @@ class Matches(MethodView):
 @blp.route("/matches/<mid>/boards/<int:board>")
 class BoardPair(MethodView):
     @blp.response(200, BoardPairSchema)
+    @blp.alt_response(404, description="no such match, or the board is not finished in every match of "
+                                       "its tournament yet (or not in the match)")
     def get(self, mid, board):
-        """Both rooms of a board side by side, once both are finished."""
+        """Both rooms of a board side by side, once the board is finished in every match of
+        the tournament: until then no one sees its cards."""
+        store = arena().store
         try:
-            arena().store.match(mid)
+            match = store.match(mid)
         except StoreError:
             abort(404, message=f"no match {mid!r}")
-        record = arena().store.pair(mid, board)
+        tid = match["tournament"]
+        record = store.pair(mid, board) if store.board_done_everywhere(tid, board) else None
         if record is None:
-            abort(404, message=f"board {board} of match {mid} is not finished (or not in the match)")
+            abort(404, message=f"board {board} is not finished in every match of tournament {tid} yet "
+                               f"(or is not one of its boards)")
         return record

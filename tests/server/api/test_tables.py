@@ -1,10 +1,11 @@
 """Tables over the API: seats, a whole game with dealer rotation, public view, record."""
 
+import hashlib
 import time
 
 from apiclient import ADMIN, RemoteBot
 
-from server.engine import replay
+from server.engine import generate_board, replay
 
 
 def wait_table(api, tid, timeout=240):
@@ -25,7 +26,8 @@ def test_game_to_51_with_a_remote_bot_joining(api, rq_workers, remote_bots, stor
         "ruleset": "foster51", "seats": {"N": "rule", "E": "rule", "S": "rule"}})
     assert created.status_code == 201, created.text
     tid = created.json()["id"]
-    assert api.call("GET", f"/api/v1/tables/{tid}").json()["status"] == "open"
+    opened = api.call("GET", f"/api/v1/tables/{tid}").json()
+    assert opened["status"] == "open" and opened["deal_seed"] is None and len(opened["commitment"]) == 64
     assert api.call("GET", f"/api/v1/tables/{tid}/record").status_code == 409
     joined = api.call("POST", f"/api/v1/tables/{tid}/join", token, json={"seat": "W"})
     assert joined.status_code == 200 and joined.json()["seats"]["W"] == "joiner"
@@ -43,10 +45,15 @@ def test_game_to_51_with_a_remote_bot_joining(api, rq_workers, remote_bots, stor
             assert live["view"]["hand"] is None and live["view"]["legal"] is None
             assert all(d["cards"] is None for d in live["view"]["draws"])
         assert all("actions" not in h for h in v["hands"])
+        assert v["commitment"] == opened["commitment"]
+        assert v["deal_seed"] is None or v["status"] == "finished"   # the deal seed only once it is over
+    seed = final["deal_seed"]
+    assert len(seed) == 32 and hashlib.sha256(seed.encode()).hexdigest() == final["commitment"]
     record = api.call("GET", f"/api/v1/tables/{tid}/record").json()
     dealers = [h["board"]["dealer"] for h in record["hands"]]
     assert dealers == ["NESW"[i % 4] for i in range(len(dealers))] and len(dealers) >= 2
-    for h in record["hands"]:
+    for n, h in enumerate(record["hands"], 1):
+        assert h["board"] == generate_board(seed, n).to_dict()      # dealt from the committed seed
         assert replay({"ruleset": "foster51", "board": h["board"], "actions": h["actions"]})["delta"] == h["delta"]
 
 

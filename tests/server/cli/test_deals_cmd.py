@@ -82,3 +82,41 @@ def test_tampered_board_is_caught_by_verify(tmp_path):
 def test_generate_refuses_zero_boards(tmp_path):
     run = cinch("deals", "generate", "--seed", "x", "--boards", "0", "--out", str(tmp_path / "x.jsonl"))
     assert run.returncode == 2 and "at least 1" in run.stderr
+
+
+def test_verify_a_revealed_seed_against_its_commitment():
+    deals, committed = dealsets.secret(6)
+    run = cinch("deals", "verify", "--seed", deals.seed, "--commitment", committed["seed_sha256"], "--boards", "6",
+                "--deals-sha256", committed["deals_sha256"])
+    assert run.returncode == 0, run.stderr
+    assert deals.name in run.stdout and f"sha256 {committed['deals_sha256']}" in run.stdout
+
+
+@pytest.mark.parametrize("change, fragment", [
+    ({"--seed": "f" * 32}, "the seed does not match the commitment"),
+    ({"--deals-sha256": "0" * 64}, "the rebuilt set's sha256 is"),
+    ({"--boards": "7"}, "the rebuilt set's sha256 is"),
+    ({"--boards": "0"}, "--boards must be at least 1"),
+    ({"--commitment": None}, "needs --commitment"),
+    ({"--server": "http://127.0.0.1:9"}, "--server and --tournament go together"),
+])
+def test_verify_a_seed_refuses_what_does_not_match(change, fragment):
+    deals, committed = dealsets.secret(6)
+    flags = {"--seed": deals.seed, "--commitment": committed["seed_sha256"], "--boards": "6",
+             "--deals-sha256": committed["deals_sha256"], **change}
+    run = cinch("deals", "verify", *(x for k, v in flags.items() if v is not None for x in (k, v)))
+    assert run.returncode == 2 and fragment in run.stderr and "Traceback" not in run.stderr, run.stderr
+
+
+def test_verify_a_seed_with_an_unreachable_server_is_a_clean_error():
+    deals, committed = dealsets.secret(2)
+    run = cinch("deals", "verify", "--seed", deals.seed, "--commitment", committed["seed_sha256"], "--boards", "2",
+                "--server", "http://127.0.0.1:9", "--tournament", "t1")
+    assert run.returncode == 2 and "cannot reach" in run.stderr and "Traceback" not in run.stderr, run.stderr
+
+
+def test_verify_takes_a_file_or_a_seed_not_both(tmp_path):
+    run = cinch("deals", "verify")
+    assert run.returncode == 2 and "--seed" in run.stderr
+    run = cinch("deals", "verify", "standard", "--boards", "3")
+    assert run.returncode == 2 and "go with --seed" in run.stderr
