@@ -122,8 +122,7 @@ class Tournament(Model):
     references: list[str] = field(default_factory=list)
     limits: dict[str, int] = field(default_factory=dict)
     practice: bool = False      # a named (public) deal set with remote bots
-    commitment: dict[str, Any] | None = None   # a secret deal set's sha256 commitments
-    seed: str | None = None     # the secret set's seed, once the tournament is finished
+    seed: int = 1               # the built-in bots' seed
     status: str = ""            # queued, running, interrupted, cancelled, finished, failed
     driver: str | None = None   # "service", or the CLI command that runs it
     error: str | None = None    # why it failed
@@ -133,7 +132,7 @@ class Tournament(Model):
     created: float | None = None
     finished: float | None = None
     commitment: dict[str, Any] | None = None    # secret deal set: name, boards, seed_sha256, deals_sha256
-    seed: str | None = None     # the deal set's seed, once finished (``cinch deals verify --seed``)
+    deals_seed: str | None = None   # the secret set's seed, once finished (``cinch deals verify --seed``)
 
     @property
     def is_finished(self) -> bool:

@@ -158,20 +158,14 @@ class TournamentSchema(ma.Schema):
     commitment = fields.Nested(CommitmentSchema, allow_none=True, metadata={"description": (
         "for a tournament dealt from a secret deal set, published before play: the set's name and size, "
         "the sha256 of its seed and the sha256 of its file; null for a public set")})
-    seed = fields.String(allow_none=True, metadata={"description": (
-        "the deal set's seed, revealed once the tournament is finished (null before): anyone can rebuild "
-        "every deal from it and check it against the commitment (cinch deals verify --seed)")})
+    seed = fields.Integer(metadata={"description": "the built-in bots' seed"})
+    deals_seed = fields.String(allow_none=True, metadata={"description": (
+        "the secret deal set's seed, revealed once the tournament is finished (null before): anyone can "
+        "rebuild every deal from it and check it against the commitment (cinch deals verify --seed)")})
 
 
 class CreatedSchema(ma.Schema):
     id = fields.String()
-
-
-class CommitmentSchema(ma.Schema):
-    name = fields.String(metadata={"description": "the secret deal set's name"})
-    boards = fields.Integer()
-    seed_sha256 = fields.String(metadata={"description": "sha256 of the secret seed (hex)"})
-    deals_sha256 = fields.String(metadata={"description": "sha256 of the deal-set file the seed generates"})
 
 
 class TournamentCreatedSchema(ma.Schema):

@@ -38,7 +38,7 @@ def public(t: dict) -> dict:
     if t["status"] == "finished":
         meta = arena().store.dealset_meta(t["deals"]) or {}
         seed = meta.get("seed")
-    return {**t, "commitment": t.get("commitment"), "seed": seed}
+    return {**t, "commitment": t.get("commitment"), "deals_seed": seed}
 
 
 def tournament_or_404(tid: str) -> dict:

@@ -30,7 +30,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "--server and --tournament, every finished board of every match of that tournament "
                     "must be the rebuilt set's board of that number.")
     ver.add_argument("deals", nargs="?", help="a deal-set file, or the name of a set in deals/")
-    ver.add_argument("--seed", help="a secret set's revealed seed (the tournament's seed once finished)")
+    ver.add_argument("--seed", help="a secret set's revealed seed (the tournament's deals_seed once finished)")
     ver.add_argument("--commitment", metavar="SHA256", help="the published sha256 of the seed (seed_sha256)")
     ver.add_argument("--boards", type=int, help="the number of boards the commitment promises")
     ver.add_argument("--deals-sha256", metavar="SHA256", help="the published sha256 of the set's file (deals_sha256)")
@@ -138,7 +138,7 @@ def _check_tournament_commitment(served: dict[str, Any], deals: dealsets.DealSet
             if key in theirs and theirs[key] != ours[key]:
                 raise UsageError(f"the tournament's commitment has {key} {theirs[key]!r}, the seed gives "
                                  f"{ours[key]!r}")
-    if served.get("seed") not in (None, deals.seed):
+    if served.get("deals_seed") not in (None, deals.seed):
         raise UsageError("the tournament reveals a different seed from --seed")
     if served.get("deals") not in (None, deals.name):
         raise UsageError(f"the tournament is dealt from {served['deals']!r}, the seed makes {deals.name!r}")

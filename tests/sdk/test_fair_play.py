@@ -38,14 +38,14 @@ def test_the_blind_movement_on_a_secret_set_defeats_the_memory_attack(server, rq
     bot, report = run_attacker(server, admin, bot_processes, tmp_path, trusted=False)
     tid = admin.create_tournament(["attacker", "random"], boards=40, chunk=40, limits={"decision_ms": 20_000})
     t = admin.tournament(tid)
-    assert t.format == "blind" and t.deals.startswith("secret-") and t.commitment and t.seed is None
+    assert t.format == "blind" and t.deals.startswith("secret-") and t.commitment and t.deals_seed is None
     finished = admin.wait_for_tournament(tid, poll=0.25, timeout=300)
     found = findings(bot, report)
     assert found["rooms"] == 40, found          # every board once, in one room
     assert found["linked"] == 0 and found["found"] == 0, found
 
     # the published seed regenerates exactly the boards that were played, and the commitment
-    regenerated = dealsets.reveal(finished.seed, finished.commitment)
+    regenerated = dealsets.check_reveal(finished.deals_seed, finished.commitment)
     for match in admin.matches(tid):
         for n in range(1, 41):
             for room in admin.board_pair(match.id, n).rooms:

@@ -15,7 +15,7 @@ def _secret_tournament(store, boards=4, first=1):
     deals, committed = dealsets.secret(6)
     registry.ensure_builtins(store, BOTS)
     spec = validate({"format": "gauntlet", "candidates": ["random"], "references": ["rule", "search"],
-                     "deals": deals.name, "first": first, "boards": boards}, BOTS, len(deals.boards))
+                     "deals": deals.name, "first": first, "boards": boards}, registry.builtin_roster(BOTS))
     spec["commitment"] = committed
     store.put_dealset(deals)
     tid = store.create_tournament(spec, plan_matches(spec), "test", 60_000)
@@ -60,29 +60,29 @@ def test_commitment_always_seed_only_once_finished(api, store):
         for mid in store.match_ids(tid):
             _record(store, mid, deals, n)
     shown = api.call("GET", f"/api/v1/tournaments/{tid}").json()
-    assert shown["commitment"] == committed and shown["seed"] is None and shown["deals"] == deals.name
+    assert shown["commitment"] == committed and shown["deals_seed"] is None and shown["deals"] == deals.name
     listed = {t["id"]: t for t in api.call("GET", "/api/v1/tournaments").json()}
-    assert listed[tid]["commitment"] == committed and listed[tid]["seed"] is None
+    assert listed[tid]["commitment"] == committed and listed[tid]["deals_seed"] is None
     for path in ("", "/matches", "/results"):       # nothing served before the end holds the seed
         assert deals.seed not in api.call("GET", f"/api/v1/tournaments/{tid}{path}").text
     assert deals.seed not in api.call("GET", "/api/v1/tournaments").text
 
     store.finish_tournament(tid, {"tournament": tid})
     shown = api.call("GET", f"/api/v1/tournaments/{tid}").json()
-    assert shown["status"] == "finished" and shown["seed"] == deals.seed and shown["commitment"] == committed
-    assert hashlib.sha256(shown["seed"].encode()).hexdigest() == committed["seed_sha256"]
+    assert shown["status"] == "finished" and shown["deals_seed"] == deals.seed and shown["commitment"] == committed
+    assert hashlib.sha256(shown["deals_seed"].encode()).hexdigest() == committed["seed_sha256"]
     listed = {t["id"]: t for t in api.call("GET", "/api/v1/tournaments").json()}
-    assert listed[tid]["seed"] == deals.seed
+    assert listed[tid]["deals_seed"] == deals.seed
 
 
 def test_a_public_set_has_no_commitment(api, store):
     deals = dealsets.generate("public-reveal", 3)
     registry.ensure_builtins(store, BOTS)
-    spec = validate({"bots": ["random", "rule"], "deals": deals.name, "boards": 2}, BOTS, 3)
+    spec = validate({"bots": ["random", "rule"], "deals": deals.name, "boards": 2}, registry.builtin_roster(BOTS))
     store.put_dealset(deals)
     tid = store.create_tournament(spec, plan_matches(spec), "test", 60_000)
     shown = api.call("GET", f"/api/v1/tournaments/{tid}").json()
-    assert shown["commitment"] is None and shown["seed"] is None
+    assert shown["commitment"] is None and shown["deals_seed"] is None
 
 
 def _verify(*args):
@@ -95,7 +95,7 @@ def test_cinch_deals_verify_checks_every_served_board_against_the_revealed_seed(
     for mid in store.match_ids(tid):
         _record(store, mid, deals, 2, 3, 4)
     store.finish_tournament(tid, {"tournament": tid})
-    seed = api.call("GET", f"/api/v1/tournaments/{tid}").json()["seed"]
+    seed = api.call("GET", f"/api/v1/tournaments/{tid}").json()["deals_seed"]
     flags = ["--seed", seed, "--commitment", committed["seed_sha256"], "--boards", str(committed["boards"]),
              "--deals-sha256", committed["deals_sha256"], "--server", api.base, "--tournament", tid]
     run = _verify(*flags)
