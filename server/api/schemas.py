@@ -24,8 +24,13 @@ class BotTokenSchema(ma.Schema):
     token = fields.String(required=True, metadata={"description": "shown once; send as 'Authorization: Bearer'"})
 
 
+def StrictBool(**kw) -> fields.Boolean:
+    """true or false, not "yes" or 1: a flag that opens formats must be meant."""
+    return fields.Boolean(truthy={True}, falsy={False}, **kw)
+
+
 class TrustSchema(ma.Schema):
-    trusted = fields.Boolean(required=True)
+    trusted = StrictBool(required=True)
 
 
 class RatingSchema(ma.Schema):
@@ -106,7 +111,7 @@ class TournamentCreateSchema(ma.Schema):
     deals = fields.String(validate=validate.Length(max=64), metadata={"description": (
         "a deal set's name, or 'secret' for a fresh secret set; default: standard when every bot is built in, "
         "secret otherwise (a named set with remote bots needs practice)")})
-    practice = fields.Boolean(load_default=False, metadata={"description": (
+    practice = StrictBool(load_default=False, metadata={"description": (
         "allow a named (public) deal set with remote bots: results of a practice run prove little")})
     first = fields.Integer(strict=True, load_default=DEFAULTS["first"], validate=validate.Range(min=1))
     boards = fields.Integer(strict=True, load_default=DEFAULTS["boards"], validate=validate.Range(min=1))

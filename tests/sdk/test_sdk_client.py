@@ -19,7 +19,7 @@ OPERATIONS = {
     ("GET", "/api/v1/bots"): "bots", ("POST", "/api/v1/bots"): "register_bot",
     ("GET", "/api/v1/bots/{name}"): "bot", ("GET", "/api/v1/bots/me"): "me",
     ("POST", "/api/v1/bots/{name}/token"): "rotate_token",
-    ("POST", "/api/v1/bots/{name}/disable"): "disable_bot",
+    ("POST", "/api/v1/bots/{name}/disable"): "disable_bot", ("POST", "/api/v1/bots/{name}/trust"): "trust_bot",
     ("GET", "/api/v1/decisions"): "decisions", ("GET", "/api/v1/decisions/next"): "next_decision",
     ("POST", "/api/v1/decisions/{decision_id}"): "answer",
     ("GET", "/api/v1/tournaments"): "tournaments", ("POST", "/api/v1/tournaments"): "create_tournament",

@@ -71,3 +71,22 @@ def test_silent_bot_times_out_gets_default_actions_and_is_marked_faulty(api, rq_
     assert match["stats"]["boards"] == 2
     late = api.call("POST", f"/api/v1/decisions/{bot.seen[0]['id']}", token, json={"type": "pass"})
     assert late.status_code in (409, 410)
+
+
+def test_only_the_admin_marks_a_remote_bot_trusted_and_trust_opens_two_room_formats(api):
+    token = api.register("vouched")
+    assert api.call("GET", "/api/v1/bots/vouched").json()["trusted"] is False
+    assert api.call("GET", "/api/v1/bots/rule").json()["trusted"] is True
+    refused = api.call("POST", "/api/v1/tournaments", ADMIN, json={"format": "round_robin", "bots": ["vouched", "rule"]})
+    assert refused.status_code == 422 and "vouched is not trusted" in refused.json()["detail"]
+    assert api.call("POST", "/api/v1/bots/vouched/trust", token, json={"trusted": True}).status_code == 403
+    assert api.call("POST", "/api/v1/bots/rule/trust", ADMIN, json={"trusted": False}).status_code == 409
+    assert api.call("POST", "/api/v1/bots/ghost/trust", ADMIN, json={"trusted": True}).status_code == 404
+    assert api.call("POST", "/api/v1/bots/vouched/trust", ADMIN, json={"trusted": "yes"}).status_code == 422
+    assert api.call("POST", "/api/v1/bots/vouched/trust", ADMIN, json={"trusted": True}).json()["trusted"] is True
+    created = api.call("POST", "/api/v1/tournaments", ADMIN, json={"bots": ["vouched", "rule"], "boards": 1})
+    assert created.status_code == 201, created.text
+    shown = api.call("GET", f"/api/v1/tournaments/{created.json()['id']}").json()
+    assert shown["format"] == "round_robin" and shown["deals"].startswith("secret-") and shown["practice"] is False
+    public = api.call("POST", "/api/v1/tournaments", ADMIN, json={"bots": ["vouched", "rule"], "deals": "standard"})
+    assert public.status_code == 422 and "practice" in public.json()["detail"]
