@@ -6,7 +6,7 @@ choice), and limited per client address (``ratelimit``); the admin may always re
 
 import hmac
 
-from flask import current_app
+from flask import current_app, request
 from flask.views import MethodView
 from flask_smorest import Blueprint, abort
 
@@ -23,6 +23,13 @@ from .schemas import BotRegisterSchema, BotSchema, BotTokenSchema, TrustSchema
 ME = "me"      # /bots/me: the token's own bot; no bot may be called that
 
 blp = Blueprint("bots", __name__, url_prefix="/api/v1/bots", description="Bot registration and profiles")
+
+
+@blp.before_request
+def admin_for_trust():
+    """Trust is the admin's to give; a refusal comes before the body is even read."""
+    if request.method == "POST" and request.url_rule is not None and request.url_rule.rule.endswith("/trust"):
+        require_admin()
 
 
 def bot_view(name: str) -> dict:
@@ -136,7 +143,6 @@ class Trust(MethodView):
         matches (each board twice, seats swapped); untrusted ones play only the blind
         movement, in which no bot meets a board twice. Trust it only if you know its
         author and that it forgets what it was dealt."""
-        require_admin()
         bot = bot_view(name)
         if bot["kind"] == "builtin":
             abort(409, message=f"{name} is a built-in bot: always trusted")

@@ -58,7 +58,7 @@ def stored(store, tid):
 
 
 def test_round_robin_on_two_workers_equals_in_process_run(store, queue, workers):
-    tid = start(store, queue, {"bots": ["random", "rule"], "boards": 16, "chunk": 2, "seed": 7}, DEALS, cli_driver())
+    tid = start(store, queue, {"bots": ["random", "rule"], "boards": 16, "chunk": 2, "seed": 7}, cli_driver(), DEALS)
     results = watch(store, queue, tid, cli_driver(), timeout=120)
     assert stored(store, tid) == in_process(store, tid)
     assert results["standings"][0]["boards"] == 16
@@ -69,14 +69,14 @@ def test_round_robin_on_two_workers_equals_in_process_run(store, queue, workers)
 
 def test_gauntlet_candidates_meet_the_same_references_on_the_same_boards(store, queue, workers):
     tid = start(store, queue, {"format": "gauntlet", "candidates": ["random"], "references": ["rule"],
-                               "boards": 6, "chunk": 3}, DEALS, cli_driver())
+                               "boards": 6, "chunk": 3}, cli_driver(), DEALS)
     results = watch(store, queue, tid, cli_driver(), timeout=120)
     assert [(m["x"], m["y"]) for m in results["matches"]] == [("random", "rule")]
     assert stored(store, tid) == in_process(store, tid)
 
 
 def test_sigkilled_worker_mid_match_still_counts_every_pair_once(store, queue, workers):
-    tid = start(store, queue, {"bots": ["random", "rule"], "boards": 80, "chunk": 20, "seed": 3}, DEALS, cli_driver())
+    tid = start(store, queue, {"bots": ["random", "rule"], "boards": 80, "chunk": 20, "seed": 3}, cli_driver(), DEALS)
     _wait_for(lambda: store.tournament(tid)["pairs_done"] >= 4, what="the match to start")
     busy = [queue.fetch_job(j) for j in StartedJobRegistry(queue=queue).get_job_ids(cleanup=False)]
     victim = next(job.worker_name for job in busy if job is not None)
