@@ -81,8 +81,10 @@ class Decision(Model):
     id: str = ""
     observation: Observation = field(default_factory=Observation, repr=False)
     legal: list[dict[str, Any]] = field(default_factory=list, repr=False)
+    # The per-decision limit, the same for every decision: answer by then. The server
+    # silently takes a later answer while the bot has time bank left in that match.
     deadline: float = 0.0       # Unix time on the server's clock
-    deadline_in_ms: int = 0     # as of when the server answered
+    deadline_in_ms: int = 0     # as of when the server answered (0 once past)
     received: float = field(default_factory=time.monotonic, repr=False, compare=False)   # local monotonic clock
 
     @classmethod

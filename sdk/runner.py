@@ -14,8 +14,13 @@ matches are answered concurrently.
   through but its response was lost) counts as delivered.
 * **Never dropped.** An answer that cannot be delivered (connection refused or reset,
   5xx, a 503 or 429 meaning "not taken, come back after ``Retry-After``") is re-posted
-  for as long as the decision's deadline lasts, after the server's ``Retry-After`` when
-  it gives one and with backoff otherwise. An
+  for as long as the decision's deadline lasts (plus ``DEADLINE_GRACE``), after the
+  server's ``Retry-After`` when it gives one and with backoff otherwise. The deadline a
+  decision shows is the per-decision limit only; the server takes later answers while
+  the bot has time bank left in that match, without saying how much. So a decision is
+  always decided and its answer posted, however late (only a 410 says it is too late):
+  the bank covers a slow bot, and network trouble up to ``DEADLINE_GRACE`` past the
+  shown deadline. An
   answer refused as illegal (422), or a bot that raises, is replaced by the first legal
   action, the same default the server would apply, but in time. Decisions that came
   back with a lost response are still open on the server and found by the poller.
@@ -47,7 +52,7 @@ from .observation import Action, first_action
 log = logging.getLogger("cinch.sdk")
 
 REMEMBER_SECONDS = 2 * 3600      # the server forgets a decision after an hour
-DEADLINE_GRACE = 1.0             # keep trying a little past the local deadline: clocks differ
+DEADLINE_GRACE = 1.0             # keep re-posting a little past the shown deadline (the bank may cover it)
 LISTEN_CHECK = 0.25              # how often the poller looks again while an answer listens
 
 

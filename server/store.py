@@ -33,7 +33,9 @@ a server without touching each other's data):
                                         (expires after a day unseen)
     {p}:wake                      pub/sub channel: a bot's name per new decision, for long-polls
     {p}:decision:{id}             hash  bot, head (the request JSON but its deadline), legal, seat,
-                                        deadline, status
+                                        deadline (the real one: the per-decision limit plus
+                                        the bank left), shown (the limit only: what the bot
+                                        sees), status
     {p}:decision:{id}:answer      list  the accepted answer, for the waiting worker
     {p}:match:{mid}:bank          hash  bot -> time bank left (ms)
     {p}:match:{mid}:timeouts      hash  bot -> timeouts so far
@@ -94,22 +96,31 @@ local function clock()
 end
 """
 
-# Shared Lua: a bot's open requests (expired ids dropped), soonest deadline first, each
-# completed with its deadline and the milliseconds left, skipping the ids in the set
-# ``skip``; at most ``limit`` of them (all if limit <= 0). ``set_of(i)``: ARGV[i..] as a set.
+# Shared Lua: a bot's open requests (ids past their real deadline dropped), soonest
+# shown deadline first, each completed with its shown deadline and the milliseconds left
+# until it (0 once it has passed: the answer is still taken until the real deadline),
+# skipping the ids in the set ``skip``; at most ``limit`` of them (all if limit <= 0).
+# The real deadline (the pending zset's score) is never shown, nor is the order by it:
+# it holds the bank left, which would mark the match. ``set_of(i)``: ARGV[i..] as a set.
 _OPEN_LIST = _CLOCK + """
 local function open_list(pending, prefix, limit, skip, now)
   redis.call('ZREMRANGEBYSCORE', pending, '-inf', now)
-  local out = {}
+  local found = {}
   for _, id in ipairs(redis.call('ZRANGE', pending, 0, -1)) do
     if not skip[id] then
-      local f = redis.call('HMGET', prefix .. id, 'head', 'deadline', 'status')
+      local f = redis.call('HMGET', prefix .. id, 'head', 'shown', 'status', 'deadline')
       if f[1] and f[3] == 'pending' then
-        local left = math.max(0, math.floor((tonumber(f[2]) - now) * 1000))
-        table.insert(out, f[1] .. ',"deadline":' .. f[2] .. ',"deadline_in_ms":' .. left .. '}')
-        if limit > 0 and #out >= limit then break end
+        local shown = f[2] or f[4]    -- a request asked before shown deadlines existed
+        table.insert(found, {tonumber(shown), id, f[1], shown})
       end
     end
+  end
+  table.sort(found, function(a, b) return a[1] < b[1] or (a[1] == b[1] and a[2] < b[2]) end)
+  local out = {}
+  for _, r in ipairs(found) do
+    local left = math.max(0, math.floor((r[1] - now) * 1000))
+    table.insert(out, r[3] .. ',"deadline":' .. r[4] .. ',"deadline_in_ms":' .. left .. '}')
+    if limit > 0 and #out >= limit then break end
   end
   return out
 end
@@ -149,7 +160,8 @@ local function token_bot(token_key, bot_prefix)
 end
 """
 
-# Accept a bot's answer only while its decision is open and before its deadline; then,
+# Accept a bot's answer only while its decision is open and before its real deadline
+# (the shown one may have passed: the bank left is a silent grace); then,
 # in the same round trip, the bot's other open requests (so an answer can carry the next
 # decision back). A token's bot that answers is noted as seen, whatever the outcome.
 _ANSWER = _OPEN_LIST + _TOKEN_BOT_FN + _SEEN + """
@@ -162,7 +174,7 @@ local status = redis.call('HGET', KEYS[1], 'status')
 if status ~= 'pending' then return {status} end
 if tonumber(redis.call('HGET', KEYS[1], 'deadline')) < now then return {'expired'} end
 redis.call('HSET', KEYS[1], 'status', 'answered')
-redis.call('HDEL', KEYS[1], 'head', 'legal')
+redis.call('HDEL', KEYS[1], 'head', 'legal', 'shown')
 redis.call('EXPIRE', KEYS[1], CLOSED_TTL)
 redis.call('RPUSH', KEYS[2], ARGV[2])
 redis.call('EXPIRE', KEYS[2], 3600)
@@ -173,8 +185,10 @@ return out
 """
 
 # Publish a decision request for a bot in one round trip: refuse if the bot is faulty in
-# the match, else start its time bank if new, and set the deadline on Redis's clock to
-# the per-decision limit plus what is left of the bank. The bot's name is published on
+# the match, else start its time bank if new, and set two deadlines on Redis's clock:
+# the real one, the per-decision limit plus what is left of the bank (the answer is
+# taken until then, and the pending zset is scored by it), and the shown one, the limit
+# only, the same for every decision of every match. The bot's name is published on
 # the wake channel (ARGV[8]) for the API processes holding its long-polls: they wait on
 # an event in memory, not on a Redis connection each.
 _ASK = _CLOCK + """
@@ -183,8 +197,9 @@ redis.call('HSETNX', KEYS[2], ARGV[1], ARGV[2])
 local bank = math.max(tonumber(redis.call('HGET', KEYS[2], ARGV[1])), 0)
 local now = clock()
 local deadline = string.format('%.6f', now + (tonumber(ARGV[3]) + bank) / 1000)
+local shown = string.format('%.6f', now + tonumber(ARGV[3]) / 1000)
 redis.call('HSET', KEYS[3], 'bot', ARGV[1], 'head', ARGV[5], 'legal', ARGV[6], 'seat', ARGV[7],
-           'deadline', deadline, 'status', 'pending')
+           'deadline', deadline, 'shown', shown, 'status', 'pending')
 redis.call('EXPIRE', KEYS[3], 3600)
 redis.call('ZADD', KEYS[4], deadline, ARGV[4])
 redis.call('PUBLISH', ARGV[8], ARGV[1])
@@ -211,7 +226,7 @@ return {name, unpack(redis.call('HMGET', KEYS[2], 'bot', 'status', 'legal', 'sea
 _EXPIRE = """
 if redis.call('HGET', KEYS[1], 'status') == 'pending' then
   redis.call('HSET', KEYS[1], 'status', 'expired')
-  redis.call('HDEL', KEYS[1], 'head', 'legal')
+  redis.call('HDEL', KEYS[1], 'head', 'legal', 'shown')
   redis.call('EXPIRE', KEYS[1], CLOSED_TTL)
   redis.call('ZREM', KEYS[2], ARGV[1])
   return 'expired'
@@ -698,10 +713,13 @@ class Store:
             initial_bank_ms: int) -> tuple[str, float, float] | None:
         """Publish a decision request for ``bot`` in match ``mid``, in one round trip.
 
-        Returns (decision id, Redis's time, deadline), or None if the bot is faulty in
-        the match. The deadline is ``decision_ms`` plus what is left of the bot's time
-        bank, which starts at ``initial_bank_ms``. The request is stored as the JSON the
-        bot will see, so serving it costs no decoding.
+        Returns (decision id, Redis's time, real deadline), or None if the bot is faulty
+        in the match. The real deadline is ``decision_ms`` plus what is left of the bot's
+        time bank, which starts at ``initial_bank_ms``; the bot is shown ``decision_ms``
+        only (``open_requests``), so the bank is a silent grace that cannot mark a match.
+        The request is stored as the JSON the bot will see, so serving it costs no
+        decoding; its seat (``observation["seat"]``) and legal actions are kept apart for
+        judging answers, in the same frame as the observation.
         """
         did = secrets.token_hex(16)
         legal = json.dumps(observation["legal"])
@@ -721,7 +739,9 @@ class Store:
 
     def open_requests(self, bot: str, limit: int = -1, skip: Iterable[str] = ()) -> list[str]:
         """The bot's open decision requests as JSON, soonest deadline first, each with
-        ``deadline_in_ms``; ids in ``skip`` are left out. Notes the bot as seen."""
+        its shown ``deadline`` (opened + the per-decision limit, never the bank) and
+        ``deadline_in_ms`` until it (0 once passed; a request stays open until its real
+        deadline); ids in ``skip`` are left out. Notes the bot as seen."""
         return [r.decode() for r in self._open(keys=[self.key("bot", bot, "pending"), self.key("bot", bot, "seen")],
                                                args=[self.key("decision", ""), limit, *skip])]
 

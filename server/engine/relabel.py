@@ -1,11 +1,23 @@
-"""Colour-preserving suit relabelings, for duplicate fairness against bots that remember.
+"""Per-room views, for duplicate fairness against bots that remember.
 
-The two rooms of a board show the same cards; a remote bot that remembers could
-recognise room 1's deal in room 2. Each room is therefore shown under its own
-relabeling of the suits that keeps each colour's two suits together (clubs/spades and
-diamonds/hearts move as pairs), so the left Pedro stays the five of the trump's colour
-partner and the game is exactly equivalent. Observations are translated on the way out
-and actions on the way back. There are 8 such relabelings.
+The two rooms of a board are the same deal; a remote bot that remembers could
+recognise room 1's deal in room 2, or tell the rooms apart by the seat it is given (X
+sits N/S in room 1 and E/W in room 2). Each room is therefore shown under its own
+secret ``View``:
+
+* a relabeling of the suits that keeps each colour's two suits together
+  (clubs/spades and diamonds/hearts move as pairs), so the left Pedro stays the five of
+  the trump's colour partner; there are 8 such relabelings;
+* a rotation of the table by 0 to 3 seats clockwise, chosen independently: every seat
+  letter moves (N -> E -> S -> W -> N for a rotation of 1), and the sides "NS" and
+  "EW" trade names when the rotation is odd. The deal, the bidding, the draw and the
+  play are all relative to the dealer, so the rotated table plays the very same game.
+
+Observations are shown through the view on the way out and actions are taken back
+through it on the way in (``View.show``, ``View.back``, both ``translate``). Anything
+whose order would betray the view is put back in its canonical order: card lists by
+card, legal lists by card or suit, dicts keyed by seats or sides in N E S W / NS EW
+order.
 """
 
 from __future__ import annotations
@@ -14,7 +26,7 @@ import hashlib
 import hmac
 from typing import Any
 
-from .cards import CARD_INDEX
+from .cards import CARD_INDEX, SEATS, SIDES
 
 BLACK, RED = ("C", "S"), ("D", "H")
 
@@ -32,19 +44,67 @@ def relabelings() -> list[dict[str, str]]:
 
 
 _MAPS = relabelings()
+IDENTITY_SUITS = {s: s for s in "CDHS"}
+
+
+def _digest(secret: bytes, context: str) -> bytes:
+    return hmac.new(secret, context.encode(), hashlib.sha256).digest()
 
 
 def relabeling_for(secret: bytes, context: str) -> dict[str, str]:
-    """The map for one room, unpredictable without the server's secret."""
-    digest = hmac.new(secret, context.encode(), hashlib.sha256).digest()
-    return _MAPS[digest[0] % len(_MAPS)]
+    """The suit map for one room, unpredictable without the server's secret."""
+    return _MAPS[_digest(secret, context)[0] % len(_MAPS)]
+
+
+def rotation_for(secret: bytes, context: str) -> int:
+    """The table rotation (0..3) for one room: another byte of the same HMAC, so it is
+    independent of the suit map (256 is a multiple of both 8 and 4)."""
+    return _digest(secret, context)[1] % 4
 
 
 def inverse(mapping: dict[str, str]) -> dict[str, str]:
     return {v: k for k, v in mapping.items()}
 
 
+class View:
+    """How one room is shown to one bot: a suit map and a table rotation."""
+
+    __slots__ = ("suits", "rotation")
+
+    def __init__(self, suits: dict[str, str] | None = None, rotation: int = 0):
+        self.suits = dict(IDENTITY_SUITS if suits is None else suits)
+        self.rotation = rotation % 4
+
+    def show(self, value: Any) -> Any:
+        """``value`` (an observation, an action, any part of one) as the bot sees it."""
+        return translate(value, self.suits, self.rotation)
+
+    def back(self, value: Any) -> Any:
+        """What the bot sent (an action), in the real suits and seats."""
+        return translate(value, inverse(self.suits), -self.rotation)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, View) and (self.suits, self.rotation) == (other.suits, other.rotation)
+
+    def __repr__(self) -> str:
+        return f"View({self.suits!r}, rotation={self.rotation})"
+
+
+def view_for(secret: bytes, context: str) -> View:
+    """The view of one room (``context`` names it), unpredictable without the secret."""
+    return View(relabeling_for(secret, context), rotation_for(secret, context))
+
+
+def all_views() -> list[View]:
+    """The 32 views: every suit map with every rotation."""
+    return [View(m, r) for m in _MAPS for r in range(4)]
+
+
 _SUIT_KEYS = ("trump", "suit")
+# Fields whose value is a seat (or, for a result, a side); a list under one of these
+# names is a list of them.
+_SEAT_KEYS = ("seat", "seats", "dealer", "to_act", "declarer", "leader", "winner", "side")
+_SEAT_SET, _SIDE_SET = frozenset(SEATS), frozenset(SIDES)
 
 
 def _legal_order(action: Any) -> int:
@@ -56,16 +116,32 @@ def _legal_order(action: Any) -> int:
     return 0
 
 
-def translate(value: Any, mapping: dict[str, str], key: str | None = None) -> Any:
-    """``value`` with every card string and suit field relabeled; seats are left alone."""
+def _rotate(name: str, rotation: int) -> str:
+    """A seat letter or side name moved by ``rotation`` seats; anything else unchanged."""
+    if name in _SEAT_SET:
+        return SEATS[(SEATS.index(name) + rotation) % 4]
+    if name in _SIDE_SET:
+        return SIDES[(SIDES.index(name) + rotation) % 2]
+    return name
+
+
+def translate(value: Any, mapping: dict[str, str], rotation: int = 0, key: str | None = None) -> Any:
+    """``value`` with every card string and suit field relabeled by ``mapping`` and every
+    seat (and side) moved ``rotation`` seats clockwise: seat fields (``_SEAT_KEYS``) and
+    the keys of dicts keyed by seats (``hand_sizes``) or by sides (``points``, ``scores``).
+    """
+    if value is None or value.__class__ in (int, bool):
+        return value
     if isinstance(value, str):
-        if len(value) == 2 and value in CARD_INDEX:
+        if value in CARD_INDEX:
             return value[0] + mapping[value[1]]
         if key in _SUIT_KEYS and value in mapping:
             return mapping[value]
+        if key in _SEAT_KEYS and rotation:
+            return _rotate(value, rotation)
         return value
     if isinstance(value, list):
-        out = [translate(v, mapping, key) for v in value]
+        out = [translate(v, mapping, rotation, key) for v in value]
         # Re-sort what was sorted by suit, or the order itself would betray the map.
         if out and all(isinstance(v, str) and v in CARD_INDEX for v in out):
             out.sort(key=CARD_INDEX.__getitem__)
@@ -73,5 +149,10 @@ def translate(value: Any, mapping: dict[str, str], key: str | None = None) -> An
             out.sort(key=_legal_order)
         return out
     if isinstance(value, dict):
-        return {k: translate(v, mapping, k) for k, v in value.items()}
+        if value and rotation and (value.keys() <= _SEAT_SET or value.keys() <= _SIDE_SET):
+            # keyed by seats or by sides: the keys move, and go back in canonical order
+            order = SEATS if value.keys() <= _SEAT_SET else SIDES
+            moved = {_rotate(k, rotation): translate(v, mapping, rotation, k) for k, v in value.items()}
+            return {k: moved[k] for k in order if k in moved}
+        return {k: translate(v, mapping, rotation, k) for k, v in value.items()}
     return value

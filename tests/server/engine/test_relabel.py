@@ -22,7 +22,7 @@ def test_left_pedro_is_preserved():
             assert translate(left, m) == "5" + {"H": "D", "D": "H", "S": "C", "C": "S"}[m[trump]]
 
 
-def test_seats_are_never_relabeled_and_lists_are_resorted():
+def test_a_suit_map_alone_moves_no_seat_and_lists_are_resorted():
     m = {"C": "S", "S": "C", "D": "H", "H": "D"}
     obs = {"seat": "S", "to_act": "S", "trump": "H", "hand": ["2C", "3D", "AS"], "tricks": [{"leader": "S"}]}
     out = translate(obs, m)
