@@ -30,7 +30,9 @@ def run_attacker(server, admin, bot_processes, tmp_path, trusted):
 
 def findings(bot, report):
     assert bot.interrupt() == 0, bot.log()[-3000:]
-    return json.loads(report.read_text())
+    found = json.loads(report.read_text())
+    print("memory attack:", found)          # shown with pytest -s
+    return found
 
 
 def test_the_blind_movement_on_a_secret_set_defeats_the_memory_attack(server, rq_workers, admin, bot_processes,
