@@ -290,7 +290,8 @@ def run_standings(args: argparse.Namespace) -> int:
 
 def _print_results(results: sdk.Results, matches: list[sdk.Match]) -> None:
     print(f"\nTournament {results.tournament} ({results.format}, {results.ruleset})\n")
-    print("Standings (mean net points per board pair; W-T-L in board pairs)")
+    print("Standings (mean score against the reference pair per board; W-T-L in boards)" if results.format == "blind"
+          else "Standings (mean net points per board pair; W-T-L in board pairs)")
     print(f"  {'#':>2} {'bot':16} {'mean':>8} {'boards':>7} {'W-T-L':>15} {'matches won':>12}")
     for rank, row in enumerate(results.standings, 1):
         wtl = f"{row.won}-{row.tied}-{row.lost}"

@@ -137,7 +137,12 @@ def test_bots_ride_out_api_server_crashes_and_the_tournament_completes(
     wait_until(lambda: admin.tournament(tid).pairs_done >= 2, 60, "some progress")
     assert not admin.tournament(tid).is_finished
     server.kill()
-    wait_until(lambda: all(b.log().count("cannot poll") >= 2 for b in bots), 20, "the bots to notice again")
+    try:
+        wait_until(lambda: all(b.log().count("cannot poll") >= 2 for b in bots), 20, "the bots to notice again")
+    except AssertionError:
+        for b in bots:
+            print(b.name, b.log()[-3000:])
+        raise
     for bot in bots:
         assert bot.proc.poll() is None, bot.log()[-3000:]
     server.start()

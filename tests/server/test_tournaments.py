@@ -69,10 +69,11 @@ def test_the_blind_plan_gives_every_entrant_every_board_once_and_the_same_refere
 
 
 def _blind_tournament(store, scores):
-    """A finished blind movement of alice, bob (rule as reference) with given per-board
-    scores against the par, stored through the real store."""
-    deals = dealsets.generate("blind-results", 4)
-    spec = validate({"bots": ["alice", "bob"], "deals": deals.name, "practice": True, "boards": 4}, ROSTER)
+    """A finished blind movement of the entrants in ``scores`` (rule as reference) with
+    their given per-board scores against the par, stored through the real store."""
+    boards = len(next(iter(scores.values())))
+    deals = dealsets.generate("blind-results", boards)
+    spec = validate({"bots": list(scores), "deals": deals.name, "practice": True, "boards": boards}, ROSTER)
     store.put_dealset(deals)
     tid = store.create_tournament(spec, plan_matches(spec), "test", 60_000)
     for mid in store.match_ids(tid):
@@ -101,15 +102,7 @@ def test_blind_results_compare_entrants_on_shared_boards_and_rate_them(store):
 
 
 def test_a_built_in_entrant_that_is_also_the_reference_is_scored_but_not_rated_against_itself(store):
-    deals = dealsets.generate("blind-self", 3)
-    spec = validate({"bots": ["alice", "rule"], "deals": deals.name, "practice": True, "boards": 3}, ROSTER)
-    store.put_dealset(deals)
-    tid = store.create_tournament(spec, plan_matches(spec), "test", 60_000)
-    for mid in store.match_ids(tid):
-        match = store.match(mid)
-        score = 0 if match["x"] == "rule" else -4
-        store.record_pairs(match, [{"board": n, "score": score, "rooms": []} for n in (1, 2, 3)])
-        after_match_progress(store, store.match(mid))
+    tid = _blind_tournament(store, {"alice": [-4, -4, -4], "rule": [0, 0, 0]})
     out = results(store, tid)
     assert [(r["bot"], r["boards"], r["mean"], r["matches"]) for r in out["standings"]] == [
         ("rule", 3, 0.0, 1), ("alice", 3, -4.0, 1)]

@@ -4,8 +4,10 @@ well-behaved bot is never limited, and closed or invite-only registration says w
 
 import time
 
-from apiclient import ADMIN, RemoteBot, wait_finished
+from apiclient import ADMIN, wait_finished
 
+import sdk
+from examples.random_bot import RandomBot
 from sdk.client import Client
 
 
@@ -16,25 +18,40 @@ def assert_too_many(response, says):
     assert 1 <= int(response.headers["Retry-After"]) <= 3600
 
 
-def test_failed_authentications_become_429_past_the_limit_and_a_good_bot_plays_on(api_with, rq_workers,
-                                                                                   remote_bots):
+class WatchedClient(Client):
+    """An SDK client that notes every error it waited out before retrying."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.waited_out = []
+
+    def delay(self, attempt, error=None):
+        self.waited_out.append(getattr(error, "status", None))
+        return super().delay(attempt, error)
+
+
+def test_failed_authentications_become_429_past_the_limit_and_a_good_bot_plays_on(api_with, rq_workers):
     api = api_with(CINCH_LIMIT_FAILED_AUTH="30/minute")
     token = api.register("steady")
-    bot = RemoteBot(api, token, seed=3)
-    remote_bots.append(bot)
-    bot.start()
-    created = api.call("POST", "/api/v1/tournaments", ADMIN,
-                       json={"bots": ["steady", "random"], "boards": 4, "chunk": 2})
-    assert created.status_code == 201, created.text
-    wrong = "not-a-token-0123456789"
-    answers = [api.call("GET", "/api/v1/decisions/next", wrong, params={"wait": 0}) for _ in range(200)]
-    assert [r.status_code for r in answers] == [401] * 30 + [429] * 170     # not one 429 before the limit
-    for r in answers[30:]:
-        assert_too_many(r, "too many failed authentications from this address")
-        assert wrong not in r.text
-    assert api.call("GET", "/api/v1/bots/me", token).status_code == 200     # good tokens are not refused
-    wait_finished(api, created.json()["id"])
-    assert not bot.errors, bot.errors[:3]        # no 429 (nor anything else) for the bot at play
+    client = WatchedClient(api.base, token=token)
+    runner = sdk.Runner(RandomBot(seed=3), client, wait=5).start()      # the SDK's runner, as bots run
+    try:
+        created = api.call("POST", "/api/v1/tournaments", ADMIN, json={"bots": ["steady", "random"], "boards": 4,
+                                                                        "chunk": 2})
+        assert created.status_code == 201, created.text
+        wrong = "not-a-token-0123456789"
+        answers = [api.call("GET", "/api/v1/decisions/next", wrong, params={"wait": 0}) for _ in range(200)]
+        assert [r.status_code for r in answers] == [401] * 30 + [429] * 170     # not one 429 before the limit
+        for r in answers[30:]:
+            assert_too_many(r, "too many failed authentications from this address")
+            assert wrong not in r.text
+        assert api.call("GET", "/api/v1/bots/me", token).status_code == 200     # good tokens are not refused
+        wait_finished(api, created.json()["id"])
+    finally:
+        runner.stop()
+        runner.join(timeout=10)
+    assert runner.stats["answered"] == runner.stats["decisions"] > 20 and runner.stats["missed"] == 0
+    assert 429 not in client.waited_out, client.waited_out      # the bot at play was never slowed
 
 
 def test_a_registration_flood_is_cut_short(api_with):

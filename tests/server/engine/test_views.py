@@ -22,15 +22,8 @@ from server.engine import CARD_NAMES, DONE, SEATS, SIDES, Board, HandState, gene
 from server.engine.legality import check
 from server.engine.playout import random_action
 from server.engine.relabel import View, all_views, relabelings, rotation_for, view_for
+from test_properties import FOSTER_OPTIONS
 
-FOSTER_OPTIONS = st.fixed_dictionaries({}, optional={
-    "min_bid": st.integers(1, 14),
-    "trump_discard_over_six_only": st.booleans(),
-    "low_to_holder": st.booleans(),
-    "first_lead_trump": st.booleans(),
-    "dealer_draws_blind": st.booleans(),
-    "scoring": st.sampled_from(["difference", "set_back", "eight_point_minimum"]),
-})
 RULESETS = st.one_of(st.just(("american62", {})), st.just(("foster51", {})),
                      FOSTER_OPTIONS.map(lambda o: ("foster51", o)))
 SCORES = st.tuples(st.integers(-60, 70), st.integers(-60, 70))
