@@ -11,6 +11,7 @@ import os
 from typing import Any
 
 from flask import Flask, request
+from flask_swagger_ui import get_swaggerui_blueprint
 from redis import BlockingConnectionPool, Redis
 from redis.backoff import ExponentialBackoff
 from redis.exceptions import ConnectionError as RedisDown
@@ -59,6 +60,11 @@ def check_registration_policy(policy: str, invite_code: str | None) -> None:
         raise ValueError("CINCH_REGISTRATION=invite needs CINCH_INVITE_CODE")
 
 
+DOCS_PATH = "/api/v1/docs"
+"""The interactive API docs: Swagger UI served from the files in the flask-swagger-ui
+package (pinned), so the page works without internet and loads nothing from another host."""
+
+
 class ArenaFlask(Flask):
     json_provider_class = ArenaJSONProvider     # request bodies within bounds, or a 400
 
@@ -68,7 +74,6 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.config.update(
         API_TITLE="Cinch arena", API_VERSION="v1", OPENAPI_VERSION="3.0.3",
         OPENAPI_URL_PREFIX="/api/v1", OPENAPI_JSON_PATH="openapi.json",
-        OPENAPI_SWAGGER_UI_PATH="docs", OPENAPI_SWAGGER_UI_URL="https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
         MAX_CONTENT_LENGTH=64 * 1024,
         REDIS_URL=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
         CINCH_PREFIX=os.environ.get("CINCH_PREFIX", "cinch"),
@@ -105,6 +110,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         api.register_blueprint(module.blp)
         # after the blueprint's own hooks: no token, no parsing (the 401 comes first)
         app.before_request_funcs.setdefault(module.blp.name, []).append(check_request)
+    app.register_blueprint(get_swaggerui_blueprint(DOCS_PATH, "/api/v1/openapi.json",
+                                                   {"app_name": "Cinch arena API", "validatorUrl": None}))
 
     @app.before_request
     def json_bodies_only():
