@@ -131,7 +131,10 @@ def test_bots_ride_out_api_server_crashes_and_the_tournament_completes(
     server.kill()
     wait_until(lambda: all("cannot poll" in b.log() for b in bots), 20, "the bots to notice the crash")
     server.start()
-    tid = admin.create_tournament(["sdk-a", "sdk-b", "random"], boards=4, chunk=2)
+    # a bot with nothing to do is back once its first long-poll (5 s) returns
+    wait_until(lambda: all("reconnected to" in b.log() for b in bots), 30, "the bots to reconnect")
+    # one job per entrant: the two SDK bots have decisions open at once on the two workers
+    tid = admin.create_tournament(["sdk-a", "sdk-b", "random"], boards=4, chunk=4)
     assert admin.tournament(tid).format == "blind"
     # crash 2: in the middle of the tournament, decisions open and answers in flight
     wait_until(lambda: admin.tournament(tid).pairs_done >= 2, 60, "some progress")
