@@ -11,7 +11,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint, abort
 
 from server import dealsets
-from server.store import StoreError
+from server.store import Store, StoreError
 from server.tournaments import SpecError, match_stats, results, waiting_for
 from workers.driver import TournamentStopped, resume, start
 from workers.supervisor import SERVICE, halt
@@ -39,6 +39,23 @@ def public(t: dict) -> dict:
         meta = arena().store.dealset_meta(t["deals"]) or {}
         seed = meta.get("seed")
     return {**t, "commitment": t.get("commitment"), "deals_seed": seed}
+
+
+def results_of(store: Store, tid: str) -> dict:
+    """A tournament's results: the stored ones once it is finished, else computed from the
+    board pairs finished so far (the web pages serve the same)."""
+    return store.results(tid) or results(store, tid)
+
+
+def matches_of(store: Store, tid: str) -> list[dict]:
+    """A tournament's matches with their statistics so far, remote timeouts and faulty bots."""
+    out = []
+    for mid in store.match_ids(tid):
+        m = store.match(mid)
+        out.append({"id": mid, "x": m["x"], "y": m["y"], "status": m["status"],
+                    "stats": match_stats(store, mid).to_dict(), "timeouts": store.timeouts(mid),
+                    "faulty": sorted(b for b in (m["x"], m["y"]) if store.is_faulty(mid, b))})
+    return out
 
 
 def tournament_or_404(tid: str) -> dict:
@@ -129,7 +146,7 @@ class Results(MethodView):
     def get(self, tid):
         """Standings, cross-table and per-match statistics, over the board pairs finished so far."""
         tournament_or_404(tid)
-        return arena().store.results(tid) or results(arena().store, tid)
+        return results_of(arena().store, tid)
 
 
 @blp.route("/tournaments/<tid>/matches")
@@ -138,14 +155,7 @@ class Matches(MethodView):
     def get(self, tid):
         """The matches, with statistics so far, remote timeouts and faulty bots."""
         tournament_or_404(tid)
-        store = arena().store
-        out = []
-        for mid in store.match_ids(tid):
-            m = store.match(mid)
-            out.append({"id": mid, "x": m["x"], "y": m["y"], "status": m["status"],
-                        "stats": match_stats(store, mid).to_dict(), "timeouts": store.timeouts(mid),
-                        "faulty": sorted(b for b in (m["x"], m["y"]) if store.is_faulty(mid, b))})
-        return out
+        return matches_of(arena().store, tid)
 
 
 @blp.route("/matches/<mid>/boards/<int:board>")

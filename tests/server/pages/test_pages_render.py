@@ -1,0 +1,55 @@
+"""Fast: every page renders from Flask's test client (no server, no browser), needs no
+token, and errors outside /api/ are HTML pages while the API keeps problem+json."""
+
+import pytest
+
+from server.api import create_app
+from server.store import Store
+from workers.driver import start
+
+
+@pytest.fixture
+def client(redis_url, store):
+    app = create_app({"REDIS_URL": redis_url, "CINCH_PREFIX": store.prefix, "CINCH_QUEUE": store.queue_name})
+    return app.test_client()
+
+
+def html(response, status=200):
+    assert response.status_code == status, response.get_data(as_text=True)[:500]
+    assert response.mimetype == "text/html"
+    return response.get_data(as_text=True)
+
+
+def test_every_page_renders_without_a_token(client, store: Store, queue):
+    tid = start(store, queue, {"bots": ["random", "rule"], "boards": 2, "chunk": 2}, "test")
+    gauntlet = start(store, queue, {"format": "gauntlet", "candidates": ["random"], "references": ["rule", "search"],
+                                    "boards": 2}, "test")
+    blind = start(store, queue, {"format": "blind", "bots": ["random", "search"], "references": ["rule"],
+                                 "boards": 2}, "test")
+    for other in (gauntlet, blind):
+        text = html(client.get(f"/tournaments/{other}"))
+        assert "random" in text and "rule" in text
+    for path in ("/", "/leaderboard", "/leaderboard?ruleset=american62", "/leaderboard?ruleset=foster51",
+                 "/tournaments", f"/tournaments/{tid}"):
+        text = html(client.get(path))
+        assert "Cinch arena" in text, path
+    page = html(client.get(f"/tournaments/{tid}"))
+    assert "random" in page and "rule" in page and 'id="progress"' in page
+    assert tid in html(client.get("/tournaments"))
+    css = client.get("/assets/pages.css")
+    assert css.status_code == 200 and css.mimetype == "text/css"
+    assert client.get("/assets/tournament.js").status_code == 200
+
+
+def test_unknown_pages_are_html_404s_and_the_api_keeps_problems(client):
+    assert "no tournament" in html(client.get("/tournaments/nope"), 404)
+    assert "unknown ruleset" in html(client.get("/leaderboard?ruleset=bogus"), 404)
+    html(client.get("/no/such/page"), 404)
+    html(client.post("/tournaments"), 405)
+    api = client.get("/api/v1/tournaments/nope")
+    assert api.status_code == 404 and api.mimetype == "application/problem+json"
+    assert client.get("/api/v1/nothing").mimetype == "application/problem+json"
+
+
+def test_bad_path_strings_are_a_400_page(client):
+    assert "NUL" in html(client.get("/tournaments/a%00b"), 400)
