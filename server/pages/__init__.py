@@ -45,7 +45,7 @@ def _when(stamp: float | None) -> str:
 
 @bp.app_template_filter("signed")
 def _signed(value: float | None, digits: int = 2) -> str:
-    return "" if value is None else f"{value:+.{digits}f}"
+    return "" if value is None else f"{value + 0.0:+.{digits}f}"     # + 0.0: no "-0.00"
 
 
 def cell_class(stats: dict[str, Any] | None) -> str:

@@ -60,7 +60,7 @@ def test_leaderboard_and_finished_tournament_match_the_api(api, rq_workers, tmp_
         assert len(cells) == 6
         for row_bot, col_bot, mean, low, high, classes, text in cells:
             st = results["crosstable"][row_bot][col_bot]
-            assert float(mean) == st["mean"] and text == f"{st['mean']:+.2f}"
+            assert float(mean) == st["mean"] and text == f"{st['mean'] + 0.0:+.2f}"
             assert float(low) == st["ci_low"] and float(high) == st["ci_high"]
             significant = st["ci_low"] > 0 or st["ci_high"] < 0
             assert ("sig" in classes.split()) == (significant and st["mean"] != 0)

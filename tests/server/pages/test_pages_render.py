@@ -53,3 +53,14 @@ def test_unknown_pages_are_html_404s_and_the_api_keeps_problems(client):
 
 def test_bad_path_strings_are_a_400_page(client):
     assert "NUL" in html(client.get("/tournaments/a%00b"), 400)
+
+
+def test_redis_away_is_a_503_page_with_retry_after(store, tmp_path):
+    app = create_app({"REDIS_URL": f"unix://{tmp_path}/nowhere.sock?db=0", "CINCH_PREFIX": store.prefix,
+                      "CINCH_QUEUE": store.queue_name})
+    client = app.test_client()
+    for path in ("/", "/tournaments", "/tournaments/t1"):
+        r = client.get(path)
+        assert "database" in html(r, 503) and r.headers["Retry-After"], path
+    api = client.get("/api/v1/tournaments")
+    assert api.status_code == 503 and api.mimetype == "application/problem+json"
