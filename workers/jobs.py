@@ -29,7 +29,7 @@ from server.store import Store
 from server.tournaments import after_match_progress
 from workers.bots import BUILTIN, Agent, make_bot
 from workers.match import entrant_side, play_blind_board, play_pairs, play_par_room
-from workers.worker import stopping
+from workers.worker import RedisLost, stopping
 
 QUEUE = "cinch"
 
@@ -55,7 +55,7 @@ class Heartbeat:
         while not self._stop.wait(HEARTBEAT_SECONDS):
             try:
                 self.store.keep(self.job_id, self._keys(), CLAIM_MS)
-            except Exception:        # Redis away for a moment: the next beat tries again
+            except (Exception, RedisLost):   # Redis away for a moment: the next beat tries again
                 pass
 
     def release(self, key: str) -> None:
@@ -67,7 +67,7 @@ class Heartbeat:
         self._thread.join()
         try:
             self.store.keep(self.job_id, self._keys(), 0)
-        except Exception:            # the claims and heartbeat expire by themselves
+        except (Exception, RedisLost):   # the claims and heartbeat expire by themselves
             pass
 
 
