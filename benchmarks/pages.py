@@ -1,0 +1,101 @@
+"""Page speed: how long the server takes to render the leaderboard and a big tournament page.
+
+    python benchmarks/pages.py [--bots 10] [--boards 20] [--runs 50]
+
+Stores a finished round robin of N remote bots (10 bots: 45 matches) with made-up board
+scores, rated as real matches are, in a real Redis (``REDIS_URL`` or an embedded one,
+under a prefix of its own that is deleted afterwards), then renders ``/``,
+``/tournaments`` and ``/tournaments/t1`` through the Flask app in this process (the
+server-side time: reading Redis, computing, templating; no network) ``--runs`` times
+each, and prints the median and the 95th percentile.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+from redis import Redis
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from server import dealsets, registry  # noqa: E402
+from server.api import create_app  # noqa: E402
+from server.store import Store  # noqa: E402
+from server.tournaments import after_match_progress, plan_matches, validate  # noqa: E402
+from workers.embedded import EmbeddedRedis  # noqa: E402
+
+
+def populate(store: Store, bots: int, boards: int) -> str:
+    """A finished round robin of ``bots`` trusted remote bots over ``boards`` boards."""
+    names = [f"bench{i:02d}" for i in range(bots)]
+    for name in names:
+        registry.register(store, name)
+        store.set_bot_fields(name, trusted=True)
+    deals = dealsets.load("standard")
+    spec = validate({"bots": names, "boards": boards, "deals": deals.name, "practice": True},
+                    registry.roster(store))
+    store.put_dealset(deals)
+    tid = store.create_tournament(spec, plan_matches(spec), "bench", 600_000)
+    rng = random.Random(1)
+    for mid in store.match_ids(tid):
+        match = store.match(mid)
+        edge = names.index(match["y"]) - names.index(match["x"])
+        store.record_pairs(match, [{"board": n, "score": rng.randint(-30, 30) + edge, "rooms": []}
+                                   for n in range(1, boards + 1)])
+        after_match_progress(store, store.match(mid))
+    return tid
+
+
+def timed(client, path: str, runs: int) -> tuple[float, float]:
+    times = []
+    for _ in range(runs):
+        began = time.perf_counter()
+        response = client.get(path)
+        times.append((time.perf_counter() - began) * 1000)
+        assert response.status_code == 200, (path, response.status_code)
+    times.sort()
+    return statistics.median(times), times[int(0.95 * (len(times) - 1))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--bots", type=int, default=10)
+    parser.add_argument("--boards", type=int, default=20)
+    parser.add_argument("--runs", type=int, default=50)
+    args = parser.parse_args()
+    embedded = None
+    if os.environ.get("REDIS_URL"):
+        url, where = os.environ["REDIS_URL"], "REDIS_URL"
+    else:
+        embedded = EmbeddedRedis(Path(tempfile.mkdtemp()))
+        url, where = embedded.acquire(), "embedded Redis"
+    prefix = f"pagebench{uuid.uuid4().hex[:8]}"
+    redis = Redis.from_url(url)
+    try:
+        tid = populate(Store(redis, prefix), args.bots, args.boards)
+        app = create_app({"REDIS_URL": url, "CINCH_PREFIX": prefix, "TESTING": True})
+        client = app.test_client()
+        matches = len(Store(redis, prefix).match_ids(tid))
+        print(f"{args.bots} bots, {matches} matches of {args.boards} boards; {args.runs} renders each; {where}")
+        for path in ("/", "/tournaments", f"/tournaments/{tid}"):
+            client.get(path)                                  # warm: templates compiled once
+            median, p95 = timed(client, path, args.runs)
+            print(f"  {path:18} median {median:6.1f} ms   p95 {p95:6.1f} ms")
+    finally:
+        keys = list(redis.scan_iter(match=f"{prefix}:*"))
+        for i in range(0, len(keys), 500):
+            redis.delete(*keys[i:i + 500])
+        if embedded is not None:
+            embedded.release()
+
+
+if __name__ == "__main__":
+    main()
