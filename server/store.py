@@ -504,6 +504,15 @@ class Store:
         return int(self.redis.hincrby(key, "failures", failed))
 
     # ------------------------------------------------------------------ boards in play
+    def is_live(self, tid: str) -> bool:
+        """Whether the tournament may be played now: queued or running, with its driver's
+        lease held (what ``claim_board`` checks before every board)."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hget(self.key("tournament", tid), "status")
+        pipe.exists(self.key("tournament", tid, "lease"))
+        status, leased = pipe.execute()
+        return status is not None and status.decode() in ACTIVE and bool(leased)
+
     def claim_board(self, tid: str, mid: str, board: int, job_id: str, ttl_ms: int) -> str:
         """'ok' if ``job_id`` may play the board now; 'stop' if the tournament is not live
         (cancelled, interrupted, failed, finished); 'done' if stored; 'busy' if another job plays it."""

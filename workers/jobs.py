@@ -6,9 +6,9 @@ a chunk skips the boards already stored and stores each board pair as soon as it
 played, so a killed job loses at most the pair in progress.
 
 A job plays a board only after claiming it (``Store.claim_board``): the claim is
-refused when the tournament is no longer live (cancelled, interrupted, failed), so a
-stopped tournament's jobs end at the next board whoever's worker holds them, and two
-jobs never play the same board at once. While it runs, a job renews its claim and its
+refused when the tournament is no longer live (cancelled, interrupted, failed), and a
+job also looks between rooms (``Halted``), so a stopped tournament's jobs end after the
+room in play whoever's worker holds them; two jobs never play the same board at once. While it runs, a job renews its claim and its
 heartbeat every few seconds from a helper thread; the supervisor (``workers.supervisor``)
 takes a missing heartbeat as a dead job and enqueues its boards again.
 """
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import secrets
 import threading
+import time
 from typing import Callable, Iterator
 
 from rq import Queue, get_current_job
@@ -29,13 +30,19 @@ from server.store import Store
 from server.tournaments import after_match_progress
 from workers.bots import BUILTIN, Agent, make_bot
 from workers.match import entrant_side, play_blind_board, play_pairs, play_par_room
-from workers.worker import RedisLost, stopping
+from workers.worker import stopping
 
 QUEUE = "cinch"
 
 
 class Heartbeat:
-    """Renews a job's heartbeat and its boards' claims until closed."""
+    """Renews a job's heartbeat and its boards' claims until closed.
+
+    A lost Redis connection reaches the beat as the worker's ``RedisLost``, a SystemExit,
+    and as a class of ``__main__`` when the worker runs as ``python -m workers.worker``,
+    so it is caught as SystemExit: the thread must outlive an outage, or the supervisor
+    would take the running job for dead.
+    """
 
     def __init__(self, store: Store, job_id: str):
         self.store, self.job_id = store, job_id
@@ -55,8 +62,8 @@ class Heartbeat:
         while not self._stop.wait(HEARTBEAT_SECONDS):
             try:
                 self.store.keep(self.job_id, self._keys(), CLAIM_MS)
-            except (Exception, RedisLost):   # Redis away for a moment: the next beat tries again
-                pass
+            except (Exception, SystemExit):   # Redis away for a moment: the next beat tries again
+                pass                          # (the worker's RedisLost: see the class docstring)
 
     def release(self, key: str) -> None:
         self.claims.discard(key)
@@ -67,7 +74,7 @@ class Heartbeat:
         self._thread.join()
         try:
             self.store.keep(self.job_id, self._keys(), 0)
-        except (Exception, RedisLost):   # the claims and heartbeat expire by themselves
+        except (Exception, SystemExit):   # the claims and heartbeat expire by themselves
             pass
 
 
@@ -91,6 +98,7 @@ def play_chunk_with(store: Store, mid: str, first: int, last: int, job_id: str =
     x, y = (agent_for(store, match[side], match) for side in ("x", "y"))
     done = store.stored_boards(mid)
     played = 0
+    halted = Halted(store, match["tournament"], should_stop)
     with Heartbeat(store, job_id) as beat:
         claimed = []
         for number in range(first, last + 1):
@@ -105,15 +113,35 @@ def play_chunk_with(store: Store, mid: str, first: int, last: int, job_id: str =
                 beat.claims.add(store.claim_key(mid, number))
         boards = [(n, store.board(match["deals"], n)) for n in claimed]
         if match.get("kind") == "blind":
-            records = blind_records(store, rules, match, boards, x, y, should_stop)
+            records = blind_records(store, rules, match, boards, x, y, halted)
         else:
-            records = play_pairs(rules, boards, x, y, mid, should_stop)
+            records = play_pairs(rules, boards, x, y, mid, halted)
         for record in records:
             store.record_pairs(match, [record])
             beat.release(store.claim_key(mid, record["board"]))
             played += 1
     after_match_progress(store, match)
     return played
+
+
+class Halted:
+    """Asked between rooms: should the job stop? When its worker is stopping, or when the
+    tournament is no longer live (cancelled, interrupted): a job has claimed its whole
+    chunk up front, so without this it would play the chunk to the end after a cancel.
+    The tournament is looked up at most every ``LIVE_CHECK_SECONDS``."""
+
+    LIVE_CHECK_SECONDS = 0.25
+
+    def __init__(self, store: Store, tid: str, should_stop: Callable[[], bool]):
+        self.store, self.tid, self.should_stop = store, tid, should_stop
+        self.checked, self.live = time.monotonic(), True
+
+    def __call__(self) -> bool:
+        if self.should_stop():
+            return True
+        if time.monotonic() - self.checked >= self.LIVE_CHECK_SECONDS:
+            self.checked, self.live = time.monotonic(), self.store.is_live(self.tid)
+        return not self.live
 
 
 def blind_records(store: Store, rules: Ruleset, match: dict, boards: list[tuple[int, Board]], entrant: Agent,

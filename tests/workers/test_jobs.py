@@ -5,12 +5,19 @@ under a ``cinch tournament``: the heartbeat thread died on the worker's RedisLos
 import threading
 import time
 
+from server import dealsets, registry
+from server.tournaments import plan_matches, validate
 from workers import jobs
-from workers.worker import RedisLost
+from workers.bots import BUILTIN
+
+
+class RedisLost(SystemExit):
+    """What a worker run as ``python -m workers.worker`` raises: ``__main__.RedisLost``,
+    not the class ``workers.worker`` defines, so only its SystemExit base can catch it."""
 
 
 class FlakyStore:
-    """Raises the worker's RedisLost on the first beats, as during a Redis restart."""
+    """Raises a RedisLost on the first beats, as during a Redis restart."""
 
     def __init__(self, failures):
         self.failures, self.beats = failures, 0
@@ -46,3 +53,18 @@ def test_closing_during_an_outage_leaves_the_claims_to_expire(monkeypatch):
     with jobs.Heartbeat(store, "j2"):
         pass                                  # the closing keep() meets RedisLost: no error
     assert store.beats == 1
+
+
+def test_a_job_notices_between_rooms_that_its_tournament_was_cancelled(store, monkeypatch):
+    monkeypatch.setattr(jobs.Halted, "LIVE_CHECK_SECONDS", 0.05)
+    deals = dealsets.generate("halted", 2)
+    spec = validate({"bots": ["random", "rule"], "boards": 2, "deals": deals.name}, registry.builtin_roster(BUILTIN))
+    store.put_dealset(deals)
+    tid = store.create_tournament(spec, plan_matches(spec), "test", 60_000)
+    worker_stopping = []
+    halted = jobs.Halted(store, tid, lambda: bool(worker_stopping))
+    assert not halted() and store.is_live(tid)
+    store.stop_tournament(tid, "cancelled")
+    time.sleep(0.1)
+    assert halted() and not store.is_live(tid)
+    assert jobs.Halted(store, tid, lambda: True)(), "a stopping worker halts at once"
