@@ -288,8 +288,9 @@ def blind_comparisons(store: Store, tid: str) -> list[tuple[dict[str, Any], dict
 
 
 def rate_tournament_end(store: Store, tid: str) -> int:
-    """Follow-ups once a whole tournament is finished: a blind movement's entrant pairs
-    enter the ratings (their matches against the reference entered one by one)."""
+    """Follow-ups once every match of a tournament is complete, just before it is marked
+    finished: a blind movement's entrant pairs enter the ratings (their matches against
+    the reference entered one by one). Idempotent, like every rating."""
     return sum(rate(store, c, d) for c, d in blind_comparisons(store, tid))
 
 
@@ -304,10 +305,7 @@ def after_match_progress(store: Store, match: dict[str, Any]) -> bool:
     if mid not in store.complete_matches(tid):
         return False
     rate_match(store, match)
-    if not finish_if_complete(store, tid):
-        return False
-    rate_tournament_end(store, tid)
-    return True
+    return finish_if_complete(store, tid)
 
 
 def rebuild_ratings(store: Store, rulesets: Iterable[str] | None = None) -> dict[str, int]:
@@ -337,6 +335,7 @@ def finish_if_complete(store: Store, tid: str) -> bool:
         return True
     if len(store.complete_matches(tid)) < tournament["matches_total"]:
         return False
+    rate_tournament_end(store, tid)      # before "finished": a crash in between is redone by the next caller
     store.finish_tournament(tid, results(store, tid))
     return True
 
