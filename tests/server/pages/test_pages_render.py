@@ -64,3 +64,13 @@ def test_redis_away_is_a_503_page_with_retry_after(store, tmp_path):
         assert "database" in html(r, 503) and r.headers["Retry-After"], path
     api = client.get("/api/v1/tournaments")
     assert api.status_code == 503 and api.mimetype == "application/problem+json"
+
+
+def test_cards_are_drawn_with_suit_symbols_in_red_and_black(client):
+    from flask import render_template_string
+    with client.application.test_request_context("/"):
+        out = render_template_string('{% from "_cards.html" import cards, suit %}{{ cards(["TH", "2C", "JK"]) }}'
+                                     '{{ suit("D") }}')
+    assert 'data-card="TH"' in out and "10" in out and "\u2665" in out
+    assert 'class="card red ' in out and 'class="card black ' in out and "\u2663" in out
+    assert 'data-card="JK"' in out and 'data-suit="D"' in out
