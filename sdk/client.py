@@ -212,6 +212,10 @@ class Client:
         """Disable a bot (admin): its token stops working and it cannot enter tournaments."""
         return BotInfo.parse(self._json("POST", f"/bots/{_seg(name)}/disable", auth="admin"))
 
+    def enable_bot(self, name: str) -> BotInfo:
+        """Enable a disabled bot again (admin); its token works again."""
+        return BotInfo.parse(self._json("POST", f"/bots/{_seg(name)}/enable", auth="admin"))
+
     def trust_bot(self, name: str, trusted: bool = True) -> BotInfo:
         """Mark a remote bot trusted or not (admin): trusted bots may play two-room matches,
         where they meet every board twice; untrusted ones play only the blind movement."""

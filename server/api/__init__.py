@@ -105,8 +105,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
                                            app.config["ADMIN_TOKEN"], ServedDecisions(),
                                            Waker(redis, store.wake_channel, app.config["LONG_POLLS"]))
     register_error_handlers(app)
+    app.url_map.converters["decision_id"] = decisions.DecisionIdConverter
     api = ArenaApi(app, spec_kwargs={"info": {"description": "Duplicate Cinch tournaments for bots."}})
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
+    api.register_converter(decisions.DecisionIdConverter, decisions.decision_id_schema)
     for module in (health, bots, decisions, tournaments, tables, ratings):
         api.register_blueprint(module.blp)
         # after the blueprint's own hooks: no token, no parsing (the 401 comes first)

@@ -52,8 +52,11 @@ def unauthorised(message: str) -> NoReturn:
 
 
 def authorised(bot: str | None) -> str:
-    """``bot`` if a token check found one, else the 401 problem."""
+    """``bot`` if a token check found one; else a 403 for the admin's token (valid, but
+    no bot's: the admin does not play), or the 401 problem."""
     if bot is None:
+        if is_admin(bearer_token()):
+            abort(403, message="this is a bot's endpoint: the admin token plays no bot; use the bot's own token")
         unauthorised("a valid bot token is required (Authorization: Bearer <token>)")
     return bot
 

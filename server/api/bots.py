@@ -1,4 +1,4 @@
-"""Bots: register (token shown once), list, show with ratings, rotate token, disable.
+"""Bots: register (token shown once), list, show with ratings, rotate token, disable, enable.
 
 Registration is open, closed or by invitation (``CINCH_REGISTRATION``, the admin's
 choice), and limited per client address (``ratelimit``); the admin may always register.
@@ -119,16 +119,33 @@ class Token(MethodView):
         return {"name": name, "token": token}
 
 
+def set_status(name: str, status: str) -> dict:
+    require_admin()
+    bot_view(name)
+    arena().store.set_bot_fields(name, status=status)
+    return bot_view(name)
+
+
 @blp.route("/<name>/disable")
 class Disable(MethodView):
     @blp.doc(security=SECURITY)
     @blp.response(200, BotSchema)
+    @blp.alt_response(404, description="no such bot")
     def post(self, name):
-        """Disable a bot (admin): its token stops working and it cannot enter tournaments."""
-        require_admin()
-        bot_view(name)
-        arena().store.set_bot_fields(name, status="disabled")
-        return bot_view(name)
+        """Disable a bot (admin): its token stops working and it cannot enter tournaments.
+        ``enable`` undoes it."""
+        return set_status(name, "disabled")
+
+
+@blp.route("/<name>/enable")
+class Enable(MethodView):
+    @blp.doc(security=SECURITY)
+    @blp.response(200, BotSchema)
+    @blp.alt_response(404, description="no such bot")
+    def post(self, name):
+        """Enable a disabled bot again (admin), built-in or remote: its token works again
+        (the same token; rotate it if it leaked)."""
+        return set_status(name, "active")
 
 
 @blp.route("/<name>/trust")

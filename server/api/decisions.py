@@ -19,6 +19,7 @@ from typing import Any, Iterable
 from flask import Response
 from flask.views import MethodView
 from flask_smorest import Blueprint, abort
+from werkzeug.routing import BaseConverter
 
 from server.engine import IllegalAction
 from server.engine.legality import check
@@ -28,7 +29,17 @@ from .auth import SECURITY, authorised, bearer_token, bot_token_hash, current_bo
 from .context import arena
 from .ratelimit import empty_polls, limiter
 from .served import Served
-from .schemas import AcceptedSchema, ActionSchema, AnswerArgsSchema, DecisionSchema, WaitSchema
+from .schemas import DECISION_ID, AcceptedSchema, ActionSchema, AnswerArgsSchema, DecisionSchema, WaitSchema
+
+class DecisionIdConverter(BaseConverter):
+    """Path segments that can be a decision id; ``POST /decisions/next`` is then a 405, and
+    ``OPTIONS /decisions/next`` no longer offers POST."""
+    regex = DECISION_ID
+
+
+def decision_id_schema(_converter: BaseConverter) -> dict[str, str]:
+    return {"type": "string", "pattern": f"^{DECISION_ID}$"}
+
 
 blp = Blueprint("decisions", __name__, url_prefix="/api/v1/decisions",
                 description="Remote seats: long-poll for decisions and answer them")
@@ -148,7 +159,7 @@ class Next(MethodView):
         return json_response(pending[0]) if pending else Response(status=204)
 
 
-@blp.route("/<decision_id>")
+@blp.route("/<decision_id:decision_id>")
 class Answer(MethodView):
     @blp.doc(security=SECURITY)
     @blp.arguments(AnswerArgsSchema(), location="query")

@@ -79,10 +79,16 @@ class WaitSchema(ma.Schema):
                         metadata={"description": "seconds to long-poll when nothing is pending"})
 
 
+DECISION_ID = "[0-9a-f]{32}"
+"""A decision id: 32 lowercase hex digits (``Store``), so 64 of them in ``skip`` stay well
+inside the server's request-line limit, and ``/decisions/next`` is never taken for one."""
+
+
 class AnswerArgsSchema(ma.Schema):
     wait = fields.Float(load_default=0.0, validate=validate.Range(min=0, max=25),
                         metadata={"description": "seconds to wait for a next decision when none is open"})
-    skip = fields.List(fields.String(validate=validate.Length(max=64)), load_default=list,
+    skip = fields.List(fields.String(validate=validate.Regexp(f"^{DECISION_ID}$", error="not a decision id")),
+                       load_default=list,
                        validate=validate.Length(max=64),
                        metadata={"description": "ids of decisions not to return (already in hand)"})
 

@@ -107,7 +107,9 @@ class Tables(MethodView):
         return [view(tid) for tid in arena().store.table_ids()]
 
     @blp.doc(security=SECURITY)
-    @blp.arguments(TableCreateSchema())
+    @blp.arguments(TableCreateSchema(), required=False, description=(
+        "optional: every field has a default, and no body (or {}) opens an american62 table of four "
+        "empty seats"))
     @blp.response(201, CreatedSchema)
     @blp.alt_response(403, description="a bot's token named another remote bot in seats")
     @blp.alt_response(409, description="too many live tables, for a bot or in all")

@@ -19,7 +19,8 @@ OPERATIONS = {
     ("GET", "/api/v1/bots"): "bots", ("POST", "/api/v1/bots"): "register_bot",
     ("GET", "/api/v1/bots/{name}"): "bot", ("GET", "/api/v1/bots/me"): "me",
     ("POST", "/api/v1/bots/{name}/token"): "rotate_token",
-    ("POST", "/api/v1/bots/{name}/disable"): "disable_bot", ("POST", "/api/v1/bots/{name}/trust"): "trust_bot",
+    ("POST", "/api/v1/bots/{name}/disable"): "disable_bot", ("POST", "/api/v1/bots/{name}/enable"): "enable_bot",
+    ("POST", "/api/v1/bots/{name}/trust"): "trust_bot",
     ("GET", "/api/v1/decisions"): "decisions", ("GET", "/api/v1/decisions/next"): "next_decision",
     ("POST", "/api/v1/decisions/{decision_id}"): "answer",
     ("GET", "/api/v1/tournaments"): "tournaments", ("POST", "/api/v1/tournaments"): "create_tournament",
@@ -86,6 +87,8 @@ def test_operations_return_typed_results_and_problems(server, admin):
     with pytest.raises(sdk.ApiError) as err:
         alice.decisions()
     assert err.value.status == 401
+    assert admin.enable_bot("alice").status == "active"
+    assert alice.decisions() == []
 
 
 class Awkward(sdk.Bot):

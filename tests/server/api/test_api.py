@@ -28,6 +28,14 @@ def test_register_rotate_disable(api):
     listed = {b["name"]: b for b in api.call("GET", "/api/v1/bots").json()}
     assert listed["alice"]["status"] == "disabled" and listed["random"]["kind"] == "builtin"
     assert "token" not in str(listed)
+    assert api.call("POST", "/api/v1/bots/alice/enable", rotated).status_code == 401     # disabled: no token
+    assert api.call("POST", "/api/v1/bots/alice/enable", ADMIN).json()["status"] == "active"
+    assert api.call("GET", "/api/v1/decisions", rotated).status_code == 200              # the same token again
+    assert api.call("POST", "/api/v1/bots/random/disable", ADMIN).json()["status"] == "disabled"
+    refused = api.call("POST", "/api/v1/tournaments", ADMIN, json={"bots": ["random", "rule"], "boards": 1})
+    assert refused.status_code == 422 and "random" in refused.json()["detail"]
+    assert api.call("POST", "/api/v1/bots/random/enable", ADMIN).json()["status"] == "active"
+    assert api.call("POST", "/api/v1/bots/nobody/enable", ADMIN).status_code == 404
 
 
 def test_remote_bot_plays_a_tournament_and_records_replay(api, rq_workers, remote_bots, store):

@@ -90,3 +90,17 @@ def test_bad_answers_to_a_real_decision(api, rq_workers):
     legal = decision["legal"][0]
     assert api.call("POST", path, token, json=legal).status_code == 200
     assert api.call("POST", "/api/v1/decisions/" + "0" * 32, token, json=legal).status_code == 404
+
+
+def test_the_longest_skip_fits_the_servers_request_line(api):
+    """64 decision ids in ``skip`` (the schema's limit) reach the API through gunicorn's
+    request-line limit: the answer is the API's own JSON, never an HTML 414."""
+    token = api.register("skipper")
+    ids = [f"{n:032x}" for n in range(64)]
+    r = api.call("POST", "/api/v1/decisions/" + "f" * 32, token, json={"type": "pass"}, params={"skip": ids})
+    assert r.status_code == 404 and r.headers["Content-Type"] == "application/problem+json", r.text
+    r = api.call("POST", "/api/v1/decisions/" + "f" * 32, token, json={"type": "pass"},
+                 params={"skip": ids + ["0" * 32]})
+    assert r.status_code == 422 and "skip" in r.text
+    r = api.call("POST", "/api/v1/decisions/" + "f" * 32, token, json={"type": "pass"}, params={"skip": ["x" * 64]})
+    assert r.status_code == 422 and "not a decision id" in r.text

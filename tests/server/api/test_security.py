@@ -13,6 +13,7 @@ from apiclient import ADMIN, RemoteBot, wait_finished
 from server.engine.cards import CARD_NAMES
 
 CARD = re.compile(r'"([2-9TJQKA][CDHS])"')
+EXAMPLE_PARAMETERS = {"{board}": "1", "{decision_id}": "0123456789abcdef" * 2}
 
 
 def operations(api):
@@ -21,7 +22,7 @@ def operations(api):
         for method, op in item.items():
             if not isinstance(op, dict):
                 continue
-            concrete = re.sub(r"\{[^}]+\}", lambda m: "1" if m.group(0) == "{board}" else "x1", path)
+            concrete = re.sub(r"\{[^}]+\}", lambda m: EXAMPLE_PARAMETERS.get(m.group(0), "x1"), path)
             yield method.upper(), concrete, bool(op.get("security"))
 
 
@@ -43,6 +44,11 @@ def test_public_operations_need_no_token_and_admin_ones_refuse_bots(api):
     token = api.register("mallory")
     assert api.call("POST", "/api/v1/tournaments", token, json={"bots": ["random", "rule"]}).status_code == 403
     assert api.call("POST", "/api/v1/bots/random/disable", token).status_code == 403
+    assert api.call("POST", "/api/v1/bots/random/enable", token).status_code == 403
+    for method, path in (("GET", "/api/v1/decisions"), ("GET", "/api/v1/decisions/next?wait=0"),
+                         ("GET", "/api/v1/bots/me"), ("POST", "/api/v1/decisions/" + "0" * 32)):
+        r = api.call(method, path, ADMIN, json={"type": "pass"} if method == "POST" else None)
+        assert r.status_code == 403 and "admin token plays no bot" in r.json()["detail"], (path, r.text)
     api.register("victim")
     assert api.call("POST", "/api/v1/bots/victim/token", token).status_code == 403
 

@@ -64,6 +64,16 @@ def test_table_refuses_unknown_bots_and_needs_a_token(api):
     assert api.call("GET", "/api/v1/tables/g999").status_code == 404
 
 
+def test_a_table_body_is_optional_as_documented(api):
+    spec = api.call("GET", "/api/v1/openapi.json").json()["paths"]["/api/v1/tables"]["post"]
+    assert spec["requestBody"].get("required") is not True
+    created = api.call("POST", "/api/v1/tables", ADMIN)
+    assert created.status_code == 201, created.text
+    table = api.call("GET", f"/api/v1/tables/{created.json()['id']}").json()
+    assert table["ruleset"] == "american62" and table["status"] == "open"
+    assert table["seats"] == {"N": None, "E": None, "S": None, "W": None}
+
+
 def test_a_bot_token_seats_only_itself_and_built_in_bots(api):
     alice, bob = api.register("alice"), api.register("bob")
     refused = api.call("POST", "/api/v1/tables", alice, json={"seats": {"N": "alice", "E": "bob"}})
