@@ -49,6 +49,7 @@ def bot_view(name: str) -> dict:
 @blp.route("")
 class Bots(MethodView):
     @blp.response(200, BotSchema(many=True))
+    @blp.doc(operationId="list_bots")
     def get(self):
         """Every bot, built-in and remote."""
         return [bot_view(b["name"]) for b in arena().store.bots()]
@@ -59,6 +60,7 @@ class Bots(MethodView):
     @blp.alt_response(403, description="registration is closed, or needs an invitation code")
     @blp.alt_response(409, description="the name is taken")
     @blp.alt_response(429, description="too many registrations from this address")
+    @blp.doc(operationId="register_bot")
     def post(self, body):
         """Register a remote bot. The token in the answer is shown this once."""
         check_registration(body.get("invite"))
@@ -90,6 +92,7 @@ def check_registration(invite: str | None) -> None:
 class Me(MethodView):
     @blp.doc(security=SECURITY)
     @blp.response(200, BotSchema)
+    @blp.doc(operationId="get_me")
     def get(self):
         """The bot whose token authorises the request (a runner learns its own name here)."""
         return bot_view(current_bot())
@@ -98,6 +101,7 @@ class Me(MethodView):
 @blp.route("/<name>")
 class Bot(MethodView):
     @blp.response(200, BotSchema)
+    @blp.doc(operationId="get_bot")
     def get(self, name):
         """A bot with its ratings per ruleset."""
         return bot_view(name)
@@ -107,6 +111,7 @@ class Bot(MethodView):
 class Token(MethodView):
     @blp.doc(security=SECURITY)
     @blp.response(200, BotTokenSchema)
+    @blp.doc(operationId="rotate_token")
     def post(self, name):
         """Rotate the token: the old one stops working at once. The bot itself or the admin."""
         if not is_admin(bearer_token()) and current_bot() != name:
@@ -131,6 +136,7 @@ class Disable(MethodView):
     @blp.doc(security=SECURITY)
     @blp.response(200, BotSchema)
     @blp.alt_response(404, description="no such bot")
+    @blp.doc(operationId="disable_bot")
     def post(self, name):
         """Disable a bot (admin): its token stops working and it cannot enter tournaments.
         ``enable`` undoes it."""
@@ -142,6 +148,7 @@ class Enable(MethodView):
     @blp.doc(security=SECURITY)
     @blp.response(200, BotSchema)
     @blp.alt_response(404, description="no such bot")
+    @blp.doc(operationId="enable_bot")
     def post(self, name):
         """Enable a disabled bot again (admin), built-in or remote: its token works again
         (the same token; rotate it if it leaked)."""
@@ -155,6 +162,7 @@ class Trust(MethodView):
     @blp.response(200, BotSchema)
     @blp.alt_response(404, description="no such bot")
     @blp.alt_response(409, description="a built-in bot is always trusted")
+    @blp.doc(operationId="trust_bot")
     def post(self, body, name):
         """Mark a remote bot trusted or not (admin). Trusted bots may play two-room
         matches (each board twice, seats swapped); untrusted ones play only the blind

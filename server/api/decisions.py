@@ -124,6 +124,7 @@ def judge(store: Store, token_hash: str, did: str, action: dict[str, Any]) -> Se
 class Decisions(MethodView):
     @blp.doc(security=SECURITY)
     @blp.response(200, DecisionSchema(many=True))
+    @blp.doc(operationId="list_decisions")
     def get(self):
         """Every open decision of this bot, soonest deadline first (no waiting)."""
         bot = current_bot()
@@ -139,6 +140,7 @@ class Next(MethodView):
     @blp.response(200, DecisionSchema)
     @blp.alt_response(204, description="nothing to decide within the wait")
     @blp.alt_response(429, description="too many empty long-polls for this token")
+    @blp.doc(operationId="next_decision")
     def get(self, args):
         """The bot's most urgent open decision, waiting up to ``wait`` seconds for one.
 
@@ -169,6 +171,7 @@ class Answer(MethodView):
     @blp.alt_response(409, description="already answered")
     @blp.alt_response(410, description="the deadline has passed")
     @blp.alt_response(422, description="the action is not legal here")
+    @blp.doc(operationId="answer_decision")
     def post(self, args, action, decision_id):
         """Answer a decision with one action in the engine's format.
 

@@ -12,6 +12,7 @@ blp = Blueprint("health", __name__, url_prefix="/api/v1", description="Health an
 @blp.route("/health")
 class Health(MethodView):
     @blp.response(200, HealthSchema)
+    @blp.doc(operationId="get_health")
     def get(self):
         return {"status": "ok"}
 
@@ -20,6 +21,7 @@ class Health(MethodView):
 class Ready(MethodView):
     @blp.response(200, HealthSchema)
     @blp.alt_response(503, description="Redis is not reachable (with Retry-After)")
+    @blp.doc(operationId="get_ready")
     def get(self):
         arena().store.redis.ping()      # Redis trouble is the app's 503 with Retry-After
         return {"status": "ready"}

@@ -15,6 +15,7 @@ blp = Blueprint("ratings", __name__, url_prefix="/api/v1/ratings", description="
 @blp.route("/<ruleset>")
 class Ratings(MethodView):
     @blp.response(200, LeaderboardSchema)
+    @blp.doc(operationId="get_ratings")
     def get(self, ruleset):
         """Bots by conservative rating (mu - 3 sigma), best first."""
         if ruleset not in BASE_RULESETS:

@@ -102,6 +102,7 @@ def view(tid: str) -> dict:
 @blp.route("")
 class Tables(MethodView):
     @blp.response(200, TableSchema(many=True))
+    @blp.doc(operationId="list_tables")
     def get(self):
         """Every table, with its seats and scores."""
         return [view(tid) for tid in arena().store.table_ids()]
@@ -114,6 +115,7 @@ class Tables(MethodView):
     @blp.alt_response(403, description="a bot's token named another remote bot in seats")
     @blp.alt_response(409, description="too many live tables, for a bot or in all")
     @blp.alt_response(422, description="unknown ruleset, option or bot, or limits above the caps")
+    @blp.doc(operationId="create_table")
     def post(self, body):
         """Create a table (any bot, or the admin); named seats are filled at once. A bot's
         token seats only itself and built-in bots."""
@@ -141,6 +143,7 @@ class Tables(MethodView):
 @blp.route("/<tid>")
 class Table(MethodView):
     @blp.response(200, TableSchema)
+    @blp.doc(operationId="get_table")
     def get(self, tid):
         """The table as a spectator sees it: public information only while the game runs."""
         return view(tid)
@@ -152,6 +155,7 @@ class Join(MethodView):
     @blp.arguments(JoinSchema())
     @blp.response(200, TableSchema)
     @blp.alt_response(409, description="the seat (or every seat) is taken, or the bot has too many live tables")
+    @blp.doc(operationId="join_table")
     def post(self, body, tid):
         """Take a seat (the one asked for, or the first open one) with your bot."""
         if "bot" not in g:
@@ -174,6 +178,7 @@ class Join(MethodView):
 class Record(MethodView):
     @blp.response(200, TableRecordSchema)
     @blp.alt_response(409, description="the game is still being played")
+    @blp.doc(operationId="get_table_record")
     def get(self, tid):
         """The whole game, every action of every hand, once the game is over."""
         table = table_or_404(tid)

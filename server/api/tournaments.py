@@ -68,6 +68,7 @@ def tournament_or_404(tid: str) -> dict:
 @blp.route("/tournaments")
 class Tournaments(MethodView):
     @blp.response(200, TournamentSchema(many=True))
+    @blp.doc(operationId="list_tournaments")
     def get(self):
         """Every tournament, newest last, with its progress."""
         store = arena().store
@@ -78,6 +79,7 @@ class Tournaments(MethodView):
     @blp.response(201, TournamentCreatedSchema)
     @blp.alt_response(422, description="the request names unknown bots, too many boards, a bad ruleset...")
     @blp.alt_response(409, description="a different deal set of the same name is stored")
+    @blp.doc(operationId="create_tournament")
     def post(self, body):
         """Create a tournament and queue its matches (admin).
 
@@ -101,6 +103,7 @@ class Tournaments(MethodView):
 @blp.route("/tournaments/<tid>")
 class Tournament(MethodView):
     @blp.response(200, TournamentSchema)
+    @blp.doc(operationId="get_tournament")
     def get(self, tid):
         """A tournament's settings, status and progress (board pairs done of total), and
         while it is live, which remote entrants it may be waiting for."""
@@ -114,6 +117,7 @@ class Cancel(MethodView):
     @blp.response(200, TournamentSchema)
     @blp.alt_response(404, description="no such tournament")
     @blp.alt_response(409, description="the tournament is finished")
+    @blp.doc(operationId="cancel_tournament")
     def post(self, tid):
         """Cancel a tournament (admin): its queued jobs are removed and its running jobs
         stop at their next board. Finished board pairs are kept; ``resume`` continues it."""
@@ -129,6 +133,7 @@ class Resume(MethodView):
     @blp.response(200, TournamentSchema)
     @blp.alt_response(404, description="no such tournament")
     @blp.alt_response(409, description="the tournament is finished, or another live driver runs it")
+    @blp.doc(operationId="resume_tournament")
     def post(self, tid):
         """Resume an interrupted, cancelled or failed tournament (admin) as the service's:
         only the board pairs not stored yet are played."""
@@ -143,6 +148,7 @@ class Resume(MethodView):
 @blp.route("/tournaments/<tid>/results")
 class Results(MethodView):
     @blp.response(200, ResultsSchema)
+    @blp.doc(operationId="get_results")
     def get(self, tid):
         """Standings, cross-table and per-match statistics, over the board pairs finished so far."""
         tournament_or_404(tid)
@@ -152,6 +158,7 @@ class Results(MethodView):
 @blp.route("/tournaments/<tid>/matches")
 class Matches(MethodView):
     @blp.response(200, MatchSchema(many=True))
+    @blp.doc(operationId="list_matches")
     def get(self, tid):
         """The matches, with statistics so far, remote timeouts and faulty bots."""
         tournament_or_404(tid)
@@ -163,6 +170,7 @@ class BoardPair(MethodView):
     @blp.response(200, BoardPairSchema)
     @blp.alt_response(404, description="no such match, or the board is not finished in every match of "
                                        "its tournament yet (or not in the match)")
+    @blp.doc(operationId="get_board_pair")
     def get(self, mid, board):
         """Both rooms of a board side by side, once the board is finished in every match of
         the tournament: until then no one sees its cards."""
