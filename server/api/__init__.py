@@ -25,7 +25,7 @@ from workers.jobs import QUEUE, queue_for
 from . import bots, decisions, health, ratings, tables, tournaments
 from .context import ArenaContext
 from .limits import ArenaJSONProvider, check_request
-from .problems import ArenaApi, problem, register_error_handlers
+from .problems import ArenaApi, ProblemResponses, problem, register_error_handlers
 from .ratelimit import LIMITS, init_limiter
 from .served import ServedDecisions
 from .waker import Waker
@@ -106,7 +106,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
                                            Waker(redis, store.wake_channel, app.config["LONG_POLLS"]))
     register_error_handlers(app)
     app.url_map.converters["decision_id"] = decisions.DecisionIdConverter
-    api = ArenaApi(app, spec_kwargs={"info": {"description": "Duplicate Cinch tournaments for bots."}})
+    api = ArenaApi(app, spec_kwargs={"info": {"description": "Duplicate Cinch tournaments for bots."},
+                                  "extra_plugins": [ProblemResponses()]})
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     api.register_converter(decisions.DecisionIdConverter, decisions.decision_id_schema)
     for module in (health, bots, decisions, tournaments, tables, ratings):

@@ -22,3 +22,26 @@ def test_every_operation_has_a_unique_snake_case_operation_id(redis_url, store):
     assert named[("post", "/api/v1/decisions/{decision_id}")] == "answer_decision"
     assert named[("get", "/api/v1/decisions/next")] == "next_decision"
     assert named[("post", "/api/v1/tournaments")] == "create_tournament"
+
+
+def test_every_error_response_of_every_operation_is_a_documented_problem(redis_url, store):
+    app = create_app({"REDIS_URL": redis_url, "CINCH_PREFIX": store.prefix, "CINCH_QUEUE": store.queue_name})
+    spec = app.test_client().get("/api/v1/openapi.json").get_json()
+    shared = spec["components"]["responses"]
+    for method, path, op in operations(redis_url, store):
+        codes = set(op["responses"])
+        for code, response in op["responses"].items():
+            if code == "default" or code[0] in "45":
+                response = shared[response["$ref"].rsplit("/", 1)[1]] if "$ref" in response else response
+                schema = response["content"]["application/problem+json"]["schema"]
+                assert schema == {"$ref": "#/components/schemas/Problem"}, (method, path, code)
+        assert "400" in codes and ("503" in codes or path.endswith("/health")), (method, path)
+        if op.get("security"):
+            assert {"401", "403", "429"} <= codes, (method, path)
+        if method == "post":
+            assert {"413", "415"} <= codes, (method, path)
+        if "{" in path:
+            assert "404" in codes, (method, path)
+    problem = spec["components"]["schemas"]["Problem"]
+    assert set(problem["required"]) == {"type", "title", "status", "detail"}
+    assert "where it was (json, query, path)" in problem["properties"]["errors"]["description"]
