@@ -13,6 +13,7 @@ from ..api.context import arena
 from ..api.tables import view
 from .blueprint import bp
 
+
 @bp.route("/tables")
 def tables_page():
     return render_template("tables.html", tables=[view(tid) for tid in reversed(arena().store.table_ids())])
