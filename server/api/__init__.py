@@ -29,7 +29,6 @@ from .problems import ArenaApi, ProblemResponses, problem, register_error_handle
 from .ratelimit import LIMITS, init_limiter
 from .served import ServedDecisions
 from .waker import Waker
-from ..pages import init_pages
 
 DRAIN_LIMIT = 1024 * 1024   # oversized bodies up to this size are read before the 413
 
@@ -116,6 +115,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         app.before_request_funcs.setdefault(module.blp.name, []).append(check_request)
     app.register_blueprint(get_swaggerui_blueprint(DOCS_PATH, "/api/v1/openapi.json",
                                                    {"app_name": "Cinch arena API", "validatorUrl": None}))
+    from ..pages import init_pages     # here: the pages import this package's views
     init_pages(app)     # after every problem handler: pages get them as HTML, /api/ as problems
 
     @app.before_request

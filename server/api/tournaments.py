@@ -58,6 +58,14 @@ def matches_of(store: Store, tid: str) -> list[dict]:
     return out
 
 
+def visible_pair(store: Store, mid: str, board: int) -> tuple[dict, dict | None]:
+    """A match (``StoreError`` if there is none) and its board pair, the pair only once the
+    board is finished in every match of the tournament: the one gate for the API and pages."""
+    match = store.match(mid)
+    done = store.board_done_everywhere(match["tournament"], board)
+    return match, store.pair(mid, board) if done else None
+
+
 def tournament_or_404(tid: str) -> dict:
     try:
         return arena().store.tournament(tid)
@@ -174,14 +182,11 @@ class BoardPair(MethodView):
     def get(self, mid, board):
         """Both rooms of a board side by side, once the board is finished in every match of
         the tournament: until then no one sees its cards."""
-        store = arena().store
         try:
-            match = store.match(mid)
+            match, record = visible_pair(arena().store, mid, board)
         except StoreError:
             abort(404, message=f"no match {mid!r}")
-        tid = match["tournament"]
-        record = store.pair(mid, board) if store.board_done_everywhere(tid, board) else None
         if record is None:
-            abort(404, message=f"board {board} is not finished in every match of tournament {tid} yet "
-                               f"(or is not one of its boards)")
+            abort(404, message=f"board {board} is not finished in every match of tournament {match['tournament']} "
+                               f"yet (or is not one of its boards)")
         return record

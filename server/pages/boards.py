@@ -1,0 +1,92 @@
+"""A board pair's page (both rooms of a board side by side) and a finished table's hand,
+each as a step-through replay drawn from ``hands.timeline``.
+
+Gated exactly as the API: a board pair once the board is finished in every match of its
+tournament (``GET /api/v1/matches/<mid>/boards/<n>``), a table's hand once its game is
+over (``GET /api/v1/tables/<tid>/record``); until then no card of it is shown.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import abort, render_template
+
+from server.engine import SEATS
+from server.store import StoreError
+from workers.match import net
+
+from ..api.context import arena
+from ..api.tables import table_or_404
+from ..api.tournaments import visible_pair
+from .blueprint import bp
+from .hands import timeline
+
+
+def seated(ns: str, ew: str) -> dict[str, str]:
+    """Who sits at each seat when ``ns`` holds N and S and ``ew`` holds E and W."""
+    return {seat: ns if seat in "NS" else ew for seat in SEATS}
+
+
+def rooms_of(match: dict[str, Any], record: dict[str, Any]) -> list[dict[str, Any]]:
+    """Both rooms of a board pair with their players, labels and X's net in each.
+
+    Two-room match: X sits N/S in room 1 and E/W in room 2 (``workers.match.pair_score``).
+    Blind movement: room 1 is the entrant's (at ``side``, the reference bot opposite),
+    room 2 the par room (the reference bot at all four seats); both nets are taken at
+    the entrant's side, and the board score is their difference (``blind_score``).
+    """
+    x, y = match["x"], match["y"]
+    first, second = record["rooms"]
+    if match.get("kind") == "blind":
+        side = record["side"]
+        other = "EW" if side == "NS" else "NS"
+        ns, ew = (x, y) if side == "NS" else (y, x)
+        return [
+            {"key": "entrant", "title": f"{x}'s room", "seating": f"{x} at {side}, reference {y} at {other}",
+             "players": seated(ns, ew), "room": first, "net_label": f"{x}'s net at {side}",
+             "net": net(first["delta"], side)},
+            {"key": "par", "title": "Par room", "seating": f"reference {y} at all four seats",
+             "players": seated(y, y), "room": second, "net_label": f"reference pair's net at {side}",
+             "net": net(second["delta"], side)},
+        ]
+    return [
+        {"key": "1", "title": "Room 1", "seating": f"{x} at NS, {y} at EW", "players": seated(x, y),
+         "room": first, "net_label": f"{x}'s net", "net": net(first["delta"], "NS")},
+        {"key": "2", "title": "Room 2", "seating": f"{y} at NS, {x} at EW", "players": seated(y, x),
+         "room": second, "net_label": f"{x}'s net", "net": net(second["delta"], "EW")},
+    ]
+
+
+@bp.route("/matches/<mid>/boards/<int:board>")
+def board_pair_page(mid: str, board: int):
+    try:
+        match, record = visible_pair(arena().store, mid, board)
+    except StoreError:
+        abort(404, description=f"no match {mid!r}")
+    tid = match["tournament"]
+    if record is None:
+        abort(404, description=f"board {board} is not finished in every match of tournament {tid} yet "
+                               f"(or is not one of its boards): no one sees its cards until then")
+    rooms = rooms_of(match, record)
+    for room in rooms:
+        room["timeline"] = timeline(room["room"]["replay"])
+    return render_template("board.html", match=match, mid=mid, tid=tid, board=board, record=record,
+                           rooms=rooms, blind=match.get("kind") == "blind")
+
+
+@bp.route("/tables/<tid>/hands/<int:number>")
+def table_hand_page(tid: str, number: int):
+    table = table_or_404(tid)
+    if table["status"] != "finished":
+        abort(409, description=f"table {tid} is {table['status']}: its hands are shown card by card "
+                               f"once the game is over (as its record is)")
+    hands = arena().store.table_hands(tid)
+    if not 1 <= number <= len(hands):
+        abort(404, description=f"table {tid} has no hand {number}: its game lasted {len(hands)} hands")
+    record = hands[number - 1]
+    before = hands[number - 2]["scores"] if number > 1 else None
+    doc = {"ruleset": table["ruleset"], "options": table["options"], "board": record["board"],
+           "actions": record["actions"], "scores": before}
+    return render_template("table_hand.html", table=table, number=number, count=len(hands), record=record,
+                           t=timeline(doc))
