@@ -208,6 +208,9 @@ class BoardPairSchema(ma.Schema):
     board = fields.Integer()
     score = fields.Integer(metadata={"description": "the match's X score on this pair"})
     rooms = fields.List(fields.Dict())
+    side = fields.String(validate=validate.OneOf(["NS", "EW"]), metadata={"description": (
+        "blind movement only: the side the entrant (X) held in the first room; the second is "
+        "the reference pair's par room on the same cards")})
 
 
 class LeaderboardSchema(ma.Schema):

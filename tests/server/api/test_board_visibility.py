@@ -58,3 +58,6 @@ def test_no_board_is_shown_until_every_entrant_has_played_it(api, rq_workers, re
     gate.set()
     finished = wait_finished(api, tid)
     assert finished["deals_seed"] and all(code == 200 for _, _, code in views(api, tid))
+    mid, n, _ = views(api, tid)[0]
+    pair = api.call("GET", f"/api/v1/matches/{mid}/boards/{n}").json()
+    assert ("side" in pair) == (request_["format"] == "blind") and pair.get("side", "NS") in ("NS", "EW")
