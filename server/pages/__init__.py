@@ -16,7 +16,7 @@ from typing import Callable
 
 from flask import Flask, Response, render_template, request
 
-from . import leaderboard, tournaments  # noqa: F401  (their routes join the blueprint)
+from . import bots, leaderboard, matches, tournaments  # noqa: F401  (their routes join the blueprint)
 from .blueprint import bp
 
 
