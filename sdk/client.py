@@ -25,8 +25,8 @@ from typing import Any, Callable, Iterable
 import requests
 
 from .errors import ApiError, NetworkError, SdkError
-from .models import (BoardPair, BotInfo, BotToken, Decision, Health, Leaderboard, Match, Results, Table, TableRecord,
-                     Tournament)
+from .models import (BoardPair, BotInfo, BotToken, Decision, Health, Leaderboard, Match, RatingHistory, Results, Table,
+                     TableRecord, Tournament)
 
 __version__ = "0.1.0"
 MAX_RETRY_AFTER = 30.0      # seconds: a longer Retry-After is not waited out in one go
@@ -380,6 +380,10 @@ class Client:
         return Leaderboard.parse(self._json("GET", f"/ratings/{_seg(ruleset)}"))
 
     leaderboard = ratings
+
+    def rating_history(self, bot: str, ruleset: str = "american62") -> RatingHistory:
+        """A bot's rating after each change in a ruleset, oldest first (the last 1,000)."""
+        return RatingHistory.parse(self._json("GET", f"/ratings/{_seg(ruleset)}/{_seg(bot)}/history"))
 
 
 def _seg(value: str) -> str:

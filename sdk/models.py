@@ -287,6 +287,26 @@ class Leaderboard(Model):
 
 
 @dataclass
+class RatingPoint(Model):
+    t: float = 0.0              # when the rating changed (Unix time)
+    mu: float = 0.0
+    sigma: float = 0.0
+    rating: float = 0.0
+    match: str = ""             # the match (or blind comparison) that changed it
+
+
+@dataclass
+class RatingHistory(Model):
+    ruleset: str = ""
+    bot: str = ""
+    points: list[RatingPoint] = field(default_factory=list)    # oldest first
+
+    @classmethod
+    def parse(cls, data: dict[str, Any]) -> "RatingHistory":
+        return cls.from_dict(data, points=[RatingPoint.from_dict(p) for p in data.get("points") or []])
+
+
+@dataclass
 class Table(Model):
     """A whole game between four seats. While it runs only public information is shown:
     ``hands`` holds the finished hands' public summaries and ``live`` the hand in

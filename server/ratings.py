@@ -33,9 +33,16 @@ def update(x: dict[str, Any], y: dict[str, Any], outcome: int,
             {"mu": ry.mu, "sigma": ry.sigma, "matches": y["matches"] + 1, "boards": y.get("boards", 0) + boards})
 
 
+def shown(rating: dict[str, Any]) -> dict[str, float]:
+    """A rating as every page and API answer shows it: mu, sigma and the conservative
+    rating (mu - 3 sigma), rounded once here so the leaderboard and a bot's rating
+    history (``Store.rating_history``) print the same numbers."""
+    return {"mu": round(rating["mu"], 3), "sigma": round(rating["sigma"], 3),
+            "rating": round(rating["mu"] - 3 * rating["sigma"], 3)}
+
+
 def leaderboard(ratings: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
     """Bots by conservative rating (mu - 3 sigma), best first."""
-    rows = [{"bot": bot, "mu": round(r["mu"], 3), "sigma": round(r["sigma"], 3),
-             "rating": round(r["mu"] - 3 * r["sigma"], 3), "matches": r["matches"], "boards": r.get("boards", 0)}
+    rows = [{"bot": bot, **shown(r), "matches": r["matches"], "boards": r.get("boards", 0)}
             for bot, r in ratings.items()]
     return sorted(rows, key=lambda row: (-row["rating"], row["bot"]))

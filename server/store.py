@@ -24,6 +24,8 @@ a server without touching each other's data):
     {p}:ratings:{ruleset}         hash  bot -> rating JSON
     {p}:ratings:{ruleset}:applied set   match ids already considered for the ratings
     {p}:ratings:{ruleset}:evidence set  board pairs already counted: "deals|options|board|botA|botB"
+    {p}:ratings:{ruleset}:history:{bot} list the bot's rating after each change, oldest first: JSON
+                                        {t, mu, sigma, rating, match}; the last HISTORY_LENGTH kept
     {p}:secret                    string the server's secret (suit relabelings); never served
     {p}:bots                      set   bot names
     {p}:bot:{name}                hash  name, kind, status, trusted, created, description, token_hash
@@ -69,6 +71,7 @@ from typing import Any, Callable, Iterable
 from redis import Redis
 
 from .dealsets import DealSet
+from .ratings import shown
 from .settings import CLOSED_DECISION_SECONDS
 from .engine import Board
 
@@ -355,7 +358,14 @@ class TableLimit(Exception):
     ``"tables"`` when the arena holds as many live tables as it may."""
 
 
+HISTORY_LENGTH = 1000
+"""Rating history points kept per bot and ruleset: a bot's chart shows its last 1,000
+rating changes (a rated match each); older points are dropped as new ones come."""
+
+
 class Store:
+    history_length = HISTORY_LENGTH
+
     def __init__(self, redis: Redis, prefix: str = "cinch"):
         self.redis = redis
         self.prefix = prefix
@@ -627,10 +637,15 @@ class Store:
         ``update`` gets the old ratings and the boards not counted before, and is not
         called when there are none. Optimistic transaction, so concurrent jobs and
         tournaments apply each piece of evidence exactly once. False if nothing moved.
+
+        Each moved rating also gets a point in the bot's history, in the same transaction,
+        so a crash can neither lose a point nor write one twice. Its ``t`` is when the
+        rating was applied: ``rebuild_ratings`` re-dates the points it rewrites.
         """
         ratings, applied = self.key("ratings", ruleset), self.key("ratings", ruleset, "applied")
         counted = self.key("ratings", ruleset, "evidence")
         boards = sorted(evidence)
+        now = time.time()
 
         def attempt(pipe) -> bool:
             if pipe.sismember(applied, mid):
@@ -643,6 +658,10 @@ class Store:
             if new is not None:
                 pipe.hset(ratings, mapping={bots[0]: json.dumps(new[0]), bots[1]: json.dumps(new[1])})
                 pipe.sadd(counted, *[evidence[b] for b in fresh])
+                for bot, rating in zip(bots, new):
+                    history = self.key("ratings", ruleset, "history", bot)
+                    pipe.rpush(history, json.dumps({"t": now, **shown(rating), "match": mid}))
+                    pipe.ltrim(history, -self.history_length, -1)
             pipe.sadd(applied, mid)
             return new is not None
 
@@ -654,8 +673,18 @@ class Store:
         return sorted({k.decode()[len(prefix):].split(":")[0] for k in self.redis.scan_iter(match=prefix + "*")})
 
     def clear_ratings(self, ruleset: str) -> None:
+        histories = self.redis.scan_iter(match=self.key("ratings", ruleset, "history", "*"))
         self.redis.delete(self.key("ratings", ruleset), self.key("ratings", ruleset, "applied"),
-                          self.key("ratings", ruleset, "evidence"))
+                          self.key("ratings", ruleset, "evidence"), *histories)
+
+    def rating_history(self, ruleset: str, bots: Iterable[str], last: int = 0) -> dict[str, list[dict[str, Any]]]:
+        """Each bot's rating history in ``ruleset``, oldest point first (the last ``last``
+        points when positive), in one round trip: the leaderboard charts every bot's."""
+        names = list(bots)
+        pipe = self.redis.pipeline(transaction=False)
+        for bot in names:
+            pipe.lrange(self.key("ratings", ruleset, "history", bot), -last if last > 0 else 0, -1)
+        return {bot: [json.loads(p) for p in points] for bot, points in zip(names, pipe.execute())}
 
     def ratings(self, ruleset: str) -> dict[str, dict[str, Any]]:
         return {b.decode(): json.loads(r) for b, r in self.redis.hgetall(self.key("ratings", ruleset)).items()}

@@ -1,13 +1,14 @@
-"""The leaderboard per ruleset, with each rating's uncertainty."""
+"""The leaderboard per ruleset, with each rating's uncertainty, and a bot's rating history."""
 
 from flask.views import MethodView
 from flask_smorest import Blueprint, abort
 
 from server.engine import BASE_RULESETS
 from server.ratings import leaderboard
+from server.store import StoreError
 
 from .context import arena
-from .schemas import LeaderboardSchema
+from .schemas import LeaderboardSchema, RatingHistorySchema
 
 blp = Blueprint("ratings", __name__, url_prefix="/api/v1/ratings", description="Leaderboards")
 
@@ -18,6 +19,27 @@ class Ratings(MethodView):
     @blp.doc(operationId="get_ratings")
     def get(self, ruleset):
         """Bots by conservative rating (mu - 3 sigma), best first."""
-        if ruleset not in BASE_RULESETS:
-            abort(404, message=f"unknown ruleset {ruleset!r} (known: {', '.join(BASE_RULESETS)})")
+        known_ruleset(ruleset)
         return {"ruleset": ruleset, "bots": leaderboard(arena().store.ratings(ruleset))}
+
+
+def known_ruleset(ruleset: str) -> None:
+    if ruleset not in BASE_RULESETS:
+        abort(404, message=f"unknown ruleset {ruleset!r} (known: {', '.join(BASE_RULESETS)})")
+
+
+@blp.route("/<ruleset>/<bot>/history")
+class History(MethodView):
+    @blp.response(200, RatingHistorySchema)
+    @blp.alt_response(404, description="no such ruleset or bot")
+    @blp.doc(operationId="get_rating_history")
+    def get(self, ruleset, bot):
+        """A bot's rating after each change, oldest first: the last 1,000 changes (a rated
+        match or blind comparison each). Empty for a bot not rated in the ruleset."""
+        known_ruleset(ruleset)
+        store = arena().store
+        try:
+            store.bot(bot)
+        except StoreError:
+            abort(404, message=f"no bot {bot!r}")
+        return {"ruleset": ruleset, "bot": bot, "points": store.rating_history(ruleset, [bot])[bot]}

@@ -218,6 +218,21 @@ class LeaderboardSchema(ma.Schema):
     bots = fields.List(fields.Dict())
 
 
+class RatingPointSchema(ma.Schema):
+    t = fields.Float(metadata={"description": "when the rating changed (Unix time)"})
+    mu = fields.Float()
+    sigma = fields.Float()
+    rating = fields.Float(metadata={"description": "mu - 3 sigma"})
+    match = fields.String(metadata={"description": (
+        "what moved it: a match id, or a blind movement's comparison of two entrants ('t3:a~b')")})
+
+
+class RatingHistorySchema(ma.Schema):
+    ruleset = fields.String()
+    bot = fields.String()
+    points = fields.List(fields.Nested(RatingPointSchema), metadata={"description": "oldest first"})
+
+
 class HealthSchema(ma.Schema):
     status = fields.String()
 

@@ -16,7 +16,7 @@ from typing import Callable
 
 from flask import Flask, Response, render_template, request
 
-from . import boards, leaderboard, tables, tournaments  # noqa: F401  (their routes join the blueprint)
+from . import boards, bots, leaderboard, matches, tables, tournaments  # noqa: F401  (their routes join the blueprint)
 from .blueprint import bp
 
 

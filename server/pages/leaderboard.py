@@ -1,4 +1,6 @@
-"""The home page: the leaderboard of one ruleset, from the same ratings the API serves."""
+"""The home page: the leaderboard of one ruleset, from the same ratings the API serves,
+with each bot's rating trend (its history, ``Store.rating_history``) and when a remote
+bot last talked to the arena."""
 
 from __future__ import annotations
 
@@ -9,6 +11,9 @@ from server.ratings import leaderboard
 
 from ..api.context import arena
 from .blueprint import bp
+from .charts import sparkline
+
+TREND_POINTS = 50     # a sparkline shows the last this many rating changes
 
 
 def bot_kinds() -> dict[str, str]:
@@ -22,6 +27,12 @@ def leaderboard_page():
     ruleset = request.args.get("ruleset", DEFAULT_RULESET)
     if ruleset not in BASE_RULESETS:
         abort(404, description=f"unknown ruleset {ruleset!r} (known: {', '.join(BASE_RULESETS)})")
-    rows = leaderboard(arena().store.ratings(ruleset))
+    store = arena().store
+    rows = leaderboard(store.ratings(ruleset))
+    kinds = bot_kinds()
+    history = store.rating_history(ruleset, [r["bot"] for r in rows], last=TREND_POINTS)
+    trends = {bot: sparkline([p["rating"] for p in points], f"{bot}'s rating over its last {len(points)} changes")
+              for bot, points in history.items()}
+    seen = {r["bot"]: store.last_seen(r["bot"]) for r in rows if kinds.get(r["bot"]) == "remote"}
     return render_template("leaderboard.html", ruleset=ruleset, rulesets=list(BASE_RULESETS), rows=rows,
-                           kinds=bot_kinds())
+                           kinds=kinds, trends=trends, seen=seen)

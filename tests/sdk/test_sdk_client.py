@@ -21,6 +21,7 @@ OPERATIONS = {
     ("POST", "/api/v1/bots/{name}/token"): "rotate_token",
     ("POST", "/api/v1/bots/{name}/disable"): "disable_bot", ("POST", "/api/v1/bots/{name}/enable"): "enable_bot",
     ("POST", "/api/v1/bots/{name}/trust"): "trust_bot",
+    ("GET", "/api/v1/ratings/{ruleset}/{bot}/history"): "rating_history",
     ("GET", "/api/v1/decisions"): "decisions", ("GET", "/api/v1/decisions/next"): "next_decision",
     ("POST", "/api/v1/decisions/{decision_id}"): "answer",
     ("GET", "/api/v1/tournaments"): "tournaments", ("POST", "/api/v1/tournaments"): "create_tournament",
@@ -81,6 +82,8 @@ def test_operations_return_typed_results_and_problems(server, admin):
     with pytest.raises(sdk.ApiError, match="404"):
         admin.tournament("t999")
     assert admin.ratings("american62").ruleset == "american62"
+    history = admin.rating_history("random")
+    assert history.bot == "random" and all(isinstance(p, sdk.RatingPoint) for p in history.points)
     with pytest.raises(sdk.ApiError, match="404"):
         admin.ratings("whist")
     assert admin.disable_bot("alice").status == "disabled"

@@ -7,7 +7,8 @@ import pytest
 
 from server import dealsets, registry
 from server.engine import HandState, generate_board, make_ruleset, observation
-from server.tournaments import after_match_progress, plan_matches, rebuild_ratings, results, validate
+from server.ratings import initial, leaderboard, update
+from server.tournaments import after_match_progress, plan_matches, rate_match, rebuild_ratings, results, validate
 
 DEALS = dealsets.generate("store-test", 6)
 
@@ -81,6 +82,46 @@ def test_ratings_count_each_board_pair_once_however_many_tournaments_replay_it(s
     incremental = store.ratings("american62")
     assert rebuild_ratings(store) == {"american62": 2}
     assert store.ratings("american62") == incremental, "a rebuild from stored pairs gives the same ratings"
+
+
+def test_each_applied_match_adds_one_history_point_per_bot_with_the_leaderboards_numbers(store):
+    _, match = _tournament(store, boards=2)
+    store.record_pairs(match, [_record(1, 4), _record(2, 6)])
+    for _ in range(3):                                    # every chunk job calls it
+        after_match_progress(store, match)
+    history = store.rating_history("american62", ["random", "rule", "x"])
+    assert [len(history[b]) for b in ("random", "rule", "x")] == [1, 1, 0]
+    rows = {r["bot"]: r for r in leaderboard(store.ratings("american62"))}
+    for bot in ("random", "rule"):
+        [point] = history[bot]
+        assert point["match"] == match["id"] and point["t"] > 0
+        assert {k: point[k] for k in ("mu", "sigma", "rating")} == {k: rows[bot][k] for k in ("mu", "sigma", "rating")}
+
+
+def test_a_match_applied_twice_or_with_only_counted_boards_adds_no_point(store):
+    _, first = _tournament(store, boards=2)
+    store.record_pairs(first, [_record(1, 4), _record(2, 6)])
+    rate_match(store, first)
+    assert not rate_match(store, first)
+    _, again = _tournament(store, boards=2, bots=("rule", "random"))     # the same evidence again
+    store.record_pairs(again, [_record(1, -4), _record(2, -6)])
+    assert not rate_match(store, again)
+    history = store.rating_history("american62", ["random", "rule"])
+    assert [p["match"] for p in history["random"]] == [first["id"]] == [p["match"] for p in history["rule"]]
+
+
+def test_history_keeps_the_last_points_and_clears_with_the_ratings(store):
+    store.history_length = 3
+    for n in range(5):
+        store.apply_rating("american62", f"m{n}", ("a", "b"), {1: f"e{n}"},
+                           lambda x, y, fresh: update(x or initial(), y or initial(), 1, len(fresh)))
+    history = store.rating_history("american62", ["a", "b"])
+    assert [p["match"] for p in history["a"]] == ["m2", "m3", "m4"] == [p["match"] for p in history["b"]]
+    assert [p["match"] for p in store.rating_history("american62", ["a"], last=2)["a"]] == ["m3", "m4"]
+    assert history["a"][-1]["rating"] == leaderboard(store.ratings("american62"))[0]["rating"]
+    store.clear_ratings("american62")
+    assert store.rating_history("american62", ["a", "b"]) == {"a": [], "b": []}
+    assert not list(store.redis.scan_iter(match=store.key("ratings", "*")))
 
 
 def test_tournament_status_reads_interrupted_when_its_driver_lease_lapses(store):
