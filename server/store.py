@@ -938,8 +938,10 @@ class Store:
 
     # ------------------------------------------------------------------ reveal (secret deal sets)
     def board_done_everywhere(self, tid: str, board: int) -> bool:
-        """Whether every match of tournament ``tid`` has stored board pair ``board``: only
-        then may anyone see its cards (one round trip; False for a tournament without matches)."""
+        """Whether every match of tournament ``tid`` that plays board ``board`` has stored
+        its pair (a blind movement with several references splits the boards between
+        them): only then may anyone see its cards. One round trip; False for a board that
+        no match plays."""
         if self._board_everywhere is None:
             self._board_everywhere = self.redis.register_script(_BOARD_EVERYWHERE)
         return bool(self._board_everywhere(keys=[self.key("tournament", tid, "matches")],
@@ -950,10 +952,14 @@ class Store:
 
 # KEYS[1] the tournament's match list; ARGV[1] the match key prefix ("{p}:match:"), ARGV[2] the board.
 _BOARD_EVERYWHERE = """
-local ids = redis.call('LRANGE', KEYS[1], 0, -1)
-if #ids == 0 then return 0 end
-for _, mid in ipairs(ids) do
-  if redis.call('HEXISTS', ARGV[1] .. mid .. ':pairs', ARGV[2]) == 0 then return 0 end
+local board, playing = tonumber(ARGV[2]), 0
+for _, mid in ipairs(redis.call('LRANGE', KEYS[1], 0, -1)) do
+  local spec = cjson.decode(redis.call('HGET', ARGV[1] .. mid, 'spec'))
+  if spec.first <= board and board <= spec.last then
+    if redis.call('HEXISTS', ARGV[1] .. mid .. ':pairs', ARGV[2]) == 0 then return 0 end
+    playing = playing + 1
+  end
 end
-return 1
+if playing > 0 then return 1 end
+return 0
 """

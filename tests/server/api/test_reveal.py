@@ -54,6 +54,31 @@ def test_a_board_is_shown_only_once_finished_in_every_match(api, store):
     assert not store.board_done_everywhere("t999", 1)
 
 
+def test_a_blind_board_is_shown_once_every_match_that_plays_it_has(api, store):
+    """With two references the boards are split between them: board 1 is played only in
+    the matches against the first reference, board 3 only against the second."""
+    deals, _ = dealsets.secret(6)
+    registry.ensure_builtins(store, BOTS)
+    spec = validate({"format": "blind", "bots": ["random", "search"], "references": ["rule", "random"],
+                     "deals": deals.name, "boards": 4}, registry.builtin_roster(BOTS))
+    store.put_dealset(deals)
+    tid = store.create_tournament(spec, plan_matches(spec), "test", 60_000)
+    by_block = {}
+    for mid in store.match_ids(tid):
+        by_block.setdefault(store.match(mid)["first"], []).append(mid)
+    assert sorted(by_block) == [1, 3] and all(len(ms) == 2 for ms in by_block.values())
+    first, second = by_block[1]
+    _record(store, first, deals, 1)
+    assert not store.board_done_everywhere(tid, 1)
+    _record(store, second, deals, 1)
+    assert store.board_done_everywhere(tid, 1)
+    assert api.call("GET", f"/api/v1/matches/{first}/boards/1").status_code == 200
+    assert not store.board_done_everywhere(tid, 3) and not store.board_done_everywhere(tid, 5)
+    for mid in by_block[3]:
+        _record(store, mid, deals, 3)
+    assert store.board_done_everywhere(tid, 3) and not store.board_done_everywhere(tid, 4)
+
+
 def test_commitment_always_seed_only_once_finished(api, store):
     tid, deals, committed = _secret_tournament(store)
     for n in (1, 2, 3, 4):
