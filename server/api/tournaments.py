@@ -47,15 +47,17 @@ def results_of(store: Store, tid: str) -> dict:
     return store.results(tid) or results(store, tid)
 
 
+def match_view(store: Store, mid: str, match: dict | None = None) -> dict:
+    """A match as served: its statistics so far, remote timeouts and faulty bots."""
+    m = match or store.match(mid)
+    return {"id": mid, "x": m["x"], "y": m["y"], "status": m["status"],
+            "stats": match_stats(store, mid).to_dict(), "timeouts": store.timeouts(mid),
+            "faulty": sorted(b for b in (m["x"], m["y"]) if store.is_faulty(mid, b))}
+
+
 def matches_of(store: Store, tid: str) -> list[dict]:
-    """A tournament's matches with their statistics so far, remote timeouts and faulty bots."""
-    out = []
-    for mid in store.match_ids(tid):
-        m = store.match(mid)
-        out.append({"id": mid, "x": m["x"], "y": m["y"], "status": m["status"],
-                    "stats": match_stats(store, mid).to_dict(), "timeouts": store.timeouts(mid),
-                    "faulty": sorted(b for b in (m["x"], m["y"]) if store.is_faulty(mid, b))})
-    return out
+    """A tournament's matches, each as ``match_view`` serves it."""
+    return [match_view(store, mid) for mid in store.match_ids(tid)]
 
 
 def visible_pair(store: Store, mid: str, board: int) -> tuple[dict, dict | None]:

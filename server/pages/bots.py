@@ -2,7 +2,7 @@
 decisions the arena had to make for it (timeouts, and answers replaced by the default
 action). Never its token: ``bot_view`` (the API's) leaves the token's hash out.
 
-Ratings are ``bot_view``'s, match numbers ``matches_of``'s, so the page and the API agree.
+Ratings are ``bot_view``'s, match numbers ``match_view``'s, so the page and the API agree.
 The fault details come from the board-pair records of boards anyone may see
 (``visible_boards``): a fault's message may name a card of a board still to be played.
 """
@@ -21,7 +21,7 @@ from server.tournaments import entrants
 
 from ..api.bots import bot_view
 from ..api.context import arena
-from ..api.tournaments import matches_of
+from ..api.tournaments import match_view
 from .blueprint import bp
 from .charts import Point, line_chart
 from .matches import visible_boards
@@ -34,14 +34,16 @@ FAULTS_SHOWN = 10
 
 def recent_matches(store: Store, bot: str, limit: int = RECENT) -> list[dict[str, Any]]:
     """The bot's matches, newest tournament first (schedule order within one), each as
-    ``matches_of`` serves it plus the tournament, the opponent and the statistics seen
+    ``match_view`` serves it plus the tournament, the opponent and the statistics seen
     from the bot's side (``mine``)."""
     out: list[dict[str, Any]] = []
     for tid in reversed(store.tournament_ids()):
         if bot not in entrants(store.tournament(tid)):
             continue
-        for m in matches_of(store, tid):
-            if bot in (m["x"], m["y"]):
+        for mid in store.match_ids(tid):
+            match = store.match(mid)
+            if bot in (match["x"], match["y"]):
+                m = match_view(store, mid, match)
                 mine = m["stats"] if m["x"] == bot else mirrored(MatchStats(**m["stats"])).to_dict()
                 out.append({**m, "tournament": tid, "opponent": m["y"] if m["x"] == bot else m["x"], "mine": mine})
                 if len(out) >= limit:

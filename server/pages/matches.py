@@ -1,7 +1,7 @@
 """A match's page: who played whom, its statistics, and its board scores charted as the
 cumulative net over the boards.
 
-The statistics, timeouts and faulty bots are ``matches_of``'s (the API's) for the match.
+The statistics, timeouts and faulty bots are ``match_view``'s (the API's) for the match.
 Board scores are listed and charted only for boards finished in every match of the
 tournament (``Store.board_done_everywhere``, the rule the board-pair API applies): a
 board's score, and the link to its cards, wait until no one has the board still to play.
@@ -18,7 +18,7 @@ from server.stats import t95
 from server.store import Store, StoreError
 
 from ..api.context import arena
-from ..api.tournaments import matches_of, public
+from ..api.tournaments import match_view, public
 from .blueprint import bp
 from .charts import Point, line_chart
 from .tournaments import cell_class
@@ -55,7 +55,7 @@ def match_page(mid: str):
     except StoreError:
         abort(404, description=f"no match {mid!r}")
     t = public(store.tournament(match["tournament"]))
-    row = next(m for m in matches_of(store, t["id"]) if m["id"] == mid)
+    row = match_view(store, mid, match)
     scores = store.scores(mid)
     shown = cumulative(visible_boards(store, t["id"], scores), scores)
     chart = line_chart([Point(r["total"], str(r["board"]), f"board {r['board']}: {r['score']:+d}, "
