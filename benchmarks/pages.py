@@ -3,11 +3,13 @@
     python benchmarks/pages.py [--bots 10] [--boards 20] [--runs 50]
 
 Stores a finished round robin of N remote bots (10 bots: 45 matches) with made-up board
-scores, rated as real matches are, in a real Redis (``REDIS_URL`` or an embedded one,
-under a prefix of its own that is deleted afterwards), then renders ``/``,
-``/tournaments`` and ``/tournaments/t1`` through the Flask app in this process (the
-server-side time: reading Redis, computing, templating; no network) ``--runs`` times
-each, and prints the median and the 95th percentile.
+scores, except the first match, whose boards are really played (by the built-in rule
+and random bots, so its board-pair pages have real rooms), rated as real matches are, in
+a real Redis (``REDIS_URL`` or an embedded one, under a prefix of its own that is deleted
+afterwards). Then renders the leaderboard, the tournament list, the tournament page, the
+first match's page and its first board pair, and the first bot's page through the Flask
+app in this process (the server-side time: reading Redis, computing, templating; no
+network) ``--runs`` times each, and prints the median and the 95th percentile.
 """
 
 from __future__ import annotations
@@ -28,9 +30,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from server import dealsets, registry  # noqa: E402
 from server.api import create_app  # noqa: E402
+from server.engine import make_ruleset  # noqa: E402
 from server.store import Store  # noqa: E402
 from server.tournaments import after_match_progress, plan_matches, validate  # noqa: E402
+from workers.bots import make_bot  # noqa: E402
 from workers.embedded import EmbeddedRedis  # noqa: E402
+from workers.match import play_pairs  # noqa: E402
 
 
 def populate(store: Store, bots: int, boards: int) -> str:
@@ -45,11 +50,17 @@ def populate(store: Store, bots: int, boards: int) -> str:
     store.put_dealset(deals)
     tid = store.create_tournament(spec, plan_matches(spec), "bench", 600_000)
     rng = random.Random(1)
-    for mid in store.match_ids(tid):
+    rules = make_ruleset(spec["ruleset"], spec["options"])
+    for index, mid in enumerate(store.match_ids(tid)):
         match = store.match(mid)
-        edge = names.index(match["y"]) - names.index(match["x"])
-        store.record_pairs(match, [{"board": n, "score": rng.randint(-30, 30) + edge, "rooms": []}
-                                   for n in range(1, boards + 1)])
+        if index == 0:
+            records = list(play_pairs(rules, [(n, deals.board(n)) for n in range(1, boards + 1)],
+                                      make_bot("rule"), make_bot("random")))
+        else:
+            edge = names.index(match["y"]) - names.index(match["x"])
+            records = [{"board": n, "score": rng.randint(-30, 30) + edge, "rooms": [{"faults": []}] * 2}
+                       for n in range(1, boards + 1)]
+        store.record_pairs(match, records)
         after_match_progress(store, store.match(mid))
     return tid
 
@@ -83,12 +94,13 @@ def main() -> None:
         tid = populate(Store(redis, prefix), args.bots, args.boards)
         app = create_app({"REDIS_URL": url, "CINCH_PREFIX": prefix, "TESTING": True})
         client = app.test_client()
-        matches = len(Store(redis, prefix).match_ids(tid))
-        print(f"{args.bots} bots, {matches} matches of {args.boards} boards; {args.runs} renders each; {where}")
-        for path in ("/", "/tournaments", f"/tournaments/{tid}"):
+        mids = Store(redis, prefix).match_ids(tid)
+        print(f"{args.bots} bots, {len(mids)} matches of {args.boards} boards; {args.runs} renders each; {where}")
+        for path in ("/", "/tournaments", f"/tournaments/{tid}", f"/matches/{mids[0]}", f"/matches/{mids[0]}/boards/1",
+                     "/bots/bench00"):
             client.get(path)                                  # warm: templates compiled once
             median, p95 = timed(client, path, args.runs)
-            print(f"  {path:18} median {median:6.1f} ms   p95 {p95:6.1f} ms")
+            print(f"  {path:22} median {median:6.1f} ms   p95 {p95:6.1f} ms")
     finally:
         keys = list(redis.scan_iter(match=f"{prefix}:*"))
         for i in range(0, len(keys), 500):
