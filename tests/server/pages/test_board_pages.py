@@ -6,26 +6,13 @@ the stored record's and the engine's."""
 
 import re
 
-import pytest
+from pagecheck import html
 
-from server.api import create_app
 from server.engine import replay
 from server.store import Store
 from workers.driver import start
 from workers.jobs import play_chunk_with
 from workers.table import play_table_with
-
-
-@pytest.fixture
-def client(redis_url, store):
-    app = create_app({"REDIS_URL": redis_url, "CINCH_PREFIX": store.prefix, "CINCH_QUEUE": store.queue_name})
-    return app.test_client()
-
-
-def html(response, status=200):
-    assert response.status_code == status, response.get_data(as_text=True)[:500]
-    assert response.mimetype == "text/html"
-    return response.get_data(as_text=True)
 
 
 def rooms(text):

@@ -6,25 +6,14 @@ import re
 
 import pytest
 
+from pagecheck import html
+
 from server import dealsets, registry
-from server.api import create_app
 from server.store import Store
 from server.tournaments import after_match_progress, plan_matches, validate
 
 DEALS = dealsets.generate("match-pages", 6)
 SCORES = {1: 6, 2: -2, 3: 10, 4: 4}
-
-
-@pytest.fixture
-def client(redis_url, store):
-    app = create_app({"REDIS_URL": redis_url, "CINCH_PREFIX": store.prefix, "CINCH_QUEUE": store.queue_name})
-    return app.test_client()
-
-
-def html(response, status=200):
-    assert response.status_code == status, response.get_data(as_text=True)[:500]
-    assert response.mimetype == "text/html"
-    return response.get_data(as_text=True)
 
 
 def room(*faults):

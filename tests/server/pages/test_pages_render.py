@@ -1,23 +1,11 @@
 """Fast: every page renders from Flask's test client (no server, no browser), needs no
 token, and errors outside /api/ are HTML pages while the API keeps problem+json."""
 
-import pytest
+from pagecheck import html
 
 from server.api import create_app
 from server.store import Store
 from workers.driver import start
-
-
-@pytest.fixture
-def client(redis_url, store):
-    app = create_app({"REDIS_URL": redis_url, "CINCH_PREFIX": store.prefix, "CINCH_QUEUE": store.queue_name})
-    return app.test_client()
-
-
-def html(response, status=200):
-    assert response.status_code == status, response.get_data(as_text=True)[:500]
-    assert response.mimetype == "text/html"
-    return response.get_data(as_text=True)
 
 
 def test_every_page_renders_without_a_token(client, store: Store, queue):

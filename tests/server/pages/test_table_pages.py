@@ -6,6 +6,7 @@ the cards the API's public view holds, never one from a hand."""
 import re
 
 import pytest
+from pagecheck import html
 
 from server.api import create_app
 from server.engine import generate_board
@@ -24,12 +25,6 @@ def client(redis_url, store):
     app = create_app({"REDIS_URL": redis_url, "CINCH_PREFIX": store.prefix, "CINCH_QUEUE": store.queue_name,
                       "ADMIN_TOKEN": ADMIN})
     return app.test_client()
-
-
-def html(response, status=200):
-    assert response.status_code == status, response.get_data(as_text=True)[:500]
-    assert response.mimetype == "text/html"
-    return response.get_data(as_text=True)
 
 
 def create(client, seats=SEATS):
