@@ -130,10 +130,17 @@ def test_a_job_cut_short_by_its_workers_stop_is_not_a_failure(store, queue, rq_w
     driver = cli_driver()
     tid = start(store, queue, {"bots": ["search", "rule"], "boards": 8, "chunk": 8, "seed": 2}, driver, DEALS)
     wait_for(lambda: store.tournament(tid)["pairs_done"] >= 1, what="play to start")
-    busy = [n for n, p in rq_workers.procs.items()
-            if n in {queue.fetch_job(j).worker_name for j in StartedJobRegistry(queue=queue).get_job_ids()}]
-    rq_workers.procs[busy[0]].terminate()           # a stop: the job is interrupted after its grace
-    rq_workers.procs[busy[0]].wait(timeout=20)
+
+    def busy():
+        """The worker playing the job, once RQ has its name on the started job (under load
+        the registry and the job's worker name are written a moment apart)."""
+        jobs = [queue.fetch_job(j) for j in StartedJobRegistry(queue=queue).get_job_ids()]
+        return [n for n in rq_workers.procs if n in {job.worker_name for job in jobs if job is not None}]
+    wait_for(busy, what="the job's worker to be known")
+    assert store.tournament(tid)["pairs_done"] < 8, "the job finished before it could be stopped"
+    worker = rq_workers.procs[busy()[0]]
+    worker.terminate()           # a stop: the job is interrupted after its grace
+    worker.wait(timeout=20)
     rq_workers.replace_dead()
     watch(store, queue, tid, driver, timeout=120)
     assert int(store.redis.hget(store.key("tournament", tid), "failures") or 0) == 0

@@ -86,7 +86,7 @@ def wait_ready(base: str, timeout: float = 60) -> None:
         try:
             if requests.get(f"{base}/ready", timeout=2).status_code == 200:
                 return
-        except requests.ConnectionError:
+        except (requests.ConnectionError, requests.Timeout):    # not up yet, or slow on a busy machine
             pass
         assert time.monotonic() < deadline, "cinch serve did not come up"
         time.sleep(0.2)
