@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from apispec_oneofschema import MarshmallowPlugin as OneOfMarshmallowPlugin
 from flask import Flask, request
 from flask_swagger_ui import get_swaggerui_blueprint
 from redis import BlockingConnectionPool, Redis
@@ -25,7 +26,8 @@ from workers.jobs import QUEUE, queue_for
 from . import bots, decisions, health, ratings, tables, tournaments
 from .context import ArenaContext
 from .limits import ArenaJSONProvider, check_request
-from .problems import ArenaApi, ProblemResponses, problem, register_error_handlers
+from .contract import ContractPlugin
+from .problems import ArenaApi, problem, register_error_handlers
 from .ratelimit import LIMITS, init_limiter
 from .served import ServedDecisions
 from .waker import Waker
@@ -106,7 +108,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     register_error_handlers(app)
     app.url_map.converters["decision_id"] = decisions.DecisionIdConverter
     api = ArenaApi(app, spec_kwargs={"info": {"description": "Duplicate Cinch tournaments for bots."},
-                                  "extra_plugins": [ProblemResponses()]})
+                                  "marshmallow_plugin": OneOfMarshmallowPlugin(),    # oneOf + discriminator
+                                  "extra_plugins": [ContractPlugin()]})
+    api.ma_plugin.converter.add_attribute_function(ContractPlugin.enum_reference)
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     api.register_converter(decisions.DecisionIdConverter, decisions.decision_id_schema)
     for module in (health, bots, decisions, tournaments, tables, ratings):

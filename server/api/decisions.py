@@ -29,7 +29,8 @@ from .auth import SECURITY, authorised, bearer_token, bot_token_hash, current_bo
 from .context import arena
 from .ratelimit import empty_polls, limiter
 from .served import Served
-from .schemas import DECISION_ID, AcceptedSchema, ActionSchema, AnswerArgsSchema, DecisionSchema, WaitSchema
+from .game_schemas import ActionSchema
+from .schemas import DECISION_ID, AcceptedSchema, AnswerArgsSchema, DecisionSchema, WaitSchema
 
 class DecisionIdConverter(BaseConverter):
     """Path segments that can be a decision id; ``POST /decisions/next`` is then a 405, and

@@ -18,7 +18,6 @@ import marshmallow as ma
 from flask import Flask, Response, json
 from flask_smorest import Api
 from flask_smorest.spec import prepare_response
-from apispec import APISpec, BasePlugin
 from redis.exceptions import (AuthenticationError, BusyLoadingError, ClusterDownError, ConnectionError as RedisDown,
                               MaxConnectionsError, OutOfMemoryError, ReadOnlyError, RedisError, TryAgainError)
 from redis.exceptions import TimeoutError as RedisTimeout
@@ -40,47 +39,6 @@ class ProblemSchema(ma.Schema):
         "strings, or for a nested object the same mapping one level down; e.g. "
         '{"json": {"name": ["Missing data for required field."]}}, '
         '{"json": {"limits": {"decision_ms": ["Must be greater than or equal to 50 ..."]}}}')})
-
-
-class ProblemResponses(BasePlugin):
-    """Every operation documents each error it can answer, each with the Problem body.
-
-    Most errors come from layers under the views (path and query checks, authentication,
-    body size and type, Redis away), so listing them by hand on every view would repeat
-    the same decorators everywhere and drift; the rules here follow those layers. Errors
-    a view documents itself (``alt_response`` with a description) get the Problem body.
-    """
-
-    def init_spec(self, spec: APISpec) -> None:
-        self.spec = spec
-
-    def operation_helper(self, path: str | None = None, operations: dict | None = None, **kwargs: Any) -> None:
-        for method, operation in (operations or {}).items():
-            responses = operation.setdefault("responses", {})
-            for code in list(responses):
-                value = responses[code]
-                if str(code)[0] in "45" and isinstance(value, dict) and "content" not in value:
-                    value["content"] = {PROBLEM: {"schema": "Problem"}}
-            documented = {str(code) for code in responses}
-            for status in implied_errors(path or "", method, operation):
-                if str(int(status)) not in documented:
-                    responses[str(int(status))] = status.name
-
-
-def implied_errors(path: str, method: str, operation: dict) -> list[http.HTTPStatus]:
-    """The errors the layers under a view can answer for this operation (``limits``,
-    ``auth``, ``ratelimit``, the app's body checks, the Redis handler)."""
-    S = http.HTTPStatus
-    errors = [S.BAD_REQUEST]                          # path and query strings (NUL, lone surrogates, too long)
-    if "{" in path:
-        errors.append(S.NOT_FOUND)
-    if operation.get("security"):
-        errors += [S.UNAUTHORIZED, S.FORBIDDEN, S.TOO_MANY_REQUESTS]
-    if method.lower() == "post":
-        errors += [S.REQUEST_ENTITY_TOO_LARGE, S.UNSUPPORTED_MEDIA_TYPE]
-    if not path.endswith("/health"):
-        errors.append(S.SERVICE_UNAVAILABLE)          # Redis away: Retry-After
-    return errors
 
 
 def problem(status: int, detail: str, errors: dict | None = None, headers: dict | None = None) -> Response:

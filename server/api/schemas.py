@@ -1,14 +1,18 @@
-"""Request and response bodies. Observations and actions keep the engine's JSON shape."""
+"""Request and response bodies, typed to the last field for the OpenAPI document: a
+client generated from it reads every response and sends every request with its types
+alone. ``required`` marks what is always present. The game's own shapes (actions, legal
+entries, observations, played hands) are in ``game_schemas``."""
 
 from __future__ import annotations
 
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from server.engine.cards import CARD_NAMES, SEATS, SUITS
+from server.engine.cards import SEATS
 from server.tournaments import DEFAULTS, FORMATS, LIMITS, STATUSES
 
-Card = lambda **kw: fields.String(validate=validate.OneOf(CARD_NAMES), **kw)  # noqa: E731
+from .game_schemas import (BoardSchema, BySides, Contract, Fault, LegalSchema, ObservationSchema, RecordedAction,
+                           Room, Ruleset, Seat, Side, Suit, Trick)
 
 
 class BotRegisterSchema(ma.Schema):
@@ -24,9 +28,14 @@ class BotTokenSchema(ma.Schema):
     token = fields.String(required=True, metadata={"description": "shown once; send as 'Authorization: Bearer'"})
 
 
-def StrictBool(**kw) -> fields.Boolean:
-    """true or false, not "yes" or 1: a flag that opens formats must be meant."""
-    return fields.Boolean(truthy={True}, falsy={False}, **kw)
+class StrictBool(fields.Boolean):
+    """true or false, not "yes", 1 or 0: a flag that opens formats must be meant. (A set
+    of allowed values would not do: 0 == False, and 0 is in {False}.)"""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, bool):
+            raise self.make_error("invalid", input=value)
+        return value
 
 
 class TrustSchema(ma.Schema):
@@ -34,44 +43,32 @@ class TrustSchema(ma.Schema):
 
 
 class RatingSchema(ma.Schema):
-    mu = fields.Float()
-    sigma = fields.Float()
-    rating = fields.Float(metadata={"description": "mu - 3 sigma"})
-    matches = fields.Integer(metadata={"description": "matches that brought new board pairs"})
-    boards = fields.Integer(metadata={"description": "board pairs counted (each at most once)"})
+    mu = fields.Float(required=True)
+    sigma = fields.Float(required=True)
+    rating = fields.Float(required=True, metadata={"description": "mu - 3 sigma"})
+    matches = fields.Integer(required=True, metadata={"description": "matches that brought new board pairs"})
 
 
 class BotSchema(ma.Schema):
-    name = fields.String()
-    kind = fields.String(validate=validate.OneOf(["builtin", "remote"]))
-    status = fields.String(validate=validate.OneOf(["active", "disabled"]))
-    description = fields.String()
-    trusted = fields.Boolean(metadata={"description": (
+    name = fields.String(required=True)
+    kind = fields.String(required=True, validate=validate.OneOf(["builtin", "remote"]))
+    status = fields.String(required=True, validate=validate.OneOf(["active", "disabled"]))
+    description = fields.String(required=True)
+    trusted = fields.Boolean(required=True, metadata={"description": (
         "may play two-room matches (built-in bots always; remote bots when the admin says so)")})
-    created = fields.Float()
-    ratings = fields.Dict(keys=fields.String(), values=fields.Nested(RatingSchema),
-                          metadata={"description": "per ruleset"})
-
-
-class ActionSchema(ma.Schema):
-    """RULES.md section 6: one object per decision."""
-
-    type = fields.String(required=True, validate=validate.OneOf(["pass", "bid", "trump", "discard", "rob", "play"]))
-    seat = fields.String(validate=validate.OneOf(SEATS))
-    amount = fields.Integer(strict=True)
-    suit = fields.String(validate=validate.OneOf(list(SUITS)))
-    cards = fields.List(Card(), validate=validate.Length(max=13))
-    keep = fields.List(Card(), validate=validate.Length(max=20))
-    card = Card()
-    extras = fields.List(Card(), validate=validate.Length(max=13))
+    created = fields.Float(required=True)
+    ratings = fields.Dict(required=True, keys=Ruleset(), values=fields.Nested(RatingSchema),
+                          metadata={"description": "per ruleset the bot is rated in"})
 
 
 class DecisionSchema(ma.Schema):
-    id = fields.String(metadata={"description": "opaque; answer with POST /decisions/{id}"})
-    observation = fields.Dict(metadata={"description": "the engine's view for the seat, same shape everywhere"})
-    legal = fields.List(fields.Dict())
-    deadline = fields.Float(metadata={"description": "Unix time by which the answer must arrive"})
-    deadline_in_ms = fields.Integer()
+    id = fields.String(required=True, metadata={"description": "opaque; answer with POST /decisions/{id}"})
+    observation = fields.Nested(ObservationSchema, required=True, metadata={
+        "description": "what the seat may know, in the engine's shape (the same everywhere)"})
+    legal = fields.List(fields.Nested(LegalSchema), required=True, metadata={
+        "description": "the observation's legal entries again: answer with one of them, or as a choice says"})
+    deadline = fields.Float(required=True, metadata={"description": "Unix time by which the answer must arrive"})
+    deadline_in_ms = fields.Integer(required=True, metadata={"description": "milliseconds left (0 once passed)"})
 
 
 class WaitSchema(ma.Schema):
@@ -94,26 +91,36 @@ class AnswerArgsSchema(ma.Schema):
 
 
 class AcceptedSchema(ma.Schema):
-    accepted = fields.Boolean()
-    next = fields.List(fields.Nested(DecisionSchema),
+    accepted = fields.Boolean(required=True)
+    next = fields.List(fields.Nested(DecisionSchema), required=True,
                        metadata={"description": "the bot's other open decisions, soonest deadline first"})
 
 
 class LimitsSchema(ma.Schema):
-    decision_ms = fields.Integer(strict=True, validate=validate.Range(*LIMITS["decision_ms"]))
-    bank_ms = fields.Integer(strict=True, validate=validate.Range(*LIMITS["bank_ms"]))
-    max_timeouts = fields.Integer(strict=True, validate=validate.Range(*LIMITS["max_timeouts"]))
+    """Time limits for remote seats; a limit not given takes the arena's default."""
+
+    decision_ms = fields.Integer(strict=True, validate=validate.Range(*LIMITS["decision_ms"]), metadata={
+        "description": "milliseconds a seat has for each decision"})
+    bank_ms = fields.Integer(strict=True, validate=validate.Range(*LIMITS["bank_ms"]), metadata={
+        "description": "a silent grace, per bot and match, spent when a decision runs over"})
+    max_timeouts = fields.Integer(strict=True, validate=validate.Range(*LIMITS["max_timeouts"]), metadata={
+        "description": "timeouts after which the bot is faulty for the match and every decision is defaulted"})
 
 
 class TournamentCreateSchema(ma.Schema):
     format = fields.String(validate=validate.OneOf(FORMATS), metadata={"description": (
         "round_robin, gauntlet (two-room matches: trusted bots only) or blind (the blind movement); "
         "default: round_robin when every bot is trusted, blind otherwise")})
-    bots = fields.List(fields.String(), validate=validate.Length(max=64))
-    candidates = fields.List(fields.String(), validate=validate.Length(max=64))
-    references = fields.List(fields.String(), validate=validate.Length(max=64))
-    ruleset = fields.String(load_default=DEFAULTS["ruleset"])
-    options = fields.Dict(load_default=dict)
+    bots = fields.List(fields.String(), validate=validate.Length(max=64), metadata={"description": (
+        "round_robin: at least two; blind: the entrants, at least one")})
+    candidates = fields.List(fields.String(), validate=validate.Length(max=64), metadata={
+        "description": "gauntlet: the bots that meet every reference"})
+    references = fields.List(fields.String(), validate=validate.Length(max=64), metadata={"description": (
+        "gauntlet: the bots each candidate meets; blind: the built-in bots the entrants are scored against "
+        "(default rule), each over its own block of the boards")})
+    ruleset = Ruleset(load_default=DEFAULTS["ruleset"])
+    options = fields.Dict(load_default=dict, metadata={"description": (
+        "the ruleset's named options (american62 takes none; foster51's are the Foster51Options schema)")})
     deals = fields.String(validate=validate.Length(max=64), metadata={"description": (
         "a deal set's name, or 'secret' for a fresh secret set; default: standard when every bot is built in, "
         "secret otherwise (a named set with remote bots needs practice)")})
@@ -127,119 +134,165 @@ class TournamentCreateSchema(ma.Schema):
 
 
 class WaitingSchema(ma.Schema):
-    bot = fields.String()
-    connected = fields.Boolean(metadata={"description": "talked to the API in the last 30 s"})
-    seen_seconds_ago = fields.Float(allow_none=True, metadata={"description": "null: never seen"})
-    open_decisions = fields.Integer()
-    timeouts = fields.Integer(metadata={"description": "timeouts in this tournament so far"})
+    bot = fields.String(required=True)
+    connected = fields.Boolean(required=True, metadata={"description": "talked to the API in the last 30 s"})
+    seen_seconds_ago = fields.Float(required=True, allow_none=True, metadata={"description": "null: never seen"})
+    open_decisions = fields.Integer(required=True)
+    timeouts = fields.Integer(required=True, metadata={"description": "timeouts in this tournament so far"})
 
 
 class CommitmentSchema(ma.Schema):
-    name = fields.String(metadata={"description": "the secret set's name: 'secret-' + sha256(seed)[:16]"})
-    boards = fields.Integer(metadata={"description": "boards in the set"})
-    seed_sha256 = fields.String(metadata={"description": "sha256 of the seed (UTF-8), hex"})
-    deals_sha256 = fields.String(metadata={"description": "sha256 of the set's JSON Lines file, hex"})
+    name = fields.String(required=True, metadata={
+        "description": "the secret set's name: 'secret-' + sha256(seed)[:16]"})
+    boards = fields.Integer(required=True, metadata={"description": "boards in the set"})
+    seed_sha256 = fields.String(required=True, metadata={"description": "sha256 of the seed (UTF-8), hex"})
+    deals_sha256 = fields.String(required=True, metadata={"description": "sha256 of the set's JSON Lines file, hex"})
 
 
 class TournamentSchema(ma.Schema):
-    id = fields.String()
-    format = fields.String()
-    ruleset = fields.String()
-    options = fields.Dict()
-    deals = fields.String()
-    first = fields.Integer()
-    boards = fields.Integer()
-    bots = fields.List(fields.String())
-    candidates = fields.List(fields.String())
-    references = fields.List(fields.String())
-    limits = fields.Dict()
-    practice = fields.Boolean(metadata={"description": "a practice run: a named deal set with remote bots"})
-    status = fields.String(validate=validate.OneOf(STATUSES), metadata={"description": (
+    id = fields.String(required=True)
+    format = fields.String(required=True, validate=validate.OneOf(FORMATS))
+    ruleset = Ruleset(required=True)
+    options = fields.Dict(required=True)
+    deals = fields.String(required=True, metadata={"description": "the deal set's name"})
+    first = fields.Integer(required=True, metadata={"description": "the first board of the set played"})
+    boards = fields.Integer(required=True)
+    bots = fields.List(fields.String(), metadata={"description": "round_robin and blind"})
+    candidates = fields.List(fields.String(), metadata={"description": "gauntlet"})
+    references = fields.List(fields.String(), metadata={"description": "gauntlet and blind"})
+    limits = fields.Nested(LimitsSchema, required=True, metadata={"description": "the limits asked for"})
+    practice = fields.Boolean(required=True, metadata={
+        "description": "a practice run: a named deal set with remote bots"})
+    status = fields.String(required=True, validate=validate.OneOf(STATUSES), metadata={"description": (
         "queued (no board started), running, interrupted (its driver stopped or died; resume continues it), "
         "cancelled, finished, failed (jobs kept failing: see error)")})
-    driver = fields.String(allow_none=True, metadata={"description": "who plays it: the service, or a CLI command"})
-    error = fields.String(allow_none=True, metadata={"description": "why it failed"})
+    driver = fields.String(required=True, allow_none=True, metadata={
+        "description": "who plays it: the service, or a CLI command"})
+    error = fields.String(required=True, allow_none=True, metadata={"description": "why it failed"})
     waiting = fields.List(fields.Nested(WaitingSchema), metadata={
         "description": "remote entrants of a live tournament: connected or not, open decisions, timeouts "
                        "(on GET /tournaments/{id})"})
-    pairs_done = fields.Integer()
-    pairs_total = fields.Integer()
-    created = fields.Float()
-    finished = fields.Float(allow_none=True)
-    commitment = fields.Nested(CommitmentSchema, allow_none=True, metadata={"description": (
+    pairs_done = fields.Integer(required=True)
+    pairs_total = fields.Integer(required=True)
+    created = fields.Float(required=True)
+    finished = fields.Float(allow_none=True, metadata={"description": "when it finished"})
+    commitment = fields.Nested(CommitmentSchema, required=True, allow_none=True, metadata={"description": (
         "for a tournament dealt from a secret deal set, published before play: the set's name and size, "
         "the sha256 of its seed and the sha256 of its file; null for a public set")})
-    seed = fields.Integer(metadata={"description": "the built-in bots' seed"})
-    deals_seed = fields.String(allow_none=True, metadata={"description": (
+    seed = fields.Integer(required=True, metadata={"description": "the built-in bots' seed"})
+    deals_seed = fields.String(required=True, allow_none=True, metadata={"description": (
         "the secret deal set's seed, revealed once the tournament is finished (null before): anyone can "
         "rebuild every deal from it and check it against the commitment (cinch deals verify --seed)")})
 
 
 class CreatedSchema(ma.Schema):
-    id = fields.String()
+    id = fields.String(required=True)
 
 
 class TournamentCreatedSchema(ma.Schema):
-    id = fields.String()
-    commitment = fields.Nested(CommitmentSchema, allow_none=True, metadata={
+    id = fields.String(required=True)
+    commitment = fields.Nested(CommitmentSchema, required=True, allow_none=True, metadata={
         "description": "the secret deal set's commitment (null for a named set)"})
 
 
-class MatchSchema(ma.Schema):
-    id = fields.String()
-    x = fields.String()
-    y = fields.String()
-    status = fields.String()
-    stats = fields.Dict()
-    timeouts = fields.Dict(keys=fields.String(), values=fields.Integer())
-    faulty = fields.List(fields.String())
+class StatsSchema(ma.Schema):
+    """Board-pair scores of one bot against another, from the first's side."""
+
+    boards = fields.Integer(required=True)
+    total = fields.Integer(required=True)
+    mean = fields.Float(required=True, metadata={"description": "mean score per board"})
+    ci_low = fields.Float(required=True, allow_none=True, metadata={
+        "description": "the mean's 95% interval (Student's t); null under two boards"})
+    ci_high = fields.Float(required=True, allow_none=True)
+    won = fields.Integer(required=True, metadata={"description": "boards with a positive score"})
+    tied = fields.Integer(required=True)
+    lost = fields.Integer(required=True)
+    los = fields.Float(required=True, metadata={"description": "likelihood of superiority, 0 to 1"})
+
+
+class MatchSummarySchema(ma.Schema):
+    id = fields.String(required=True)
+    x = fields.String(required=True, metadata={"description": "the bot whose side the scores are from"})
+    y = fields.String(required=True)
+    status = fields.String(required=True, validate=validate.OneOf(["queued", "running", "complete"]))
+    stats = fields.Nested(StatsSchema, required=True)
+
+
+class MatchSchema(MatchSummarySchema):
+    timeouts = fields.Dict(required=True, keys=fields.String(), values=fields.Integer(), metadata={
+        "description": "remote bot -> timeouts in the match"})
+    faulty = fields.List(fields.String(), required=True, metadata={
+        "description": "bots past max_timeouts: every later decision of theirs was defaulted"})
+
+
+class StandingSchema(ma.Schema):
+    bot = fields.String(required=True)
+    matches = fields.Integer(required=True)
+    match_wins = fields.Integer(required=True)
+    match_draws = fields.Integer(required=True)
+    boards = fields.Integer(required=True)
+    total = fields.Integer(required=True)
+    won = fields.Integer(required=True)
+    tied = fields.Integer(required=True)
+    lost = fields.Integer(required=True)
+    mean = fields.Float(required=True, metadata={"description": "mean score per board over all its matches"})
 
 
 class ResultsSchema(ma.Schema):
-    tournament = fields.String()
-    format = fields.String()
-    ruleset = fields.String()
-    standings = fields.List(fields.Dict())
-    crosstable = fields.Dict()
-    matches = fields.List(fields.Dict())
+    tournament = fields.String(required=True)
+    format = fields.String(required=True, validate=validate.OneOf(FORMATS))
+    ruleset = Ruleset(required=True)
+    standings = fields.List(fields.Nested(StandingSchema), required=True, metadata={"description": "best first"})
+    crosstable = fields.Dict(required=True, keys=fields.String(), values=fields.Dict(
+        keys=fields.String(), values=fields.Nested(StatsSchema)), metadata={
+        "description": "row bot -> column bot -> the row bot's scores against the column bot"})
+    matches = fields.List(fields.Nested(MatchSummarySchema), required=True)
 
 
 class BoardPairSchema(ma.Schema):
-    board = fields.Integer()
-    score = fields.Integer(metadata={"description": "the match's X score on this pair"})
-    rooms = fields.List(fields.Dict())
-    side = fields.String(validate=validate.OneOf(["NS", "EW"]), metadata={"description": (
+    board = fields.Integer(required=True)
+    score = fields.Integer(required=True, metadata={"description": "the match's X score on this pair"})
+    rooms = fields.List(fields.Nested(Room), required=True, metadata={"description": (
+        "two rooms: X at N/S then at E/W; blind movement: the entrant's room, then the reference pair's "
+        "par room")})
+    side = Side(metadata={"description": (
         "blind movement only: the side the entrant (X) held in the first room; the second is "
         "the reference pair's par room on the same cards")})
 
 
+class LeaderboardEntrySchema(RatingSchema):
+    bot = fields.String(required=True)
+    boards = fields.Integer(required=True, metadata={"description": "board pairs counted (each at most once)"})
+
+
 class LeaderboardSchema(ma.Schema):
-    ruleset = fields.String()
-    bots = fields.List(fields.Dict())
+    ruleset = Ruleset(required=True)
+    bots = fields.List(fields.Nested(LeaderboardEntrySchema), required=True, metadata={
+        "description": "by rating, best first"})
 
 
 class RatingPointSchema(ma.Schema):
-    t = fields.Float(metadata={"description": "when the rating changed (Unix time)"})
-    mu = fields.Float()
-    sigma = fields.Float()
-    rating = fields.Float(metadata={"description": "mu - 3 sigma"})
-    match = fields.String(metadata={"description": (
+    t = fields.Float(required=True, metadata={"description": "when the rating changed (Unix time)"})
+    mu = fields.Float(required=True)
+    sigma = fields.Float(required=True)
+    rating = fields.Float(required=True, metadata={"description": "mu - 3 sigma"})
+    match = fields.String(required=True, metadata={"description": (
         "what moved it: a match id, or a blind movement's comparison of two entrants ('t3:a~b')")})
 
 
 class RatingHistorySchema(ma.Schema):
-    ruleset = fields.String()
-    bot = fields.String()
-    points = fields.List(fields.Nested(RatingPointSchema), metadata={"description": "oldest first"})
+    ruleset = Ruleset(required=True)
+    bot = fields.String(required=True)
+    points = fields.List(fields.Nested(RatingPointSchema), required=True, metadata={"description": "oldest first"})
 
 
 class HealthSchema(ma.Schema):
-    status = fields.String()
+    status = fields.String(required=True)
 
 
 class TableCreateSchema(ma.Schema):
-    ruleset = fields.String(load_default=DEFAULTS["ruleset"])
-    options = fields.Dict(load_default=dict)
+    ruleset = Ruleset(load_default=DEFAULTS["ruleset"])
+    options = fields.Dict(load_default=dict, metadata={"description": "the ruleset's named options"})
     seats = fields.Dict(keys=fields.String(validate=validate.OneOf(SEATS)), values=fields.String(),
                         load_default=dict, metadata={"description": "seat -> bot name, for seats filled now"})
     seed = fields.Integer(strict=True, load_default=1, validate=validate.Range(min=0))
@@ -247,29 +300,69 @@ class TableCreateSchema(ma.Schema):
 
 
 class JoinSchema(ma.Schema):
-    seat = fields.String(validate=validate.OneOf(SEATS))
+    seat = Seat(metadata={"description": "the seat to take; default: the first open one"})
+
+
+class SeatsSchema(ma.Schema):
+    N = fields.String(required=True, allow_none=True, metadata={"description": "the bot, or null: open"})
+    E = fields.String(required=True, allow_none=True)
+    S = fields.String(required=True, allow_none=True)
+    W = fields.String(required=True, allow_none=True)
+
+
+class HandSummarySchema(ma.Schema):
+    """A finished hand of a table as a spectator may see it: no card that was not played."""
+
+    number = fields.Integer(required=True)
+    delta = fields.Nested(BySides, required=True, metadata={"description": "the hand's change to the score"})
+    scores = fields.Nested(BySides, required=True, metadata={"description": "the game score after the hand"})
+    contract = fields.Nested(Contract, required=True, allow_none=True)
+    trump = Suit(required=True, allow_none=True)
+    points = fields.Nested(BySides, required=True, allow_none=True)
+    tricks = fields.List(fields.Nested(Trick), required=True)
+
+
+class LiveHandSchema(ma.Schema):
+    hand = fields.Integer(required=True, metadata={"description": "the hand's number in the game"})
+    view = fields.Nested(ObservationSchema, required=True, metadata={"description": "the spectator's view"})
 
 
 class TableSchema(ma.Schema):
-    id = fields.String()
-    ruleset = fields.String()
-    options = fields.Dict()
-    seats = fields.Dict(keys=fields.String(), values=fields.String(allow_none=True))
-    status = fields.String(validate=validate.OneOf(["open", "running", "finished"]))
-    winner = fields.String(allow_none=True)
-    limits = fields.Dict()
-    hands_played = fields.Integer()
-    scores = fields.Dict(keys=fields.String(), values=fields.Integer())
-    hands = fields.List(fields.Dict(), metadata={"description": "finished hands, public summary"})
-    live = fields.Dict(allow_none=True, metadata={"description": "the hand in progress, public view"})
-    commitment = fields.String(metadata={"description": (
+    id = fields.String(required=True)
+    ruleset = Ruleset(required=True)
+    options = fields.Dict(required=True)
+    seats = fields.Nested(SeatsSchema, required=True)
+    status = fields.String(required=True, validate=validate.OneOf(["open", "running", "finished"]))
+    winner = Side(required=True, allow_none=True)
+    limits = fields.Nested(LimitsSchema, required=True)
+    hands_played = fields.Integer(required=True)
+    scores = fields.Nested(BySides, required=True)
+    hands = fields.List(fields.Nested(HandSummarySchema), required=True, metadata={
+        "description": "finished hands, public summary"})
+    live = fields.Nested(LiveHandSchema, required=True, allow_none=True, metadata={
+        "description": "the hand in progress, public view (null unless running)"})
+    commitment = fields.String(required=True, metadata={"description": (
         "sha256 (hex) of the table's deal seed, published from the start")})
-    deal_seed = fields.String(allow_none=True, metadata={"description": (
+    deal_seed = fields.String(required=True, allow_none=True, metadata={"description": (
         "the table's deal seed, revealed once the game is over (null before): board n of the game is "
         "the canonical generator's board n for this seed, and its sha256 is the commitment")})
 
 
+class TableHandSchema(ma.Schema):
+    """One hand of a finished table, every card: replay it with the table's ruleset and
+    options and the previous hand's ``scores`` (0-0 for the first)."""
+
+    number = fields.Integer(required=True)
+    board = fields.Nested(BoardSchema, required=True)
+    actions = fields.List(fields.Nested(RecordedAction), required=True)
+    delta = fields.Nested(BySides, required=True)
+    scores = fields.Nested(BySides, required=True, metadata={"description": "the game score after the hand"})
+    faults = fields.List(fields.Nested(Fault), required=True)
+    public = fields.Nested(ObservationSchema, required=True, metadata={
+        "description": "the finished hand as a spectator saw it"})
+
+
 class TableRecordSchema(ma.Schema):
-    id = fields.String()
-    winner = fields.String(allow_none=True)
-    hands = fields.List(fields.Dict())
+    id = fields.String(required=True)
+    winner = Side(required=True, allow_none=True)
+    hands = fields.List(fields.Nested(TableHandSchema), required=True)

@@ -3,9 +3,11 @@
 import threading
 import time
 from random import Random
+from urllib.parse import urlsplit
 
 import pytest
 import requests
+import schemathesis
 
 from server.engine.playout import random_action
 
@@ -13,17 +15,40 @@ ADMIN = "test-admin-token"
 
 
 class Api:
-    """A tiny client for tests: base URL plus bearer tokens."""
+    """A tiny client for tests: base URL plus bearer tokens. Every response to an
+    operation of the API is checked against the schema the server's own OpenAPI
+    document gives for it (by schemathesis); what does not match is kept in
+    ``violations``, which the fixtures assert empty when the test ends, so a response
+    that breaks the contract fails any test that sees it, background threads included."""
 
     def __init__(self, base):
         self.base = base
         self.http = requests.Session()
+        self.violations = []
+        self._contract = None
 
     def call(self, method, path, token=None, **kwargs):
         headers = kwargs.pop("headers", {})
         if token:
             headers["Authorization"] = f"Bearer {token}"
-        return self.http.request(method, self.base + path, headers=headers, timeout=60, **kwargs)
+        response = self.http.request(method, self.base + path, headers=headers, timeout=60, **kwargs)
+        self.check(method, response)
+        return response
+
+    def check(self, method, response):
+        """Record the response's departures from its documented schema, if any."""
+        path = urlsplit(response.url).path
+        if not path.startswith("/api/v1/") or path == "/api/v1/openapi.json":
+            return
+        if self._contract is None:
+            self._contract = schemathesis.openapi.from_url(self.base + "/api/v1/openapi.json")
+        operation = self._contract.find_operation_by_path(method.upper(), path)
+        if operation is None:
+            return
+        try:
+            operation.validate_response(response)
+        except (Exception, BaseExceptionGroup) as exc:      # schemathesis's failures: one, or a group of them
+            self.violations.append(f"{method} {path} -> {response.status_code}: {exc}\n{response.text[:500]}")
 
     def register(self, name):
         r = self.call("POST", "/api/v1/bots", json={"name": name})

@@ -90,7 +90,8 @@ def test_only_the_admin_marks_a_remote_bot_trusted_and_trust_opens_two_room_form
     assert api.call("POST", "/api/v1/bots/vouched/trust", token, json={"trusted": True}).status_code == 403
     assert api.call("POST", "/api/v1/bots/rule/trust", ADMIN, json={"trusted": False}).status_code == 409
     assert api.call("POST", "/api/v1/bots/ghost/trust", ADMIN, json={"trusted": True}).status_code == 404
-    assert api.call("POST", "/api/v1/bots/vouched/trust", ADMIN, json={"trusted": "yes"}).status_code == 422
+    for loose in ("yes", 1, 0, None):
+        assert api.call("POST", "/api/v1/bots/vouched/trust", ADMIN, json={"trusted": loose}).status_code == 422
     assert api.call("POST", "/api/v1/bots/vouched/trust", ADMIN, json={"trusted": True}).json()["trusted"] is True
     created = api.call("POST", "/api/v1/tournaments", ADMIN, json={"bots": ["vouched", "rule"], "boards": 1})
     assert created.status_code == 201, created.text

@@ -8,7 +8,7 @@ import threading
 import time
 from random import Random
 
-from conftest import start_api, stop_api
+from apiserver import start_api, stop_api
 
 from server import registry
 from server.engine import HandState, generate_board, make_ruleset, observation

@@ -45,3 +45,14 @@ def test_every_error_response_of_every_operation_is_a_documented_problem(redis_u
     problem = spec["components"]["schemas"]["Problem"]
     assert set(problem["required"]) == {"type", "title", "status", "detail"}
     assert "where it was (json, query, path)" in problem["properties"]["errors"]["description"]
+
+
+def test_the_suite_checks_every_response_against_the_document(api):
+    """The API tests' client validates each response against the served document
+    (``apiclient.Api.check``): a real response passes, the same one altered does not."""
+    r = api.call("GET", "/api/v1/ratings/american62")
+    assert r.status_code == 200 and api.violations == []
+    r._content = b'{"ruleset": "whist", "bots": [{"bot": "x"}]}'
+    api.check("GET", r)
+    assert len(api.violations) == 1 and "whist" in api.violations[0]
+    api.violations.clear()

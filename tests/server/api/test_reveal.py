@@ -6,9 +6,13 @@ import subprocess
 import sys
 
 from server import dealsets, registry
+from server.engine import Board, make_ruleset
 from server.tournaments import plan_matches, validate
+from workers.bots import RandomBot
+from workers.match import play_room
 
 BOTS = ["random", "rule", "search"]
+AMERICAN62 = make_ruleset("american62")
 
 
 def _secret_tournament(store, boards=4, first=1):
@@ -23,8 +27,10 @@ def _secret_tournament(store, boards=4, first=1):
 
 
 def _pair(deals, n, board=None):
-    board = board or deals.board(n).to_dict()
-    rooms = [{"replay": {"board": board, "actions": []}, "delta": {"NS": 0, "EW": 0}} for _ in range(2)]
+    """Board ``n`` really played in both rooms (by the random bot), or ``board``'s cards
+    stored under number ``n``."""
+    board = Board.from_dict(board) if board else deals.board(n)
+    rooms = [play_room(AMERICAN62, board, RandomBot(n), RandomBot(n + 1)) for _ in range(2)]
     return {"board": n, "score": 0, "rooms": rooms}
 
 

@@ -12,9 +12,8 @@ import pytest
 from server.api import create_app
 
 API_TESTS = Path(__file__).resolve().parents[1] / "api"
-for helpers in (API_TESTS, Path(__file__).resolve().parent):      # apiclient, browser; pagecheck
-    if str(helpers) not in sys.path:
-        sys.path.insert(0, str(helpers))
+if str(API_TESTS) not in sys.path:           # apiclient, browser (pagecheck is beside the tests)
+    sys.path.insert(0, str(API_TESTS))
 
 _spec = importlib.util.spec_from_file_location("api_suite_conftest", API_TESTS / "conftest.py")
 _api_conftest = importlib.util.module_from_spec(_spec)
