@@ -88,7 +88,9 @@ class BySeats(ma.Schema):
 
 class ByType(OneOfSchema):
     """One schema per value of ``type_field``; the field stays in the object, and an
-    unknown value is refused with the values there are."""
+    unknown value is refused with the values there are. ``type_schemas`` holds instances,
+    made once: the answer to every decision is loaded here, and making a schema per load
+    would double the cost."""
 
     type_field_remove = False
 
@@ -145,8 +147,8 @@ class PlayAction(PassAction):
 class ActionSchema(ByType):
     """An answer: one object, its fields set by its ``type`` (RULES.md section 6)."""
 
-    type_schemas = {"pass": PassAction, "bid": BidAction, "trump": TrumpAction, "discard": DiscardAction,
-                    "rob": RobAction, "play": PlayAction}
+    type_schemas = {"pass": PassAction(), "bid": BidAction(), "trump": TrumpAction(), "discard": DiscardAction(),
+                    "rob": RobAction(), "play": PlayAction()}
 
 
 # ---------------------------------------------------------------- legal entries
@@ -184,8 +186,8 @@ class LegalSchema(ByType):
     """One entry of ``legal``: a complete action (pass, bid, trump, play) to send back as
     it is, or a choice (discard, rob, play with extras) that says what to send."""
 
-    type_schemas = {"pass": PassAction, "bid": BidAction, "trump": TrumpAction, "play": PlayChoice,
-                    "discard": DiscardChoice, "rob": RobChoice}
+    type_schemas = {"pass": PassAction(), "bid": BidAction(), "trump": TrumpAction(), "play": PlayChoice(),
+                    "discard": DiscardChoice(), "rob": RobChoice()}
 
 
 # ---------------------------------------------------------------- observations
@@ -280,7 +282,7 @@ class Foster51Observation(ObservationBase):
 
 class ObservationSchema(ByType):
     type_field = "ruleset"
-    type_schemas = {"american62": American62Observation, "foster51": Foster51Observation}
+    type_schemas = {"american62": American62Observation(), "foster51": Foster51Observation()}
 
 
 assert set(ObservationSchema.type_schemas) == set(RULESETS)      # a new ruleset joins this schema
