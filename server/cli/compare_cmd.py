@@ -3,22 +3,29 @@
 Uses stored board pairs when some match of X and Y (in either order) on the same
 ruleset, options and deal set holds every requested board; otherwise plays the match
 as a two-bot tournament through the workers (so it is stored for next time).
+
+With ``--sprt`` the comparison is a sequential test (``server.sequential``): ``--boards``
+is the most it plays, and it stops as soon as the test decides, cancelling the rest of
+the match. Stored boards that already decide are used without playing.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
+from typing import Any, Callable, Iterator
 
-from server import dealsets
+from server import dealsets, sequential
+from server.dealsets import DealSet
+from server.sequential import Sprt, SprtResult
 from server.stats import summarize
 from server.store import Store
 from server.tournaments import DEFAULTS, PUBLIC_DEALS, SpecError
 from workers.driver import cli_driver, start
 from workers.match import net
+from workers.supervisor import halt
 
-from .connect import arena
+from .connect import Arena, arena
 from .errors import UsageError
 from .report import interval
 from .tournament_cmd import drive
@@ -35,18 +42,55 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--options", type=json.loads, default={})
     p.add_argument("--seed", type=int, default=DEFAULTS["seed"])
     p.add_argument("--workers", type=int, help="local worker processes (default 2 embedded, 0 with REDIS_URL)")
+    s = p.add_argument_group("sequential test", "with --sprt, stop as soon as the evidence decides; "
+                                                "--boards is then the most boards played")
+    s.add_argument("--sprt", action="store_true", help="run a sequential probability ratio test")
+    s.add_argument("--delta0", type=float, default=0.0, help="H0: X's mean edge in points per board (default 0)")
+    s.add_argument("--delta1", type=float, default=5.0, help="H1: X's mean edge in points per board (default 5)")
+    s.add_argument("--alpha", type=float, default=0.05, help="chance of accepting H1 when H0 holds (default 0.05)")
+    s.add_argument("--beta", type=float, default=0.05, help="chance of accepting H0 when H1 holds (default 0.05)")
     p.set_defaults(run=run)
+
+
+SPRT_CHUNK = 10
+"""Boards per job with --sprt: small, so that boards are stored in order soon after
+the test could use them, and little is being played when it stops."""
+
+
+class Decided(Exception):
+    """The sequential test decided while tournament ``tid`` was being played: stop watching it."""
+
+    def __init__(self, tid: str):
+        super().__init__(tid)
+        self.tid = tid
+
+
+def stored_matches(store: Store, x: str, y: str, spec: dict[str, Any]) -> Iterator[tuple[str, bool]]:
+    """Stored matches of X and Y on ``spec``'s ruleset, options, deal set and seed, newest
+    first: (match id, X sat as X)."""
+    for tid in reversed(store.tournament_ids()):
+        for mid in store.match_ids(tid):
+            m = store.match(mid)
+            if all(m[k] == spec[k] for k in ("ruleset", "options", "deals", "seed")) and {m["x"], m["y"]} == {x, y}:
+                yield mid, m["x"] == x
 
 
 def find_stored(store: Store, x: str, y: str, spec: dict[str, Any], boards: range) -> tuple[str, bool] | None:
     """A stored match of X and Y holding every board in ``boards``: (match id, X sat as X)."""
-    for tid in reversed(store.tournament_ids()):
-        for mid in store.match_ids(tid):
-            m = store.match(mid)
-            same = all(m[k] == spec[k] for k in ("ruleset", "options", "deals", "seed"))
-            if same and {m["x"], m["y"]} == {x, y} and set(boards) <= store.stored_boards(mid):
-                return mid, m["x"] == x
-    return None
+    return next(((mid, as_x) for mid, as_x in stored_matches(store, x, y, spec)
+                 if set(boards) <= store.stored_boards(mid)), None)
+
+
+def x_prefix(store: Store, mid: str, as_x: bool, first: int) -> list[int]:
+    """X's scores on boards first, first + 1, ... up to the first board not stored yet.
+    The test reads boards in board order, so the order they were played in does not
+    change its answer."""
+    scores = store.scores(mid)
+    sign = 1 if as_x else -1
+    prefix = []
+    while first + len(prefix) in scores:
+        prefix.append(sign * scores[first + len(prefix)])
+    return prefix
 
 
 def room_line(room: dict[str, Any], side: str) -> str:
@@ -57,11 +101,34 @@ def room_line(room: dict[str, Any], side: str) -> str:
             f"net {net(room['delta'], side):+4}")
 
 
+def sprt_settings(args: argparse.Namespace) -> Sprt:
+    try:
+        return Sprt(args.delta0, args.delta1, args.alpha, args.beta, args.boards)
+    except ValueError as exc:
+        raise UsageError(f"--sprt: {exc}") from None
+
+
+def play(a: Arena, args: argparse.Namespace, deals: DealSet, chunk: dict[str, int] | None = None,
+         on_progress: Callable[[dict[str, Any]], None] | None = None) -> str:
+    """Play the match as a two-bot tournament and return its id; ``chunk`` (e.g.
+    {"chunk": 10}) goes into the request, ``on_progress`` to ``drive``."""
+    request = {"bots": [args.x, args.y], "ruleset": args.ruleset, "options": args.options,
+               "first": args.first, "boards": args.boards, "seed": args.seed, **(chunk or {})}
+    driver = cli_driver()
+    try:
+        tid = start(a.store, a.queue, request, driver, deals)
+    except (SpecError, ValueError) as exc:
+        raise UsageError(str(exc)) from None
+    drive(a, tid, driver, f"playing {args.x} vs {args.y}", on_progress=on_progress)
+    return tid
+
+
 def run(args: argparse.Namespace) -> int:
     if args.x == args.y:
         raise UsageError("compare two different bots")
     if args.boards < 1:
         raise UsageError(f"--boards must be 1 or more, not {args.boards}")
+    test = sprt_settings(args) if args.sprt else None
     try:
         deals = dealsets.load(args.deals)
     except dealsets.DealSetError as exc:
@@ -69,16 +136,11 @@ def run(args: argparse.Namespace) -> int:
     spec = {"ruleset": args.ruleset, "options": args.options, "deals": deals.name, "seed": args.seed}
     boards = range(args.first, args.first + args.boards)
     with arena(args.workers) as a:
+        if test is not None:
+            return run_sprt(a, args, deals, spec, test)
         found = find_stored(a.store, args.x, args.y, spec, boards)
         if found is None:
-            request = {"bots": [args.x, args.y], "ruleset": args.ruleset, "options": args.options,
-                       "first": args.first, "boards": args.boards, "seed": args.seed}
-            driver = cli_driver()
-            try:
-                tid = start(a.store, a.queue, request, driver, deals)
-            except (SpecError, ValueError) as exc:
-                raise UsageError(str(exc)) from None
-            drive(a, tid, driver, f"playing {args.x} vs {args.y}")
+            play(a, args, deals)
             found = find_stored(a.store, args.x, args.y, spec, boards)
         mid, as_stored = found
         print(f"{args.x} vs {args.y}: {args.ruleset}, deal set {deals.name}, boards {boards.start}-{boards.stop - 1}"
@@ -95,3 +157,54 @@ def run(args: argparse.Namespace) -> int:
         print(f"\n{args.x} vs {args.y}: mean {interval(stats)} per board over {stats['boards']} boards, "
               f"W-T-L {stats['won']}-{stats['tied']}-{stats['lost']}, LOS {stats['los']:.3f}")
     return 0
+
+
+def run_sprt(a: Arena, args: argparse.Namespace, deals: DealSet, spec: dict[str, Any], test: Sprt) -> int:
+    """The sequential test on stored boards if they decide it, otherwise on a match played
+    until it decides (the rest of the match is then cancelled)."""
+    for mid, _ in stored_matches(a.store, args.x, args.y, spec):
+        result = result_of(a.store, mid, args, test)
+        if result.decision is not None:
+            print_sprt(args, deals, test, mid, result)
+            return 0
+
+    def check(t: dict[str, Any]) -> None:
+        if result_of(a.store, a.store.match_ids(t["id"])[0], args, test).decision is not None:
+            raise Decided(t["id"])
+
+    try:
+        tid = play(a, args, deals, {"chunk": SPRT_CHUNK}, check)
+    except Decided as decided:
+        tid = decided.tid
+        halt(a.store, a.queue, tid, "cancelled")
+    mid = a.store.match_ids(tid)[0]
+    print_sprt(args, deals, test, mid, result_of(a.store, mid, args, test))
+    played = len(a.store.stored_boards(mid))
+    if played < args.boards:
+        print(f"tournament {tid} cancelled once the test decided, with {played} of {args.boards} board pairs played")
+    return 0
+
+
+def result_of(store: Store, mid: str, args: argparse.Namespace, test: Sprt) -> SprtResult:
+    """The test on match ``mid``'s boards stored so far, from X's side."""
+    return sequential.run(x_prefix(store, mid, store.match(mid)["x"] == args.x, args.first), test)
+
+
+def verdict(args: argparse.Namespace, test: Sprt, decision: str | None) -> str:
+    """The decision in words."""
+    if decision == "H1":
+        return f"H1 accepted: {args.x} is better than {args.y} by more than {test.delta0:g} points per board"
+    if decision == "H0":
+        return f"H0 accepted: {args.x} is not better than {args.y} by {test.delta1:g} points per board"
+    return f"inconclusive: no decision within {test.max_boards} boards"
+
+
+def print_sprt(args: argparse.Namespace, deals: DealSet, test: Sprt, mid: str, result: SprtResult) -> None:
+    print(f"{args.x} vs {args.y}: {args.ruleset}, deal set {deals.name}, boards from {args.first} "
+          f"(from match {mid})")
+    print(f"SPRT of {args.x}'s mean per board, H0 {test.delta0:+g} vs H1 {test.delta1:+g} "
+          f"(alpha {test.alpha:g}, beta {test.beta:g}, at most {test.max_boards} boards)")
+    print(verdict(args, test, result.decision))
+    stats = {"mean": result.mean, "ci_low": result.ci_low, "ci_high": result.ci_high}
+    print(f"boards {result.boards}, LLR {result.llr:+.2f} (bounds {result.lower:+.2f}, {result.upper:+.2f}), "
+          f"mean {interval(stats)} per board")

@@ -15,7 +15,7 @@ import argparse
 import json
 import sys
 import time
-from typing import Any
+from typing import Any, Callable
 
 from redis.exceptions import RedisError
 from tqdm import tqdm
@@ -96,9 +96,12 @@ def progress_note(t: dict[str, Any], waiting: list[dict[str, Any]]) -> str:
     return ", ".join(notes)
 
 
-def drive(a: Arena, tid: str, driver: str, desc: str, quiet: bool = False) -> dict[str, Any]:
+def drive(a: Arena, tid: str, driver: str, desc: str, quiet: bool = False,
+          on_progress: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
     """Watch ``tid`` to the end with a progress bar. Interrupted (Ctrl-C, SIGTERM), it
-    leaves the tournament resumable, says how, and lets the interruption go on."""
+    leaves the tournament resumable, says how, and lets the interruption go on.
+    ``on_progress`` sees the tournament at every update; an exception it raises ends
+    the watch (``cinch compare --sprt`` stops so once its test decides)."""
     total = a.store.tournament(tid)["pairs_total"]
     looked = {"at": 0.0, "waiting": []}
     with tqdm(total=total, unit="pair", desc=desc, disable=quiet) as bar:
@@ -107,6 +110,8 @@ def drive(a: Arena, tid: str, driver: str, desc: str, quiet: bool = False) -> di
                 looked.update(at=time.monotonic(), waiting=waiting_for(a.store, t))
             bar.set_postfix_str(progress_note(t, looked["waiting"]), refresh=False)
             bar.update(t["pairs_done"] - bar.n)
+            if on_progress:
+                on_progress(t)
 
         def redis_down(exc: Exception) -> None:
             bar.set_postfix_str("waiting for Redis", refresh=True)
