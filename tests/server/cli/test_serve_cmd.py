@@ -16,7 +16,12 @@ def serve(home):
     proc = start("serve", "--bind", f"127.0.0.1:{port}", home=home, stderr=None)
     admin = proc.stdout.readline().split("admin token for this run: ")[1].split()[0]
     base = f"http://127.0.0.1:{port}/api/v1"
-    wait_ready(base)
+    try:
+        wait_ready(base)
+    except BaseException:        # never come up: stop it and all it started, not leave them behind
+        os.kill(proc.pid, signal.SIGINT)
+        proc.wait(timeout=30)
+        raise
     return proc, base, {"Authorization": f"Bearer {admin}"}
 
 
