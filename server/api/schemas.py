@@ -110,7 +110,8 @@ class LimitsSchema(ma.Schema):
 class TournamentCreateSchema(ma.Schema):
     format = fields.String(validate=validate.OneOf(FORMATS), metadata={"description": (
         "round_robin, gauntlet (two-room matches: trusted bots only) or blind (the blind movement); "
-        "default: round_robin when every bot is trusted, blind otherwise")})
+        "default: round_robin when every bot is trusted, blind otherwise. Every bot named must be a "
+        "registered, active bot, and no bot may be named twice")})
     bots = fields.List(fields.String(), validate=validate.Length(max=64), metadata={"description": (
         "round_robin: at least two; blind: the entrants, at least one")})
     candidates = fields.List(fields.String(), validate=validate.Length(max=64), metadata={
@@ -126,11 +127,17 @@ class TournamentCreateSchema(ma.Schema):
         "secret otherwise (a named set with remote bots needs practice)")})
     practice = StrictBool(load_default=False, metadata={"description": (
         "allow a named (public) deal set with remote bots: results of a practice run prove little")})
-    first = fields.Integer(strict=True, load_default=DEFAULTS["first"], validate=validate.Range(min=1))
-    boards = fields.Integer(strict=True, load_default=DEFAULTS["boards"], validate=validate.Range(min=1))
-    chunk = fields.Integer(strict=True, load_default=DEFAULTS["chunk"], validate=validate.Range(min=1, max=1000))
-    seed = fields.Integer(strict=True, load_default=DEFAULTS["seed"], validate=validate.Range(min=0))
-    limits = fields.Nested(LimitsSchema, load_default=dict)
+    first = fields.Integer(strict=True, load_default=DEFAULTS["first"], validate=validate.Range(min=1), metadata={
+        "description": "the deal set's first board played; first + boards - 1 must be a board of the set"})
+    boards = fields.Integer(strict=True, load_default=DEFAULTS["boards"], validate=validate.Range(min=1), metadata={
+        "description": "boards played; at most what the deal set holds from first on (a secret set is made this "
+                       "size), and for the blind movement at least one per reference"})
+    chunk = fields.Integer(strict=True, load_default=DEFAULTS["chunk"], validate=validate.Range(min=1, max=1000),
+                           metadata={"description": "boards per worker job"})
+    seed = fields.Integer(strict=True, load_default=DEFAULTS["seed"], validate=validate.Range(min=0), metadata={
+        "description": "the built-in bots' seed (their random choices), not the deals'"})
+    limits = fields.Nested(LimitsSchema, load_default=dict, metadata={
+        "description": "time limits for remote seats; those left out take the arena's defaults"})
 
 
 class WaitingSchema(ma.Schema):
