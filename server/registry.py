@@ -72,13 +72,15 @@ def is_trusted(bot: dict) -> bool:
 
 
 def roster(store: Store) -> dict[str, dict]:
-    """Every active bot by name, with its kind and whether it is trusted."""
-    return {b["name"]: {"kind": b["kind"], "trusted": is_trusted(b)} for b in store.bots() if b["status"] == "active"}
+    """Every bot by name, with its kind, whether it is trusted and whether it is active
+    (a disabled bot is listed, so that naming it is refused as disabled, not unknown)."""
+    return {b["name"]: {"kind": b["kind"], "trusted": is_trusted(b), "active": b["status"] == "active"}
+            for b in store.bots()}
 
 
 def builtin_roster(names: Iterable[str]) -> dict[str, dict]:
     """A roster (as ``roster``) of built-in bots only, for checks made before any store exists."""
-    return {n: {"kind": "builtin", "trusted": True} for n in names}
+    return {n: {"kind": "builtin", "trusted": True, "active": True} for n in names}
 
 
 def active_kinds(store: Store) -> dict[str, str]:

@@ -46,14 +46,18 @@ class SpecError(ValueError):
     """A tournament request that cannot be run; the message names the field."""
 
 
-def _names(spec: dict[str, Any], field: str, known: Iterable[str]) -> list[str]:
+def _names(spec: dict[str, Any], field: str, roster: dict[str, dict[str, Any]]) -> list[str]:
     names = spec.get(field)
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
         raise SpecError(f"{field} must be a list of bot names")
-    known = list(known)
-    unknown = [n for n in names if n not in set(known)]
+    active = sorted(n for n, bot in roster.items() if bot.get("active", True))
+    unknown = [n for n in names if n not in roster]
     if unknown:
-        raise SpecError(f"{field}: unknown bot {unknown[0]!r} (known: {', '.join(sorted(known))})")
+        raise SpecError(f"{field}: unknown bot {unknown[0]!r} (known: {', '.join(active)})")
+    disabled = [n for n in names if n not in active]
+    if disabled:
+        raise SpecError(f"{field}: bot {disabled[0]!r} is disabled; the admin enables it again with "
+                        f"POST /api/v1/bots/{disabled[0]}/enable")
     if len(set(names)) != len(names):
         raise SpecError(f"{field} names a bot twice")
     return names

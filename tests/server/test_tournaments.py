@@ -10,7 +10,7 @@ from server.tournaments import (SpecError, after_match_progress, blind_compariso
 ROSTER = {"rule": {"kind": "builtin", "trusted": True}, "random": {"kind": "builtin", "trusted": True},
           "search": {"kind": "builtin", "trusted": True},
           "alice": {"kind": "remote", "trusted": False}, "bob": {"kind": "remote", "trusted": False},
-          "carol": {"kind": "remote", "trusted": True}}
+          "carol": {"kind": "remote", "trusted": True}, "dave": {"kind": "remote", "trusted": True, "active": False}}
 
 
 def test_built_in_bots_default_to_a_round_robin_on_the_public_set():
@@ -37,6 +37,8 @@ def test_trusted_remote_bots_may_play_two_rooms_but_get_secret_deals():
     ({"format": "blind", "bots": [], "references": ["rule"]}, "at least one entrant"),
     ({"format": "blind", "bots": ["alice"], "references": ["rule", "random"], "boards": 1}, "boards"),
     ({"bots": ["alice"], "practice": "yes"}, "practice must be true or false"),
+    ({"bots": ["dave", "rule"]}, "bot 'dave' is disabled; the admin enables it again"),
+    ({"bots": ["nobody", "rule"]}, r"unknown bot 'nobody' \(known: alice, bob, carol, random, rule, search\)"),
 ])
 def test_refusals_name_what_is_wrong(request_, message):
     with pytest.raises(SpecError, match=message):
