@@ -62,12 +62,13 @@ def los(won: int, lost: int) -> float:
     return 0.5 * (1 + math.erf((won - lost) / math.sqrt(2 * (won + lost))))
 
 
-def summarize(scores: Sequence[int]) -> MatchStats:
+def summarize(scores: Sequence[float]) -> MatchStats:
     """Statistics of per-board scores; with fewer than two boards there is no interval."""
     n = len(scores)
     won = sum(1 for s in scores if s > 0)
     lost = sum(1 for s in scores if s < 0)
     total = sum(scores)
+    total = total if isinstance(total, int) else round(total, 4)
     mean = fmean(scores) if n else 0.0
     if n >= 2:
         half = t95(n - 1) * stdev(scores) / math.sqrt(n)
@@ -119,3 +120,44 @@ def separation_point(scores: Sequence[int]) -> int | None:
         squares -= last * last
         n -= 1
     return None if n == len(scores) else n + 1
+
+
+BETA_FROM = 10
+"""Boards of a match that must come before the first luck correction: the correction's
+weight is fitted on them (``corrected``)."""
+
+
+def corrected(scores: Sequence[float], lucks: Sequence[float]) -> list[float]:
+    """X's luck-corrected scores, in the order given (board order): ``score - beta * luck``.
+
+    ``luck`` (``workers.luck``) has mean zero on every board whatever the bots do, so any
+    weight ``beta`` fixed before the board is seen keeps the corrected score unbiased;
+    the best weight is the regression slope of score on luck, which is about 1 between
+    two sound bots (the luck is what the draw did to them) and near 0 when a bot plays
+    so badly that the draw hardly matters (random). So each board's weight is the slope
+    fitted on the boards before it, clipped to [0, 1]: it depends only on earlier boards,
+    which are independent of this one's draw, so the mean stays exactly unbiased. The
+    first ``BETA_FROM`` boards are left uncorrected (weight 0), as a slope from fewer is
+    mostly noise."""
+    out: list[float] = []
+    n = sum_s = sum_l = sum_sl = sum_ll = 0.0
+    for score, luck in zip(scores, lucks):
+        beta = 0.0
+        if n >= BETA_FROM:
+            var = sum_ll - sum_l * sum_l / n
+            if var > 0:
+                beta = min(1.0, max(0.0, (sum_sl - sum_s * sum_l / n) / var))
+        out.append(score - beta * luck)
+        n += 1
+        sum_s += score
+        sum_l += luck
+        sum_sl += score * luck
+        sum_ll += luck * luck
+    return out
+
+
+def corrected_summary(scores: Sequence[float], lucks: Sequence[float]) -> dict[str, Any]:
+    """The luck-corrected mean of a match (``corrected``) with its 95% interval, as every
+    place that shows it shows it, beside the raw ``summarize``."""
+    stats = summarize(corrected(scores, lucks))
+    return {"boards": stats.boards, "mean": stats.mean, "ci_low": stats.ci_low, "ci_high": stats.ci_high}

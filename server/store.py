@@ -19,6 +19,7 @@ a server without touching each other's data):
     {p}:match:{mid}               hash  spec, status
     {p}:match:{mid}:pairs         hash  board number -> board-pair record JSON
     {p}:match:{mid}:scores        hash  board number -> X's score on that pair
+    {p}:match:{mid}:luck          hash  board number -> X's luck on the draw on that pair (``workers.luck``)
     {p}:claim:{mid}:{n}           string the RQ job playing board n of the match, with a TTL
     {p}:job:{job_id}              string "alive" while a chunk job runs, with a TTL (its heartbeat)
     {p}:ratings:{ruleset}         hash  bot -> rating JSON
@@ -77,9 +78,10 @@ from .engine import Board
 
 _RECORD_PAIRS = """
 local added = 0
-for i = 3, #ARGV, 3 do
+for i = 3, #ARGV, 4 do
   if redis.call('HSETNX', KEYS[1], ARGV[i], ARGV[i + 1]) == 1 then
     redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 2])
+    if ARGV[i + 3] ~= '' then redis.call('HSET', KEYS[6], ARGV[i], ARGV[i + 3]) end
     added = added + 1
   end
 end
@@ -576,11 +578,14 @@ class Store:
         """Store board-pair records once each; returns (newly stored, matches complete)."""
         args: list[Any] = [match["id"], match["last"] - match["first"] + 1]
         for record in records:
-            args += [record["board"], json.dumps(record, separators=(",", ":")), record["score"]]
+            luck = record.get("luck")
+            args += [record["board"], json.dumps(record, separators=(",", ":")), record["score"],
+                     "" if luck is None else repr(float(luck))]
         mid, tid = match["id"], match["tournament"]
         added, complete = self._record(
             keys=[self.key("match", mid, "pairs"), self.key("match", mid, "scores"), self.key("match", mid),
-                  self.key("tournament", tid), self.key("tournament", tid, "complete")], args=args)
+                  self.key("tournament", tid), self.key("tournament", tid, "complete"),
+                  self.key("match", mid, "luck")], args=args)
         return int(added), int(complete)
 
     def stored_boards(self, mid: str) -> set[int]:
@@ -589,6 +594,11 @@ class Store:
     def scores(self, mid: str) -> dict[int, int]:
         """X's score per board pair stored so far, by board number."""
         return {int(b): int(s) for b, s in self.redis.hgetall(self.key("match", mid, "scores")).items()}
+
+    def lucks(self, mid: str) -> dict[int, float]:
+        """X's luck on the draw per board pair stored so far (boards stored without one,
+        before the luck was measured, are missing)."""
+        return {int(b): float(v) for b, v in self.redis.hgetall(self.key("match", mid, "luck")).items()}
 
     def pair(self, mid: str, board: int) -> dict[str, Any] | None:
         raw = self.redis.hget(self.key("match", mid, "pairs"), str(board))

@@ -28,7 +28,7 @@ from typing import Any, Callable, Iterable
 
 from .engine import RulesetError, make_ruleset
 from .ratings import initial, update
-from .stats import MatchStats, mirrored, summarize
+from .stats import MatchStats, corrected_summary, mirrored, summarize
 from .store import Store
 
 FORMATS = ("round_robin", "gauntlet", "blind")
@@ -236,6 +236,16 @@ def match_stats(store: Store, mid: str) -> MatchStats:
     return summarize([scores[b] for b in sorted(scores)])
 
 
+def match_corrected(store: Store, mid: str) -> dict[str, Any] | None:
+    """A match's luck-corrected mean and interval (``server.stats.corrected_summary``), in
+    board order; None when no stored board has its luck measured (stored before it was)."""
+    scores, lucks = store.scores(mid), store.lucks(mid)
+    if not lucks:
+        return None
+    boards = sorted(scores)
+    return corrected_summary([scores[b] for b in boards], [lucks.get(b, 0.0) for b in boards])
+
+
 def evidence_of(match: dict[str, Any], board: int) -> str:
     """What a comparison on a board proves, named so that replaying it anywhere names it
     the same: the format's family (two-room or blind), the deal set, ruleset options,
@@ -383,7 +393,7 @@ def results(store: Store, tid: str) -> dict[str, Any]:
         match = store.match(mid)
         stats = match_stats(store, mid)
         matches.append({"id": mid, "x": match["x"], "y": match["y"], "status": match["status"],
-                        "stats": stats.to_dict()})
+                        "stats": stats.to_dict(), "corrected": match_corrected(store, mid)})
         if blind and match["y"] in spec["bots"]:     # a built-in entrant is also the reference:
             add_boards(row(match["x"]), stats)        # the entrants' comparison stands for this one
             continue

@@ -29,6 +29,7 @@ from server.settings import CLAIM_MS, HEARTBEAT_SECONDS, JOB_TIMEOUT
 from server.store import Store
 from server.tournaments import after_match_progress
 from workers.bots import BUILTIN, Agent, make_bot
+from workers.luck import blind_luck, lucky_pair, with_luck
 from workers.match import entrant_side, play_blind_board, play_pairs, play_par_room
 from workers.worker import stopping
 
@@ -115,7 +116,8 @@ def play_chunk_with(store: Store, mid: str, first: int, last: int, job_id: str =
         if match.get("kind") == "blind":
             records = blind_records(store, rules, match, boards, x, y, halted)
         else:
-            records = play_pairs(rules, boards, x, y, mid, halted)
+            by_number = dict(boards)
+            records = (lucky_pair(rules, by_number[r["board"]], r) for r in play_pairs(rules, boards, x, y, mid, halted))
         for record in records:
             store.record_pairs(match, [record])
             beat.release(store.claim_key(mid, record["board"]))
@@ -154,9 +156,13 @@ def blind_records(store: Store, rules: Ruleset, match: dict, boards: list[tuple[
         par = store.par_room(match["tournament"], number)
         if par is None:
             par = store.put_par_room(match["tournament"], number,
-                                     play_par_room(rules, board, number, reference, match["id"]))
+                                     with_luck(rules, board, play_par_room(rules, board, number, reference, match["id"])))
         side = entrant_side(number, match["index"])
-        yield play_blind_board(rules, board, number, entrant, reference, side, par, match["id"])
+        if "luck" not in par:      # stored before the luck was measured
+            par = with_luck(rules, board, par)
+        record = play_blind_board(rules, board, number, entrant, reference, side, par, match["id"])
+        room = with_luck(rules, board, record["rooms"][0])
+        yield {**record, "rooms": [room, par], "luck": blind_luck(room, par, side)}
 
 
 def agent_for(store: Store, name: str, match: dict) -> Agent:

@@ -217,12 +217,25 @@ class StatsSchema(ma.Schema):
     los = fields.Float(required=True, metadata={"description": "likelihood of superiority, 0 to 1"})
 
 
+class CorrectedSchema(ma.Schema):
+    """X's mean per board with the luck of the draw taken out (README, "Luck correction")."""
+
+    boards = fields.Integer(required=True)
+    mean = fields.Float(required=True, metadata={"description": "luck-corrected mean score per board"})
+    ci_low = fields.Float(required=True, allow_none=True, metadata={
+        "description": "the luck-corrected mean's 95% interval (Student's t); null under two boards"})
+    ci_high = fields.Float(required=True, allow_none=True)
+
+
 class MatchSummarySchema(ma.Schema):
     id = fields.String(required=True)
     x = fields.String(required=True, metadata={"description": "the bot whose side the scores are from"})
     y = fields.String(required=True)
     status = fields.String(required=True, validate=validate.OneOf(["queued", "running", "complete"]))
-    stats = fields.Nested(StatsSchema, required=True)
+    stats = fields.Nested(StatsSchema, required=True, metadata={"description": "raw: the board-pair scores as played"})
+    corrected = fields.Nested(CorrectedSchema, required=True, allow_none=True, metadata={
+        "description": "luck-corrected: the same boards less the luck of the draw; null for boards stored "
+                       "before the luck was measured"})
 
 
 class MatchSchema(MatchSummarySchema):
@@ -259,6 +272,9 @@ class ResultsSchema(ma.Schema):
 class BoardPairSchema(ma.Schema):
     board = fields.Integer(required=True)
     score = fields.Integer(required=True, metadata={"description": "the match's X score on this pair"})
+    luck = fields.Float(metadata={"description": (
+        "X's luck on the draw on this pair: how much better than expected the stock served X, by a fixed "
+        "evaluator; score - luck is the luck-corrected score before weighting")})
     rooms = fields.List(fields.Nested(Room), required=True, metadata={"description": (
         "two rooms: X at N/S then at E/W; blind movement: the entrant's room, then the reference pair's "
         "par room")})

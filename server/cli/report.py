@@ -30,10 +30,11 @@ def print_results(results: dict[str, Any], ratings: dict[str, dict[str, Any]]) -
         cells = [interval(results["crosstable"][me][other]) if other in results["crosstable"][me] else "-"
                  for other in bots]
         print(f"  {me:16}" + "".join(f"{c:>{width}}" for c in cells))
-    print("\nMatches")
+    print("\nMatches (X's mean per board pair, 95% interval: raw as played, and luck-corrected)")
     for m in results["matches"]:
-        s = m["stats"]
-        print(f"  {m['id']:10} {m['x']} vs {m['y']}: {s['boards']} boards, {interval(s)}, "
+        s, c = m["stats"], m.get("corrected")
+        corrected = f", corrected {interval(c)}" if c else ""
+        print(f"  {m['id']:10} {m['x']} vs {m['y']}: {s['boards']} boards, raw {interval(s)}{corrected}, "
               f"W-T-L {s['won']}-{s['tied']}-{s['lost']}, LOS {s['los']:.3f}")
     print(f"\nRatings ({results['ruleset']}, openskill; rating = mu - 3 sigma)")
     for row in leaderboard(ratings):

@@ -1,0 +1,191 @@
+"""Luck correction on the draw: how much of a room's result the stock decided.
+
+Duplicate cancels the luck of the deal, but not the luck after it: once the two rooms
+name different trumps, the players draw different cards from the same stock, and one
+room's draw can be much kinder than the other's. This module measures that luck with a
+control variate in the spirit of AIVAT (Burch, Schmid, Moravcik, Morrill, Bowling,
+"AIVAT: A New Variance Reduction Technique for Agent Evaluation in Imperfect
+Information Games", AAAI 2018):
+
+    luck = V(the position the stock actually made) - E[V(the position) over stocks]
+
+where V is a fixed evaluator that does not depend on the bots being compared. Subtracting
+``luck`` (or any fixed multiple of it: ``server.stats.corrected``) from a room's net
+leaves its expectation unchanged, since the term has mean zero whatever V is, and takes
+away the part of the result that V sees coming from the draw.
+
+The chance event. Given the 36 dealt cards, the canonical generator makes the stock a
+uniformly random order of the other 16 and the board's seed a uniformly random key for
+any rebuilt stock (RULES.md section 2). Nothing any player does before the dealer robs
+the pack depends on the stock: the bids, trump and every non-dealer discard are decided
+from the player's own hand and public facts, and nobody sees another's draw. So the
+whole draw is one chance event, resolved at the first point where a player has seen
+the stock (the dealer's rob, or the first lead when the dealer draws blind): the
+*pivot*. The expectation is estimated by replaying the room's actions up to the pivot
+on ``SAMPLES`` other boards with the same deal and a fresh stock and seed, drawn from a
+generator keyed by the board's own seed: unbiased, and the same on every machine. The
+dealer's rob is made by the evaluator in every world, the real one included, since in
+the real room it was the dealer's decision, not chance.
+
+The evaluator V: N/S's expected net on the hand from who holds which trump once play
+starts, a linear model of the point difference (``WEIGHTS``, fitted on the rule bot's
+self-play by ``tools/fit_luck.py``) turned into an expected net through the ruleset's
+own scoring with a normal spread (``SPREAD``) around it. It costs microseconds, so the
+expectation can use many stocks; a rule-bot playout per world correlated no better and
+cost a thousand times more.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from random import Random
+from typing import Any, Iterable
+
+from server.engine import PLAY, ROB, SEATS, SUITS, Board, HandState, Ruleset
+from server.engine.cards import TRUMP_TABLES, cards_of
+from server.engine.rulesets import DRAW_AMERICAN
+from server.engine.scoring import hand_delta
+from workers.bots.rule_bot import choose_rob
+
+SAMPLES = 32
+"""Stocks drawn to estimate the expectation; the estimate's noise shrinks with more."""
+
+
+# Fitted by tools/fit_luck.py: for each ruleset, the point difference N/S minus E/W is
+# modelled as  sum(weights[i] * features[i])  (``features``), with residual spread.
+WEIGHTS: dict[str, list[float]] = {
+    "american62": [-0.0407, 3.2876, 1.2839, 0.8076, -0.0826, -0.3173, -0.3810, -0.2762, -0.4574, -0.5839, 0.2862,
+                   -0.2145, -0.7646, -0.7804, 0.2344, 2.0418, -1.4896, 0.0000],
+    "foster51": [-0.1799, 3.3147, 1.5742, 0.9103, -0.1736, -0.2934, -0.3899, -0.3540, -0.2515, -0.2291, 0.3574,
+                 -0.0521, -0.6437, -0.2544, -1.5716, 1.9432, -0.6069, 0.5062],
+}
+SPREAD: dict[str, float] = {"american62": 5.7947, "foster51": 5.9338}
+
+
+TRUMP_ORDER = tuple(tuple(sorted(cards_of(t.trump_mask), key=lambda c: -t.strength[c])) for t in TRUMP_TABLES)
+"""Each trump suit's 14 trumps, highest first."""
+
+
+def pivot(rules: Ruleset, board: Board, actions: list[dict[str, Any]]) -> int | None:
+    """How many of ``actions`` come before anybody has seen the stock (the rob, or the
+    first lead when nobody robs); None if the hand never got there."""
+    state = HandState(rules, board)
+    for index, action in enumerate(actions):
+        if state.phase in (ROB, PLAY):
+            return index
+        state.apply(action)
+    return len(actions) if state.phase in (ROB, PLAY) else None
+
+
+def to_play(state: HandState) -> HandState:
+    """``state`` (at the pivot) at the first lead, with the evaluator's rob: the rule
+    bot's (``choose_rob``), the same fixed policy in every world and every match."""
+    if state.phase == ROB:
+        seat = SEATS[state.to_act]
+        declaring = state.declarer % 2 == state.to_act % 2
+        keep = choose_rob(SUITS[state.trump], state.legal_actions()[0], declaring, rules_bank(state.rules))
+        state.apply({"type": "rob", "keep": keep, "seat": seat})
+    return state
+
+
+def rules_bank(rules: Ruleset) -> bool:
+    """Whether trumps left behind in a rob count for the declarers (foster51's face-up rob)."""
+    return rules.draw != DRAW_AMERICAN
+
+
+def features(state: HandState) -> list[float]:
+    """What V reads at the first lead, each from N/S's side (+1 N/S, -1 E/W, 0 nobody):
+    a constant, who holds each trump from the highest down, the trump count
+    difference, the declaring side, and the points already banked (foster51's
+    face-up discards go to the declaring side)."""
+    tab = state.tables
+    ns = (state.hands[0] | state.hands[2]) & tab.trump_mask
+    ew = (state.hands[1] | state.hands[3]) & tab.trump_mask
+    held = [float((ns >> c) & 1) - float((ew >> c) & 1) for c in TRUMP_ORDER[state.trump]]
+    declaring = 1.0 if state.declarer % 2 == 0 else -1.0
+    return [1.0, *held, float(ns.bit_count() - ew.bit_count()), declaring, declaring * state.discard_points()]
+
+
+def at_stake(state: HandState) -> int:
+    """The points the hand will score in all, known at the first lead: every counting
+    card still held goes to somebody, and the banked discards to the declarers."""
+    tab = state.tables
+    held = sum(tab.points[c] for s in range(4) for c in cards_of(state.hands[s] & tab.counting_mask))
+    return held + state.discard_points()
+
+
+def value(state: HandState) -> float:
+    """V: N/S's expected net (its score change minus E/W's) on the hand, from the first lead."""
+    rules = state.rules
+    weights, spread = WEIGHTS[rules.name], SPREAD[rules.name]
+    diff = sum(w * f for w, f in zip(weights, features(state)))
+    total = at_stake(state)
+    contract = state.contract[1] if state.contract else None
+    side = state.declarer & 1
+    mass = expected = 0.0
+    for ns in range(total + 1):
+        weight = math.exp(-0.5 * ((2 * ns - total - diff) / spread) ** 2)
+        gain = hand_delta(rules, side, contract, (ns, total - ns))
+        mass += weight
+        expected += weight * (gain[0] - gain[1])
+    return expected / mass
+
+
+def _at(rules: Ruleset, board: Board, actions: Iterable[dict[str, Any]]) -> HandState | None:
+    """The state after ``actions`` on ``board``; None when this stock cannot be drawn
+    from at all (every discard a trump: RULES.md section 2 has no card to give)."""
+    state = HandState(rules, board)
+    try:
+        for action in actions:
+            state.apply(action)
+    except RuntimeError:
+        return None
+    return state
+
+
+def other_stocks(board: Board, samples: int) -> Iterable[Board]:
+    """``samples`` boards with ``board``'s deal and a fresh stock and reshuffle seed each,
+    from a generator keyed by the board's seed: the same worlds on every machine."""
+    rng = Random(hashlib.sha256(f"{board.seed}/luck".encode()).digest())
+    dealt, stock = board.deck[:36], list(board.deck[36:])
+    for _ in range(samples):
+        rng.shuffle(stock)
+        yield Board(board.dealer, dealt + tuple(stock), f"{rng.getrandbits(256):064x}")
+
+
+def room_luck(rules: Ruleset, board: Board, actions: list[dict[str, Any]], samples: int = SAMPLES) -> float:
+    """N/S's luck on the draw in a room that played ``actions`` on ``board``: V of the real
+    position at the pivot minus V's mean over ``samples`` other stocks."""
+    cut = pivot(rules, board, actions)
+    if cut is None or rules.name not in WEIGHTS:
+        return 0.0
+    before = actions[:cut]
+    actual = value(to_play(_at(rules, board, before)))
+    worlds = [value(to_play(state)) for state in (_at(rules, world, before) for world in other_stocks(board, samples))
+              if state is not None]
+    return round(actual - sum(worlds) / len(worlds), 4)
+
+
+def with_luck(rules: Ruleset, board: Board, room: dict[str, Any]) -> dict[str, Any]:
+    """A room record (``workers.match.play_room``) with N/S's ``luck`` on it."""
+    return {**room, "luck": room_luck(rules, board, room["replay"]["actions"])}
+
+
+def lucky_pair(rules: Ruleset, board: Board, record: dict[str, Any]) -> dict[str, Any]:
+    """A board-pair record (``workers.match.play_pairs``) with each room's luck and X's."""
+    rooms = [with_luck(rules, board, room) for room in record["rooms"]]
+    return {**record, "rooms": rooms, "luck": pair_luck(rooms)}
+
+
+def pair_luck(rooms: list[dict[str, Any]]) -> float:
+    """X's luck on a board pair, as ``workers.match.pair_score`` counts X's score: X sat
+    N/S in the first room and E/W in the second."""
+    return round(rooms[0]["luck"] - rooms[1]["luck"], 4)
+
+
+def blind_luck(room: dict[str, Any], par: dict[str, Any], side: str) -> float:
+    """An entrant's luck on a blind board, as ``workers.match.blind_score`` counts its
+    score: its side's luck in its room minus the par pair's at the same side."""
+    sign = 1 if side == "NS" else -1
+    return round(sign * (room["luck"] - par["luck"]), 4)
