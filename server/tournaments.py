@@ -26,6 +26,7 @@ import json
 from itertools import combinations
 from typing import Any, Callable, Iterable
 
+from .anytime import confidence_sequence
 from .engine import RulesetError, make_ruleset
 from .ratings import initial, update
 from .stats import MatchStats, corrected_summary, mirrored, summarize
@@ -231,9 +232,33 @@ def waiting_for(store: Store, tournament: dict[str, Any]) -> list[dict[str, Any]
     return out
 
 
-def match_stats(store: Store, mid: str) -> MatchStats:
+def live_scores(store: Store, mid: str) -> list[int]:
+    """X's per-board scores of a match stored so far, in board order: the numbers a
+    match's statistics and its live anytime interval are computed from, read in this
+    one place so that a different score (e.g. corrected for luck) changes them all."""
     scores = store.scores(mid)
-    return summarize([scores[b] for b in sorted(scores)])
+    return [scores[b] for b in sorted(scores)]
+
+
+def match_stats(store: Store, mid: str) -> MatchStats:
+    return summarize(live_scores(store, mid))
+
+
+def live_stats(store: Store, mid: str) -> dict[str, Any]:
+    """A match's statistics so far (``summarize``) with its anytime-valid 95% interval
+    beside the mean (``anytime_low``, ``anytime_high``: ``server.anytime``; null under
+    ``anytime.MIN_BOARDS`` boards): what live progress shows, in the API, CLI and pages."""
+    scores = live_scores(store, mid)
+    low, high = confidence_sequence(scores) or (None, None)
+    return {**summarize(scores).to_dict(), "anytime_low": low, "anytime_high": high}
+
+
+def mirrored_live(stats: dict[str, Any]) -> dict[str, Any]:
+    """``live_stats`` seen from Y's side (``mirrored``, the anytime interval negated too)."""
+    low, high = stats["anytime_low"], stats["anytime_high"]
+    fixed = MatchStats(**{k: v for k, v in stats.items() if k not in ("anytime_low", "anytime_high")})
+    return {**mirrored(fixed).to_dict(), "anytime_low": None if high is None else -high,
+            "anytime_high": None if low is None else -low}
 
 
 def match_corrected(store: Store, mid: str) -> dict[str, Any] | None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from server.anytime import MIN_BOARDS
 from server.engine.cards import SEATS
 from server.tournaments import DEFAULTS, FORMATS, LIMITS, STATUSES
 
@@ -209,7 +210,8 @@ class StatsSchema(ma.Schema):
     total = fields.Integer(required=True)
     mean = fields.Float(required=True, metadata={"description": "mean score per board"})
     ci_low = fields.Float(required=True, allow_none=True, metadata={
-        "description": "the mean's 95% interval (Student's t); null under two boards"})
+        "description": "the mean's 95% interval (Student's t), valid at a board count fixed in advance "
+                       "(the match's end), not when looked at repeatedly; null under two boards"})
     ci_high = fields.Float(required=True, allow_none=True)
     won = fields.Integer(required=True, metadata={"description": "boards with a positive score"})
     tied = fields.Integer(required=True)
@@ -238,7 +240,18 @@ class MatchSummarySchema(ma.Schema):
                        "before the luck was measured"})
 
 
+class LiveStatsSchema(StatsSchema):
+    """A match's statistics so far, with the interval that live progress may be judged by."""
+
+    anytime_low = fields.Float(required=True, allow_none=True, metadata={"description": (
+        "anytime-valid 95% confidence sequence: valid however often it is looked at (the mean may "
+        f"be checked after every board and the match stopped once it excludes zero); null under {MIN_BOARDS} "
+        "boards. ci_low/ci_high hold only at a board count fixed in advance")})
+    anytime_high = fields.Float(required=True, allow_none=True)
+
+
 class MatchSchema(MatchSummarySchema):
+    stats = fields.Nested(LiveStatsSchema, required=True)
     timeouts = fields.Dict(required=True, keys=fields.String(), values=fields.Integer(), metadata={
         "description": "remote bot -> timeouts in the match"})
     faulty = fields.List(fields.String(), required=True, metadata={

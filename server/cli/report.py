@@ -13,6 +13,17 @@ def interval(stats: dict[str, Any]) -> str:
     return f"{stats['mean']:+.2f} [{stats['ci_low']:+.2f}, {stats['ci_high']:+.2f}]"
 
 
+def live_match(match: dict[str, Any]) -> str:
+    """A running match for the progress line, short: X vs Y, the mean so far and its
+    anytime-valid 95% interval (``live_stats``), which stays valid however often the
+    line is read; before that interval exists, the boards so far."""
+    s = match["stats"]
+    if s["anytime_low"] is None:
+        return f"{match['x']} vs {match['y']} {s['mean']:+.1f} ({s['boards']} boards)"
+    return (f"{match['x']} vs {match['y']} {s['mean']:+.1f} "
+            f"anytime 95% [{s['anytime_low']:+.1f}, {s['anytime_high']:+.1f}]")
+
+
 def print_results(results: dict[str, Any], ratings: dict[str, dict[str, Any]]) -> None:
     print(f"\nTournament {results['tournament']} ({results['format']}, {results['ruleset']})\n")
     print("Standings (mean score against the reference pair per board; W-T-L in boards)" if results['format'] == "blind"

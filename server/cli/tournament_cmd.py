@@ -15,24 +15,24 @@ import argparse
 import json
 import sys
 import time
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from redis.exceptions import RedisError
 from tqdm import tqdm
 
 from server import dealsets
-from server.store import StoreError
+from server.store import Store, StoreError
 from server.settings import SUPERVISE_SECONDS
 from server.registry import builtin_roster
-from server.tournaments import (DEFAULTS, FORMATS, PUBLIC_DEALS, SECRET, SpecError, fit_boards, validate,
-                                 waiting_for)
+from server.tournaments import (DEFAULTS, FORMATS, PUBLIC_DEALS, SECRET, SpecError, fit_boards, live_stats,
+                                 validate, waiting_for)
 from workers.bots import BUILTIN
 from workers.driver import TournamentStopped, cli_driver, interrupt, resume, start, stop_command, watch
 from workers.supervisor import halt
 
 from .connect import Arena, arena
 from .errors import UsageError
-from .report import print_results
+from .report import live_match, print_results
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -84,15 +84,28 @@ def request_from(args: argparse.Namespace) -> dict:
     return request
 
 
-def progress_note(t: dict[str, Any], waiting: list[dict[str, Any]]) -> str:
-    """What the bar shows beside the count: a status other than running, and the remote
-    bots it may be waiting for (not connected, or with timeouts)."""
+def running_matches(store: Store, tid: str) -> list[dict[str, Any]]:
+    """The tournament's running matches, each with its statistics so far (``live_stats``)."""
+    out = []
+    for mid in store.match_ids(tid):
+        m = store.match(mid)
+        if m["status"] == "running":
+            out.append({"id": mid, "x": m["x"], "y": m["y"], "stats": live_stats(store, mid)})
+    return out
+
+
+def progress_note(t: dict[str, Any], waiting: list[dict[str, Any]], running: Sequence[dict[str, Any]] = ()) -> str:
+    """What the bar shows beside the count: a status other than running, the remote bots
+    it may be waiting for (not connected, or with timeouts), and each running match's
+    mean with its anytime-valid 95% interval, the one that may be watched board by board
+    (the fixed-count 95% interval comes with the results at the end)."""
     notes = [] if t["status"] in ("running", "finished") else [t["status"]]
     for w in waiting:
         if not w["connected"]:
             notes.append(f"waiting for {w['bot']} (not connected)")
         elif w["timeouts"]:
             notes.append(f"{w['bot']}: {w['timeouts']} timeouts")
+    notes += [live_match(m) for m in running]
     return ", ".join(notes)
 
 
@@ -103,12 +116,14 @@ def drive(a: Arena, tid: str, driver: str, desc: str, quiet: bool = False,
     ``on_progress`` sees the tournament at every update; an exception it raises ends
     the watch (``cinch compare --sprt`` stops so once its test decides)."""
     total = a.store.tournament(tid)["pairs_total"]
-    looked = {"at": 0.0, "waiting": []}
+    looked = {"at": 0.0, "waiting": [], "done": None, "running": []}
     with tqdm(total=total, unit="pair", desc=desc, disable=quiet) as bar:
         def show(t: dict[str, Any]) -> None:
             if time.monotonic() - looked["at"] > SUPERVISE_SECONDS:
                 looked.update(at=time.monotonic(), waiting=waiting_for(a.store, t))
-            bar.set_postfix_str(progress_note(t, looked["waiting"]), refresh=False)
+            if not quiet and t["pairs_done"] != looked["done"]:      # the statistics move only then
+                looked.update(done=t["pairs_done"], running=running_matches(a.store, tid))
+            bar.set_postfix_str(progress_note(t, looked["waiting"], looked["running"]), refresh=False)
             bar.update(t["pairs_done"] - bar.n)
             if on_progress:
                 on_progress(t)

@@ -15,9 +15,8 @@ from typing import Any, Iterator
 from flask import render_template
 
 from server.engine import BASE_RULESETS
-from server.stats import MatchStats, mirrored
 from server.store import Store
-from server.tournaments import entrants
+from server.tournaments import entrants, mirrored_live
 
 from ..api.bots import bot_view
 from ..api.context import arena
@@ -44,7 +43,7 @@ def recent_matches(store: Store, bot: str, limit: int = RECENT) -> list[dict[str
             match = store.match(mid)
             if bot in (match["x"], match["y"]):
                 m = match_view(store, mid, match)
-                mine = m["stats"] if m["x"] == bot else mirrored(MatchStats(**m["stats"])).to_dict()
+                mine = m["stats"] if m["x"] == bot else mirrored_live(m["stats"])
                 out.append({**m, "tournament": tid, "opponent": m["y"] if m["x"] == bot else m["x"], "mine": mine})
                 if len(out) >= limit:
                     return out

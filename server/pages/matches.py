@@ -1,5 +1,6 @@
-"""A match's page: who played whom, its statistics, and its board scores charted as the
-cumulative net over the boards.
+"""A match's page: who played whom, its statistics (while it runs, with the anytime-valid
+interval beside the fixed-count one), and its board scores charted as the cumulative net
+over the boards.
 
 The statistics, timeouts and faulty bots are ``match_view``'s (the API's) for the match.
 Board scores are listed and charted only for boards finished in every match of the
@@ -14,6 +15,7 @@ from typing import Any, Iterable
 
 from flask import abort, render_template
 
+from server.anytime import MIN_BOARDS
 from server.stats import t95
 from server.store import Store, StoreError
 
@@ -63,4 +65,4 @@ def match_page(mid: str):
                         for r in shown], title=f"{match['x']}'s cumulative net over the boards shown", zero=True)
     return render_template("match.html", m=row, match=match, t=t, blind=match.get("kind") == "blind",
                            boards=shown, hidden=len(scores) - len(shown), chart=chart, cell_class=cell_class,
-                           board_count=match["last"] - match["first"] + 1)
+                           board_count=match["last"] - match["first"] + 1, anytime_min=MIN_BOARDS)

@@ -9,6 +9,7 @@ from typing import Any
 
 from flask import abort, render_template
 
+from server.anytime import MIN_BOARDS
 from server.store import StoreError
 
 from ..api.context import arena
@@ -45,5 +46,5 @@ def tournament_page(tid: str):
     order = [r["bot"] for r in res["standings"]]
     order += sorted(set(cross) - set(order))
     return render_template("tournament.html", t=t, results=res, order=order, cross=cross,
-                           matches=matches_of(store, tid), cell_class=cell_class, final=FINAL,
+                           matches=matches_of(store, tid), cell_class=cell_class, final=FINAL, anytime_min=MIN_BOARDS,
                            settings=json.dumps({k: t[k] for k in ("options", "limits") if t.get(k)}))

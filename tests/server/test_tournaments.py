@@ -3,9 +3,9 @@ and its results and ratings from stored records (over a real Redis)."""
 
 import pytest
 
-from server import dealsets
-from server.tournaments import (SpecError, after_match_progress, blind_comparisons, fit_boards, plan_matches,
-                                rebuild_ratings, results, validate)
+from server import anytime, dealsets
+from server.tournaments import (SpecError, after_match_progress, blind_comparisons, fit_boards, live_scores,
+                                live_stats, mirrored_live, plan_matches, rebuild_ratings, results, validate)
 
 ROSTER = {"rule": {"kind": "builtin", "trusted": True}, "random": {"kind": "builtin", "trusted": True},
           "search": {"kind": "builtin", "trusted": True},
@@ -110,3 +110,18 @@ def test_a_built_in_entrant_that_is_also_the_reference_is_scored_but_not_rated_a
         ("rule", 3, 0.0, 1), ("alice", 3, -4.0, 1)]
     assert set(out["crosstable"]["rule"]) == {"alice"} and out["crosstable"]["rule"]["alice"]["total"] == 12
     assert set(store.ratings("american62")) == {"alice", "rule"}
+
+
+def test_live_stats_read_the_scores_in_board_order_and_mirror_for_y(store):
+    deals = dealsets.generate("live-stats", 30)
+    store.put_dealset(deals)
+    spec = validate({"bots": ["rule", "random"], "boards": 30, "deals": deals.name}, ROSTER)
+    match = store.match(store.match_ids(store.create_tournament(spec, plan_matches(spec), "test", 60_000))[0])
+    scores = {n: (n * 5) % 17 - 6 for n in range(1, 26)}
+    store.record_pairs(match, [{"board": n, "score": scores[n], "rooms": []} for n in reversed(scores)])
+    assert live_scores(store, match["id"]) == [scores[n] for n in range(1, 26)]
+    x = live_stats(store, match["id"])
+    assert (x["anytime_low"], x["anytime_high"]) == anytime.confidence_sequence(list(scores.values()))
+    y = mirrored_live(x)
+    assert (y["anytime_low"], y["anytime_high"]) == (-x["anytime_high"], -x["anytime_low"])
+    assert (y["mean"], y["ci_low"], y["won"]) == (-x["mean"], -x["ci_high"], x["lost"])

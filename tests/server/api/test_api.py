@@ -2,7 +2,9 @@
 
 from apiclient import ADMIN, RemoteBot, wait_finished
 
+from server import anytime, dealsets, registry
 from server.engine import replay
+from server.tournaments import plan_matches, validate
 
 
 def test_health_ready_and_openapi(api):
@@ -99,3 +101,29 @@ def test_only_the_admin_marks_a_remote_bot_trusted_and_trust_opens_two_room_form
     assert shown["format"] == "round_robin" and shown["deals"].startswith("secret-") and shown["practice"] is False
     public = api.call("POST", "/api/v1/tournaments", ADMIN, json={"bots": ["vouched", "rule"], "deals": "standard"})
     assert public.status_code == 422 and "practice" in public.json()["detail"]
+
+
+def test_a_running_match_has_its_anytime_interval_beside_the_mean(api, store):
+    """A match with 24 of its 30 boards stored (filled by hand) is served with its
+    confidence sequence; one under ``anytime.MIN_BOARDS`` boards with none; and the
+    OpenAPI document says which interval is which."""
+    deals = dealsets.generate("anytime-api", 30)
+    store.put_dealset(deals)
+    spec = validate({"bots": ["random", "rule", "search"], "boards": 30, "deals": deals.name},
+                    registry.roster(store))
+    tid = store.create_tournament(spec, plan_matches(spec), "test", 60_000)
+    long_run, short_run = (store.match(mid) for mid in store.match_ids(tid)[:2])
+    scores = [(n * 7) % 23 - 8 for n in range(1, 25)]
+    store.record_pairs(long_run, [{"board": n, "score": s, "rooms": []} for n, s in enumerate(scores, 1)])
+    store.record_pairs(short_run, [{"board": n, "score": 3, "rooms": []} for n in range(1, anytime.MIN_BOARDS)])
+    served = {m["id"]: m for m in api.call("GET", f"/api/v1/tournaments/{tid}/matches").json()}
+    stats = served[long_run["id"]]["stats"]
+    assert served[long_run["id"]]["status"] == "running" and stats["boards"] == 24
+    assert (stats["anytime_low"], stats["anytime_high"]) == anytime.confidence_sequence(scores)
+    assert stats["anytime_low"] < stats["ci_low"] < stats["mean"] < stats["ci_high"] < stats["anytime_high"]
+    short = served[short_run["id"]]["stats"]
+    assert short["boards"] == anytime.MIN_BOARDS - 1 and short["anytime_low"] is short["anytime_high"] is None
+    doc = api.call("GET", "/api/v1/openapi.json").json()["components"]["schemas"]
+    described = doc["LiveStats"]["properties"]["anytime_low"]["description"]
+    assert described.startswith("anytime-valid 95% confidence sequence: valid however often it is looked at")
+    assert "fixed in advance" in doc["Stats"]["properties"]["ci_low"]["description"]

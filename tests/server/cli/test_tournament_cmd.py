@@ -11,6 +11,13 @@ import sys
 
 import pytest
 
+from server import anytime, dealsets
+from server.cli.report import live_match
+from server.cli.tournament_cmd import progress_note, running_matches
+from server.registry import builtin_roster
+from server.tournaments import plan_matches, validate
+from workers.bots import BUILTIN
+
 
 def cinch(*args, home, timeout=240):
     env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
@@ -37,6 +44,37 @@ def test_human_output_and_compare_from_stored_results(tmp_path):
     assert cmp.returncode == 0, cmp.stderr
     assert "(from match t1.m1)" in cmp.stdout          # stored, not played again
     assert cmp.stdout.count("\n") >= 8
+
+
+def test_the_progress_line_shows_running_matches_with_their_anytime_interval(store):
+    """Deterministic, on a store filled by hand: a running match past ``MIN_BOARDS`` shows
+    its mean and labelled anytime interval, one short of it its mean and board count, a
+    complete one nothing."""
+    deals = dealsets.generate("anytime-cli", 30)
+    store.put_dealset(deals)
+    spec = validate({"bots": ["random", "rule", "search"], "boards": 30, "deals": deals.name},
+                    builtin_roster(BUILTIN))
+    tid = store.create_tournament(spec, plan_matches(spec), "test", 60_000)
+    long_run, done, young = (store.match(mid) for mid in store.match_ids(tid))
+    scores = [(n * 7) % 23 - 8 for n in range(1, 25)]
+    store.record_pairs(long_run, [{"board": n, "score": s, "rooms": []} for n, s in enumerate(scores, 1)])
+    store.record_pairs(done, [{"board": n, "score": 1, "rooms": []} for n in range(1, 31)])
+    store.record_pairs(young, [{"board": n, "score": -4, "rooms": []} for n in range(1, 4)])
+    running = running_matches(store, tid)
+    assert [m["id"] for m in running] == [long_run["id"], young["id"]]
+    low, high = anytime.confidence_sequence(scores)
+    mean = sum(scores) / len(scores)
+    assert live_match(running[0]) == f"random vs rule {mean:+.1f} anytime 95% [{low:+.1f}, {high:+.1f}]"
+    assert live_match(running[1]) == "rule vs search -4.0 (3 boards)"
+    note = progress_note(store.tournament(tid), [], running)
+    assert note == f"queued, {live_match(running[0])}, {live_match(running[1])}"     # no driver has started it
+
+
+def test_a_long_match_shows_its_anytime_interval_while_it_runs(tmp_path):
+    run = cinch("tournament", "--bots", "random", "rule", "--boards", "200", "--chunk", "5", home=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert "random vs rule" in run.stderr and "anytime 95% [" in run.stderr      # the progress bar's line
+    assert "Matches (mean per board, 95% interval)" in run.stdout                 # and the end's interval
 
 
 @pytest.mark.parametrize("args, message", [

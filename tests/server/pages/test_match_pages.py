@@ -8,7 +8,7 @@ import pytest
 
 from pagecheck import html
 
-from server import dealsets, registry
+from server import anytime, dealsets, registry
 from server.store import Store
 from server.tournaments import after_match_progress, plan_matches, validate
 
@@ -156,3 +156,33 @@ def test_the_tournament_page_links_matches_and_bots(client, arena):
     for m in arena["matches"]:
         assert f'<tr data-match="{m["id"]}"><td class="text"><a href="/matches/{m["id"]}">' in page
     assert re.search(r'<tr data-bot="random"><td>\d+</td><td class="text"><a href="/bots/random">', page)
+
+
+def test_a_running_match_shows_its_anytime_interval_labelled_and_a_complete_one_does_not(client, store):
+    """A match with 24 of 30 boards stored shows, on its page and in the tournament's
+    matches table, its anytime 95% interval (the API's numbers) beside the 95% one, each
+    named; a complete match and one with too few boards show none."""
+    deals = dealsets.generate("anytime-pages", 30)
+    store.put_dealset(deals)
+    spec = validate({"bots": ["random", "rule", "search"], "boards": 30, "deals": deals.name, "practice": True},
+                    registry.roster(store))
+    tid = store.create_tournament(spec, plan_matches(spec), "test", 60_000)
+    running, done, young = (store.match(mid) for mid in store.match_ids(tid))
+    store.record_pairs(running, [two_room(n, (n * 7) % 23 - 8) for n in range(1, 25)])
+    store.record_pairs(done, [two_room(n, n % 5 - 1) for n in range(1, 31)])
+    store.record_pairs(young, [two_room(n, 2) for n in range(1, 4)])
+    api = {m["id"]: m for m in client.get(f"/api/v1/tournaments/{tid}/matches").get_json()}
+    st = api[running["id"]]["stats"]
+    shown = f'[{st["anytime_low"]:+.2f}, {st["anytime_high"]:+.2f}]'
+    page = html(client.get(f"/matches/{running['id']}"))
+    assert "<dt>anytime 95% interval</dt>" in page and shown in page
+    assert "valid however often it is looked at" in page and "<dt>95% interval</dt>" in page
+    assert "valid at the match&#39;s end" in page or "valid at the match's end" in page
+    page = html(client.get(f"/matches/{young['id']}"))
+    assert f"none yet (fewer than {anytime.MIN_BOARDS} boards)" in page
+    page = html(client.get(f"/matches/{done['id']}"))
+    assert api[done["id"]]["status"] == "complete" and "anytime" not in page
+    page = html(client.get(f"/tournaments/{tid}"))
+    assert ">anytime 95% (running)</th>" in page and ">95% interval</th>" in page
+    cells = dict(re.findall(r'<tr data-match="([^"]+)">.*?<td class="ci anytime">([^<]*)</td>', page, re.S))
+    assert cells == {running["id"]: shown, done["id"]: "", young["id"]: ""}
