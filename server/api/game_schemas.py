@@ -337,4 +337,4 @@ class Room(ma.Schema):
     faults = fields.List(fields.Nested(Fault), required=True)
     luck = fields.Float(metadata={"description": (
         "N/S's luck on the draw in this room: the fixed evaluator's value of the position the stock made "
-        "minus its mean over other stocks (absent on boards stored before it was measured)"})
+        "minus its mean over other stocks (absent on boards stored before it was measured)")})

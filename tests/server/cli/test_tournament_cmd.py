@@ -74,7 +74,8 @@ def test_a_long_match_shows_its_anytime_interval_while_it_runs(tmp_path):
     run = cinch("tournament", "--bots", "random", "rule", "--boards", "200", "--chunk", "5", home=tmp_path)
     assert run.returncode == 0, run.stderr
     assert "random vs rule" in run.stderr and "anytime 95% [" in run.stderr      # the progress bar's line
-    assert "Matches (mean per board, 95% interval)" in run.stdout                 # and the end's interval
+    assert "Matches (X's mean per board pair, 95% interval: raw as played, and luck-corrected)" in run.stdout
+    assert ", raw " in run.stdout and ", corrected " in run.stdout               # both means, each named
 
 
 @pytest.mark.parametrize("args, message", [

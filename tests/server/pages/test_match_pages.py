@@ -175,14 +175,14 @@ def test_a_running_match_shows_its_anytime_interval_labelled_and_a_complete_one_
     st = api[running["id"]]["stats"]
     shown = f'[{st["anytime_low"]:+.2f}, {st["anytime_high"]:+.2f}]'
     page = html(client.get(f"/matches/{running['id']}"))
-    assert "<dt>anytime 95% interval</dt>" in page and shown in page
-    assert "valid however often it is looked at" in page and "<dt>95% interval</dt>" in page
+    assert "<dt>anytime 95% interval (raw)</dt>" in page and shown in page
+    assert "valid however often it is looked at" in page and "<dt>95% interval (raw)</dt>" in page
     assert "valid at the match&#39;s end" in page or "valid at the match's end" in page
     page = html(client.get(f"/matches/{young['id']}"))
     assert f"none yet (fewer than {anytime.MIN_BOARDS} boards)" in page
     page = html(client.get(f"/matches/{done['id']}"))
     assert api[done["id"]]["status"] == "complete" and "anytime" not in page
     page = html(client.get(f"/tournaments/{tid}"))
-    assert ">anytime 95% (running)</th>" in page and ">95% interval</th>" in page
+    assert ">anytime 95% (raw, running)</th>" in page and ">95% interval (raw)</th>" in page
     cells = dict(re.findall(r'<tr data-match="([^"]+)">.*?<td class="ci anytime">([^<]*)</td>', page, re.S))
     assert cells == {running["id"]: shown, done["id"]: "", young["id"]: ""}
