@@ -23,10 +23,15 @@ a server without touching each other's data):
     {p}:claim:{mid}:{n}           string the RQ job playing board n of the match, with a TTL
     {p}:job:{job_id}              string "alive" while a chunk job runs, with a TTL (its heartbeat)
     {p}:ratings:{ruleset}         hash  bot -> rating JSON
-    {p}:ratings:{ruleset}:applied set   match ids already considered for the ratings
-    {p}:ratings:{ruleset}:evidence set  board pairs already counted: "deals|options|board|botA|botB"
-    {p}:ratings:{ruleset}:history:{bot} list the bot's rating after each change, oldest first: JSON
-                                        {t, mu, sigma, rating, match}; the last HISTORY_LENGTH kept
+    {p}:ratings:{ruleset}:comparisons hash comparison id -> the rated comparison's record JSON
+                                        (``server.ratings.record``) but its scores: what the ratings
+                                        are replayed from
+    {p}:ratings:{ruleset}:scores  hash  comparison id -> its scores JSON, [[board, X's score], ...]
+    {p}:ratings:{ruleset}:after   hash  comparison id -> [X's, Y's] rating JSON after it in the last
+                                        replay, or null when it owned no new board pair
+    {p}:ratings:{ruleset}:history:{bot} list the bot's rating after each comparison that moved it, in
+                                        canonical order: JSON {t, mu, sigma, rating, match}; the last
+                                        HISTORY_LENGTH kept
     {p}:secret                    string the server's secret (suit relabelings); never served
     {p}:bots                      set   bot names
     {p}:bot:{name}                hash  name, kind, status, trusted, created, description, token_hash
@@ -67,12 +72,13 @@ from __future__ import annotations
 import json
 import secrets
 import time
-from typing import Any, Callable, Iterable
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
 
 from redis import Redis
 
 from .dealsets import DealSet
-from .ratings import shown
+from .ratings import replay, shown
 from .settings import CLOSED_DECISION_SECONDS
 from .engine import Board
 
@@ -362,7 +368,27 @@ class TableLimit(Exception):
 
 HISTORY_LENGTH = 1000
 """Rating history points kept per bot and ruleset: a bot's chart shows its last 1,000
-rating changes (a rated match each); older points are dropped as new ones come."""
+rating changes (a rated comparison each, in canonical order); older points are dropped."""
+
+
+class _Decoded(Mapping):
+    """A hash's values decoded from JSON when read: a refresh needs every comparison's
+    presence in ``after`` but the ratings of only a few."""
+
+    def __init__(self, raw: dict[str, bytes]):
+        self.raw = raw
+
+    def __getitem__(self, key: str) -> Any:
+        return json.loads(self.raw[key])
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.raw
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.raw)
+
+    def __len__(self) -> int:
+        return len(self.raw)
 
 
 class Store:
@@ -489,10 +515,6 @@ class Store:
         """Hold (or renew) the one supervisor's lease: only its holder supervises the
         service's tournaments, so two ``cinch serve`` on one Redis do not both enqueue."""
         return self._lease(keys=[self.key("supervisor")], args=[holder, lease_ms]) == b"ok"
-
-    def rated(self, ruleset: str, mid: str) -> bool:
-        """Whether a match was already considered for the ratings."""
-        return bool(self.redis.sismember(self.key("ratings", ruleset, "applied"), mid))
 
     def add_jobs(self, tid: str, job_ids: list[str]) -> None:
         """Record job ids enqueued for a tournament (to supervise or cancel them)."""
@@ -638,44 +660,76 @@ class Store:
         raw = self.redis.get(self.key("tournament", tid, "results"))
         return None if raw is None else json.loads(raw)
 
-    def apply_rating(self, ruleset: str, mid: str, bots: tuple[str, str], evidence: dict[int, str],
-                     update: Callable[[dict | None, dict | None, list[int]], tuple[dict, dict]]) -> bool:
-        """Count a complete match in two bots' ratings, each board pair at most once.
+    def add_comparisons(self, ruleset: str, records: Iterable[dict[str, Any]]) -> int:
+        """Store rated comparisons (``server.ratings.record``), each once whoever stores it
+        (HSETNX: a retried job or the supervisor's follow-up adds nothing); returns how
+        many were new. The scores go to a hash of their own, so that a refresh reads every
+        comparison's head but only the scores it needs. ``refresh_ratings`` then brings
+        the ratings up to date."""
+        heads, scores = self.key("ratings", ruleset, "comparisons"), self.key("ratings", ruleset, "scores")
+        pipe = self.redis.pipeline(transaction=True)
+        for record in records:
+            head = {k: v for k, v in record.items() if k != "scores"}
+            pipe.hsetnx(heads, record["id"], json.dumps(head, separators=(",", ":")))
+            pipe.hsetnx(scores, record["id"], json.dumps(record["scores"], separators=(",", ":")))
+        return sum(pipe.execute()[::2])
 
-        ``evidence`` names each board of the match as a piece of evidence (the same
-        two bots, ruleset, deal set and board: see ``server.tournaments.evidence_of``);
-        ``update`` gets the old ratings and the boards not counted before, and is not
-        called when there are none. Optimistic transaction, so concurrent jobs and
-        tournaments apply each piece of evidence exactly once. False if nothing moved.
+    def comparisons(self, ruleset: str) -> dict[str, dict[str, Any]]:
+        """Every stored comparison of a ruleset, by id, without its scores."""
+        return {k.decode(): json.loads(v)
+                for k, v in self.redis.hgetall(self.key("ratings", ruleset, "comparisons")).items()}
 
-        Each moved rating also gets a point in the bot's history, in the same transaction,
-        so a crash can neither lose a point nor write one twice. Its ``t`` is when the
-        rating was applied: ``rebuild_ratings`` re-dates the points it rewrites.
-        """
-        ratings, applied = self.key("ratings", ruleset), self.key("ratings", ruleset, "applied")
-        counted = self.key("ratings", ruleset, "evidence")
-        boards = sorted(evidence)
-        now = time.time()
+    def refresh_ratings(self, ruleset: str) -> None:
+        """Make the ratings and histories of a ruleset the replay of every stored comparison
+        in canonical order (``server.ratings.replay``), if some are not reflected yet.
 
-        def attempt(pipe) -> bool:
-            if pipe.sismember(applied, mid):
-                return False
-            seen = pipe.smismember(counted, [evidence[b] for b in boards]) if boards else []
-            fresh = [b for b, was in zip(boards, seen) if not was]
-            new = update(*[None if raw is None else json.loads(raw) for raw in pipe.hmget(ratings, *bots)],
-                         fresh) if fresh else None
+        The ``after`` hash holds each reflected comparison's ratings, so the replay starts
+        at the first new comparison in canonical order and only the history points from
+        there on are rewritten. Optimistic transaction watching the comparisons and
+        ``after``: a comparison stored meanwhile, or another worker's refresh, makes this
+        one start again from what is then stored, so two workers finishing at once both
+        end up counted, each once, and the result does not depend on who wrote last."""
+        stored, after = self.key("ratings", ruleset, "comparisons"), self.key("ratings", ruleset, "after")
+        ratings, scores = self.key("ratings", ruleset), self.key("ratings", ruleset, "scores")
+
+        def attempt(pipe) -> None:
+            if pipe.hlen(stored) == pipe.hlen(after):
+                return
+            known = _Decoded({k.decode(): v for k, v in pipe.hgetall(after).items()})
+            done = replay([json.loads(v) for v in pipe.hvals(stored)], known,
+                          lambda ids: dict(zip(ids, map(json.loads, pipe.hmget(scores, ids) if ids else []))))
+            if not done.redone:       # read across another refresh: the watch has fired, so the
+                return                # empty EXEC fails and this attempt starts again
             pipe.multi()
-            if new is not None:
-                pipe.hset(ratings, mapping={bots[0]: json.dumps(new[0]), bots[1]: json.dumps(new[1])})
-                pipe.sadd(counted, *[evidence[b] for b in fresh])
-                for bot, rating in zip(bots, new):
-                    history = self.key("ratings", ruleset, "history", bot)
-                    pipe.rpush(history, json.dumps({"t": now, **shown(rating), "match": mid}))
+            pipe.hset(after, mapping={r["id"]: json.dumps(done.after[r["id"]]) for r in done.redone})
+            for bot in sorted({b for r in done.redone for b in (r["x"], r["y"])}):
+                history = self.key("ratings", ruleset, "history", bot)
+                mine = [(r, done.after[r["id"]], r["y"] == bot) for r in done.redone if bot in (r["x"], r["y"])]
+                stale = sum(1 for r, _, _ in mine if known.get(r["id"]))
+                if stale:                             # the points of redone comparisons, at the list's end
+                    pipe.ltrim(history, 0, -stale - 1)
+                points = [json.dumps({"t": r["t"], **shown(new[side]), "match": r["id"]}) for r, new, side in mine if new]
+                if points:
+                    pipe.rpush(history, *points)
                     pipe.ltrim(history, -self.history_length, -1)
-            pipe.sadd(applied, mid)
-            return new is not None
+                if bot in done.ratings:
+                    pipe.hset(ratings, bot, json.dumps(done.ratings[bot]))
+                else:
+                    pipe.hdel(ratings, bot)
 
-        return self.redis.transaction(attempt, ratings, applied, counted, value_from_callable=True)
+        self.redis.transaction(attempt, stored, after)
+
+    def counted(self, ruleset: str, ids: list[str]) -> set[str]:
+        """Those of ``ids`` that move the ratings: reflected, and owning a board pair."""
+        if not ids:
+            return set()
+        values = self.redis.hmget(self.key("ratings", ruleset, "after"), ids)
+        return {cid for cid, raw in zip(ids, values) if raw is not None and json.loads(raw) is not None}
+
+    def legacy_ratings(self, ruleset: str) -> bool:
+        """Whether the ruleset's ratings were written by incremental updates, before the
+        comparisons were stored: they must be rebuilt from the stored board pairs."""
+        return bool(self.redis.exists(self.key("ratings", ruleset, "applied")))
 
     def rating_rulesets(self) -> list[str]:
         """Rulesets that have ratings stored."""
@@ -683,9 +737,11 @@ class Store:
         return sorted({k.decode()[len(prefix):].split(":")[0] for k in self.redis.scan_iter(match=prefix + "*")})
 
     def clear_ratings(self, ruleset: str) -> None:
+        """Forget a ruleset's ratings, histories and stored comparisons (and the sets the
+        incremental updates kept, ``applied`` and ``evidence``)."""
         histories = self.redis.scan_iter(match=self.key("ratings", ruleset, "history", "*"))
-        self.redis.delete(self.key("ratings", ruleset), self.key("ratings", ruleset, "applied"),
-                          self.key("ratings", ruleset, "evidence"), *histories)
+        self.redis.delete(*[self.key("ratings", ruleset, *part) for part in
+                            ((), ("comparisons",), ("scores",), ("after",), ("applied",), ("evidence",))], *histories)
 
     def rating_history(self, ruleset: str, bots: Iterable[str], last: int = 0) -> dict[str, list[dict[str, Any]]]:
         """Each bot's rating history in ``ruleset``, oldest point first (the last ``last``

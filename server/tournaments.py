@@ -23,12 +23,13 @@ whoever computes them and however often.
 from __future__ import annotations
 
 import json
+import time
 from itertools import combinations
 from typing import Any, Callable, Iterable
 
 from .anytime import confidence_sequence
 from .engine import RulesetError, make_ruleset
-from .ratings import initial, update
+from .ratings import record
 from .stats import MatchStats, corrected_summary, mirrored, summarize
 from .store import Store
 
@@ -271,35 +272,49 @@ def match_corrected(store: Store, mid: str) -> dict[str, Any] | None:
     return corrected_summary([scores[b] for b in boards], [lucks.get(b, 0.0) for b in boards])
 
 
-def evidence_of(match: dict[str, Any], board: int) -> str:
-    """What a comparison on a board proves, named so that replaying it anywhere names it
-    the same: the format's family (two-room or blind), the deal set, ruleset options,
-    board number and the two bots (in a fixed order). The ruleset is the ratings' own key."""
+def evidence_of(match: dict[str, Any]) -> str:
+    """What a comparison proves on each of its boards, named so that replaying it anywhere
+    names it the same: the format's family (two-room or blind), the deal set, ruleset
+    options and the two bots (in a fixed order). With a board number it names one piece
+    of evidence, which counts once in the ratings. The ruleset is the ratings' own key."""
     options = json.dumps(match["options"], sort_keys=True, separators=(",", ":"))
     low, high = sorted((match["x"], match["y"]))
     family = "blind|" if match.get("kind") == "blind" else ""
-    return f"{family}{match['deals']}|{options}|{board}|{low}|{high}"
+    return f"{family}{match['deals']}|{options}|{low}|{high}"
+
+
+def canonical_order(comparison: dict[str, Any]) -> list[int]:
+    """A comparison's place in the order ratings are replayed in, which completion time
+    does not change: the tournament's number (tournaments are numbered as they are
+    created), then its matches by schedule index (ids ``t{n}.m{i}``, from
+    ``Store.create_tournament``), then a blind movement's entrant pairs after every match
+    (``blind_comparisons`` gives each its ``order``)."""
+    if "order" in comparison:
+        return comparison["order"]
+    tid, index = comparison["id"].split(".m")
+    return [int(tid[1:]), 0, int(index)]
 
 
 def rate(store: Store, comparison: dict[str, Any], scores: dict[int, int]) -> bool:
-    """Count a comparison of X with Y (a match, or two blind entrants) in the ratings, on
-    the boards never counted before.
+    """Count a comparison of X with Y (a match, or two blind entrants) in the ratings.
 
-    It enters as one result: a win when the mean over those boards has a 95% interval
-    that excludes zero, a draw otherwise. A comparison whose every board was already
-    counted (the same bots, deals, options and boards in an earlier tournament) moves
-    nothing, so a repeated tournament cannot rate the same evidence twice.
+    Its record is stored once and the ratings are replayed in canonical order
+    (``server.ratings``), so they do not depend on which comparison completed first. It
+    enters as one result on the boards it owns (no comparison earlier in canonical order
+    holds the same bots, deals, options and board): a win when the mean over those boards
+    has a 95% interval that excludes zero, a draw otherwise. A comparison owning no board
+    moves nothing, so a repeated tournament cannot rate the same evidence twice. True if
+    this call stored it and it moves the ratings.
     """
-    if comparison["x"] == comparison["y"] or store.rated(comparison["ruleset"], comparison["id"]):
+    ruleset = comparison["ruleset"]
+    if comparison["x"] == comparison["y"]:
         return False        # a built-in entrant against itself as the reference proves nothing
-
-    def update_with(x: dict | None, y: dict | None, fresh: list[int]) -> tuple[dict, dict]:
-        outcome = summarize([scores[b] for b in fresh]).outcome()
-        return update(x or initial(), y or initial(), outcome, len(fresh))
-
-    evidence = {b: evidence_of(comparison, b) for b in scores}
-    return store.apply_rating(comparison["ruleset"], comparison["id"], (comparison["x"], comparison["y"]),
-                              evidence, update_with)
+    if store.legacy_ratings(ruleset):
+        rebuild_ratings(store, [ruleset])
+    added = store.add_comparisons(ruleset, [record(comparison["id"], canonical_order(comparison), comparison["x"],
+                                                   comparison["y"], evidence_of(comparison), scores, time.time())])
+    store.refresh_ratings(ruleset)
+    return bool(added) and bool(store.counted(ruleset, [comparison["id"]]))
 
 
 def rate_match(store: Store, match: dict[str, Any]) -> bool:
@@ -318,10 +333,10 @@ def blind_comparisons(store: Store, tid: str) -> list[tuple[dict[str, Any], dict
     for mid in store.match_ids(tid):
         by_bot.setdefault(store.match(mid)["x"], {}).update(store.scores(mid))
     out = []
-    for x, y in combinations(spec["bots"], 2):
+    for index, (x, y) in enumerate(combinations(spec["bots"], 2), 1):
         shared = sorted(set(by_bot.get(x, {})) & set(by_bot.get(y, {})))
         comparison = {"id": f"{tid}:{x}~{y}", "kind": "blind", "x": x, "y": y, "ruleset": spec["ruleset"],
-                      "options": spec["options"], "deals": spec["deals"]}
+                      "options": spec["options"], "deals": spec["deals"], "order": [int(tid[1:]), 1, index]}
         out.append((comparison, {b: by_bot[x][b] - by_bot[y][b] for b in shared}))
     return out
 
@@ -348,9 +363,12 @@ def after_match_progress(store: Store, match: dict[str, Any]) -> bool:
 
 
 def rebuild_ratings(store: Store, rulesets: Iterable[str] | None = None) -> dict[str, int]:
-    """Recompute ratings from the stored board pairs alone: every complete match of every
-    tournament (and a finished blind movement's entrant pairs), in the order the
-    tournaments were created. Returns comparisons counted per ruleset."""
+    """Recompute ratings from the stored board pairs alone: the records of every complete
+    match of every tournament (and a finished blind movement's entrant pairs) are made
+    again and replayed in canonical order, as if each had just completed; a record that
+    was stored keeps its time. For an upgrade that changes how evidence is named or
+    stored, and for ratings written by the incremental updates of older versions.
+    Returns the comparisons that move the ratings, per ruleset."""
     chosen = set(rulesets) if rulesets is not None else None
     steps: list[tuple[dict[str, Any], Callable[[], dict[int, int]]]] = []
     for tid in store.tournament_ids():
@@ -362,9 +380,16 @@ def rebuild_ratings(store: Store, rulesets: Iterable[str] | None = None) -> dict
             steps += [(c, lambda d=d: d) for c, d in blind_comparisons(store, tid)]
     names = {c["ruleset"] for c, _ in steps} | set(store.rating_rulesets())
     counted = {}
+    now = time.time()
     for ruleset in sorted(names if chosen is None else names & chosen):
+        rated = store.comparisons(ruleset)
+        records = [record(c["id"], canonical_order(c), c["x"], c["y"], evidence_of(c), scores(),
+                          rated[c["id"]]["t"] if c["id"] in rated else now)
+                   for c, scores in steps if c["ruleset"] == ruleset and c["x"] != c["y"]]
         store.clear_ratings(ruleset)
-        counted[ruleset] = sum(rate(store, c, scores()) for c, scores in steps if c["ruleset"] == ruleset)
+        store.add_comparisons(ruleset, records)
+        store.refresh_ratings(ruleset)
+        counted[ruleset] = len(store.counted(ruleset, [r["id"] for r in records]))
     return counted
 
 

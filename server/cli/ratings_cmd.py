@@ -5,9 +5,11 @@
 
 Ratings count each piece of evidence once: a board pair of the same two bots on the same
 ruleset, options, deal set and board number moves them at most once, however many
-tournaments replay it. A rebuild replays the complete matches of every stored tournament
-in the order they were created, so it gives what the incremental updates gave when the
-matches completed in that order, and repairs ratings after a change of rules for them.
+tournaments replay it. The ratings are the replay of every rated comparison in canonical
+order (tournament number, then match index; ``server.ratings``), so they do not depend
+on the order matches completed in. A rebuild makes those comparisons again from the
+stored board pairs and replays them: after a change of how evidence is named or ratings
+computed, or to check them.
 """
 
 from __future__ import annotations
@@ -47,7 +49,7 @@ def run_rebuild(args: argparse.Namespace) -> int:
     with arena(None, plays=False) as a:
         counted = rebuild_ratings(a.store, args.rulesets)
     for ruleset, matches in counted.items():
-        print(f"{ruleset}: ratings rebuilt from {matches} matches with new board pairs")
+        print(f"{ruleset}: ratings rebuilt from {matches} comparisons with new board pairs")
     if not counted:
         print("no stored matches for those rulesets")
     return 0

@@ -7,7 +7,7 @@ import pytest
 
 from server import dealsets, registry
 from server.engine import HandState, generate_board, make_ruleset, observation
-from server.ratings import initial, leaderboard, update
+from server.ratings import leaderboard, record
 from server.tournaments import after_match_progress, plan_matches, rate_match, rebuild_ratings, results, validate
 
 DEALS = dealsets.generate("store-test", 6)
@@ -113,11 +113,11 @@ def test_a_match_applied_twice_or_with_only_counted_boards_adds_no_point(store):
 def test_history_keeps_the_last_points_and_clears_with_the_ratings(store):
     store.history_length = 3
     for n in range(5):
-        store.apply_rating("american62", f"m{n}", ("a", "b"), {1: f"e{n}"},
-                           lambda x, y, fresh: update(x or initial(), y or initial(), 1, len(fresh)))
+        store.add_comparisons("american62", [record(f"t1.m{n}", [1, 0, n], "a", "b", f"e{n}", {1: 4, 2: 5}, n)])
+        store.refresh_ratings("american62")
     history = store.rating_history("american62", ["a", "b"])
-    assert [p["match"] for p in history["a"]] == ["m2", "m3", "m4"] == [p["match"] for p in history["b"]]
-    assert [p["match"] for p in store.rating_history("american62", ["a"], last=2)["a"]] == ["m3", "m4"]
+    assert [p["match"] for p in history["a"]] == ["t1.m2", "t1.m3", "t1.m4"] == [p["match"] for p in history["b"]]
+    assert [p["match"] for p in store.rating_history("american62", ["a"], last=2)["a"]] == ["t1.m3", "t1.m4"]
     assert history["a"][-1]["rating"] == leaderboard(store.ratings("american62"))[0]["rating"]
     store.clear_ratings("american62")
     assert store.rating_history("american62", ["a", "b"]) == {"a": [], "b": []}
