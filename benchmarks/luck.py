@@ -18,7 +18,7 @@ score per board pair is taken four ways:
 Per pair and way it prints the mean, the standard deviation per board pair and the
 boards needed by formula, ceil((1.96 sd / mean)^2) (``server.stats.boards_to_separate``),
 and for (d) the mean boards used and how often it decided for H1. The ratio column
-divides each way's formula boards by (a)'s.
+divides each way's formula boards (unrounded) by (a)'s.
 
 Every bot is made afresh for each board, seeded by the board and its role, so the
 scores are the same on every run whatever ``--workers`` is. The search bot takes one
@@ -84,8 +84,10 @@ def sequential(scores: list[float], orders: int, seed: int = 1) -> tuple[float, 
 
 
 def summary(name: str, scores: list[float]) -> dict[str, Any]:
+    """A way's figures; ``need`` is the unrounded (1.96 sd / mean)^2 that the ratios divide."""
     mean, sd = fmean(scores), stdev(scores)
-    return {"way": name, "mean": round(mean, 3), "sd": round(sd, 3), "boards": boards_to_separate(mean, sd)}
+    return {"way": name, "mean": round(mean, 3), "sd": round(sd, 3), "boards": boards_to_separate(mean, sd),
+            "need": (1.96 * sd / mean) ** 2 if mean else None}
 
 
 def measure(pool: ProcessPoolExecutor, ruleset: str, x: str, y: str, first: int, boards: int,
@@ -121,11 +123,11 @@ def main() -> None:
             result = measure(pool, args.ruleset, x, y, args.first, n, args.orders)
             out.append(result)
             if not args.json:
-                base = result["ways"][0]["boards"]
+                base = result["ways"][0]["need"]
                 print(f"\n{x} vs {y}, {args.ruleset}, boards {args.first}-{args.first + n - 1}")
                 print(f"  {'way':32} {'mean':>8} {'sd/pair':>8} {'boards':>7} {'vs (a)':>7}")
                 for way in result["ways"]:
-                    ratio = f"{way['boards'] / base:.2f}" if base and way["boards"] else "-"
+                    ratio = f"{way['need'] / base:.2f}" if base and way["need"] else "-"
                     print(f"  {way['way']:32} {way['mean']:+8.2f} {way['sd']:8.2f} {way['boards']!s:>7} {ratio:>7}")
                 seq = result["sequential"]
                 print(f"  {'(d) SPRT on (c), 0 vs +5':32} {'':8} {'':8} {seq['mean_boards']:7} "

@@ -169,6 +169,8 @@ class MatchStats(Model):
     tied: int = 0
     lost: int = 0
     los: float = 0.5                # likelihood of superiority
+    anytime_low: float | None = None    # anytime-valid 95% interval (a running match's, from Client.matches())
+    anytime_high: float | None = None
 
     @property
     def significant(self) -> bool:
@@ -186,13 +188,16 @@ class Match(Model):
     x: str = ""
     y: str = ""
     status: str = ""                # "running" or "complete"
-    stats: MatchStats = field(default_factory=MatchStats)
+    stats: MatchStats = field(default_factory=MatchStats)     # raw: the scores as played
+    corrected: MatchStats | None = None     # luck-corrected mean and 95% interval (boards, mean, ci_*)
     timeouts: dict[str, int] = field(default_factory=dict)     # only from Client.matches()
     faulty: list[str] = field(default_factory=list)            # only from Client.matches()
 
     @classmethod
     def parse(cls, data: dict[str, Any]) -> "Match":
-        return cls.from_dict(data, stats=MatchStats.from_dict(data.get("stats") or {}))
+        corrected = data.get("corrected")
+        return cls.from_dict(data, stats=MatchStats.from_dict(data.get("stats") or {}),
+                             corrected=None if corrected is None else MatchStats.from_dict(corrected))
 
     @property
     def bots(self) -> tuple[str, str]:
@@ -248,6 +253,7 @@ class Room(Model):
     points: dict[str, int] = field(default_factory=dict)
     delta: dict[str, int] = field(default_factory=dict)     # score change per side
     faults: list[dict[str, Any]] = field(default_factory=list)
+    luck: float | None = None       # N/S's luck on the draw (README, "Luck correction")
 
     def net(self, side: str) -> int:
         """A side's net on the hand: its score change minus the other side's."""
@@ -261,6 +267,7 @@ class BoardPair(Model):
     board: int = 0
     score: int = 0                  # X's score: its net in room 1 plus its net in room 2
     rooms: list[Room] = field(default_factory=list)
+    luck: float | None = None       # X's luck on the draw over both rooms
 
     @classmethod
     def parse(cls, data: dict[str, Any]) -> "BoardPair":

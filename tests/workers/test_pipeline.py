@@ -4,7 +4,6 @@ The stored results must be identical to an in-process run of the same matches, a
 worker SIGKILLed in the middle of a match must not lose or double-count a board pair.
 """
 
-import json
 import os
 import signal
 import time
@@ -14,11 +13,10 @@ from rq import Worker
 from rq.registry import FinishedJobRegistry, StartedJobRegistry
 
 from server import dealsets
-from server.engine import make_ruleset
-from workers.bots import make_bot
 from workers.driver import cli_driver, start, watch
 from workers.local import LocalWorkers
-from workers.match import play_match
+
+from replayed import in_process, stored
 
 DEALS = dealsets.generate("pipeline-test", 80)
 
@@ -40,27 +38,10 @@ def workers(redis_url, queue):
     pool.stop()
 
 
-def in_process(store, tid):
-    """Every match of ``tid`` replayed here, as the records the store should hold."""
-    out = {}
-    for mid in store.match_ids(tid):
-        m = store.match(mid)
-        rules = make_ruleset(m["ruleset"], m["options"])
-        boards = [(n, DEALS.board(n)) for n in range(m["first"], m["last"] + 1)]
-        records = play_match(rules, boards, make_bot(m["x"], m["seed"]), make_bot(m["y"], m["seed"]), mid)
-        out[mid] = json.loads(json.dumps(records))
-    return out
-
-
-def stored(store, tid):
-    return {mid: [store.pair(mid, n) for n in range(store.match(mid)["first"], store.match(mid)["last"] + 1)]
-            for mid in store.match_ids(tid)}
-
-
 def test_round_robin_on_two_workers_equals_in_process_run(store, queue, workers):
     tid = start(store, queue, {"bots": ["random", "rule"], "boards": 16, "chunk": 2, "seed": 7}, cli_driver(), DEALS)
     results = watch(store, queue, tid, cli_driver(), timeout=120)
-    assert stored(store, tid) == in_process(store, tid)
+    assert stored(store, tid) == in_process(store, tid, DEALS)
     assert results["standings"][0]["boards"] == 16
     names = {queue.fetch_job(j).worker_name for j in FinishedJobRegistry(queue=queue).get_job_ids()}
     assert names and names <= set(workers.procs), "chunks are played by the rq worker processes"
@@ -72,7 +53,7 @@ def test_gauntlet_candidates_meet_the_same_references_on_the_same_boards(store, 
                                "boards": 6, "chunk": 3}, cli_driver(), DEALS)
     results = watch(store, queue, tid, cli_driver(), timeout=120)
     assert [(m["x"], m["y"]) for m in results["matches"]] == [("random", "rule")]
-    assert stored(store, tid) == in_process(store, tid)
+    assert stored(store, tid) == in_process(store, tid, DEALS)
 
 
 def test_sigkilled_worker_mid_match_still_counts_every_pair_once(store, queue, workers):
@@ -91,6 +72,6 @@ def test_sigkilled_worker_mid_match_still_counts_every_pair_once(store, queue, w
     t = store.tournament(tid)
     assert t["pairs_done"] == t["pairs_total"] == 80
     assert len(store.scores(store.match_ids(tid)[0])) == 80
-    assert stored(store, tid) == in_process(store, tid)
+    assert stored(store, tid) == in_process(store, tid, DEALS)
     assert results["standings"][0]["boards"] == 80
     assert store.ratings("american62")["random"]["matches"] == 1

@@ -1,19 +1,17 @@
 """A tournament's life through real ``rq worker`` processes on a real Redis: cancel,
 interruption (its driver gone), resume, failure, and what the supervisor repairs."""
 
-import json
 import time
 
 import pytest
 from rq.registry import StartedJobRegistry
 
 from server import dealsets
-from server.engine import make_ruleset
 from server.settings import LEASE_MS
-from workers.bots import make_bot
 from workers.driver import TournamentStopped, cli_driver, resume, start, watch
-from workers.match import play_match
 from workers.supervisor import SERVICE, halt, supervise, supervise_service
+
+from replayed import in_process, stored
 
 DEALS = dealsets.generate("supervisor-test", 60)
 
@@ -24,21 +22,6 @@ def wait_for(predicate, timeout=60.0, what="condition"):
         if time.monotonic() > deadline:
             pytest.fail(f"timed out waiting for {what}")
         time.sleep(0.05)
-
-
-def in_process(store, tid):
-    out = {}
-    for mid in store.match_ids(tid):
-        m = store.match(mid)
-        boards = [(n, DEALS.board(n)) for n in range(m["first"], m["last"] + 1)]
-        out[mid] = json.loads(json.dumps(play_match(make_ruleset(m["ruleset"], m["options"]), boards,
-                                                    make_bot(m["x"], m["seed"]), make_bot(m["y"], m["seed"]), mid)))
-    return out
-
-
-def stored(store, tid):
-    return {mid: [store.pair(mid, n) for n in range(store.match(mid)["first"], store.match(mid)["last"] + 1)]
-            for mid in store.match_ids(tid)}
 
 
 REQUEST = {"bots": ["random", "rule"], "boards": 60, "chunk": 5, "seed": 4}
@@ -63,7 +46,7 @@ def test_cancel_removes_queued_jobs_stops_running_ones_and_resume_finishes_exact
     results = watch(store, queue, tid, driver, timeout=120)
     t = store.tournament(tid)
     assert t["status"] == "finished" and t["pairs_done"] == t["pairs_total"] == 60
-    assert stored(store, tid) == in_process(store, tid)
+    assert stored(store, tid) == in_process(store, tid, DEALS)
     assert results["standings"][0]["boards"] == 60
     assert store.ratings("american62")["rule"]["boards"] == 60, "every board pair rated once"
     with pytest.raises(TournamentStopped, match="finished"):
@@ -85,7 +68,7 @@ def test_a_tournament_whose_driver_died_is_interrupted_and_nobody_plays_it(store
     driver = cli_driver()
     resume(store, queue, tid, driver)
     watch(store, queue, tid, driver, timeout=120)
-    assert stored(store, tid) == in_process(store, tid)
+    assert stored(store, tid) == in_process(store, tid, DEALS)
 
 
 def test_the_service_supervisor_replays_a_dead_workers_boards_within_a_minute(store, queue, rq_workers):
@@ -101,7 +84,7 @@ def test_the_service_supervisor_replays_a_dead_workers_boards_within_a_minute(st
     assert time.monotonic() - killed < 60
     t = store.tournament(tid)
     assert t["pairs_done"] == 60 and len(store.scores(store.match_ids(tid)[0])) == 60
-    assert stored(store, tid) == in_process(store, tid)
+    assert stored(store, tid) == in_process(store, tid, DEALS)
 
 
 def test_jobs_that_keep_failing_fail_the_tournament_with_the_error(store, queue, rq_workers):
