@@ -5,8 +5,9 @@ X's per-board scores, raw and luck-corrected; for an edge ``delta`` points per b
 
 * **fixed length** (the classic two-sided z-test at level alpha with power 1 - beta):
   n = ((z_{1-alpha/2} + z_{1-beta}) * sd / delta)^2, once with the raw spread and once
-  with the luck-corrected one (``server.stats.corrected``): the corrected mean has the
-  same expectation, so only the spread changes;
+  with the luck-corrected one (score - weight x luck, the weight being the pilot's
+  slope of score on luck, which ``server.stats.corrected`` approaches over a long
+  match): the corrected mean has the same expectation, so only the spread changes;
 * **sequential** (``server.sequential``, H0: 0 against H1: delta, on corrected scores):
   Wald's approximation of the average sample number when the edge really is delta:
   E[N] = ((1 - beta) log((1 - beta)/alpha) + beta log(beta/(1 - alpha))) / (delta^2 / (2 sd^2)),
@@ -26,6 +27,7 @@ from statistics import NormalDist, stdev
 from typing import Any, Sequence
 
 from server.sequential import MIN_BOARDS, bounds
+from server.stats import luck_weight
 
 _Z = NormalDist()
 
@@ -64,12 +66,16 @@ def sequential_boards(delta: float, sd: float, alpha: float, beta: float) -> int
     return max(MIN_BOARDS, math.ceil(needed / gain))
 
 
-def plan(raw: Sequence[float], corrected: Sequence[float], delta: float | None = None,
+def plan(raw: Sequence[float], lucks: Sequence[float], delta: float | None = None,
          alpha: float = 0.05, beta: float = 0.05) -> Plan:
-    """The plan from a pilot's raw and luck-corrected per-board scores; ``delta`` defaults
-    to the pilot's own corrected mean (the edge it suggests)."""
-    if len(raw) < 2 or len(corrected) != len(raw):
+    """The plan from a pilot's per-board scores and lucks. A long match corrects with a
+    weight close to the whole pilot's slope (``luck_weight``), so the corrected spread is
+    that of score - slope x luck over the pilot; ``delta`` defaults to the mean of those
+    (the pilot's edge, with less noise than the raw mean)."""
+    if len(raw) < 2 or len(lucks) != len(raw):
         raise ValueError("a plan needs a pilot of at least two board pairs")
+    weight = luck_weight(raw, lucks)
+    corrected = [s - weight * k for s, k in zip(raw, lucks)]
     edge = abs(delta if delta is not None else sum(corrected) / len(corrected))
     sd_raw, sd_corrected = stdev(raw), stdev(corrected)
     return Plan(len(raw), round(edge, 3), round(sd_raw, 3), round(sd_corrected, 3),

@@ -135,25 +135,34 @@ def corrected(scores: Sequence[float], lucks: Sequence[float]) -> list[float]:
     the best weight is the regression slope of score on luck, which is about 1 between
     two sound bots (the luck is what the draw did to them) and near 0 when a bot plays
     so badly that the draw hardly matters (random). So each board's weight is the slope
-    fitted on the boards before it, clipped to [0, 1]: it depends only on earlier boards,
+    fitted on the boards before it (``luck_weight``): it depends only on earlier boards,
     which are independent of this one's draw, so the mean stays exactly unbiased. The
     first ``BETA_FROM`` boards are left uncorrected (weight 0), as a slope from fewer is
     mostly noise."""
     out: list[float] = []
-    n = sum_s = sum_l = sum_sl = sum_ll = 0.0
+    sums = [0.0] * 5          # n, sum of scores, of lucks, of score x luck, of luck^2
     for score, luck in zip(scores, lucks):
-        beta = 0.0
-        if n >= BETA_FROM:
-            var = sum_ll - sum_l * sum_l / n
-            if var > 0:
-                beta = min(1.0, max(0.0, (sum_sl - sum_s * sum_l / n) / var))
-        out.append(score - beta * luck)
-        n += 1
-        sum_s += score
-        sum_l += luck
-        sum_sl += score * luck
-        sum_ll += luck * luck
+        out.append(score - (_slope(*sums) if sums[0] >= BETA_FROM else 0.0) * luck)
+        for i, term in enumerate((1.0, score, luck, score * luck, luck * luck)):
+            sums[i] += term
     return out
+
+
+def luck_weight(scores: Sequence[float], lucks: Sequence[float]) -> float:
+    """The least-squares slope of score on luck over a whole sample, clipped to [0, 1]:
+    the weight that takes the most variance out (what ``corrected``'s weight tends to)."""
+    return _slope(len(scores), sum(scores), sum(lucks), sum(s * k for s, k in zip(scores, lucks)),
+                  sum(k * k for k in lucks))
+
+
+def _slope(n: float, sum_s: float, sum_l: float, sum_sl: float, sum_ll: float) -> float:
+    """Slope of score on luck from running sums, clipped to [0, 1]; 0 without spread."""
+    if n < 2:
+        return 0.0
+    var = sum_ll - sum_l * sum_l / n
+    if var <= 1e-12:
+        return 0.0
+    return min(1.0, max(0.0, (sum_sl - sum_s * sum_l / n) / var))
 
 
 def corrected_summary(scores: Sequence[float], lucks: Sequence[float]) -> dict[str, Any]:

@@ -13,7 +13,8 @@ a server without touching each other's data):
     {p}:supervisor                string the supervisor process in charge, with a TTL
     {p}:tournament:{tid}:jobs     set   RQ job ids enqueued for it and not yet seen to end
     {p}:tournament:{tid}:matches  list  match ids in schedule order
-    {p}:tournament:{tid}:complete set   ids of matches whose every board pair is stored
+    {p}:tournament:{tid}:complete set   ids of matches whose every board pair is stored, or
+                                        whose sequential test decided (no board added after)
     {p}:tournament:{tid}:results  string JSON standings, cross-table and match statistics
     {p}:tournament:{tid}:par      hash  board number -> the reference pair's room (blind movement)
     {p}:match:{mid}               hash  spec, status
@@ -58,7 +59,9 @@ a server without touching each other's data):
 
 A board pair is written with HSETNX inside one Lua script that also advances the
 tournament's progress and marks the match complete, so a job that is retried after a
-crash can never count a pair twice, and "match complete" happens exactly once.
+crash can never count a pair twice, and "match complete" happens exactly once. The
+script stores nothing for a match already complete: one decided by its sequential test
+(``complete_match``) keeps exactly the boards it had when it was decided.
 
 A tournament is played only while its driver holds its lease (the CLI that runs it, or
 the service's supervisor); its stored status is ``queued``, ``running``, ``finished``,
@@ -83,6 +86,7 @@ from .settings import CLOSED_DECISION_SECONDS
 from .engine import Board
 
 _RECORD_PAIRS = """
+if redis.call('SISMEMBER', KEYS[5], ARGV[1]) == 1 then return {0, redis.call('SCARD', KEYS[5])} end
 local added = 0
 for i = 3, #ARGV, 4 do
   if redis.call('HSETNX', KEYS[1], ARGV[i], ARGV[i + 1]) == 1 then
@@ -286,13 +290,16 @@ return 'ok'
 """
 
 
-# Claim board ARGV[3] of a match for job ARGV[1] (TTL ARGV[2] ms), only while the
-# tournament is live (queued or running, its driver's lease held) and the board is not
-# stored yet. The first claim turns a queued tournament into a running one.
+# Claim board ARGV[3] of match ARGV[4] for job ARGV[1] (TTL ARGV[2] ms), only while the
+# tournament is live (queued or running, its driver's lease held), the board is not
+# stored yet and the match is not complete (a match decided by its sequential test is
+# complete with boards unplayed). The first claim turns a queued tournament into a running one.
 _CLAIM = """
 local status = redis.call('HGET', KEYS[1], 'status')
 if (status ~= 'queued' and status ~= 'running') or redis.call('EXISTS', KEYS[2]) == 0 then return 'stop' end
-if redis.call('HEXISTS', KEYS[4], ARGV[3]) == 1 then return 'done' end
+if redis.call('HEXISTS', KEYS[4], ARGV[3]) == 1 or redis.call('SISMEMBER', KEYS[5], ARGV[4]) == 1 then
+  return 'done'
+end
 if not redis.call('SET', KEYS[3], ARGV[1], 'NX', 'PX', ARGV[2]) then return 'busy' end
 if status == 'queued' then redis.call('HSET', KEYS[1], 'status', 'running') end
 return 'ok'
@@ -538,21 +545,25 @@ class Store:
         return int(self.redis.hincrby(key, "failures", failed))
 
     # ------------------------------------------------------------------ boards in play
-    def is_live(self, tid: str) -> bool:
-        """Whether the tournament may be played now: queued or running, with its driver's
-        lease held (what ``claim_board`` checks before every board)."""
+    def is_live(self, tid: str, mid: str | None = None) -> bool:
+        """Whether the tournament (and match ``mid``, when given) may be played now: queued
+        or running, with its driver's lease held, and the match not complete (what
+        ``claim_board`` checks before every board)."""
         pipe = self.redis.pipeline(transaction=False)
         pipe.hget(self.key("tournament", tid), "status")
         pipe.exists(self.key("tournament", tid, "lease"))
-        status, leased = pipe.execute()
-        return status is not None and status.decode() in ACTIVE and bool(leased)
+        pipe.sismember(self.key("tournament", tid, "complete"), mid or "")
+        status, leased, complete = pipe.execute()
+        return status is not None and status.decode() in ACTIVE and bool(leased) and not complete
 
     def claim_board(self, tid: str, mid: str, board: int, job_id: str, ttl_ms: int) -> str:
         """'ok' if ``job_id`` may play the board now; 'stop' if the tournament is not live
-        (cancelled, interrupted, failed, finished); 'done' if stored; 'busy' if another job plays it."""
+        (cancelled, interrupted, failed, finished); 'done' if stored or the match is complete
+        (decided); 'busy' if another job plays it."""
         return self._claim(keys=[self.key("tournament", tid), self.key("tournament", tid, "lease"),
-                                 self.key("claim", mid, board), self.key("match", mid, "pairs")],
-                           args=[job_id, ttl_ms, board]).decode()
+                                 self.key("claim", mid, board), self.key("match", mid, "pairs"),
+                                 self.key("tournament", tid, "complete")],
+                           args=[job_id, ttl_ms, board, mid]).decode()
 
     def claimed_boards(self, mid: str, boards: Iterable[int]) -> set[int]:
         """Which of ``boards`` some live job is playing right now."""
@@ -639,6 +650,15 @@ class Store:
         pipe.hsetnx(key, str(board), json.dumps(room, separators=(",", ":")))
         pipe.hget(key, str(board))
         return json.loads(pipe.execute()[1])
+
+    def complete_match(self, match: dict[str, Any]) -> bool:
+        """Mark a match complete with the boards it has (its sequential test decided):
+        no board is claimed or stored for it afterwards. True for the one caller that
+        completed it; the match counts once in the tournament's ``complete`` set."""
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.sadd(self.key("tournament", match["tournament"], "complete"), match["id"])
+        pipe.hset(self.key("match", match["id"]), "status", "complete")
+        return bool(pipe.execute()[0])
 
     def complete_matches(self, tid: str) -> set[str]:
         return {m.decode() for m in self.redis.smembers(self.key("tournament", tid, "complete"))}
@@ -1006,8 +1026,9 @@ class Store:
     def board_done_everywhere(self, tid: str, board: int) -> bool:
         """Whether every match of tournament ``tid`` that plays board ``board`` has stored
         its pair (a blind movement with several references splits the boards between
-        them): only then may anyone see its cards. One round trip; False for a board that
-        no match plays."""
+        them; a match decided by its sequential test plays no board it has not stored):
+        only then may anyone see its cards. One round trip; False for a board that no
+        match plays."""
         if self._board_everywhere is None:
             self._board_everywhere = self.redis.register_script(_BOARD_EVERYWHERE)
         return bool(self._board_everywhere(keys=[self.key("tournament", tid, "matches")],
@@ -1020,10 +1041,14 @@ class Store:
 _BOARD_EVERYWHERE = """
 local board, playing = tonumber(ARGV[2]), 0
 for _, mid in ipairs(redis.call('LRANGE', KEYS[1], 0, -1)) do
-  local spec = cjson.decode(redis.call('HGET', ARGV[1] .. mid, 'spec'))
+  local match = redis.call('HMGET', ARGV[1] .. mid, 'spec', 'status')
+  local spec = cjson.decode(match[1])
   if spec.first <= board and board <= spec.last then
-    if redis.call('HEXISTS', ARGV[1] .. mid .. ':pairs', ARGV[2]) == 0 then return 0 end
-    playing = playing + 1
+    if redis.call('HEXISTS', ARGV[1] .. mid .. ':pairs', ARGV[2]) == 1 then
+      playing = playing + 1
+    elseif match[2] ~= 'complete' then     -- a complete (decided) match never plays it
+      return 0
+    end
   end
 end
 if playing > 0 then return 1 end

@@ -12,6 +12,10 @@ A tournament is a list of duplicate matches on the same boards. Formats:
   format open to untrusted bots, and their default. With several ``references``, each
   one plays a block of the boards, the same block for every entrant.
 
+With ``sprt`` (round robin and gauntlet), each match is a sequential test of X against
+Y (``server.match_sprt``): it stops as soon as its test decides and counts as complete
+with the boards it played; ``boards`` is then the most a match plays.
+
 Two-room formats are for trusted bots only (built-in, or marked trusted by the admin):
 a bot meets every board twice there. A tournament with a remote entrant is dealt from a
 fresh secret deal set unless the admin asks for a named (public) set as ``practice``.
@@ -23,13 +27,16 @@ whoever computes them and however often.
 from __future__ import annotations
 
 import json
+import math
 import time
 from itertools import combinations
 from typing import Any, Callable, Iterable
 
 from .anytime import confidence_sequence
 from .engine import RulesetError, make_ruleset
+from .match_sprt import decide, sprt_summary
 from .ratings import record
+from .sequential import Sprt
 from .stats import MatchStats, corrected_summary, mirrored, summarize
 from .store import Store
 
@@ -38,10 +45,16 @@ TWO_ROOM = ("round_robin", "gauntlet")
 SECRET = "secret"       # ``deals``: a fresh secret set, committed at creation, revealed at the end
 STATUSES = ("queued", "running", "interrupted", "cancelled", "finished", "failed")
 DEFAULTS = {"format": None, "ruleset": "american62", "options": {}, "deals": None, "practice": False,
-            "first": 1, "boards": 100, "chunk": 20, "seed": 1, "limits": {}}
+            "first": 1, "boards": 100, "chunk": 20, "seed": 1, "limits": {}, "sprt": None}
 PUBLIC_DEALS = "standard"     # the default deal set when every entrant is built in
 BLIND_REFERENCE = "rule"      # the blind movement's default reference bot
 LIMITS = {"decision_ms": (50, 600_000), "bank_ms": (0, 3_600_000), "max_timeouts": (0, 10_000)}
+SPRT_SETTINGS = {"delta0": Sprt.delta0, "delta1": Sprt.delta1, "alpha": Sprt.alpha, "beta": Sprt.beta}
+SPRT_DELTA_LIMIT = 1000    # |delta0|, |delta1| at most: far beyond any real per-board edge
+SPRT_CHUNK = 10
+"""Boards per job in an SPRT tournament unless the request says: small, so that a match's
+boards are stored nearly in board order (the test reads them so) and little of a match
+is in play when its test decides."""
 
 
 class SpecError(ValueError):
@@ -103,6 +116,7 @@ def validate(request: dict[str, Any], roster: dict[str, dict[str, Any]]) -> dict
     _deals(spec, roster)
     _whole(spec, "first", 1)
     _whole(spec, "boards", len(spec.get("references") or []) if spec["format"] == "blind" else 1)
+    _sprt(spec, "chunk" in request)
     _whole(spec, "chunk", 1)
     _whole(spec, "seed", 0)
     limits = spec["limits"]
@@ -145,6 +159,36 @@ def _entrants(spec: dict[str, Any], roster: dict[str, dict[str, Any]]) -> None:
                             f"admin marks the bot trusted (POST /api/v1/bots/{untrusted[0]}/trust)")
 
 
+def _sprt(spec: dict[str, Any], chunk_asked: bool) -> None:
+    """Check and complete ``sprt``: each match of a two-room format tested on its own
+    (``server.match_sprt``), ``boards`` its most; jobs of ``SPRT_CHUNK`` boards unless
+    the request sets ``chunk``."""
+    settings = spec["sprt"]
+    if settings is None:
+        return
+    if not isinstance(settings, dict):
+        raise SpecError("sprt must be an object with delta0, delta1, alpha and beta (each optional)")
+    if spec["format"] not in TWO_ROOM:
+        raise SpecError("sprt: the sequential test stops a two-room match (round_robin or gauntlet); the blind "
+                        "movement compares its entrants on the boards they all play, so none of its matches "
+                        "may stop early")
+    for name, value in settings.items():
+        if name not in SPRT_SETTINGS:
+            raise SpecError(f"sprt: unknown setting {name!r} (known: {', '.join(SPRT_SETTINGS)})")
+        if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
+            raise SpecError(f"sprt: {name} must be a number, not {value!r}")
+        if name.startswith("delta") and abs(value) > SPRT_DELTA_LIMIT:
+            raise SpecError(f"sprt: {name} must be from {-SPRT_DELTA_LIMIT} to {SPRT_DELTA_LIMIT}, not {value!r}")
+    settings = {**SPRT_SETTINGS, **settings}
+    try:
+        Sprt(**settings, max_boards=spec["boards"])
+    except ValueError as exc:
+        raise SpecError(f"sprt: {exc}") from None
+    spec["sprt"] = settings
+    if not chunk_asked:
+        spec["chunk"] = SPRT_CHUNK
+
+
 def _deals(spec: dict[str, Any], roster: dict[str, dict[str, Any]]) -> None:
     remote = [n for n in entrants(spec) if roster[n]["kind"] != "builtin"]
     if spec["deals"] is None:
@@ -172,7 +216,8 @@ def pairings(spec: dict[str, Any]) -> list[tuple[str, str]]:
 def plan_matches(spec: dict[str, Any]) -> list[dict[str, Any]]:
     """The tournament's matches, all on boards first..first+boards-1 of the same deal set.
 
-    Two-room formats: one match per pairing over all the boards. Blind movement: one
+    Two-room formats: one match per pairing over all the boards (with the tournament's
+    ``sprt`` settings, when it has them: each match is tested on its own). Blind movement: one
     match per entrant and reference bot, the boards split into one block per reference,
     so that every entrant meets each reference on the same boards and plays each board
     once; ``index`` (the entrant's place) fixes its side on each board.
@@ -181,7 +226,8 @@ def plan_matches(spec: dict[str, Any]) -> list[dict[str, Any]]:
               "seed": spec["seed"], "limits": spec["limits"]}
     last = spec["first"] + spec["boards"] - 1
     if spec["format"] in TWO_ROOM:
-        return [{"x": x, "y": y, "first": spec["first"], "last": last, **common} for x, y in pairings(spec)]
+        test = {"sprt": spec["sprt"]} if spec.get("sprt") else {}
+        return [{"x": x, "y": y, "first": spec["first"], "last": last, **common, **test} for x, y in pairings(spec)]
     refs = spec["references"]
     bounds = [spec["first"] + spec["boards"] * j // len(refs) for j in range(len(refs) + 1)]
     return [{"kind": "blind", "x": entrant, "y": ref, "index": i, "first": bounds[j], "last": bounds[j + 1] - 1,
@@ -349,14 +395,15 @@ def rate_tournament_end(store: Store, tid: str) -> int:
 
 
 def after_match_progress(store: Store, match: dict[str, Any]) -> bool:
-    """Follow-ups once a match is complete: its rating, then the tournament's results.
+    """Follow-ups once a match is complete (every board stored, or its sequential test
+    decided: ``match_sprt.decide``): its rating, then the tournament's results.
 
     Idempotent, and called after every chunk and by the supervisor, so a job that
     crashed between storing the last board pair and these follow-ups has them done by
     whoever comes next. Returns True when the tournament is finished.
     """
     mid, tid = match["id"], match["tournament"]
-    if mid not in store.complete_matches(tid):
+    if mid not in store.complete_matches(tid) and not decide(store, match):
         return False
     rate_match(store, match)
     return finish_if_complete(store, tid)
@@ -404,10 +451,18 @@ def finish_if_complete(store: Store, tid: str) -> bool:
     return True
 
 
+def sprt_of(store: Store, match: dict[str, Any]) -> dict[str, Any]:
+    """``{"sprt": standing}`` for a match of an SPRT tournament (``match_sprt.sprt_summary``),
+    nothing for another: what a served match carries besides its statistics."""
+    summary = sprt_summary(store, match)
+    return {} if summary is None else {"sprt": summary}
+
+
 def results(store: Store, tid: str) -> dict[str, Any]:
     """Standings, cross-table and per-match statistics from the stored board pairs.
 
-    A standings row sums a bot's board scores over its matches. In the blind movement
+    A standings row sums a bot's board scores over its matches (a match decided by its
+    sequential test: the boards it played). In the blind movement
     those are scores against the par (the reference pair's result on the same cards),
     the reference bots have no row of their own, and the cross-table also compares every
     two entrants on the boards they share.
@@ -443,7 +498,7 @@ def results(store: Store, tid: str) -> dict[str, Any]:
         match = store.match(mid)
         stats = match_stats(store, mid)
         matches.append({"id": mid, "x": match["x"], "y": match["y"], "status": match["status"],
-                        "stats": stats.to_dict(), "corrected": match_corrected(store, mid)})
+                        "stats": stats.to_dict(), "corrected": match_corrected(store, mid), **sprt_of(store, match)})
         if blind and match["y"] in spec["bots"]:     # a built-in entrant is also the reference:
             add_boards(row(match["x"]), stats)        # the entrants' comparison stands for this one
             continue

@@ -21,12 +21,14 @@ import time
 from typing import Callable, Iterator
 
 from rq import Queue, get_current_job
+from rq.job import Job, JobStatus
 from rq.serializers import JSONSerializer
 
 from server.engine import Board, Ruleset, make_ruleset
 from server.remote import RemoteAgent
 from server.settings import CLAIM_MS, HEARTBEAT_SECONDS, JOB_TIMEOUT
 from server.store import Store
+from server.match_sprt import decide
 from server.tournaments import after_match_progress
 from workers.bots import BUILTIN, Agent, make_bot
 from workers.luck import blind_luck, lucky_pair, with_luck
@@ -34,6 +36,7 @@ from workers.match import entrant_side, play_blind_board, play_pairs, play_par_r
 from workers.worker import stopping
 
 QUEUE = "cinch"
+WAITING = (JobStatus.QUEUED, JobStatus.DEFERRED, JobStatus.SCHEDULED)
 
 
 class Heartbeat:
@@ -99,7 +102,7 @@ def play_chunk_with(store: Store, mid: str, first: int, last: int, job_id: str =
     x, y = (agent_for(store, match[side], match) for side in ("x", "y"))
     done = store.stored_boards(mid)
     played = 0
-    halted = Halted(store, match["tournament"], should_stop)
+    halted = Halted(store, match["tournament"], should_stop, mid)
     with Heartbeat(store, job_id) as beat:
         claimed = []
         for number in range(first, last + 1):
@@ -122,27 +125,31 @@ def play_chunk_with(store: Store, mid: str, first: int, last: int, job_id: str =
             store.record_pairs(match, [record])
             beat.release(store.claim_key(mid, record["board"]))
             played += 1
+            if decide(store, match):     # its sequential test decided: the rest is not played
+                drop_waiting_jobs(store, match)
+                break
     after_match_progress(store, match)
     return played
 
 
 class Halted:
-    """Asked between rooms: should the job stop? When its worker is stopping, or when the
-    tournament is no longer live (cancelled, interrupted): a job has claimed its whole
-    chunk up front, so without this it would play the chunk to the end after a cancel.
+    """Asked between rooms: should the job stop? When its worker is stopping, when the
+    tournament is no longer live (cancelled, interrupted), or when its match ``mid`` is
+    complete (its sequential test decided on boards another job stored): a job has
+    claimed its whole chunk up front, so without this it would play the chunk to the end.
     The tournament is looked up at most every ``LIVE_CHECK_SECONDS``."""
 
     LIVE_CHECK_SECONDS = 0.25
 
-    def __init__(self, store: Store, tid: str, should_stop: Callable[[], bool]):
-        self.store, self.tid, self.should_stop = store, tid, should_stop
+    def __init__(self, store: Store, tid: str, should_stop: Callable[[], bool], mid: str | None = None):
+        self.store, self.tid, self.mid, self.should_stop = store, tid, mid, should_stop
         self.checked, self.live = time.monotonic(), True
 
     def __call__(self) -> bool:
         if self.should_stop():
             return True
         if time.monotonic() - self.checked >= self.LIVE_CHECK_SECONDS:
-            self.checked, self.live = time.monotonic(), self.store.is_live(self.tid)
+            self.checked, self.live = time.monotonic(), self.store.is_live(self.tid, self.mid)
         return not self.live
 
 
@@ -188,3 +195,31 @@ def enqueue_chunks(store: Store, queue: Queue, tid: str, mid: str, ranges: list[
         queue.enqueue(play_chunk, store.prefix, mid, first, last, job_id=job_id, job_timeout=JOB_TIMEOUT,
                       result_ttl=600, failure_ttl=86400)
     return ids
+
+
+def fetch_jobs(store: Store, ids: list[str]) -> list[Job | None]:
+    """The RQ jobs of these ids (None for one that is gone)."""
+    return Job.fetch_many(ids, connection=store.redis, serializer=JSONSerializer) if ids else []
+
+
+def cancel_waiting(jobs: list[Job | None]) -> None:
+    """Take the jobs still waiting to start off the queue; a job that has started (or is
+    gone) meanwhile is left alone: its claims stop it."""
+    for job in jobs:
+        if job is not None and job.get_status(refresh=False) in WAITING:
+            try:
+                job.cancel()
+            except Exception:        # started or removed meanwhile
+                pass
+
+
+def drop_waiting_jobs(store: Store, match: dict) -> None:
+    """A match decided by its sequential test: its jobs still queued hold only its
+    boards (a job plays one match), so they are cancelled and forgotten. The supervisor
+    does the same for any it finds later (``covered_boards``)."""
+    tid = match["tournament"]
+    ids = store.jobs(tid)
+    mine = [(job_id, job) for job_id, job in zip(ids, fetch_jobs(store, ids))
+            if job is not None and job.args[1] == match["id"] and job.get_status(refresh=False) in WAITING]
+    cancel_waiting([job for _, job in mine])
+    store.forget_jobs(tid, [job_id for job_id, _ in mine])

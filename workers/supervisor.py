@@ -6,8 +6,9 @@ found. So every live tournament has a supervisor that checks, every couple of se
 which of its boards are covered: by a job still queued, by a job whose heartbeat is
 alive, or by a claim on the board itself. Whatever is not covered is enqueued again (at
 most ``CLAIM_MS`` plus one pass after a worker dies). It also does the follow-ups of
-complete matches (ratings, results) that a crashed job may have left, and marks a
-tournament failed when its jobs keep failing with no progress.
+complete matches (ratings, results) that a crashed job may have left, decides an SPRT
+tournament's matches whose test a crashed job left undecided (cancelling their queued
+jobs), and marks a tournament failed when its jobs keep failing with no progress.
 
 A ``cinch tournament`` command supervises its own tournament (``workers.driver.watch``).
 Tournaments created through the API belong to the service: ``python -m
@@ -30,24 +31,18 @@ from redis import Redis
 from redis.exceptions import RedisError
 from rq import Queue
 from rq.job import Job, JobStatus
-from rq.serializers import JSONSerializer
 
 from server.settings import JOB_GRACE_SECONDS, LEASE_MS, MAX_FAILURES, SUPERVISE_SECONDS
 from server.store import ACTIVE, Store
+from server.match_sprt import decide
 from server.tournaments import after_match_progress, chunks, finish_if_complete
-from workers.jobs import QUEUE, enqueue_chunks, queue_for
+from workers.jobs import QUEUE, WAITING, cancel_waiting, drop_waiting_jobs, enqueue_chunks, fetch_jobs, queue_for
 from workers.worker import was_interrupted
 
 log = logging.getLogger("cinch.supervisor")
 
 SERVICE = "service"
 """The driver of tournaments created through the API."""
-
-WAITING = (JobStatus.QUEUED, JobStatus.DEFERRED, JobStatus.SCHEDULED)
-
-
-def _fetch(store: Store, ids: list[str]) -> list[Job | None]:
-    return Job.fetch_many(ids, connection=store.redis, serializer=JSONSerializer) if ids else []
 
 
 def _recently_started(job: Job) -> bool:
@@ -67,15 +62,19 @@ def _last_error(job: Job) -> str:
 
 def covered_boards(store: Store, queue: Queue, tid: str) -> dict[str, set[int]]:
     """Boards of each match that a queued or live job will play; forgets ended jobs and
-    counts failed ones (marking the tournament failed after too many in a row)."""
+    counts failed ones (marking the tournament failed after too many in a row). A queued
+    job of a complete match (decided by its sequential test) is cancelled."""
     ids = store.jobs(tid)
     beating = store.jobs_alive(ids)
     in_queue = set(queue.get_job_ids())
+    complete = store.complete_matches(tid)
     covered: dict[str, set[int]] = {}
     ended, failed = [], []
-    for job_id, job in zip(ids, _fetch(store, ids)):
+    for job_id, job in zip(ids, fetch_jobs(store, ids)):
         status = job.get_status(refresh=False) if job is not None else None
-        if status == JobStatus.QUEUED and job_id not in in_queue and job_id not in beating:
+        if status in WAITING and job.args[1] in complete:
+            cancel_waiting([job])       # its match was decided: nothing of it is left to play
+        elif status == JobStatus.QUEUED and job_id not in in_queue and job_id not in beating:
             # taken off the queue by a worker that died before starting it: nobody will run it
             log.warning("tournament %s: job %s left the queue but never started; its boards go to another",
                         tid, job_id)
@@ -108,7 +107,10 @@ def supervise(store: Store, queue: Queue, tid: str) -> str:
         return "failed"
     for mid in store.match_ids(tid):
         match = store.match(mid)
-        if match["status"] == "complete":
+        decided = match["status"] != "complete" and decide(store, match)
+        if decided:                     # the job that stored the deciding pair died before deciding
+            drop_waiting_jobs(store, match)
+        if decided or match["status"] == "complete":
             after_match_progress(store, match)
             continue
         every = set(range(match["first"], match["last"] + 1))
@@ -126,12 +128,7 @@ def halt(store: Store, queue: Queue, tid: str, status: str, error: str = "") -> 
     and its running jobs end at their next board, since a claim needs a live tournament."""
     stopped = store.stop_tournament(tid, status, error)
     ids = store.jobs(tid)
-    for job in _fetch(store, ids):
-        if job is not None and job.get_status(refresh=False) in WAITING:
-            try:
-                job.cancel()
-            except Exception:        # started or removed meanwhile: its claims stop it
-                pass
+    cancel_waiting(fetch_jobs(store, ids))
     store.forget_jobs(tid, ids)
     return stopped
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from server.anytime import MIN_BOARDS
+from server import anytime, sequential
 from server.engine.cards import SEATS
-from server.tournaments import DEFAULTS, FORMATS, LIMITS, STATUSES
+from server.tournaments import DEFAULTS, FORMATS, LIMITS, SPRT_CHUNK, SPRT_DELTA_LIMIT, SPRT_SETTINGS, STATUSES
 
 from .game_schemas import (BoardSchema, BySides, Contract, Fault, LegalSchema, ObservationSchema, RecordedAction,
                            Room, Ruleset, Seat, Side, Suit, Trick)
@@ -37,6 +37,15 @@ class StrictBool(fields.Boolean):
         if not isinstance(value, bool):
             raise self.make_error("invalid", input=value)
         return value
+
+
+class StrictNumber(fields.Float):
+    """A JSON number, not a string of one (nor true or false): as strict as the integer fields."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise self.make_error("invalid", input=value)
+        return super()._deserialize(value, attr, data, **kwargs)
 
 
 class TrustSchema(ma.Schema):
@@ -108,6 +117,52 @@ class LimitsSchema(ma.Schema):
         "description": "timeouts after which the bot is faulty for the match and every decision is defaulted"})
 
 
+def _delta(name: str, hypothesis: str) -> StrictNumber:
+    return StrictNumber(load_default=SPRT_SETTINGS[name], validate=validate.Range(-SPRT_DELTA_LIMIT, SPRT_DELTA_LIMIT),
+                        metadata={"description": f"{hypothesis}: X's mean score per board (default "
+                                                 f"{SPRT_SETTINGS[name]:g})"})
+
+
+def _error_rate(name: str, what: str) -> StrictNumber:
+    return StrictNumber(load_default=SPRT_SETTINGS[name], validate=validate.Range(
+        0, 0.5, min_inclusive=False, max_inclusive=False), metadata={
+        "description": f"the chance of {what} (default {SPRT_SETTINGS[name]:g}), between 0 and 0.5"})
+
+
+class SprtSettingsSchema(ma.Schema):
+    """A sequential probability ratio test on every match: X's mean per board is tested,
+    H0 delta0 against H1 delta1, and the match stops as soon as the test decides."""
+
+    delta0 = _delta("delta0", "H0")
+    delta1 = _delta("delta1", "H1; greater than delta0")
+    alpha = _error_rate("alpha", "accepting H1 when H0 holds")
+    beta = _error_rate("beta", "accepting H0 when H1 holds")
+
+    @ma.validates_schema
+    def deltas_in_order(self, data, **kwargs):
+        if data["delta0"] >= data["delta1"]:
+            raise ma.ValidationError(f"must be greater than delta0 ({data['delta0']:g})", field_name="delta1")
+
+
+class SprtResultSchema(ma.Schema):
+    """Where a match's sequential test stands, from X's side."""
+
+    decision = fields.String(required=True, allow_none=True, validate=validate.OneOf(["H1", "H0", "inconclusive"]),
+                             metadata={"description": (
+                                 "H1 (X better by delta1 rather than delta0), H0, inconclusive (every board "
+                                 "played without a decision), or null: undecided, still playing")})
+    boards = fields.Integer(required=True, metadata={"description": (
+        "boards the test used: X's scores in board order up to the deciding board (or the first not played yet)")})
+    llr = fields.Float(required=True, metadata={"description": (
+        f"the log-likelihood ratio of H1 over H0 (0 before {sequential.MIN_BOARDS} boards)")})
+    lower = fields.Float(required=True, metadata={"description": "the LLR's lower bound: H0 at or below it"})
+    upper = fields.Float(required=True, metadata={"description": "the LLR's upper bound: H1 at or above it"})
+    mean = fields.Float(required=True, metadata={"description": "X's mean score per board over those boards"})
+    ci_low = fields.Float(required=True, allow_none=True, metadata={
+        "description": "the mean's 95% interval (Student's t); null under two boards"})
+    ci_high = fields.Float(required=True, allow_none=True)
+
+
 class TournamentCreateSchema(ma.Schema):
     format = fields.String(validate=validate.OneOf(FORMATS), metadata={"description": (
         "round_robin, gauntlet (two-room matches: trusted bots only) or blind (the blind movement); "
@@ -133,12 +188,15 @@ class TournamentCreateSchema(ma.Schema):
     boards = fields.Integer(strict=True, load_default=DEFAULTS["boards"], validate=validate.Range(min=1), metadata={
         "description": "boards played; at most what the deal set holds from first on (a secret set is made this "
                        "size), and for the blind movement at least one per reference"})
-    chunk = fields.Integer(strict=True, load_default=DEFAULTS["chunk"], validate=validate.Range(min=1, max=1000),
-                           metadata={"description": "boards per worker job"})
+    chunk = fields.Integer(strict=True, validate=validate.Range(min=1, max=1000), metadata={
+        "description": f"boards per worker job (default {DEFAULTS['chunk']}, {SPRT_CHUNK} with sprt)"})
     seed = fields.Integer(strict=True, load_default=DEFAULTS["seed"], validate=validate.Range(min=0), metadata={
         "description": "the built-in bots' seed (their random choices), not the deals'"})
     limits = fields.Nested(LimitsSchema, load_default=dict, metadata={
         "description": "time limits for remote seats; those left out take the arena's defaults"})
+    sprt = fields.Nested(SprtSettingsSchema, metadata={"description": (
+        "round_robin and gauntlet: test every match sequentially and stop it as soon as the test decides "
+        "(boards is then the most a match plays); its settings left out take their defaults")})
 
 
 class WaitingSchema(ma.Schema):
@@ -169,6 +227,8 @@ class TournamentSchema(ma.Schema):
     candidates = fields.List(fields.String(), metadata={"description": "gauntlet"})
     references = fields.List(fields.String(), metadata={"description": "gauntlet and blind"})
     limits = fields.Nested(LimitsSchema, required=True, metadata={"description": "the limits asked for"})
+    sprt = fields.Nested(SprtSettingsSchema, allow_none=True, metadata={
+        "description": "the sequential test's settings, or null: every match plays all its boards"})
     practice = fields.Boolean(required=True, metadata={
         "description": "a practice run: a named deal set with remote bots"})
     status = fields.String(required=True, validate=validate.OneOf(STATUSES), metadata={"description": (
@@ -238,6 +298,9 @@ class MatchSummarySchema(ma.Schema):
     corrected = fields.Nested(CorrectedSchema, required=True, allow_none=True, metadata={
         "description": "luck-corrected: the same boards less the luck of the draw; null for boards stored "
                        "before the luck was measured"})
+    sprt = fields.Nested(SprtResultSchema, metadata={"description": (
+        "in a tournament with sprt: where the match's test stands (a decided match is complete with the boards "
+        "it played, which the statistics and ratings use)")})
 
 
 class LiveStatsSchema(StatsSchema):
@@ -245,7 +308,7 @@ class LiveStatsSchema(StatsSchema):
 
     anytime_low = fields.Float(required=True, allow_none=True, metadata={"description": (
         "anytime-valid 95% confidence sequence: valid however often it is looked at (the mean may "
-        f"be checked after every board and the match stopped once it excludes zero); null under {MIN_BOARDS} "
+        f"be checked after every board and the match stopped once it excludes zero); null under {anytime.MIN_BOARDS} "
         "boards. ci_low/ci_high hold only at a board count fixed in advance")})
     anytime_high = fields.Float(required=True, allow_none=True)
 

@@ -12,7 +12,7 @@ from flask_smorest import Blueprint, abort
 
 from server import dealsets
 from server.store import Store, StoreError
-from server.tournaments import SpecError, live_stats, match_corrected, results, waiting_for
+from server.tournaments import SpecError, live_stats, match_corrected, results, sprt_of, waiting_for
 from workers.driver import TournamentStopped, resume, start
 from workers.supervisor import SERVICE, halt
 
@@ -49,10 +49,11 @@ def results_of(store: Store, tid: str) -> dict:
 
 def match_view(store: Store, mid: str, match: dict | None = None) -> dict:
     """A match as served: its statistics so far with the anytime-valid interval
-    (``live_stats``), remote timeouts and faulty bots."""
+    (``live_stats``), the luck-corrected mean, its sequential test's standing (in a
+    tournament with sprt), remote timeouts and faulty bots."""
     m = match or store.match(mid)
     return {"id": mid, "x": m["x"], "y": m["y"], "status": m["status"],
-            "stats": live_stats(store, mid), "corrected": match_corrected(store, mid),
+            "stats": live_stats(store, mid), "corrected": match_corrected(store, mid), **sprt_of(store, m),
             "timeouts": store.timeouts(mid),
             "faulty": sorted(b for b in (m["x"], m["y"]) if store.is_faulty(mid, b))}
 

@@ -4,31 +4,39 @@ Uses stored board pairs when some match of X and Y (in either order) on the same
 ruleset, options and deal set holds every requested board; otherwise plays the match
 as a two-bot tournament through the workers (so it is stored for next time).
 
-With ``--sprt`` the comparison is a sequential test (``server.sequential``): ``--boards``
-is the most it plays, and it stops as soon as the test decides, cancelling the rest of
-the match. Stored boards that already decide are used without playing.
+With ``--sprt`` the comparison is a sequential test (``server.sequential``):
+``--max-boards`` (or ``--boards``) is the most it plays. Stored boards that already
+decide are used without playing; otherwise the match is played as a tournament with the
+``sprt`` option (``server.match_sprt``), which stops it as soon as the test decides.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-from typing import Any, Callable, Iterator
+from dataclasses import asdict
+from typing import Any, Iterator
 
 from server import dealsets, sequential
 from server.dealsets import DealSet
+from server.match_sprt import sprt_scores
 from server.sequential import Sprt, SprtResult
-from server.stats import summarize
+from server.planning import plan
+from server.stats import corrected_summary, summarize
 from server.store import Store
 from server.tournaments import DEFAULTS, PUBLIC_DEALS, SpecError
 from workers.driver import cli_driver, start
 from workers.match import net
-from workers.supervisor import halt
 
 from .connect import Arena, arena
 from .errors import UsageError
-from .report import interval
+from .report import interval, sprt_line
+from .sprt_options import add_sprt_arguments, sprt_request
 from .tournament_cmd import drive
+
+
+BOARDS = 100
+"""Boards compared, or with --sprt the most played, unless the command says."""
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -36,33 +44,41 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("x")
     p.add_argument("y")
     p.add_argument("--deals", default=PUBLIC_DEALS)
-    p.add_argument("--boards", type=int, default=100, help="number of boards (default 100)")
+    p.add_argument("--boards", type=int, help=f"number of boards (default {BOARDS}); with --sprt the most "
+                                              "played, as --max-boards")
     p.add_argument("--first", type=int, default=1)
     p.add_argument("--ruleset", default=DEFAULTS["ruleset"])
     p.add_argument("--options", type=json.loads, default={})
     p.add_argument("--seed", type=int, default=DEFAULTS["seed"])
     p.add_argument("--workers", type=int, help="local worker processes (default 2 embedded, 0 with REDIS_URL)")
-    s = p.add_argument_group("sequential test", "with --sprt, stop as soon as the evidence decides; "
-                                                "--boards is then the most boards played")
-    s.add_argument("--sprt", action="store_true", help="run a sequential probability ratio test")
-    s.add_argument("--delta0", type=float, default=0.0, help="H0: X's mean edge in points per board (default 0)")
-    s.add_argument("--delta1", type=float, default=5.0, help="H1: X's mean edge in points per board (default 5)")
-    s.add_argument("--alpha", type=float, default=0.05, help="chance of accepting H1 when H0 holds (default 0.05)")
-    s.add_argument("--beta", type=float, default=0.05, help="chance of accepting H0 when H1 holds (default 0.05)")
+    s = add_sprt_arguments(p, "--max-boards is the most boards played")
+    s.add_argument("--max-boards", type=int, help=f"the most boards the test plays (default {BOARDS}; "
+                                                  "--boards says the same)")
+    q = p.add_argument_group("planning", "with --plan, estimate from a pilot how many boards it takes to tell "
+                                         "X from Y, raw, luck-corrected and with the SPRT")
+    q.add_argument("--plan", action="store_true", help="print the boards needed instead of comparing")
+    q.add_argument("--pilot", type=int, default=PILOT, help=f"pilot boards, stored or played (default {PILOT})")
+    q.add_argument("--edge", type=float, help="the edge to detect, points per board (default: the pilot's "
+                                              "luck-corrected mean)")
     p.set_defaults(run=run)
 
 
-SPRT_CHUNK = 10
-"""Boards per job with --sprt: small, so that boards are stored in order soon after
-the test could use them, and little is being played when it stops."""
+PILOT = 30
+"""Boards of the pilot that ``--plan`` estimates the spread from."""
 
 
-class Decided(Exception):
-    """The sequential test decided while tournament ``tid`` was being played: stop watching it."""
-
-    def __init__(self, tid: str):
-        super().__init__(tid)
-        self.tid = tid
+def board_count(args: argparse.Namespace) -> int:
+    """How many boards: --boards, or with --sprt --max-boards, its clear name there
+    (both may be given only when they agree)."""
+    if args.max_boards is not None:
+        if not args.sprt:
+            raise UsageError("--max-boards is the most boards the --sprt test plays; without --sprt, "
+                             "--boards says how many boards are compared")
+        if args.boards is not None and args.boards != args.max_boards:
+            raise UsageError(f"--boards {args.boards} and --max-boards {args.max_boards} disagree: with --sprt "
+                             "both name the most boards played; give one of them")
+        return args.max_boards
+    return BOARDS if args.boards is None else args.boards
 
 
 def stored_matches(store: Store, x: str, y: str, spec: dict[str, Any]) -> Iterator[tuple[str, bool]]:
@@ -81,18 +97,6 @@ def find_stored(store: Store, x: str, y: str, spec: dict[str, Any], boards: rang
                  if set(boards) <= store.stored_boards(mid)), None)
 
 
-def x_prefix(store: Store, mid: str, as_x: bool, first: int) -> list[int]:
-    """X's scores on boards first, first + 1, ... up to the first board not stored yet.
-    The test reads boards in board order, so the order they were played in does not
-    change its answer."""
-    scores = store.scores(mid)
-    sign = 1 if as_x else -1
-    prefix = []
-    while first + len(prefix) in scores:
-        prefix.append(sign * scores[first + len(prefix)])
-    return prefix
-
-
 def room_line(room: dict[str, Any], side: str) -> str:
     c = room["contract"]
     contract = f"{c['seat']}{c['amount']}" if c else "--"
@@ -108,26 +112,27 @@ def sprt_settings(args: argparse.Namespace) -> Sprt:
         raise UsageError(f"--sprt: {exc}") from None
 
 
-def play(a: Arena, args: argparse.Namespace, deals: DealSet, chunk: dict[str, int] | None = None,
-         on_progress: Callable[[dict[str, Any]], None] | None = None) -> str:
-    """Play the match as a two-bot tournament and return its id; ``chunk`` (e.g.
-    {"chunk": 10}) goes into the request, ``on_progress`` to ``drive``."""
+def play(a: Arena, args: argparse.Namespace, deals: DealSet, sprt: dict[str, Any] | None = None) -> str:
+    """Play the match as a two-bot tournament and return its id; ``sprt`` (the request's
+    ``{"sprt": {...}}``) makes it stop as soon as its test decides."""
     request = {"bots": [args.x, args.y], "ruleset": args.ruleset, "options": args.options,
-               "first": args.first, "boards": args.boards, "seed": args.seed, **(chunk or {})}
+               "first": args.first, "boards": args.boards, "seed": args.seed, **(sprt or {})}
     driver = cli_driver()
     try:
         tid = start(a.store, a.queue, request, driver, deals)
     except (SpecError, ValueError) as exc:
         raise UsageError(str(exc)) from None
-    drive(a, tid, driver, f"playing {args.x} vs {args.y}", on_progress=on_progress)
+    drive(a, tid, driver, f"playing {args.x} vs {args.y}")
     return tid
 
 
 def run(args: argparse.Namespace) -> int:
     if args.x == args.y:
         raise UsageError("compare two different bots")
+    args.boards = board_count(args)
     if args.boards < 1:
-        raise UsageError(f"--boards must be 1 or more, not {args.boards}")
+        option = "--boards" if args.max_boards is None else "--max-boards"
+        raise UsageError(f"{option} must be 1 or more, not {args.boards}")
     test = sprt_settings(args) if args.sprt else None
     try:
         deals = dealsets.load(args.deals)
@@ -135,59 +140,104 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     spec = {"ruleset": args.ruleset, "options": args.options, "deals": deals.name, "seed": args.seed}
     boards = range(args.first, args.first + args.boards)
+    if args.plan and args.sprt:
+        raise UsageError("--plan estimates the boards a test needs; run --sprt separately")
+    if args.plan and args.pilot < 2:
+        raise UsageError(f"--pilot must be 2 or more, not {args.pilot}")
+    if args.plan:
+        try:
+            Sprt(alpha=args.alpha, beta=args.beta)
+        except ValueError as exc:
+            raise UsageError(f"--plan: {exc}") from None
     with arena(args.workers) as a:
+        if args.plan:
+            return run_plan(a, args, deals, spec)
         if test is not None:
             return run_sprt(a, args, deals, spec, test)
-        found = find_stored(a.store, args.x, args.y, spec, boards)
-        if found is None:
-            play(a, args, deals)
-            found = find_stored(a.store, args.x, args.y, spec, boards)
-        mid, as_stored = found
+        mid, as_stored = stored_or_played(a, args, deals, spec, boards)
         print(f"{args.x} vs {args.y}: {args.ruleset}, deal set {deals.name}, boards {boards.start}-{boards.stop - 1}"
               f" (from match {mid})")
-        print(f"{'board':>5}  {args.x + ' at N/S (room 1)':<38} {args.x + ' at E/W (room 2)':<38} {'score':>6}")
-        scores = []
-        for n in boards:
+        print(f"{'board':>5}  {args.x + ' at N/S (room 1)':<38} {args.x + ' at E/W (room 2)':<38} {'score':>6} "
+              f"{'luck':>6}")
+        scores, lucks = x_side(a.store, mid, as_stored, boards)
+        for i, n in enumerate(boards):
             record = a.store.pair(mid, n)
             rooms = record["rooms"] if as_stored else record["rooms"][::-1]
-            score = record["score"] if as_stored else -record["score"]
-            scores.append(score)
-            print(f"{n:5}  {room_line(rooms[0], 'NS'):<38} {room_line(rooms[1], 'EW'):<38} {score:+6}")
+            print(f"{n:5}  {room_line(rooms[0], 'NS'):<38} {room_line(rooms[1], 'EW'):<38} {scores[i]:+6} "
+                  f"{lucks[i]:+6.1f}")
         stats = summarize(scores).to_dict()
-        print(f"\n{args.x} vs {args.y}: mean {interval(stats)} per board over {stats['boards']} boards, "
+        print(f"\n{args.x} vs {args.y}: raw mean {interval(stats)} per board over {stats['boards']} boards, "
               f"W-T-L {stats['won']}-{stats['tied']}-{stats['lost']}, LOS {stats['los']:.3f}")
+        print(f"{args.x} vs {args.y}: luck-corrected mean {interval(corrected_summary(scores, lucks))} per board "
+              f"(luck: {args.x}'s luck on the draw, by a fixed evaluator)")
     return 0
+
+
+def stored_or_played(a: Arena, args: argparse.Namespace, deals: DealSet, spec: dict[str, Any],
+                     boards: range) -> tuple[str, bool]:
+    """A stored match of X and Y holding ``boards`` (match id, X sat as X), played first
+    as a two-bot tournament when there is none."""
+    found = find_stored(a.store, args.x, args.y, spec, boards)
+    if found is None:
+        args.boards = len(boards)
+        play(a, args, deals)
+        found = find_stored(a.store, args.x, args.y, spec, boards)
+    return found
+
+
+def x_side(store: Store, mid: str, as_stored: bool, boards: range) -> tuple[list[int], list[float]]:
+    """X's scores and lucks on ``boards`` of a stored match, in board order (a board
+    stored before the luck was measured has luck 0)."""
+    sign = 1 if as_stored else -1
+    records = [store.pair(mid, n) for n in boards]
+    return [sign * r["score"] for r in records], [sign * r.get("luck", 0.0) for r in records]
+
+
+def run_plan(a: Arena, args: argparse.Namespace, deals: DealSet, spec: dict[str, Any]) -> int:
+    """Boards needed to tell X from Y (``server.planning``), from a stored or played pilot."""
+    pilot = range(args.first, args.first + args.pilot)
+    mid, as_stored = stored_or_played(a, args, deals, spec, pilot)
+    scores, lucks = x_side(a.store, mid, as_stored, pilot)
+    p = plan(scores, lucks, args.edge, args.alpha, args.beta)
+    print(f"{args.x} vs {args.y}: {args.ruleset}, deal set {deals.name}, pilot of boards {pilot.start}-{pilot.stop - 1}"
+          f" (from match {mid})")
+    print(f"edge {p.delta:.2f} points per board ({'given' if args.edge is not None else 'the pilot mean, luck-corrected'}); "
+          f"sd per board: raw {p.sd_raw:.2f}, luck-corrected {p.sd_corrected:.2f}")
+    print(f"boards to tell them apart at alpha {args.alpha:g} with power {1 - args.beta:g}:")
+    print(f"  fixed length, raw              {fmt(p.fixed_raw)}")
+    print(f"  fixed length, luck-corrected   {fmt(p.fixed_corrected)}")
+    print(f"  SPRT (0 vs {p.delta:.2f}), on average {fmt(p.sequential)}  (Wald's approximation)")
+    print(f"(from {p.pilot} boards the spread is known to about +-{100 / (2 * p.pilot) ** 0.5:.0f}%, "
+          "the board counts to twice that)")
+    return 0
+
+
+def fmt(boards: int | None) -> str:
+    return "never (no edge)" if boards is None else str(boards)
 
 
 def run_sprt(a: Arena, args: argparse.Namespace, deals: DealSet, spec: dict[str, Any], test: Sprt) -> int:
     """The sequential test on stored boards if they decide it, otherwise on a match played
-    until it decides (the rest of the match is then cancelled)."""
+    as a tournament with the same test, which stops it as soon as the test decides."""
     for mid, _ in stored_matches(a.store, args.x, args.y, spec):
         result = result_of(a.store, mid, args, test)
         if result.decision is not None:
             print_sprt(args, deals, test, mid, result)
             return 0
-
-    def check(t: dict[str, Any]) -> None:
-        if result_of(a.store, a.store.match_ids(t["id"])[0], args, test).decision is not None:
-            raise Decided(t["id"])
-
-    try:
-        tid = play(a, args, deals, {"chunk": SPRT_CHUNK}, check)
-    except Decided as decided:
-        tid = decided.tid
-        halt(a.store, a.queue, tid, "cancelled")
+    tid = play(a, args, deals, sprt_request(args))
     mid = a.store.match_ids(tid)[0]
     print_sprt(args, deals, test, mid, result_of(a.store, mid, args, test))
     played = len(a.store.stored_boards(mid))
     if played < args.boards:
-        print(f"tournament {tid} cancelled once the test decided, with {played} of {args.boards} board pairs played")
+        print(f"tournament {tid} stopped the match once the test decided, with {played} of {args.boards} "
+              "board pairs played")
     return 0
 
 
 def result_of(store: Store, mid: str, args: argparse.Namespace, test: Sprt) -> SprtResult:
-    """The test on match ``mid``'s boards stored so far, from X's side."""
-    return sequential.run(x_prefix(store, mid, store.match(mid)["x"] == args.x, args.first), test)
+    """The test on match ``mid``'s boards stored so far from ``args.first`` on, from X's side."""
+    sign = 1 if store.match(mid)["x"] == args.x else -1
+    return sequential.run([sign * score for score in sprt_scores(store, mid, args.first)], test)
 
 
 def verdict(args: argparse.Namespace, test: Sprt, decision: str | None) -> str:
@@ -202,9 +252,7 @@ def verdict(args: argparse.Namespace, test: Sprt, decision: str | None) -> str:
 def print_sprt(args: argparse.Namespace, deals: DealSet, test: Sprt, mid: str, result: SprtResult) -> None:
     print(f"{args.x} vs {args.y}: {args.ruleset}, deal set {deals.name}, boards from {args.first} "
           f"(from match {mid})")
-    print(f"SPRT of {args.x}'s mean per board, H0 {test.delta0:+g} vs H1 {test.delta1:+g} "
+    print(f"SPRT of {args.x}'s luck-corrected mean per board, H0 {test.delta0:+g} vs H1 {test.delta1:+g} "
           f"(alpha {test.alpha:g}, beta {test.beta:g}, at most {test.max_boards} boards)")
     print(verdict(args, test, result.decision))
-    stats = {"mean": result.mean, "ci_low": result.ci_low, "ci_high": result.ci_high}
-    print(f"boards {result.boards}, LLR {result.llr:+.2f} (bounds {result.lower:+.2f}, {result.upper:+.2f}), "
-          f"mean {interval(stats)} per board")
+    print(sprt_line(asdict(result)))

@@ -24,6 +24,12 @@ def live_match(match: dict[str, Any]) -> str:
             f"anytime 95% [{s['anytime_low']:+.1f}, {s['anytime_high']:+.1f}]")
 
 
+def sprt_line(sprt: dict[str, Any]) -> str:
+    """A sequential test's standing (``server.match_sprt.sprt_summary``) in one line."""
+    return (f"boards {sprt['boards']}, LLR {sprt['llr']:+.2f} (bounds {sprt['lower']:+.2f}, {sprt['upper']:+.2f}), "
+            f"luck-corrected mean {interval(sprt)} per board")
+
+
 def print_results(results: dict[str, Any], ratings: dict[str, dict[str, Any]]) -> None:
     print(f"\nTournament {results['tournament']} ({results['format']}, {results['ruleset']})\n")
     print("Standings (mean score against the reference pair per board; W-T-L in boards)" if results['format'] == "blind"
@@ -47,6 +53,8 @@ def print_results(results: dict[str, Any], ratings: dict[str, dict[str, Any]]) -
         corrected = f", corrected {interval(c)}" if c else ""
         print(f"  {m['id']:10} {m['x']} vs {m['y']}: {s['boards']} boards, raw {interval(s)}{corrected}, "
               f"W-T-L {s['won']}-{s['tied']}-{s['lost']}, LOS {s['los']:.3f}")
+        if m.get("sprt"):
+            print(f"  {'':10} sequential test: {m['sprt']['decision'] or 'undecided'}, {sprt_line(m['sprt'])}")
     print(f"\nRatings ({results['ruleset']}, openskill; rating = mu - 3 sigma)")
     for row in leaderboard(ratings):
         print(f"  {row['bot']:16} {row['rating']:8.2f}  (mu {row['mu']:.2f}, sigma {row['sigma']:.2f}, "

@@ -1,6 +1,7 @@
 """``cinch tournament``: the main job, a duplicate tournament of bots through RQ workers.
 
     cinch tournament [--bots ...] [--boards N] ...   run a new one to the end, with a progress bar
+                     [--sprt [--delta0 ...]]         ... each match stopped once its sequential test decides
     cinch tournament resume ID                       continue an interrupted, cancelled or failed one
     cinch tournament cancel ID                       stop one for good (its queued jobs are removed)
     cinch tournament list                            every tournament with its status and progress
@@ -15,7 +16,7 @@ import argparse
 import json
 import sys
 import time
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 from redis.exceptions import RedisError
 from tqdm import tqdm
@@ -33,6 +34,7 @@ from workers.supervisor import halt
 from .connect import Arena, arena
 from .errors import UsageError
 from .report import live_match, print_results
+from .sprt_options import add_sprt_arguments, sprt_request
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -52,6 +54,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--options", type=json.loads, default={}, help="ruleset options as JSON")
     p.add_argument("--chunk", type=int, default=5, help="boards per job (default 5)")
     p.add_argument("--seed", type=int, default=DEFAULTS["seed"], help="seed of the built-in bots")
+    add_sprt_arguments(p, "each match of a round robin or gauntlet is tested on its own, X (the first bot "
+                          "named, or the candidate) against Y, and --boards is the most it plays")
     _driving_arguments(p)
     p.set_defaults(run=run)
     actions = p.add_subparsers(dest="action", metavar="[ACTION]",
@@ -74,7 +78,7 @@ def _driving_arguments(p: argparse.ArgumentParser) -> None:
 
 def request_from(args: argparse.Namespace) -> dict:
     request = {"format": args.format, "ruleset": args.ruleset, "options": args.options, "first": args.first,
-               "boards": args.boards, "chunk": args.chunk, "seed": args.seed}
+               "boards": args.boards, "chunk": args.chunk, "seed": args.seed, **sprt_request(args)}
     if args.format == "gauntlet":
         request.update(candidates=args.candidates or [], references=args.references or [])
     else:
@@ -109,12 +113,10 @@ def progress_note(t: dict[str, Any], waiting: list[dict[str, Any]], running: Seq
     return ", ".join(notes)
 
 
-def drive(a: Arena, tid: str, driver: str, desc: str, quiet: bool = False,
-          on_progress: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
+def drive(a: Arena, tid: str, driver: str, desc: str, quiet: bool = False) -> dict[str, Any]:
     """Watch ``tid`` to the end with a progress bar. Interrupted (Ctrl-C, SIGTERM), it
-    leaves the tournament resumable, says how, and lets the interruption go on.
-    ``on_progress`` sees the tournament at every update; an exception it raises ends
-    the watch (``cinch compare --sprt`` stops so once its test decides)."""
+    leaves the tournament resumable, says how, and lets the interruption go on. (The bar
+    counts every board; an SPRT tournament finishes short of it when its tests decide.)"""
     total = a.store.tournament(tid)["pairs_total"]
     looked = {"at": 0.0, "waiting": [], "done": None, "running": []}
     with tqdm(total=total, unit="pair", desc=desc, disable=quiet) as bar:
@@ -125,8 +127,6 @@ def drive(a: Arena, tid: str, driver: str, desc: str, quiet: bool = False,
                 looked.update(done=t["pairs_done"], running=running_matches(a.store, tid))
             bar.set_postfix_str(progress_note(t, looked["waiting"], looked["running"]), refresh=False)
             bar.update(t["pairs_done"] - bar.n)
-            if on_progress:
-                on_progress(t)
 
         def redis_down(exc: Exception) -> None:
             bar.set_postfix_str("waiting for Redis", refresh=True)

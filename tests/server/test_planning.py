@@ -45,12 +45,14 @@ def test_the_sequential_estimate_matches_the_test_it_plans_for() -> None:
     assert fmean(used) < fixed_boards(delta, sd, 0.05, 0.05) * 0.75
 
 
-def test_a_plan_defaults_the_edge_to_the_pilot_s_corrected_mean() -> None:
-    raw = [10, -6, 14, 2, 8, -4, 12, 0]
-    corrected = [8.0, -2.0, 10.0, 3.0, 7.0, -1.0, 9.0, 2.0]
-    p = plan(raw, corrected)
-    assert p.delta == pytest.approx(fmean(corrected), abs=1e-3)
-    assert p.sd_corrected < p.sd_raw and p.fixed_corrected < p.fixed_raw
-    assert plan(raw, corrected, delta=1.0).delta == 1.0
+def test_a_plan_corrects_with_the_pilot_s_slope_and_defaults_the_edge_to_that_mean() -> None:
+    lucks = [2.0, -4.0, 4.0, -1.0, 1.0, -3.0, 3.0, -2.0]
+    raw = [5 + luck for luck in lucks]                      # all of the spread is luck: slope 1
+    p = plan(raw, lucks)
+    assert p.delta == pytest.approx(5.0) and p.sd_corrected == pytest.approx(0.0)
+    assert p.fixed_corrected == 2 < p.fixed_raw
+    noise = plan([5 - luck for luck in lucks], lucks)       # a negative slope is clipped to 0: raw
+    assert noise.sd_corrected == noise.sd_raw
+    assert plan(raw, lucks, delta=1.0).delta == 1.0
     with pytest.raises(ValueError, match="at least two"):
         plan([1], [1.0])

@@ -77,3 +77,47 @@ def test_separation_point_agrees_with_summarize_prefix_by_prefix():
         while slow >= 2 and summarize(scores[:slow]).significant:
             slow -= 1
         assert separation_point(scores) == (None if slow == len(scores) else slow + 1)
+
+
+# ---------------------------------------------------------------- the luck-corrected mean
+def simulated_match(rng, boards, edge, luck_effect, noise):
+    """X's scores with a known edge: edge + luck_effect x luck + noise, the luck of mean zero."""
+    lucks = [rng.gauss(0, 6) for _ in range(boards)]
+    return [edge + luck_effect * k + rng.gauss(0, noise) for k in lucks], lucks
+
+
+@pytest.mark.parametrize("luck_effect", [1.0, 0.0])
+def test_the_corrected_mean_is_unbiased_and_never_much_noisier(luck_effect):
+    """2000 simulated matches with a known edge of 3: the corrected mean averages 3 like
+    the raw one (the weights come from earlier boards only). Where the luck explains the
+    scores it is far less spread; where it explains nothing, the fitted weight stays near
+    0 and the spread hardly grows."""
+    from random import Random
+    from statistics import fmean, pstdev
+
+    from server.stats import corrected
+
+    rng = Random(11)
+    raw_means, corrected_means = [], []
+    for _ in range(2000):
+        scores, lucks = simulated_match(rng, 60, 3.0, luck_effect, 5.0)
+        raw_means.append(fmean(scores))
+        corrected_means.append(fmean(corrected(scores, lucks)))
+    error = pstdev(corrected_means) / math.sqrt(len(corrected_means))
+    assert abs(fmean(corrected_means) - 3.0) < 3 * error
+    if luck_effect:
+        assert pstdev(corrected_means) < 0.8 * pstdev(raw_means)
+    else:
+        assert pstdev(corrected_means) < 1.05 * pstdev(raw_means)
+
+
+def test_the_first_boards_are_not_corrected_and_later_ones_by_the_earlier_slope():
+    from server.stats import BETA_FROM, corrected, luck_weight
+
+    lucks = [float((-1) ** i * (i % 4 + 1)) for i in range(BETA_FROM + 2)]
+    scores = [2 * k for k in lucks]                     # slope 2, clipped to 1
+    out = corrected(scores, lucks)
+    assert out[:BETA_FROM] == scores[:BETA_FROM]
+    assert luck_weight(scores[:BETA_FROM], lucks[:BETA_FROM]) == 1.0
+    assert out[BETA_FROM] == scores[BETA_FROM] - lucks[BETA_FROM]
+    assert luck_weight([1, 2, 3], [0.0, 0.0, 0.0]) == 0.0

@@ -3,25 +3,35 @@
 import re
 
 import pytest
+from redis import Redis
 
 from cliharness import cinch
+from server.store import Store
+from workers.embedded import EmbeddedRedis
+from workers.jobs import QUEUE, queue_for
 
 
-def test_a_lopsided_match_is_decided_early_and_the_rest_cancelled(tmp_path):
-    run = cinch("compare", "search", "random", "--sprt", "--boards", "200", "--delta1", "5", home=tmp_path, timeout=300)
+def test_a_lopsided_match_stops_early_through_the_workers_and_leaves_no_job_queued(tmp_path):
+    run = cinch("compare", "rule", "random", "--sprt", "--max-boards", "400", home=tmp_path, timeout=300)
     assert run.returncode == 0, run.stderr
-    assert "H1 accepted: search is better than random" in run.stdout
+    assert "H1 accepted: rule is better than random" in run.stdout
     boards = int(re.search(r"boards (\d+), LLR \+[\d.]+ \(bounds -2\.94, \+2\.94\)", run.stdout).group(1))
-    assert boards < 100
+    assert boards == 20, "decided at the first board the test may decide"
+    played = int(re.search(r"tournament t1 stopped the match once the test decided, with (\d+) of 400 board pairs",
+                           run.stdout).group(1))
+    assert boards <= played < 100, "well before --max-boards"
     listed = cinch("tournament", "list", home=tmp_path, timeout=60)
     row = next(line.split() for line in listed.stdout.splitlines() if line.startswith("t1 "))
-    assert row[1] == "cancelled"
-    played, total = map(int, row[5].split("/"))
-    assert boards <= played < total == 200
+    assert row[1] == "finished" and row[5] == f"{played}/400"
+    with EmbeddedRedis(tmp_path) as url, Redis.from_url(url) as redis:
+        store = Store(redis)
+        assert queue_for(store, QUEUE).get_job_ids() == [], "the match's queued jobs are gone"
+        assert store.tournament("t1")["status"] == "finished" and store.complete_matches("t1") == {"t1.m1"}
 
-    again = cinch("compare", "search", "random", "--sprt", "--boards", "200", "--delta1", "5", home=tmp_path, timeout=60)
+    again = cinch("compare", "random", "rule", "--sprt", "--boards", "400", home=tmp_path, timeout=60)
     assert again.returncode == 0, again.stderr
-    assert "(from match t1.m1)" in again.stdout and f"boards {boards}," in again.stdout   # stored: not played again
+    assert "H0 accepted: random is not better than rule" in again.stdout
+    assert "(from match t1.m1)" in again.stdout and "boards 20," in again.stdout   # stored: not played again
     assert "tournament t2" not in again.stdout
 
 
@@ -29,8 +39,15 @@ def test_a_lopsided_match_is_decided_early_and_the_rest_cancelled(tmp_path):
     (["--delta0", "5", "--delta1", "5"], "delta0 (5) must be less than delta1 (5)"),
     (["--alpha", "0.5"], "alpha must be between 0 and 0.5"),
     (["--beta", "0"], "beta must be between 0 and 0.5"),
+    (["--boards", "50", "--max-boards", "60"], "--boards 50 and --max-boards 60 disagree"),
 ])
 def test_bad_settings_are_refused_cleanly(tmp_path, args, message):
     run = cinch("compare", "search", "random", "--sprt", *args, home=tmp_path, timeout=60)
     assert run.returncode == 2
     assert message in run.stderr and "Traceback" not in run.stderr
+
+
+def test_max_boards_belongs_to_the_sequential_test(tmp_path):
+    run = cinch("compare", "rule", "random", "--max-boards", "60", home=tmp_path, timeout=60)
+    assert run.returncode == 2
+    assert "--max-boards is the most boards the --sprt test plays" in run.stderr and "Traceback" not in run.stderr
