@@ -42,7 +42,7 @@ import math
 from random import Random
 from typing import Any, Iterable
 
-from server.engine import PLAY, ROB, SEATS, SUITS, Board, HandState, Ruleset
+from server.engine import BIDDING, PLAY, ROB, SEATS, SUITS, Board, HandState, Ruleset
 from server.engine.cards import TRUMP_TABLES, cards_of
 from server.engine.rulesets import DRAW_AMERICAN
 from server.engine.scoring import hand_delta
@@ -162,9 +162,35 @@ def room_luck(rules: Ruleset, board: Board, actions: list[dict[str, Any]], sampl
         return 0.0
     before = actions[:cut]
     actual = value(to_play(_at(rules, board, before)))
-    worlds = [value(to_play(state)) for state in (_at(rules, world, before) for world in other_stocks(board, samples))
+    bidding = _bidding(rules, board, before)
+    rest = before[len(bidding.actions):]
+    worlds = [value(to_play(state)) for state in (_on(bidding, world, rest) for world in other_stocks(board, samples))
               if state is not None]
     return round(actual - sum(worlds) / len(worlds), 4)
+
+
+def _bidding(rules: Ruleset, board: Board, actions: list[dict[str, Any]]) -> HandState:
+    """The state after the bidding part of ``actions``: the same in every world, since the
+    bids touch neither the stock nor the reshuffle seed, so it is replayed once."""
+    state = HandState(rules, board)
+    for action in actions:
+        if state.phase != BIDDING:
+            break
+        state.apply(action)
+    return state
+
+
+def _on(bidding: HandState, world: Board, rest: list[dict[str, Any]]) -> HandState | None:
+    """``bidding`` moved onto ``world`` (same deal, its stock and seed), then ``rest``
+    applied; None when that stock cannot be drawn from (see ``_at``)."""
+    state = bidding.clone()
+    state.board, state.stock = world, list(reversed(world.deck[36:]))
+    try:
+        for action in rest:
+            state.apply(action)
+    except RuntimeError:
+        return None
+    return state
 
 
 def with_luck(rules: Ruleset, board: Board, room: dict[str, Any]) -> dict[str, Any]:
