@@ -55,8 +55,17 @@ def processes_of(pid: int, home: Path) -> list[psutil.Process]:
     return [root, *root.children(recursive=True), *redis_servers(home)]
 
 
+def cmdline(proc: psutil.Process) -> str:
+    """A process's command line, "" once it has gone or is a zombie (a process listed a
+    moment ago may end before it is read)."""
+    try:
+        return " ".join(proc.cmdline())
+    except (psutil.NoSuchProcess, psutil.ZombieProcess):
+        return ""
+
+
 def command_lines(procs: list[psutil.Process]) -> str:
-    return "\n".join(" ".join(p.cmdline()) for p in procs if p.is_running())
+    return "\n".join(cmdline(p) for p in procs if p.is_running())
 
 
 def running(proc: psutil.Process) -> bool:
@@ -71,7 +80,7 @@ def assert_all_gone(procs: list[psutil.Process], timeout: float = 15) -> None:
     deadline = time.monotonic() + timeout
     while (alive := [p for p in procs if running(p)]) and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert not alive, f"left running: {[p.cmdline() for p in alive]}"
+    assert not alive, f"left running: {[cmdline(p) for p in alive]}"
 
 
 def free_port() -> int:

