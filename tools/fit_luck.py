@@ -6,8 +6,11 @@ The rule bot plays every seat of ``--hands`` boards of the deal set ``luck-fit``
 a set that matches are played on); at each hand's first lead the evaluator's features
 are taken (``workers.luck.features``), and the point difference N/S minus E/W that the
 hand ended with is fitted to them by least squares (numpy). Prints the constants to
-paste into workers/luck.py: the weights, and the residual standard deviation as the
-spread. The fit is a fixed function of the deal set, so rerunning it prints the same.
+paste into workers/luck.py: the weights, the residual standard deviation as the
+spread, and the dealing side's mean ``deal_value`` over the boards of ``luck-deals``
+(computed with the weights already in workers/luck.py: paste the weights first, then
+rerun for it). The fit is a fixed function of the deal sets, so rerunning it prints
+the same.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ import numpy as np
 
 from server.engine import DONE, PLAY, ROB, SEATS, HandState, generate_board, make_ruleset, observation
 from workers.bots.rule_bot import RuleBot
-from workers.luck import features, to_play
+from workers.luck import deal_value, features, to_play
 
 PLAYER = RuleBot("luck-fit")
 
@@ -35,6 +38,14 @@ def sample(args: tuple[str, int]) -> tuple[list[float], float]:
         play(state)
     ns, ew = state.points()
     return feats, float(ns - ew)
+
+
+def dealer_side_value(args: tuple[str, int]) -> float:
+    """What board ``n`` of ``luck-deals`` is worth to its dealing side (``deal_value``)."""
+    name, number = args
+    board = generate_board("luck-deals", number)
+    value = deal_value(make_ruleset(name), board)
+    return value if board.dealer in "NS" else -value
 
 
 def play(state: HandState) -> None:
@@ -57,6 +68,8 @@ def main() -> None:
             print(f"# {name}: {len(rows)} hands, R^2 {r2:.3f}")
             print(f'    "{name}": [{", ".join(f"{w:.4f}" for w in weights)}],')
             print(f'    SPREAD "{name}": {residual.std():.4f}')
+            edges = pool.map(dealer_side_value, [(name, n) for n in range(1, args.hands + 1)], chunksize=50)
+            print(f'    DEALER_EDGE "{name}": {float(np.mean(list(edges))):.4f}  (with the weights in workers/luck.py)')
 
 
 if __name__ == "__main__":

@@ -42,11 +42,11 @@ import math
 from random import Random
 from typing import Any, Iterable
 
-from server.engine import BIDDING, PLAY, ROB, SEATS, SUITS, Board, HandState, Ruleset
+from server.engine import BIDDING, PLAY, ROB, SEATS, SUITS, Board, HandState, Ruleset, observation
 from server.engine.cards import TRUMP_TABLES, cards_of
 from server.engine.rulesets import DRAW_AMERICAN
 from server.engine.scoring import hand_delta
-from workers.bots.rule_bot import choose_rob
+from workers.bots.rule_bot import RuleBot, choose_rob
 
 SAMPLES = 32
 """Stocks drawn to estimate the expectation; the estimate's noise shrinks with more."""
@@ -61,6 +61,12 @@ WEIGHTS: dict[str, list[float]] = {
                  -0.0521, -0.6437, -0.2544, -1.5716, 1.9432, -0.6069, 0.5062],
 }
 SPREAD: dict[str, float] = {"american62": 5.7947, "foster51": 5.9338}
+DEALER_EDGE: dict[str, float] = {"american62": 0.6941, "foster51": 2.2726}
+"""The dealing side's mean ``deal_value`` over deals (also fitted by tools/fit_luck.py):
+what a deal is worth to the dealers on average, so that the deal's luck has mean zero."""
+
+BIDDER = RuleBot("luck")
+"""Bids, names trump and discards for the evaluator when it values a deal (``deal_value``)."""
 
 
 TRUMP_ORDER = tuple(tuple(sorted(cards_of(t.trump_mask), key=lambda c: -t.strength[c])) for t in TRUMP_TABLES)
@@ -191,6 +197,34 @@ def _on(bidding: HandState, world: Board, rest: list[dict[str, Any]]) -> HandSta
     except RuntimeError:
         return None
     return state
+
+
+def deal_value(rules: Ruleset, board: Board, samples: int = SAMPLES) -> float:
+    """What a deal is worth to N/S before the bidding: the evaluator bids, names trump and
+    discards (``BIDDER``: none of it depends on the stock), and V is averaged over
+    ``samples`` stocks (``other_stocks``)."""
+    state = HandState(rules, board)
+    while state.phase not in (ROB, PLAY):
+        state.apply(BIDDER.decide(observation(state, SEATS[state.to_act])))
+    worlds = [value(to_play(world)) for world in (_at(rules, other, state.actions)
+                                                  for other in other_stocks(board, samples)) if world is not None]
+    return sum(worlds) / len(worlds)
+
+
+def deal_luck(rules: Ruleset, board: Board) -> float:
+    """N/S's luck of the deal: ``deal_value`` less what a deal is worth to its side on
+    average (``DEALER_EDGE``). Only where nothing cancels the deal, as at a table:
+    duplicate's two rooms share it, and their deal lucks cancel exactly."""
+    if rules.name not in DEALER_EDGE:
+        return 0.0
+    edge = DEALER_EDGE[rules.name] if board.dealer in "NS" else -DEALER_EDGE[rules.name]
+    return round(deal_value(rules, board) - edge, 4)
+
+
+def hand_luck(rules: Ruleset, board: Board, actions: list[dict[str, Any]]) -> dict[str, float]:
+    """A table hand's luck for N/S, of the deal and of the draw: subtracted from N/S's net,
+    the rest is what the players made of their cards."""
+    return {"deal": deal_luck(rules, board), "draw": room_luck(rules, board, actions)}
 
 
 def with_luck(rules: Ruleset, board: Board, room: dict[str, Any]) -> dict[str, Any]:

@@ -447,6 +447,15 @@ class TableSchema(ma.Schema):
         "the canonical generator's board n for this seed, and its sha256 is the commitment")})
 
 
+class HandLuckSchema(ma.Schema):
+    """How much better than average chance served N/S on a table hand, by a fixed evaluator
+    (README, "Luck correction"); E/W's is the negative."""
+
+    deal = fields.Float(required=True, metadata={"description": "the luck of the deal: what the cards dealt were "
+                                                                "worth to N/S, less a deal's average worth"})
+    draw = fields.Float(required=True, metadata={"description": "the luck of the draw from the stock"})
+
+
 class TableHandSchema(ma.Schema):
     """One hand of a finished table, every card: replay it with the table's ruleset and
     options and the previous hand's ``scores`` (0-0 for the first)."""
@@ -459,6 +468,9 @@ class TableHandSchema(ma.Schema):
     faults = fields.List(fields.Nested(Fault), required=True)
     public = fields.Nested(ObservationSchema, required=True, metadata={
         "description": "the finished hand as a spectator saw it"})
+    luck = fields.Nested(HandLuckSchema, metadata={"description": (
+        "N/S's luck on the hand (absent for hands played before it was measured); N/S's net less both "
+        "parts is what the players made of their cards")})
 
 
 class TableRecordSchema(ma.Schema):

@@ -9,8 +9,8 @@ import pytest
 
 from server.engine import HandState, generate_board, make_ruleset
 from workers.bots import make_bot
-from workers.luck import (SAMPLES, lucky_pair, other_stocks, pair_luck, pivot, room_luck, to_play, value,
-                          with_luck)
+from workers.luck import (SAMPLES, deal_luck, deal_value, hand_luck, lucky_pair, other_stocks, pair_luck, pivot,
+                          room_luck, to_play, value, with_luck)
 from workers.match import play_board_pair, play_room
 
 
@@ -95,3 +95,21 @@ def test_with_luck_keeps_the_room_and_adds_n_s_luck() -> None:
     lucky = with_luck(rules, board, room)
     assert {k: v for k, v in lucky.items() if k != "luck"} == room
     assert isinstance(lucky["luck"], float)
+
+
+@pytest.mark.parametrize("ruleset", ["american62", "foster51"])
+def test_the_luck_of_the_deal_has_mean_zero_over_deals(ruleset: str) -> None:
+    """Over deals the fit never saw, the deal's luck averages zero for N/S (``DEALER_EDGE``
+    takes out what dealing is worth), and it is not zero on a deal."""
+    rules = make_ruleset(ruleset)
+    lucks = [deal_luck(rules, generate_board("deal-luck-test", n)) for n in range(1, 301)]
+    error = stdev(lucks) / math.sqrt(len(lucks))
+    assert stdev(lucks) > 1.0 and abs(fmean(lucks)) < 3 * error, (fmean(lucks), error)
+
+
+def test_a_table_hand_s_luck_is_its_deal_s_and_its_draw_s() -> None:
+    [(rules, board, room)] = rooms_of("american62", range(5, 6), "deal-luck-test")
+    actions = room["replay"]["actions"]
+    assert hand_luck(rules, board, actions) == {"deal": deal_luck(rules, board),
+                                                "draw": room_luck(rules, board, actions)}
+    assert deal_value(rules, board) == deal_value(rules, board)       # the same worlds every time

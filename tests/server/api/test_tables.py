@@ -5,7 +5,8 @@ import time
 
 from apiclient import ADMIN, RemoteBot
 
-from server.engine import generate_board, replay
+from server.engine import Board, generate_board, make_ruleset, replay
+from workers.luck import hand_luck
 
 
 def wait_table(api, tid, timeout=240):
@@ -44,7 +45,7 @@ def test_game_to_51_with_a_remote_bot_joining(api, rq_workers, remote_bots, stor
         if live:
             assert live["view"]["hand"] is None and live["view"]["legal"] is None
             assert all(d["cards"] is None for d in live["view"]["draws"])
-        assert all("actions" not in h for h in v["hands"])
+        assert all("actions" not in h and "luck" not in h for h in v["hands"])   # luck tells of the stock
         assert v["commitment"] == opened["commitment"]
         assert v["deal_seed"] is None or v["status"] == "finished"   # the deal seed only once it is over
     seed = final["deal_seed"]
@@ -55,6 +56,8 @@ def test_game_to_51_with_a_remote_bot_joining(api, rq_workers, remote_bots, stor
     for n, h in enumerate(record["hands"], 1):
         assert h["board"] == generate_board(seed, n).to_dict()      # dealt from the committed seed
         assert replay({"ruleset": "foster51", "board": h["board"], "actions": h["actions"]})["delta"] == h["delta"]
+        board = Board.from_dict(h["board"])                         # the luck, recomputable from the record
+        assert h["luck"] == hand_luck(make_ruleset("foster51"), board, h["actions"])
 
 
 def test_table_refuses_unknown_bots_and_needs_a_token(api):

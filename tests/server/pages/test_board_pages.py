@@ -111,6 +111,8 @@ def test_a_table_hand_is_shown_once_the_game_is_over(client, store: Store):
     before = hands[-2]["scores"]
     assert f"NS {before['NS']} &middot; EW {before['EW']} &rarr;" in text
     assert f"NS <b>{record['scores']['NS']}</b>" in text
+    luck = record["luck"]
+    assert f'data-deal="{luck["deal"]}" data-draw="{luck["draw"]}"' in text and "what the players made" in text
     assert all(f'<td class="who">{bot}</td>' in text for bot in set(seats.values()))
     assert f'href="/tables/{tid}"' in text and f'href="/tables/{tid}/hands/{last - 1}"' in text
     assert f"/tables/{tid}/hands/{last + 1}" not in text
