@@ -262,7 +262,7 @@ class Client:
                           deals: str | None = None, first: int | None = None, boards: int | None = None,
                           chunk: int | None = None, seed: int | None = None,
                           limits: dict[str, int] | None = None, practice: bool | None = None,
-                          **extra: Any) -> str:
+                          sprt: dict[str, float] | None = None, **extra: Any) -> str:
         """Create a tournament (admin) and queue its matches; returns its id.
 
         Round robin: ``bots``; gauntlet: ``format="gauntlet"`` with ``candidates`` and
@@ -270,14 +270,16 @@ class Client:
         the built-in ``references``). Omitted fields take the server's defaults: with a
         remote bot that is not trusted, the blind movement; with any remote bot, a fresh
         secret deal set (``practice=True`` allows a named one). ``limits`` for remote
-        bots: ``decision_ms``, ``bank_ms``, ``max_timeouts``.
+        bots: ``decision_ms``, ``bank_ms``, ``max_timeouts``. ``sprt`` (two-room formats):
+        ``delta0``, ``delta1``, ``alpha``, ``beta`` ({} for the defaults) stops each match
+        as soon as its sequential test decides; ``boards`` is then the most it plays.
         """
         body: dict[str, Any] = {
             "bots": None if bots is None else list(bots), "format": format,
             "candidates": None if candidates is None else list(candidates),
             "references": None if references is None else list(references),
             "ruleset": ruleset, "options": options, "deals": deals, "first": first, "boards": boards,
-            "chunk": chunk, "seed": seed, "limits": limits, "practice": practice, **extra}
+            "chunk": chunk, "seed": seed, "limits": limits, "practice": practice, "sprt": sprt, **extra}
         body = {k: v for k, v in body.items() if v is not None}
         return self._json("POST", "/tournaments", auth="admin", json=body)["id"]
 

@@ -158,6 +158,17 @@ def test_runner_replaces_illegal_answers_and_counts_lost_responses_once(server, 
             assert room.faults == []
 
 
+def test_a_sequential_tournament_and_its_luck_corrected_means_through_the_sdk(server, rq_workers, admin):
+    tid = admin.create_tournament(["rule", "random"], boards=80, deals="standard", sprt={"delta1": 5})
+    admin.wait_for_tournament(tid, poll=0.2, timeout=120)
+    (match,) = admin.matches(tid)
+    assert match.sprt["decision"] == "H1" and match.sprt["boards"] == 20      # stopped at the first chance
+    assert match.stats.boards < 80 and match.corrected is not None
+    assert match.corrected.boards == match.stats.boards
+    pair = admin.board_pair(match.id, 1)
+    assert pair.luck == round(pair.rooms[0].luck - pair.rooms[1].luck, 4)
+
+
 def test_runner_stops_when_the_token_is_refused(server):
     runner = sdk.Runner(RandomBot(), sdk.Client(server.url, token="not-a-token"))
     start = time.monotonic()

@@ -115,27 +115,18 @@ def test_two_threads_or_two_processes_finishing_at_once_both_count_once(store, r
     expected.add_comparisons("american62", records)
     expected.refresh_ratings("american62")
     halves = [records[1::2], records[::2][::-1]]                 # one from each end: late ones first
-    threaded = _other(store, "threads")
-    barrier = threading.Barrier(2)
-    threads = [threading.Thread(target=_rate_concurrently, args=(redis_url, threaded.prefix, h, barrier))
-               for h in halves]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert _state(threaded) == _state(expected)
     spawn = multiprocessing.get_context("spawn")
-    separate = _other(store, "processes")
-    barrier = spawn.Barrier(2)
-    workers = [spawn.Process(target=_rate_concurrently, args=(redis_url, separate.prefix, h, barrier))
-               for h in halves]
-    for w in workers:
-        w.start()
-    for w in workers:
-        w.join(60)
-        assert w.exitcode == 0
-    assert _state(separate) == _state(expected)
-    assert len(separate.comparisons("american62")) == 60
+    for name, runner, barrier in (("threads", threading.Thread, threading.Barrier(2)),
+                                  ("processes", spawn.Process, spawn.Barrier(2))):
+        concurrent = _other(store, name)
+        runs = [runner(target=_rate_concurrently, args=(redis_url, concurrent.prefix, h, barrier)) for h in halves]
+        for run in runs:
+            run.start()
+        for run in runs:
+            run.join(60)
+            assert getattr(run, "exitcode", 0) == 0
+        assert _state(concurrent) == _state(expected), name
+        assert len(concurrent.comparisons("american62")) == 60
 
 
 DEALS = dealsets.generate("ratings-order", 6)
