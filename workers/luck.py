@@ -221,15 +221,25 @@ def deal_luck(rules: Ruleset, board: Board) -> float:
     return round(deal_value(rules, board) - edge, 4)
 
 
-def hand_luck(rules: Ruleset, board: Board, actions: list[dict[str, Any]]) -> dict[str, float]:
+def hand_luck(rules: Ruleset, board: Board, actions: list[dict[str, Any]]) -> dict[str, float] | None:
     """A table hand's luck for N/S, of the deal and of the draw: subtracted from N/S's net,
-    the rest is what the players made of their cards."""
-    return {"deal": deal_luck(rules, board), "draw": room_luck(rules, board, actions)}
+    the rest is what the players made of their cards. None if the measure fails: the
+    hand is recorded whatever befalls its luck."""
+    try:
+        return {"deal": deal_luck(rules, board), "draw": room_luck(rules, board, actions)}
+    except Exception:      # noqa: BLE001 - never lose a hand to its luck measure
+        return None
 
 
 def with_luck(rules: Ruleset, board: Board, room: dict[str, Any]) -> dict[str, Any]:
-    """A room record (``workers.match.play_room``) with N/S's ``luck`` on it."""
-    return {**room, "luck": room_luck(rules, board, room["replay"]["actions"])}
+    """A room record (``workers.match.play_room``) with N/S's ``luck`` on it: None if the
+    measure fails, since a played board must be stored whatever befalls its statistics
+    (a board without a luck counts as luck 0, i.e. raw)."""
+    try:
+        luck: float | None = room_luck(rules, board, room["replay"]["actions"])
+    except Exception:      # noqa: BLE001 - never lose a board to its luck measure
+        luck = None
+    return {**room, "luck": luck}
 
 
 def lucky_pair(rules: Ruleset, board: Board, record: dict[str, Any]) -> dict[str, Any]:
@@ -238,14 +248,19 @@ def lucky_pair(rules: Ruleset, board: Board, record: dict[str, Any]) -> dict[str
     return {**record, "rooms": rooms, "luck": pair_luck(rooms)}
 
 
-def pair_luck(rooms: list[dict[str, Any]]) -> float:
+def pair_luck(rooms: list[dict[str, Any]]) -> float | None:
     """X's luck on a board pair, as ``workers.match.pair_score`` counts X's score: X sat
-    N/S in the first room and E/W in the second."""
+    N/S in the first room and E/W in the second (None if a room has none)."""
+    if rooms[0]["luck"] is None or rooms[1]["luck"] is None:
+        return None
     return round(rooms[0]["luck"] - rooms[1]["luck"], 4)
 
 
-def blind_luck(room: dict[str, Any], par: dict[str, Any], side: str) -> float:
+def blind_luck(room: dict[str, Any], par: dict[str, Any], side: str) -> float | None:
     """An entrant's luck on a blind board, as ``workers.match.blind_score`` counts its
-    score: its side's luck in its room minus the par pair's at the same side."""
+    score: its side's luck in its room minus the par pair's at the same side (None if
+    either room has none)."""
+    if room["luck"] is None or par["luck"] is None:
+        return None
     sign = 1 if side == "NS" else -1
     return round(sign * (room["luck"] - par["luck"]), 4)

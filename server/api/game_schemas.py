@@ -335,6 +335,6 @@ class Room(ma.Schema):
     points = fields.Nested(BySides, required=True)
     delta = fields.Nested(BySides, required=True, metadata={"description": "the hand's change to the score"})
     faults = fields.List(fields.Nested(Fault), required=True)
-    luck = fields.Float(metadata={"description": (
+    luck = fields.Float(allow_none=True, metadata={"description": (
         "N/S's luck on the draw in this room: the fixed evaluator's value of the position the stock made "
         "minus its mean over other stocks (absent on boards stored before it was measured)")})

@@ -348,7 +348,7 @@ class ResultsSchema(ma.Schema):
 class BoardPairSchema(ma.Schema):
     board = fields.Integer(required=True)
     score = fields.Integer(required=True, metadata={"description": "the match's X score on this pair"})
-    luck = fields.Float(metadata={"description": (
+    luck = fields.Float(allow_none=True, metadata={"description": (
         "X's luck on the draw on this pair: how much better than expected the stock served X, by a fixed "
         "evaluator; score - luck is the luck-corrected score before weighting")})
     rooms = fields.List(fields.Nested(Room), required=True, metadata={"description": (
@@ -468,9 +468,9 @@ class TableHandSchema(ma.Schema):
     faults = fields.List(fields.Nested(Fault), required=True)
     public = fields.Nested(ObservationSchema, required=True, metadata={
         "description": "the finished hand as a spectator saw it"})
-    luck = fields.Nested(HandLuckSchema, metadata={"description": (
-        "N/S's luck on the hand (absent for hands played before it was measured); N/S's net less both "
-        "parts is what the players made of their cards")})
+    luck = fields.Nested(HandLuckSchema, allow_none=True, metadata={"description": (
+        "N/S's luck on the hand (absent for hands played before it was measured, null if it could not be "
+        "measured); N/S's net less both parts is what the players made of their cards")})
 
 
 class TableRecordSchema(ma.Schema):

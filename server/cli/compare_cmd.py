@@ -187,10 +187,10 @@ def stored_or_played(a: Arena, args: argparse.Namespace, deals: DealSet, spec: d
 
 def x_side(store: Store, mid: str, as_stored: bool, boards: range) -> tuple[list[int], list[float]]:
     """X's scores and lucks on ``boards`` of a stored match, in board order (a board
-    stored before the luck was measured has luck 0)."""
+    without a measured luck has luck 0)."""
     sign = 1 if as_stored else -1
     records = [store.pair(mid, n) for n in boards]
-    return [sign * r["score"] for r in records], [sign * r.get("luck", 0.0) for r in records]
+    return [sign * r["score"] for r in records], [sign * (r.get("luck") or 0.0) for r in records]
 
 
 def run_plan(a: Arena, args: argparse.Namespace, deals: DealSet, spec: dict[str, Any]) -> int:

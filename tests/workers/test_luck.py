@@ -113,3 +113,29 @@ def test_a_table_hand_s_luck_is_its_deal_s_and_its_draw_s() -> None:
     assert hand_luck(rules, board, actions) == {"deal": deal_luck(rules, board),
                                                 "draw": room_luck(rules, board, actions)}
     assert deal_value(rules, board) == deal_value(rules, board)       # the same worlds every time
+
+
+@pytest.mark.parametrize("options", [{"min_bid": 6}, {"trump_discard_over_six_only": True}, {"low_to_holder": True},
+                                     {"first_lead_trump": True}, {"dealer_draws_blind": True},
+                                     {"scoring": "set_back"}, {"scoring": "eight_point_minimum"}])
+def test_every_foster51_option_has_a_luck(options: dict) -> None:
+    rules = make_ruleset("foster51", options)
+    for n in range(1, 9):
+        board = generate_board("luck-options", n)
+        room = play_room(rules, board, make_bot("random", n), make_bot("rule", n))
+        assert math.isfinite(room_luck(rules, board, room["replay"]["actions"]))
+
+
+def test_a_failing_measure_leaves_the_board_without_a_luck(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A board is stored whatever befalls its luck: the room's luck is None, the pair's
+    too, and a table hand's; the statistics count it as luck 0."""
+    import workers.luck as luck
+
+    def broken(*args: object) -> float:
+        raise ValueError("no luck today")
+
+    [(rules, board, room)] = rooms_of("american62", range(6, 7))
+    monkeypatch.setattr(luck, "room_luck", broken)
+    lucky = with_luck(rules, board, room)
+    assert lucky["luck"] is None and pair_luck([lucky, lucky]) is None
+    assert hand_luck(rules, board, room["replay"]["actions"]) is None
