@@ -12,7 +12,7 @@ def test_a_gauntlet_with_sprt_reports_each_matchs_test(tmp_path):
                 "--boards", "300", "--chunk", "10", "--sprt", "--delta1", "10", home=tmp_path, timeout=300)
     assert run.returncode == 0, run.stderr
     line = re.search(r"t1\.m1 +rule vs random: (\d+) boards.*\n +sequential test: H1, boards 20, "
-                     r"LLR \+[\d.]+ \(bounds -2\.94, \+2\.94\), mean \+[\d.]+ \[", run.stdout)
+                     r"LLR \+[\d.]+ \(bounds -2\.94, \+2\.94\), luck-corrected mean \+[\d.]+ \[", run.stdout)
     assert line, run.stdout
     assert 20 <= int(line.group(1)) < 100, "stopped well before --boards"
     shown = cinch("tournament", "list", home=tmp_path, timeout=60)
