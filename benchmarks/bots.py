@@ -1,16 +1,17 @@
 """Built-in bots: the search bot's decision time, and the strength ladder by duplicate matches.
 
-    python benchmarks/bots.py [--boards 400] [--samples N] [--timing-boards 40] [--timing-only]
+    python benchmarks/bots.py [--first 1] [--boards 400] [--samples N] [--timing-boards 40] [--timing-only]
                               [--skip-baseline] [--ruleset american62]
 
 Timing: the search bot (default setting, or ``--samples``) plays N/S against the rule
-bot on the first ``--timing-boards`` boards of the ``standard`` deal set, and every one
-of its decisions is timed (forced ones included, as a match would ask them): median,
-p90 and max, overall and per phase, and median and p90 over the decisions that offer
-a real choice (more than one legal action).
+bot on ``--timing-boards`` boards of the ``standard`` deal set from board ``--first``,
+and every one of its decisions is timed (forced ones included, as a match would ask
+them): median, p90, p99 and max, overall and per phase, the same over the decisions
+that offer a real choice (more than one legal action), and the solver nodes of the
+largest decision (the deterministic budget the bar is kept by, whatever the load).
 
-Strength: duplicate matches on boards 1..``--boards`` of the ``standard`` deal set
-(american62 unless ``--ruleset``): rule vs random, then search vs rule. The score of a
+Strength: duplicate matches on boards ``--first``..``--first + --boards - 1`` of the
+``standard`` deal set (american62 unless ``--ruleset``): rule vs random, then search vs rule. The score of a
 board pair is X's net over both rooms (``workers.match``); each line gives the mean
 per board pair with its 95% interval (``server.stats.summarize``), and board pairs
 won/tied/lost. One process, so one core; run it on a quiet machine for timings.
@@ -19,6 +20,7 @@ won/tied/lost. One process, so one core; run it on a quiet machine for timings.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
@@ -38,6 +40,7 @@ class Timed:
         self.agent = agent
         self.times: list[tuple[str, float]] = []
         self.choices: list[float] = []    # decisions with more than one legal action
+        self.most_nodes = 0
 
     def decide(self, obs):
         start = time.perf_counter()
@@ -50,6 +53,7 @@ class Timed:
         self.times.append((phase, elapsed))
         if has_choice(obs["legal"]):
             self.choices.append(elapsed)
+        self.most_nodes = max(self.most_nodes, getattr(self.agent, "last_nodes", 0))
         return action
 
 
@@ -68,7 +72,8 @@ def percentile(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))]
 
 
-def timing(rules, boards, samples: int) -> None:
+def timing(rules, boards, first: int, samples: int) -> None:
+    load_before = os.getloadavg()[0]
     bot = Timed(SearchBot(seed=1, samples=samples))
     rule = RuleBot(seed=2)
     for board in boards:
@@ -79,20 +84,27 @@ def timing(rules, boards, samples: int) -> None:
             state.apply(agent.decide(observation(state, seat)))
     all_ms = [t * 1000 for _p, t in bot.times]
     print(f"search bot (samples={samples}) decision time over {len(all_ms)} decisions on {len(boards)} boards "
+          f"from board {first} "
           f"({rules.name}):")
-    print(f"  median {statistics.median(all_ms):.1f} ms   p90 {percentile(all_ms, 0.9):.1f} ms   "
-          f"max {max(all_ms):.1f} ms   mean {statistics.fmean(all_ms):.1f} ms")
+    print(f"  load average before/after the run: {load_before:.2f} / {os.getloadavg()[0]:.2f} (2 cores: above 1-2 "
+          f"the times include waiting for a core)")
+    print(f"  all: {spread(all_ms)}   mean {statistics.fmean(all_ms):.1f} ms")
     real = [t * 1000 for t in bot.choices]
-    print(f"  decisions with a real choice ({len(real)}): median {statistics.median(real):.1f} ms   "
-          f"p90 {percentile(real, 0.9):.1f} ms")
+    print(f"  decisions with a real choice ({len(real)}): {spread(real)}")
+    print(f"  most solver nodes in one decision: {bot.most_nodes}")
     phases: dict[str, list[float]] = {}
     for phase, t in bot.times:
         phases.setdefault(phase, []).append(t * 1000)
     for phase in sorted(phases):
         ms = phases[phase]
-        print(f"    {phase:16} n={len(ms):4}  median {statistics.median(ms):7.1f} ms  "
-              f"p90 {percentile(ms, 0.9):7.1f} ms  max {max(ms):7.1f} ms")
+        print(f"    {phase:16} n={len(ms):4}  {spread(ms)}")
     sys.stdout.flush()
+
+
+def spread(ms: list[float]) -> str:
+    """Median, p90, p99 and max of decision times in ms, as one line."""
+    return (f"median {statistics.median(ms):7.1f} ms  p90 {percentile(ms, 0.9):7.1f} ms  "
+            f"p99 {percentile(ms, 0.99):7.1f} ms  max {max(ms):7.1f} ms")
 
 
 def match(label: str, rules, boards, x, y) -> None:
@@ -113,6 +125,7 @@ def match(label: str, rules, boards, x, y) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--first", type=int, default=1, help="first board of the standard deal set used")
     parser.add_argument("--boards", type=int, default=400, help="board pairs per match (standard deal set)")
     parser.add_argument("--samples", type=int, default=DEFAULT_SAMPLES, help="the search bot's samples")
     parser.add_argument("--timing-boards", type=int, default=40, help="boards played to time decisions")
@@ -122,11 +135,16 @@ def main() -> None:
     args = parser.parse_args()
     rules = make_ruleset(args.ruleset)
     deals = dealsets.load("standard")
-    timing(rules, [deals.board(n) for n in range(1, args.timing_boards + 1)], args.samples)
+    first = args.first
+    count = len(deals.boards)
+    if not 1 <= first or first + max(args.timing_boards, 0 if args.timing_only else args.boards) - 1 > count:
+        parser.error(f"the standard deal set has boards 1..{count}")
+    timing(rules, [deals.board(n) for n in range(first, first + args.timing_boards)], first, args.samples)
     if args.timing_only:
         return
-    boards = [(n, deals.board(n)) for n in range(1, args.boards + 1)]
-    print(f"duplicate matches, {rules.name}, standard boards 1..{args.boards} (X's net per board pair):")
+    last = first + args.boards - 1
+    boards = [(n, deals.board(n)) for n in range(first, last + 1)]
+    print(f"duplicate matches, {rules.name}, standard boards {first}..{last} (X's net per board pair):")
     if not args.skip_baseline:
         match("rule vs random", rules, boards, RuleBot(seed=1), RandomBot(seed=2))
     match(f"search({args.samples}) vs rule", rules, boards, SearchBot(seed=1, samples=args.samples), RuleBot(seed=2))

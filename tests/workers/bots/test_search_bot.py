@@ -22,6 +22,7 @@ from server.engine.playout import playout, random_step
 from workers.bots.base import decision_rng
 from workers.bots.random_bot import RandomBot
 from workers.bots.rule_bot import RuleBot
+from workers.bots import search_bot
 from workers.bots.search_bot import (Solver, SearchBot, View, layout_fits, layout_for, sample_play_world,
                                      world_state)
 
@@ -183,6 +184,70 @@ def test_solver_matches_brute_force_on_endgames(ruleset):
             assert after + low_ns + state.taken[0] == brute_force(child)
         checked += 1
     assert checked > 50
+
+
+def test_horizon_cuts_the_first_trick():
+    """The first trick's shortened search (``horizon``): far fewer nodes than the exact
+    one (the point of it), and its values still within the points at stake."""
+    rules = make_ruleset("american62")
+    exact_nodes = short_nodes = 0
+    for n in range(1, 13):
+        state = HandState(rules, generate_board("search-horizon", n))
+        rng = Random(n)
+        while state.phase != PLAY:
+            random_step(state, rng)
+        lay = layout_for(state.trump, rules.low_to_holder)
+        hands = [lay.remap(h) for h in state.hands]
+        stake = sum(lay.points[c] for h in hands for c in range(64) if h >> c & 1)
+        leader = state.tricks[-1].leader
+        exact, short = Solver(lay), Solver(lay)
+        short.horizon = 6 - search_bot.EXACT_TRICKS
+        v_exact = exact.solve(hands, leader, [], True)
+        v_short = short.solve(hands, leader, [], True)
+        assert 0 <= v_short <= stake and 0 <= v_exact <= stake
+        exact_nodes += exact.nodes
+        short_nodes += short.nodes
+    assert short_nodes * 3 < exact_nodes
+
+
+# ---------------------------------------------------------------------- the work budget
+def test_node_budget_bounds_every_play_decision(monkeypatch):
+    """The solver nodes of one decision, counted by every solver it made, never pass
+    ``NODES_PER_SAMPLE`` x samples: the worst decision's work is bounded by a count,
+    whatever the machine. The first tricks do reach the budget, so the bound is what
+    stops them."""
+    solvers: list[Solver] = []
+
+    class Counted(Solver):
+        def __init__(self, lay):
+            super().__init__(lay)
+            solvers.append(self)
+
+    monkeypatch.setattr(search_bot, "Solver", Counted)
+    samples = 4
+    budget = search_bot.NODES_PER_SAMPLE * samples
+    bot = SearchBot(seed=5, samples=samples)
+    rules = make_ruleset("american62")
+    worst = decisions = 0
+    for n in range(1, 7):
+        state = HandState(rules, generate_board("search-budget", n))
+        rule = RuleBot(n)
+        while state.phase != DONE:
+            seat = state.seat_to_act()
+            obs = observation(state, seat)
+            if state.phase == PLAY and seat in "NS":
+                solvers.clear()
+                action = bot.decide(obs)
+                used = sum(s.nodes for s in solvers)
+                assert used <= budget
+                assert used == bot.last_nodes
+                worst = max(worst, used)
+                decisions += 1
+            else:
+                action = rule.decide(obs)
+            state.apply(action)
+    assert decisions > 30
+    assert worst >= 0.9 * budget
 
 
 # ---------------------------------------------------------------------- determinism
