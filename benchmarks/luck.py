@@ -17,7 +17,8 @@ score per board pair is taken four ways:
 
 Per pair and way it prints the mean, the standard deviation per board pair and the
 boards needed by formula, ceil((1.96 sd / mean)^2) (``server.stats.boards_to_separate``),
-and for (d) the mean boards used and how often it decided for H1. The ratio column
+and for (d) the mean boards used and how often it decided for H1; last, what measuring
+the luck cost per room. The ratio column
 divides each way's formula boards (unrounded) by (a)'s.
 
 Every bot is made afresh for each board, seeded by the board and its role, so the
@@ -32,6 +33,7 @@ import argparse
 import json
 import os
 import sys
+import time
 from concurrent.futures import ProcessPoolExecutor
 from random import Random
 from statistics import fmean, stdev
@@ -57,14 +59,17 @@ def board(args: tuple[str, str, str, int]) -> dict[str, float]:
         return make_bot(name, f"luck-bench/{n}/{role}")
 
     deal = generate_board("standard", n)
-    pair = lucky_pair(rules, deal, play_board_pair(rules, deal, n, bot(x, "x"), bot(y, "y")))
+    played = play_board_pair(rules, deal, n, bot(x, "x"), bot(y, "y"))
+    start = time.perf_counter()
+    pair = lucky_pair(rules, deal, played)
+    luck_ms = (time.perf_counter() - start) * 1000 / 2
     hands = []
     for k, side in ((2 * n - 1, "NS"), (2 * n, "EW")):
         other = generate_board("independent", k)
         ns, ew = (bot(x, f"ix{k}"), bot(y, f"iy{k}")) if side == "NS" else (bot(y, f"iy{k}"), bot(x, f"ix{k}"))
         room = with_luck(rules, other, play_room(rules, other, ns, ew))
         hands.append((net(room["delta"], side), room["luck"] if side == "NS" else -room["luck"]))
-    return {"board": n, "duplicate": pair["score"], "luck": pair["luck"],
+    return {"board": n, "duplicate": pair["score"], "luck": pair["luck"], "luck_ms": luck_ms,
             "independent": sum(s for s, _ in hands), "independent_luck": sum(lk for _, lk in hands)}
 
 
@@ -101,7 +106,8 @@ def measure(pool: ProcessPoolExecutor, ruleset: str, x: str, y: str, first: int,
             summary("(c) duplicate, luck-corrected", fixed)]
     used, h1 = sequential(fixed, orders)
     return {"pair": f"{x}:{y}", "ruleset": ruleset, "boards": boards, "ways": ways,
-            "sequential": {"mean_boards": round(used, 1), "h1_share": round(h1, 3)}}
+            "sequential": {"mean_boards": round(used, 1), "h1_share": round(h1, 3)},
+            "luck_ms_per_room": round(fmean(r["luck_ms"] for r in rows), 2)}
 
 
 def main() -> None:
@@ -132,6 +138,7 @@ def main() -> None:
                 seq = result["sequential"]
                 print(f"  {'(d) SPRT on (c), 0 vs +5':32} {'':8} {'':8} {seq['mean_boards']:7} "
                       f"{'':7}  (H1 in {100 * seq['h1_share']:.0f}% of {args.orders} orders)")
+                print(f"  measuring the luck: {result['luck_ms_per_room']} ms a room")
                 sys.stdout.flush()
     if args.json:
         print(json.dumps(out, indent=1))
