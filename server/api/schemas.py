@@ -331,7 +331,7 @@ class StandingSchema(ma.Schema):
     won = fields.Integer(required=True)
     tied = fields.Integer(required=True)
     lost = fields.Integer(required=True)
-    mean = fields.Float(required=True, metadata={"description": "mean score per board over all its matches"})
+    mean = fields.Float(required=True, metadata={"description": "raw mean score per board over all its matches"})
 
 
 class ResultsSchema(ma.Schema):
@@ -341,7 +341,7 @@ class ResultsSchema(ma.Schema):
     standings = fields.List(fields.Nested(StandingSchema), required=True, metadata={"description": "best first"})
     crosstable = fields.Dict(required=True, keys=fields.String(), values=fields.Dict(
         keys=fields.String(), values=fields.Nested(StatsSchema)), metadata={
-        "description": "row bot -> column bot -> the row bot's scores against the column bot"})
+        "description": "row bot -> column bot -> the row bot's raw scores against the column bot"})
     matches = fields.List(fields.Nested(MatchSummarySchema), required=True)
 
 

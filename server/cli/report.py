@@ -32,15 +32,15 @@ def sprt_line(sprt: dict[str, Any]) -> str:
 
 def print_results(results: dict[str, Any], ratings: dict[str, dict[str, Any]]) -> None:
     print(f"\nTournament {results['tournament']} ({results['format']}, {results['ruleset']})\n")
-    print("Standings (mean score against the reference pair per board; W-T-L in boards)" if results['format'] == "blind"
-          else "Standings (mean net points per board pair; W-T-L in board pairs)")
+    print("Standings (raw mean score against the reference pair per board; W-T-L in boards)"
+          if results['format'] == "blind" else "Standings (raw mean net points per board pair; W-T-L in board pairs)")
     print(f"  {'#':>2} {'bot':16} {'mean':>8} {'boards':>7} {'W-T-L':>15} {'matches won':>12}")
     for rank, row in enumerate(results["standings"], 1):
         wtl = f"{row['won']}-{row['tied']}-{row['lost']}"
         print(f"  {rank:>2} {row['bot']:16} {row['mean']:+8.3f} {row['boards']:7} {wtl:>15} "
               f"{row['match_wins']:>5} of {row['matches']}")
     bots = [row["bot"] for row in results["standings"]]
-    print("\nCross-table (row bot's mean per board against column bot, 95% interval)")
+    print("\nCross-table (row bot's raw mean per board against column bot, 95% interval)")
     width = 28
     print("  " + " " * 16 + "".join(f"{b:>{width}}" for b in bots))
     for me in bots:
