@@ -8,6 +8,7 @@ made, so no database it did not create is ever flushed.
 
 import logging
 import os
+import signal
 import uuid
 
 import pytest
@@ -19,6 +20,13 @@ from workers.jobs import queue_for
 from workers.local import LocalWorkers, ProcessGroup
 from workers.supervisor import supervisor_command
 
+
+# The tests press Ctrl-C on the commands they start, as a user at a terminal does. A run
+# started in the background by a non-interactive shell (`./dev test &` in a script) has
+# SIGINT ignored, and children inherit an ignored SIGINT, so those commands would never
+# see it. Restore the default handler for the session: children then start with it too.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 # In-process apps' background listeners outlive their tests and say so when the session's
 # Redis stops; pytest captures what they log during tests, this keeps the rest quiet.

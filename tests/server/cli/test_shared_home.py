@@ -38,7 +38,7 @@ def test_two_tournaments_on_one_home_both_finish_with_their_own_results(tmp_path
 
 def running_tournament(home):
     """A tournament long enough to be interrupted, once its workers and Redis are up."""
-    proc = start("tournament", "--bots", "random", "search", "--boards", "10", "--json", home=home)
+    proc = start("tournament", "--bots", "random", "search", "--boards", "200", "--json", home=home)
     wait_for(lambda: sum("workers.worker" in cmdline(p) for p in processes_of(proc.pid, home)) == 2
              and redis_servers(home), 60, "the workers and Redis")
     time.sleep(2)      # into the jobs
