@@ -1,21 +1,25 @@
 """The pure rules engine: no I/O, no Redis, no Flask; deterministic given board and actions.
 
 Public surface: rulesets (``make_ruleset``), boards (``Board``, ``generate_board``),
-one hand's state machine (``HandState`` with ``legal_actions``/``apply`` in the wire
+one hand's state machine per game (``new_hand``; every game's class derives from
+``Hand``; Cinch's is ``HandState``, with ``legal_actions``/``apply`` in the wire
 format and a fast int layer for search), per-seat ``observation``, ``Game`` across
 hands, and ``replay`` for auditing.
 """
 
 from .boards import Board, BoardError, generate_board
-from .cards import CARD_NAMES, SEATS, SIDES, SUITS
+from .cards import CARD_NAMES, SEATS, SIDES, SUITS, seats_for
 from .game import Game
+from .games import GAMES
+from .hand import Hand, IllegalAction, new_hand
 from .observation import observation
 from .replay import ReplayError, describe, replay
-from .rulesets import BASE_RULESETS, DEFAULT_RULESET, Ruleset, RulesetError, make_ruleset
-from .state import BIDDING, DISCARD, DONE, PLAY, ROB, TRUMP, HandState, IllegalAction
+from .rulesets import BASE_RULESETS, DEFAULT_RULESET, GameSpec, Ruleset, RulesetError, game_spec, make_ruleset
+from .state import BIDDING, DISCARD, DONE, PLAY, ROB, TRUMP, HandState
 
 __all__ = [
     "BASE_RULESETS", "BIDDING", "Board", "BoardError", "CARD_NAMES", "DEFAULT_RULESET", "DISCARD", "DONE",
-    "Game", "HandState", "IllegalAction", "PLAY", "ROB", "ReplayError", "Ruleset", "RulesetError", "SEATS",
-    "SIDES", "SUITS", "TRUMP", "describe", "generate_board", "make_ruleset", "observation", "replay",
+    "GAMES", "Game", "GameSpec", "Hand", "HandState", "IllegalAction", "PLAY", "ROB", "ReplayError", "Ruleset",
+    "RulesetError", "SEATS", "SIDES", "SUITS", "TRUMP", "describe", "game_spec", "generate_board", "make_ruleset",
+    "new_hand", "observation", "replay", "seats_for",
 ]

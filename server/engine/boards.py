@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from .cards import CARD_INDEX, CARD_NAMES, SEATS
 
@@ -24,7 +24,7 @@ class BoardError(ValueError):
 
 @dataclass(frozen=True)
 class Board:
-    dealer: str            # "N", "E", "S" or "W"
+    dealer: str            # a seat: "N", "E", "S" or "W" at four, else "P1" ... "Pk"
     deck: tuple[int, ...]  # 52 card indices, top first
     seed: str              # hex string, keys the reshuffle order
 
@@ -32,13 +32,14 @@ class Board:
         return {"dealer": self.dealer, "deck": [CARD_NAMES[c] for c in self.deck], "seed": self.seed}
 
     @classmethod
-    def from_dict(cls, data: Any) -> "Board":
-        """Validate a board in its wire form; errors say which part is wrong."""
+    def from_dict(cls, data: Any, seats: Sequence[str] = SEATS) -> "Board":
+        """Validate a board in its wire form for a table of ``seats``; errors say which
+        part is wrong."""
         if not isinstance(data, Mapping):
             raise BoardError("board must be an object with dealer, deck and seed")
         dealer = data.get("dealer")
-        if dealer not in SEATS:
-            raise BoardError(f"board dealer must be one of N E S W, not {dealer!r}")
+        if dealer not in seats:
+            raise BoardError(f"board dealer must be one of {' '.join(seats)}, not {dealer!r}")
         deck = data.get("deck")
         if not isinstance(deck, list) or len(deck) != 52 or not all(isinstance(c, str) for c in deck):
             raise BoardError("board deck must be 52 distinct cards")
@@ -55,12 +56,19 @@ def _sha(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def generate_board(set_seed: str, number: int) -> Board:
-    """Board ``number`` (1-based) of the deal set named ``set_seed`` (RULES.md section 2)."""
+def generate_board(set_seed: str, number: int, seats: Sequence[str] = SEATS) -> Board:
+    """Board ``number`` (1-based) of the deal set named ``set_seed`` for a table of
+    ``seats`` (RULES.md section 2, RULES-family F2: only the dealer depends on them)."""
     if number < 1:
         raise ValueError("board numbers start at 1")
     deck = sorted(range(52), key=lambda c: _sha(f"{set_seed}/{number}/{CARD_NAMES[c]}"))
-    return Board(dealer=SEATS[(number - 1) % 4], deck=tuple(deck), seed=_sha(f"{set_seed}/{number}"))
+    return Board(dealer=seats[(number - 1) % len(seats)], deck=tuple(deck), seed=_sha(f"{set_seed}/{number}"))
+
+
+def bunch_order(seed: str, b: int) -> tuple[int, ...]:
+    """The deck of the ``b``-th bunch (a new deal by the same dealer) on a board
+    (RULES-family 1.6)."""
+    return tuple(sorted(range(52), key=lambda c: _sha(f"{seed}/bunch/{b}/{CARD_NAMES[c]}")))
 
 
 def restock_order(seed: str, k: int, cards: list[int]) -> list[int]:

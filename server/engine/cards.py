@@ -16,12 +16,21 @@ SUITS = "CDHS"
 SEATS = ("N", "E", "S", "W")
 SIDES = ("NS", "EW")
 
+
+def seats_for(players: int) -> tuple[str, ...]:
+    """The seat names of a ``players``-seat table, clockwise (RULES-family F1)."""
+    return SEATS if players == 4 else tuple(f"P{i}" for i in range(1, players + 1))
+
 # Card index layout: suit * 13 + rank, rank 0 = '2' ... 12 = 'A'.
 CARD_NAMES: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS)
 CARD_INDEX: dict[str, int] = {name: i for i, name in enumerate(CARD_NAMES)}
 ALL_CARDS_MASK = (1 << 52) - 1
 
 FIVE, TWO, TEN, JACK, ACE = 3, 0, 8, 9, 12
+THREE, NINE, QUEEN, KING = 1, 7, 10, 11
+
+# Pips for Game (RULES-family F7), by card: A 4, K 3, Q 2, J 1, T 10 in every suit.
+PIPS: tuple[int, ...] = tuple({ACE: 4, KING: 3, QUEEN: 2, JACK: 1, TEN: 10}.get(c % 13, 0) for c in range(52))
 
 
 def suit_of(card: int) -> int:
@@ -111,3 +120,28 @@ class TrumpTables:
 
 
 TRUMP_TABLES: tuple[TrumpTables, ...] = tuple(TrumpTables(t) for t in range(4))
+
+
+class PlainTrumpTables:
+    """The tables for *plain* trumps (RULES-family F4): the 13 cards of the suit, A high.
+
+    Same fields as ``TrumpTables`` so that the trick code serves both; no card counts by
+    itself here (the All Fours games score High, Low, Jack and Game at the end).
+    """
+
+    __slots__ = TrumpTables.__slots__
+
+    def __init__(self, trump: int):
+        self.trump = trump
+        self.left_pedro = -1
+        self.trump_mask = ((1 << 13) - 1) << (trump * 13)
+        self.plain_masks = tuple(0 if s == trump else ((1 << 13) - 1) << (s * 13) for s in range(4))
+        self.effective_suit = tuple(c // 13 for c in range(52))
+        self.strength = tuple(100 + c % 13 if c // 13 == trump else c % 13 for c in range(52))
+        self.points = (0,) * 52
+        self.counting_mask = 0
+        self.low_card = trump * 13 + TWO
+        self.noncounting_trumps = self.trump_mask
+
+
+PLAIN_TRUMP_TABLES: tuple[PlainTrumpTables, ...] = tuple(PlainTrumpTables(t) for t in range(4))

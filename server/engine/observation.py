@@ -12,35 +12,34 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cards import SEATS, SUITS, names_of
-from .state import DONE, HandState
+from .cards import names_of
+from .hand import Hand
 
 NOBODY = -1
 
 
-def observation(state: HandState, seat: str | None) -> dict[str, Any]:
-    """The view of ``state`` for ``seat`` ("N", "E", "S" or "W"), or a spectator's for None."""
-    me = NOBODY if seat is None else SEATS.index(seat)
-    done = state.phase == DONE
-    return {
+def observation(state: Hand, seat: str | None) -> dict[str, Any]:
+    """The view of ``state`` for ``seat`` (one of ``state.seats``), or a spectator's for None."""
+    me = NOBODY if seat is None else state.seats.index(seat)
+    done = state.phase == "done"
+    seats = state.seats
+    view = {
         "ruleset": state.rules.name,
         "options": state.rules.options(),
         "seat": seat,
-        "dealer": SEATS[state.dealer],
+        "seats": list(seats),
+        "dealer": seats[state.dealer],
         "phase": state.phase,
         "to_act": state.seat_to_act(),
         "hand": None if me == NOBODY else names_of(state.hands[me]),
-        "hand_sizes": {SEATS[s]: state.hands[s].bit_count() for s in range(4)},
-        "bids": [{"seat": SEATS[s], "type": "bid", "amount": a} if a else {"seat": SEATS[s], "type": "pass"}
-                 for s, a in state.bids],
+        "hand_sizes": {seats[s]: state.hands[s].bit_count() for s in range(len(seats))},
         "contract": state.contract_dict(),
-        "declarer": SEATS[state.declarer] if state.declarer >= 0 else None,
-        "trump": None if state.trump is None else SUITS[state.trump],
-        "draws": [d.to_dict(me) for d in state.draws],
-        "restocks": state.restocks,
+        "declarer": seats[state.declarer] if state.declarer >= 0 else None,
+        "trump": state.trump_name(),
         "tricks": state.trick_dicts(),
         "points": state.side_dict(state.points()) if done else None,
         "scores": state.side_dict(state.scores),
-        "bidder_goes_out": state.bidder_goes_out,
         "legal": state.legal_actions() if me != NOBODY and state.to_act == me else None,
     }
+    view.update(state.public(None if me == NOBODY else me))
+    return view

@@ -147,6 +147,8 @@ def translate(value: Any, mapping: dict[str, str], rotation: int = 0, key: str |
             out.sort(key=CARD_INDEX.__getitem__)
         elif key == "legal":
             out.sort(key=_legal_order)
+        elif key == "seats" and out and all(v in _SEAT_SET for v in out):
+            out.sort(key=SEATS.index)   # the table's seat list stays in clockwise order
         return out
     if isinstance(value, dict):
         if value and rotation and (value.keys() <= _SEAT_SET or value.keys() <= _SIDE_SET):

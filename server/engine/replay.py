@@ -9,10 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from .boards import Board, BoardError
-from .cards import SEATS, SUITS, names_of
-from .rulesets import DEFAULT_RULESET, RulesetError, make_ruleset
+from .cards import seats_for
+from .hand import Hand, IllegalAction, new_hand
+from .rulesets import DEFAULT_RULESET, RulesetError, game_spec, make_ruleset
 from .scoring import bidder_goes_out_next
-from .state import DONE, HandState, IllegalAction
 
 
 class ReplayError(ValueError):
@@ -24,28 +24,30 @@ class ReplayError(ValueError):
         return {"error": str(self), "index": self.index}
 
 
-def _scores(data: Any) -> tuple[int, int]:
+def _scores(data: Any, sides: tuple[str, ...]) -> tuple[int, ...]:
     if data is None:
-        return (0, 0)
-    if (not isinstance(data, dict) or set(data) != {"NS", "EW"}
+        return (0,) * len(sides)
+    if (not isinstance(data, dict) or set(data) != set(sides)
             or not all(isinstance(v, int) and not isinstance(v, bool) for v in data.values())):
-        raise ReplayError("scores must be an object {\"NS\": n, \"EW\": n} of whole numbers", None)
-    return (data["NS"], data["EW"])
+        keys = ", ".join(f'"{side}": n' for side in sides)
+        raise ReplayError(f"scores must be an object {{{keys}}} of whole numbers", None)
+    return tuple(data[side] for side in sides)
 
 
-def start_hand(doc: Any, bidder_goes_out: bool | None = None) -> HandState:
+def start_hand(doc: Any, bidder_goes_out: bool | None = None) -> Hand:
     """The hand a replay document describes, before any action, or ``ReplayError``."""
     if not isinstance(doc, dict):
         raise ReplayError("input must be a JSON object with ruleset, board and actions", None)
     try:
         rules = make_ruleset(doc.get("ruleset", DEFAULT_RULESET), doc.get("options"))
-        board = Board.from_dict(doc.get("board"))
+        sides = game_spec(rules).sides(rules.players)[0]
+        board = Board.from_dict(doc.get("board"), seats_for(rules.players))
     except (RulesetError, BoardError) as exc:
         raise ReplayError(str(exc), None) from None
-    scores = _scores(doc.get("scores"))
+    scores = _scores(doc.get("scores"), sides)
     if bidder_goes_out is None:
         bidder_goes_out = bidder_goes_out_next(rules, scores)
-    return HandState(rules, board, scores, bidder_goes_out)
+    return new_hand(rules, board, scores, **({"bidder_goes_out": True} if bidder_goes_out else {}))
 
 
 def replay(doc: Any) -> dict[str, Any]:
@@ -59,22 +61,9 @@ def replay(doc: Any) -> dict[str, Any]:
             state.apply(action)
         except IllegalAction as exc:
             raise ReplayError(str(exc), index) from None
-    return describe(state)
+    return state.describe()
 
 
-def describe(state: HandState) -> dict[str, Any]:
+def describe(state: Hand) -> dict[str, Any]:
     """The replay result for a state: the full, audit view (every hand after the draw)."""
-    done = state.phase == DONE
-    after = state.hands_after_draw
-    return {
-        "complete": done,
-        "phase": state.phase,
-        "to_act": state.seat_to_act(),
-        "legal": state.legal_actions(),
-        "contract": state.contract_dict(),
-        "trump": None if state.trump is None else SUITS[state.trump],
-        "hands_after_draw": None if after is None else {SEATS[s]: names_of(after[s]) for s in range(4)},
-        "tricks": state.trick_dicts(),
-        "points": state.side_dict(state.points()) if done else None,
-        "delta": state.side_dict(state.delta()) if done else None,
-    }
+    return state.describe()

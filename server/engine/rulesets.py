@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, replace
 from functools import cached_property
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
+
+from .cards import SIDES, seats_for
 
 DRAW_AMERICAN = "american"   # automatic non-trump discards, dealer takes every trump
 DRAW_FOSTER = "foster"       # free face-up discards, dealer robs the pack
@@ -45,6 +47,10 @@ class Ruleset:
     scoring: str = SCORING_AMERICAN
     bidder_goes_out: bool = False   # american62 end-of-game rule
     min_discard: int = 3            # foster51: each non-dealer discards at least three
+    players: int = 4                # seats at the table (RULES-family F1)
+    keep_nine: bool = False         # seven_up, all_fives: no discard after exactly one run
+    two_player_bunch: bool = False  # seven_up, all_fives with two players: bunch by agreement
+    base: str = ""                  # blind_cinch: the Cinch ruleset it varies
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -56,8 +62,9 @@ class Ruleset:
     @cached_property
     def _options(self) -> dict[str, Any]:
         # cached: every observation carries the options, and asdict() is slow
-        base = BASE_RULESETS[self.name]
-        return {k: getattr(self, k) for k in OPTION_NAMES if getattr(base, k) != getattr(self, k)}
+        spec = game_spec(self)
+        names = ("players", *spec.options) if len(spec.players) > 1 else tuple(spec.options)
+        return {k: getattr(self, k) for k in names if getattr(spec.default, k) != getattr(self, k)}
 
 
 AMERICAN62 = Ruleset(
@@ -71,38 +78,92 @@ FOSTER51 = Ruleset(
 BASE_RULESETS: dict[str, Ruleset] = {r.name: r for r in (AMERICAN62, FOSTER51)}
 DEFAULT_RULESET = AMERICAN62.name
 
-# Options each ruleset accepts, with their type checks. american62 is the single
+# Options each Cinch ruleset accepts, with their type checks. american62 is the single
 # profile chosen by its source, so it takes none.
 OPTION_NAMES = ("min_bid", "trump_discard_over_six_only", "low_to_holder", "first_lead_trump",
                 "dealer_draws_blind", "scoring")
-_ACCEPTED = {"american62": (), "foster51": OPTION_NAMES}
+
+Check = Callable[[str, Any], None]
 
 
-def _check_option(name: str, value: Any) -> None:
+def check_bool(name: str, value: Any) -> None:
+    if not isinstance(value, bool):
+        raise RulesetError(f"option {name} must be true or false, not {value!r}")
+
+
+def check_positive(name: str, value: Any) -> None:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise RulesetError(f"option {name} must be a positive whole number, not {value!r}")
+
+
+def check_choice(*allowed: Any) -> Check:
+    def check(name: str, value: Any) -> None:
+        if value not in allowed or isinstance(value, bool):
+            raise RulesetError(f"option {name} must be one of {', '.join(map(str, allowed))}, not {value!r}")
+    return check
+
+
+def check_cinch(name: str, value: Any) -> None:
     if name == "min_bid":
         if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 14:
             raise RulesetError(f"option min_bid must be a whole number from 1 to 14, not {value!r}")
     elif name == "scoring":
-        allowed = (SCORING_DIFFERENCE, SCORING_SET_BACK, SCORING_EIGHT_POINT)
-        if value not in allowed:
-            raise RulesetError(f"option scoring must be one of {', '.join(allowed)}, not {value!r}")
-    elif not isinstance(value, bool):
-        raise RulesetError(f"option {name} must be true or false, not {value!r}")
+        check_choice(SCORING_DIFFERENCE, SCORING_SET_BACK, SCORING_EIGHT_POINT)(name, value)
+    else:
+        check_bool(name, value)
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """What a game module declares about its ruleset: the registry's one entry per name.
+
+    ``hand`` is the class of one hand's state machine; every class answers the same
+    questions (see ``server.engine.hand.Hand``), so nothing outside the game module
+    needs to know which game it is playing.
+    """
+
+    default: Ruleset
+    players: tuple[int, ...]
+    options: Mapping[str, Check]
+    hand: type
+    partnerships: bool = False   # with four players, NS v EW (else each seat for itself)
+
+    @property
+    def name(self) -> str:
+        return self.default.name
+
+    def sides(self, players: int) -> tuple[tuple[str, ...], tuple[int, ...]]:
+        """(side names, seat index -> side index) for a table of ``players`` seats."""
+        seats = seats_for(players)
+        if players == 4 and self.partnerships:
+            return SIDES, (0, 1, 0, 1)
+        return seats, tuple(range(players))
 
 
 def make_ruleset(name: object = DEFAULT_RULESET, options: Mapping[str, Any] | None = None) -> Ruleset:
     """The ruleset ``name`` with ``options`` applied, or ``RulesetError`` saying why not."""
-    if not isinstance(name, str) or name not in BASE_RULESETS:
-        raise RulesetError(f"unknown ruleset {name!r} (known: {', '.join(BASE_RULESETS)})")
-    base = BASE_RULESETS[name]
+    from .games import GAMES   # the game modules import this one
+    if not isinstance(name, str) or name not in GAMES:
+        raise RulesetError(f"unknown ruleset {name!r} (known: {', '.join(GAMES)})")
+    spec = GAMES[name]
+    base = spec.default
     if not options:
         return base
     if not isinstance(options, Mapping):
         raise RulesetError("options must be an object of named settings")
-    accepted = _ACCEPTED[name]
     for key, value in options.items():
-        if key not in accepted:
-            known = ", ".join(accepted) if accepted else "none"
-            raise RulesetError(f"ruleset {name} has no option {key!r} (options: {known})")
-        _check_option(key, value)
+        if key == "players":
+            if value not in spec.players or isinstance(value, bool):
+                raise RulesetError(f"{name} is played by {spec.players} players, not {value!r}")
+            continue
+        if key not in spec.options:
+            known = ", ".join(["players", *spec.options]) if len(spec.players) > 1 else ", ".join(spec.options)
+            raise RulesetError(f"ruleset {name} has no option {key!r} (options: {known or 'none'})")
+        spec.options[key](key, value)
     return replace(base, **dict(options))
+
+
+def game_spec(rules: Ruleset) -> GameSpec:
+    """The registry entry of a ruleset."""
+    from .games import GAMES
+    return GAMES[rules.name]

@@ -20,42 +20,13 @@ from .cards import (CARD_NAMES, SEATS, SIDES, SUITS, TRUMP_TABLES, TrumpTables, 
                     names_of, parse_card)
 from .rulesets import DRAW_AMERICAN, Ruleset
 from .scoring import hand_delta
+from .tricks import Trick
+from .hand import Hand, IllegalAction
 
 BIDDING, TRUMP, DISCARD, ROB, PLAY, DONE = "bidding", "trump", "discard", "rob", "play", "done"
 _EXPECTED = {BIDDING: "pass or bid", TRUMP: "trump", DISCARD: "discard", ROB: "rob", PLAY: "play"}
 _PHASE_OF_TYPE = {"pass": BIDDING, "bid": BIDDING, "trump": TRUMP, "discard": DISCARD, "rob": ROB,
                   "play": PLAY}
-
-
-class IllegalAction(ValueError):
-    """An action the rules refuse; the message names the rule that refuses it."""
-
-
-class Trick:
-    """One trick: who led, the plays so far (seat, main card, extras mask), the winner."""
-
-    __slots__ = ("leader", "plays", "winner", "lead_suit", "best_seat", "best_key")
-
-    def __init__(self, leader: int):
-        self.leader = leader
-        self.plays: list[tuple[int, int, int]] = []
-        self.winner: int | None = None
-        self.lead_suit = -1
-        self.best_seat = -1
-        self.best_key = -2
-
-    def copy(self) -> "Trick":
-        t = Trick(self.leader)
-        t.plays = self.plays.copy()
-        t.winner, t.lead_suit, t.best_seat, t.best_key = self.winner, self.lead_suit, self.best_seat, self.best_key
-        return t
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "leader": SEATS[self.leader],
-            "winner": None if self.winner is None else SEATS[self.winner],
-            "plays": [{"seat": SEATS[s], "card": CARD_NAMES[c], "extras": names_of(x)} for s, c, x in self.plays],
-        }
 
 
 class DrawRecord:
@@ -82,8 +53,10 @@ class DrawRecord:
         return out
 
 
-class HandState:
+class HandState(Hand):
     """One hand from the deal to the last trick. ``scores`` are the game scores before it."""
+
+    seats, sides, side_of = SEATS, SIDES, (0, 1, 0, 1)
 
     __slots__ = ("rules", "board", "dealer", "hands", "stock", "pile", "restocks", "phase", "to_act",
                  "bids", "high_bid", "high_bidder", "declarer", "contract", "trump", "tables", "draws",
@@ -542,19 +515,17 @@ class HandState:
         return (f"{name} breaks the follow rules: {SUITS[trick.lead_suit]} was led: "
                 f"the player must follow suit or trump")
 
-    # ------------------------------------------------------------------ views
-    def seat_to_act(self) -> str | None:
-        return None if self.to_act is None else SEATS[self.to_act]
 
-    def trick_dicts(self) -> list[dict[str, Any]]:
-        """Finished tricks and the one in progress; a trick nobody has led to is not shown."""
-        return [t.to_dict() for t in self.tricks if t.plays]
 
-    def contract_dict(self) -> dict[str, Any] | None:
-        return None if self.contract is None else {"seat": SEATS[self.contract[0]], "amount": self.contract[1]}
-
-    def side_dict(self, pair: tuple[int, int]) -> dict[str, int]:
-        return {SIDES[0]: pair[0], SIDES[1]: pair[1]}
+    def public(self, me: int | None) -> dict[str, Any]:
+        """Cinch's own observation fields: the auction, the draw as ``me`` may see it."""
+        return {
+            "bids": [{"seat": SEATS[s], "type": "bid", "amount": a} if a else {"seat": SEATS[s], "type": "pass"}
+                     for s, a in self.bids],
+            "draws": [d.to_dict(-1 if me is None else me) for d in self.draws],
+            "restocks": self.restocks,
+            "bidder_goes_out": self.bidder_goes_out,
+        }
 
 
 _FIELDS = {"pass": (), "bid": ("amount",), "trump": ("suit",), "discard": ("cards",), "rob": ("keep",),

@@ -1,0 +1,12 @@
+"""The registry of games: one module per member of the family, each declaring its ``SPECS``.
+
+Adding a relative means writing its module (a ``GameSpec`` and, if the play differs, a
+hand class) and listing the module here; nothing else in the tree names a game.
+"""
+
+from __future__ import annotations
+
+from ..rulesets import GameSpec
+from . import cinch
+
+GAMES: dict[str, GameSpec] = {spec.name: spec for module in (cinch,) for spec in module.SPECS}

@@ -1,0 +1,12 @@
+"""Cinch itself, RULES.md sections 3 and 4: ``american62`` and ``foster51``."""
+
+from __future__ import annotations
+
+from ..rulesets import AMERICAN62, FOSTER51, OPTION_NAMES, GameSpec, check_cinch
+from ..state import HandState
+
+SPECS = (
+    GameSpec(default=AMERICAN62, players=(4,), options={}, hand=HandState, partnerships=True),
+    GameSpec(default=FOSTER51, players=(4,), options={name: check_cinch for name in OPTION_NAMES},
+             hand=HandState, partnerships=True),
+)

@@ -1,0 +1,182 @@
+"""What every game's hand answers: the one interface the rest of the tree plays through.
+
+Each game module has a hand class (a state machine from the deal to the last trick)
+deriving from ``Hand``. The API, workers, bots, replays and pages use only what is
+declared here, so none of them knows which game it runs, how many seats there are or
+whether the sides are partnerships. Two layers, as in the Cinch hand:
+
+* the *wire* layer: ``legal_actions`` and ``apply`` in RULES.md section 6 /
+  RULES-family section 13 form; a refused action raises ``IllegalAction`` and changes
+  nothing;
+* the *fast* layer for search and benchmarks: ``hands`` (card masks per seat),
+  ``legal_plays``/``do_play`` during the play, and ``random_step`` for every decision.
+
+A hand also describes itself for audits (``describe``, the replay contract) and says
+what each seat may see beyond the common observation (``public``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Sequence
+
+from .boards import Board
+from .cards import SUITS, mask_of, names_of, parse_card
+from .rulesets import Ruleset, game_spec
+
+
+class IllegalAction(ValueError):
+    """An action the rules refuse; the message names the rule that refuses it."""
+
+
+class Hand:
+    """Shared behaviour of every game's hand. Subclasses set the attributes below."""
+
+    __slots__ = ()
+
+    # set by every subclass (class attributes for fixed tables, slots otherwise)
+    rules: Ruleset
+    board: Board
+    seats: tuple[str, ...]       # seat names, clockwise
+    sides: tuple[str, ...]       # side names: partnerships ("NS", "EW") or the seats themselves
+    side_of: tuple[int, ...]     # seat index -> side index
+    dealer: int
+    phase: str                   # the decision asked for, or "done"
+    to_act: int | None
+    trump: int | None
+    contract: tuple[int, int] | None   # (seat, amount)
+    declarer: int                # -1 while unknown or where the game has none
+    hands: list[int]
+    hands_after_draw: tuple[int, ...] | None
+    tricks: list
+    actions: list[dict[str, Any]]
+    scores: tuple[int, ...]      # game scores per side before the hand
+
+    # ------------------------------------------------------------------ to implement
+    def clone(self) -> "Hand":
+        raise NotImplementedError
+
+    def legal_actions(self) -> list[dict[str, Any]] | None:
+        raise NotImplementedError
+
+    def apply(self, action: Any) -> None:
+        raise NotImplementedError
+
+    def points(self) -> tuple[int, ...]:
+        """What each side won in the play so far (complete hands: the final figure)."""
+        raise NotImplementedError
+
+    def delta(self) -> tuple[int, ...]:
+        """The change to each side's score on a complete hand."""
+        raise NotImplementedError
+
+    def describe_extra(self) -> dict[str, Any]:
+        """The game's own fields of the replay output (items, record, turnups, ...)."""
+        return {}
+
+    def public(self, me: int | None) -> dict[str, Any]:
+        """The game's own fields of seat ``me``'s observation (None: a spectator)."""
+        return {}
+
+    # ------------------------------------------------------------------ shared
+    def seat_to_act(self) -> str | None:
+        return None if self.to_act is None else self.seats[self.to_act]
+
+    def trick_dicts(self) -> list[dict[str, Any]]:
+        """Finished tricks and the one in progress; a trick nobody has led to is not shown."""
+        return [t.to_dict(self.seats) for t in self.tricks if t.plays]
+
+    def contract_dict(self) -> dict[str, Any] | None:
+        return None if self.contract is None else {"seat": self.seats[self.contract[0]], "amount": self.contract[1]}
+
+    def side_dict(self, values: Sequence[int]) -> dict[str, int]:
+        return dict(zip(self.sides, values))
+
+    def seat_dict(self, masks: Iterable[int]) -> dict[str, list[str]]:
+        return {seat: names_of(mask) for seat, mask in zip(self.seats, masks)}
+
+    def trump_name(self) -> str | None:
+        return None if self.trump is None else SUITS[self.trump]
+
+    def describe(self) -> dict[str, Any]:
+        """The replay result: the full, audit view (every hand after the draw)."""
+        done = self.phase == "done"
+        after = self.hands_after_draw
+        out = {
+            "complete": done,
+            "phase": self.phase,
+            "seats": list(self.seats),
+            "dealer": self.seats[self.dealer],
+            "to_act": self.seat_to_act(),
+            "legal": self.legal_actions(),
+            "contract": self.contract_dict(),
+            "declarer": self.seats[self.declarer] if self.declarer >= 0 else None,
+            "trump": self.trump_name(),
+            "hands_after_draw": None if after is None else self.seat_dict(after),
+            "tricks": self.trick_dicts(),
+            "points": self.side_dict(self.points()) if done else None,
+            "delta": self.side_dict(self.delta()) if done else None,
+        }
+        out.update(self.describe_extra())
+        return out
+
+    # ------------------------------------------------------------------ wire helpers
+    def check_envelope(self, action: Any, fields: dict[str, tuple[str, ...]], expected: dict[str, str]) -> str:
+        """Refuse what no game accepts (not an object, unknown type or field, wrong seat,
+        wrong decision) and return the action's type. ``fields`` maps each type to its
+        fields; ``expected`` maps each phase to the words for what it asks."""
+        if self.phase == "done":
+            raise IllegalAction("the hand is over: no action is expected")
+        if not isinstance(action, dict):
+            raise IllegalAction("an action must be a JSON object with a 'type'")
+        kind = action.get("type")
+        seat = self.seats[self.to_act]
+        if not isinstance(kind, str) or kind not in fields:
+            raise IllegalAction(f"unknown action type {kind!r} (known: {', '.join(fields)})")
+        if "seat" in action and action["seat"] != seat:
+            raise IllegalAction(f"out of turn: the seat to act is {seat}, not {action['seat']!r}")
+        if not any(a.get("type") == kind for a in self.legal_actions() or ()):
+            raise IllegalAction(f"a {kind!r} action is not allowed now: expected {expected[self.phase]} from {seat}")
+        unknown = sorted(set(action) - {"type", "seat", *fields[kind]})
+        if unknown:
+            raise IllegalAction(f"a {kind!r} action has no field {unknown[0]!r}")
+        return kind
+
+    def record_action(self, action: dict[str, Any], seat: int) -> None:
+        """Keep a copy of an applied action, seat included: the record must not change if
+        the caller's lists do."""
+        entry = {k: list(v) if isinstance(v, list) else v for k, v in action.items()}
+        entry["seat"] = self.seats[seat]
+        self.actions.append(entry)
+
+
+def card_set(cards: Any, field: str) -> int:
+    """A list of distinct card strings as a mask, or ``IllegalAction`` naming the problem."""
+    if not isinstance(cards, list):
+        raise IllegalAction(f"{field} must be a list of cards")
+    try:
+        parsed = [parse_card(c) for c in cards]
+    except ValueError as exc:
+        raise IllegalAction(str(exc)) from None
+    mask = mask_of(parsed)
+    if mask.bit_count() != len(parsed):
+        raise IllegalAction(f"{field} names a card twice")
+    return mask
+
+
+def one_card(value: Any) -> int:
+    """A single card string as an index, or ``IllegalAction``."""
+    try:
+        return parse_card(value)
+    except ValueError as exc:
+        raise IllegalAction(str(exc)) from None
+
+
+def new_hand(rules: Ruleset, board: Board, scores: tuple[int, ...] | None = None, **game: Any) -> Hand:
+    """A fresh hand of ``rules`` on ``board``; ``scores`` are the game scores before it
+    (zeros on a duplicate board), ``game`` any per-hand flag the game takes."""
+    spec = game_spec(rules)
+    if scores is None:
+        scores = (0,) * len(spec.sides(rules.players)[0])
+    return spec.hand(rules, board, scores, **game)
+
+
