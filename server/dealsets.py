@@ -6,6 +6,10 @@ board per line ``{"board": n, "dealer": ..., "deck": [...], "seed": ...}``. A se
 by the canonical generator can be rebuilt from its seed alone (RULES.md section 2);
 ``verify`` checks that it was.
 
+A set is made for one table shape (RULES-family F2): the header says ``"players": k``
+when k is not 4, and the dealers are then ``P1`` ... ``Pk``. A four-seat header has no
+``players`` field, so the files published before the family stay byte for byte the same.
+
 A *secret* set (``secret``) is made from a fresh 128-bit seed nobody outside the server
 knows, so a bot cannot look its hands up; the server publishes its *commitment* (the
 seed's sha256 and the file's sha256) before play and the seed once the tournament is
@@ -24,6 +28,7 @@ from pathlib import Path
 from typing import Iterable
 
 from .engine.boards import Board, BoardError, generate_board
+from .engine.cards import seats_for
 
 FORMAT = "cinch-deals/1"
 DEALS_DIR = Path(os.environ.get("CINCH_DEALS_DIR", Path(__file__).resolve().parent.parent / "deals"))
@@ -38,6 +43,7 @@ class DealSet:
     name: str
     seed: str = field(repr=False)           # a secret set's seed must never reach a log line
     boards: tuple[Board, ...] = field(repr=False)
+    players: int = 4
 
     def board(self, number: int) -> Board:
         """Board ``number``, 1-based like the file and the generator."""
@@ -46,15 +52,24 @@ class DealSet:
         return self.boards[number - 1]
 
 
-def generate(seed: str, count: int, name: str | None = None) -> DealSet:
+PLAYERS = range(2, 8)   # every table shape of the family
+
+
+def generate(seed: str, count: int, name: str | None = None, players: int = 4) -> DealSet:
     if count < 1:
         raise DealSetError("a deal set needs at least one board")
-    return DealSet(name or seed, seed, tuple(generate_board(seed, n) for n in range(1, count + 1)))
+    if players not in PLAYERS:
+        raise DealSetError(f"a deal set is for 2 to 7 players, not {players}")
+    seats = seats_for(players)
+    return DealSet(name or seed, seed, tuple(generate_board(seed, n, seats) for n in range(1, count + 1)), players)
 
 
 def dumps(deals: DealSet) -> str:
     """The file text: stable key order and one board per line, so its sha256 is stable."""
-    lines = [json.dumps({"format": FORMAT, "name": deals.name, "seed": deals.seed, "boards": len(deals.boards)})]
+    header = {"format": FORMAT, "name": deals.name, "seed": deals.seed, "boards": len(deals.boards)}
+    if deals.players != 4:
+        header["players"] = deals.players
+    lines = [json.dumps(header)]
     for n, board in enumerate(deals.boards, 1):
         lines.append(json.dumps({"board": n, **board.to_dict()}))
     return "\n".join(lines) + "\n"
@@ -90,20 +105,23 @@ def parse(lines: Iterable[str], source: str = "<deals>") -> DealSet:
                 raise DealSetError(f"{where}: the header needs a name and a seed (strings)")
             if not isinstance(data.get("boards"), int) or data["boards"] < 1:
                 raise DealSetError(f"{where}: the header's boards must be a positive count")
-            header = data
+            players = data.get("players", 4)
+            if players not in PLAYERS or isinstance(players, bool):
+                raise DealSetError(f"{where}: the header's players must be 2 to 7, not {players!r}")
+            header, seats = data, seats_for(players)
             continue
         expected = len(boards) + 1
         if data.get("board") != expected:
             raise DealSetError(f"{where}: expected board {expected}, found {data.get('board')!r}")
         try:
-            boards.append(Board.from_dict(data))
+            boards.append(Board.from_dict(data, seats))
         except BoardError as exc:
             raise DealSetError(f"{where}: {exc}") from None
     if header is None:
         raise DealSetError(f"{source}: empty file, expected a header line")
     if len(boards) != header["boards"]:
         raise DealSetError(f"{source}: the header promises {header['boards']} boards, the file has {len(boards)}")
-    return DealSet(header["name"], header["seed"], tuple(boards))
+    return DealSet(header["name"], header["seed"], tuple(boards), header.get("players", 4))
 
 
 def path_for(name_or_path: str) -> Path:
@@ -127,7 +145,8 @@ def load(name_or_path: str) -> DealSet:
 
 def mismatches(deals: DealSet) -> list[int]:
     """Board numbers that differ from the canonical generator for the set's seed."""
-    return [n for n, board in enumerate(deals.boards, 1) if board != generate_board(deals.seed, n)]
+    seats = seats_for(deals.players)
+    return [n for n, board in enumerate(deals.boards, 1) if board != generate_board(deals.seed, n, seats)]
 
 
 # ---------------------------------------------------------------------- secret sets and commitments
@@ -147,15 +166,18 @@ def secret_name(seed: str) -> str:
 def commitment(deals: DealSet) -> dict[str, object]:
     """What the server publishes before play: the set's name and size, the sha256 of its
     seed and the sha256 of its file text (``dumps``)."""
-    return {"name": deals.name, "boards": len(deals.boards), "seed_sha256": sha256_text(deals.seed),
-            "deals_sha256": sha256_text(dumps(deals))}
+    out: dict[str, object] = {"name": deals.name, "boards": len(deals.boards),
+                              "seed_sha256": sha256_text(deals.seed), "deals_sha256": sha256_text(dumps(deals))}
+    if deals.players != 4:
+        out["players"] = deals.players
+    return out
 
 
-def secret(boards: int) -> tuple[DealSet, dict[str, object]]:
-    """A fresh secret set of ``boards`` boards (128-bit random seed, canonical generator)
-    and its commitment."""
+def secret(boards: int, players: int = 4) -> tuple[DealSet, dict[str, object]]:
+    """A fresh secret set of ``boards`` boards for ``players`` seats (128-bit random
+    seed, canonical generator) and its commitment."""
     seed = secrets.token_hex(16)
-    deals = generate(seed, boards, secret_name(seed))
+    deals = generate(seed, boards, secret_name(seed), players)
     return deals, commitment(deals)
 
 
@@ -178,7 +200,10 @@ def check_reveal(seed: str, committed: dict[str, object]) -> DealSet:
     name = secret_name(seed)
     if committed.get("name") not in (None, name):
         raise DealSetError(f"the commitment names the set {committed['name']!r}, the seed makes {name!r}")
-    deals = generate(seed, count, name)
+    players = committed.get("players", 4)
+    if players not in PLAYERS or isinstance(players, bool):
+        raise DealSetError(f"the commitment's players must be 2 to 7, not {players!r}")
+    deals = generate(seed, count, name, players)
     digest = sha256_text(dumps(deals))
     wanted = committed.get("deals_sha256")
     if wanted is not None and digest != str(wanted).lower():

@@ -20,6 +20,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     gen.add_argument("--seed", required=True, help="the set's seed; anyone can rebuild the set from it")
     gen.add_argument("--boards", type=int, required=True, help="number of boards")
     gen.add_argument("--name", help="the set's name (default: the seed)")
+    gen.add_argument("--players", type=int, default=4, choices=range(2, 8), metavar="K",
+                     help="the table's seats, 2 to 7 (default 4): dealers rotate over P1..PK, or N E S W at 4")
     gen.add_argument("--out", type=Path, help="output file (default: SEED.jsonl in the current folder)")
     gen.set_defaults(run=run_generate)
     ver = actions.add_parser(
@@ -33,6 +35,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     ver.add_argument("--seed", help="a secret set's revealed seed (the tournament's deals_seed once finished)")
     ver.add_argument("--commitment", metavar="SHA256", help="the published sha256 of the seed (seed_sha256)")
     ver.add_argument("--boards", type=int, help="the number of boards the commitment promises")
+    ver.add_argument("--players", type=int, choices=range(2, 8), metavar="K",
+                     help="the seats of the committed set (default 4)")
     ver.add_argument("--deals-sha256", metavar="SHA256", help="the published sha256 of the set's file (deals_sha256)")
     ver.add_argument("--server", metavar="URL", help="a Cinch server, to check the boards it served")
     ver.add_argument("--tournament", metavar="ID", help="the tournament to check on --server")
@@ -44,7 +48,7 @@ def run_generate(args: argparse.Namespace) -> int:
         raise UsageError("--boards must be at least 1")
     out = args.out or Path(f"{args.seed}.jsonl")
     try:
-        digest = dealsets.write(dealsets.generate(args.seed, args.boards, args.name), out)
+        digest = dealsets.write(dealsets.generate(args.seed, args.boards, args.name, args.players), out)
     except OSError as exc:
         raise UsageError(f"cannot write {out}: {exc.strerror}") from None
     print(f"wrote {args.boards} boards to {out}\nsha256 {digest}")
@@ -56,8 +60,9 @@ def run_verify(args: argparse.Namespace) -> int:
         return run_verify_seed(args)
     if args.deals is None:
         raise UsageError("name a deal-set file or set, or give --seed, --commitment and --boards")
-    if args.server or args.tournament or args.boards is not None or args.deals_sha256:
-        raise UsageError("--boards, --deals-sha256, --server and --tournament go with --seed and --commitment")
+    if args.server or args.tournament or args.boards is not None or args.deals_sha256 or args.players:
+        raise UsageError("--boards, --players, --deals-sha256, --server and --tournament go with --seed and "
+                         "--commitment")
     try:
         deals = dealsets.load(args.deals)
     except dealsets.DealSetError as exc:
@@ -81,6 +86,8 @@ def run_verify_seed(args: argparse.Namespace) -> int:
     if bool(args.server) != bool(args.tournament):
         raise UsageError("--server and --tournament go together")
     committed: dict[str, Any] = {"seed_sha256": args.commitment, "boards": args.boards}
+    if args.players:
+        committed["players"] = args.players
     if args.deals_sha256:
         committed["deals_sha256"] = args.deals_sha256
     try:

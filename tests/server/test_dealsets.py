@@ -51,3 +51,11 @@ def test_check_reveal_says_what_differs(change, fragment):
     seed, altered = change(deals.seed, committed)
     with pytest.raises(dealsets.DealSetError, match=fragment):
         dealsets.check_reveal(seed, altered)
+
+
+def test_a_secret_set_for_three_players_commits_to_its_shape():
+    deals, committed = dealsets.secret(5, players=3)
+    assert committed["players"] == 3 and {b.dealer for b in deals.boards} == {"P1", "P2", "P3"}
+    assert dealsets.check_reveal(deals.seed, committed) == deals
+    with pytest.raises(dealsets.DealSetError, match="players must be 2 to 7"):
+        dealsets.check_reveal(deals.seed, {**committed, "players": 8})

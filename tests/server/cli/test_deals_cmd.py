@@ -23,10 +23,42 @@ def test_standard_set_matches_its_recorded_sha256():
     assert hashlib.sha256(path.read_bytes()).hexdigest() == recorded
 
 
+@pytest.mark.parametrize("name", ["standard-2p", "standard-3p"])
+def test_each_table_shape_has_a_published_set_with_its_sha256(name):
+    path = ROOT / "deals" / f"{name}.jsonl"
+    recorded = (ROOT / "deals" / f"{name}.jsonl.sha256").read_text().split()[0]
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == recorded
+    deals = dealsets.load(name)
+    players = int(name[-2])
+    assert deals.players == players and len(deals.boards) == 1000 and dealsets.mismatches(deals) == []
+    seats = [f"P{i}" for i in range(1, players + 1)]
+    assert [b.dealer for b in deals.boards[:players + 1]] == seats + seats[:1]   # F2: seats[(n-1) % k]
+
+
 def test_standard_set_has_1000_boards_rebuilt_from_its_seed():
     deals = dealsets.load("standard")
     assert len(deals.boards) == 1000
     assert dealsets.mismatches(deals) == []
+
+
+def test_generate_for_three_players_writes_the_shape_in_the_header(tmp_path):
+    out = tmp_path / "three.jsonl"
+    run = cinch("deals", "generate", "--seed", "s3", "--boards", "4", "--players", "3", "--out", str(out))
+    assert run.returncode == 0, run.stderr
+    assert '"players": 3' in out.read_text().splitlines()[0]
+    assert "4 valid boards" in cinch("deals", "verify", str(out)).stdout
+    text = out.read_text().replace('"players": 3', '"players": 9')
+    out.write_text(text)
+    bad = cinch("deals", "verify", str(out))
+    assert bad.returncode == 2 and "players must be 2 to 7" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_a_board_whose_dealer_is_not_a_seat_of_the_shape_is_refused(tmp_path):
+    out = tmp_path / "two.jsonl"
+    cinch("deals", "generate", "--seed", "s2", "--boards", "2", "--players", "2", "--out", str(out))
+    out.write_text(out.read_text().replace('"dealer": "P2"', '"dealer": "P3"'))
+    bad = cinch("deals", "verify", str(out))
+    assert bad.returncode == 2 and "line 3" in bad.stderr and "P1 P2" in bad.stderr
 
 
 def test_generate_is_reproducible(tmp_path):
