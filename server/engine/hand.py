@@ -95,6 +95,19 @@ class Hand:
         side_index = {name: i for i, name in enumerate(self.sides)}
         return [(side_index[item["side"]], item["value"]) for item in self.describe_extra().get("items", ())]
 
+    @classmethod
+    def at_play(cls, rules: Ruleset, obs: dict[str, Any], hands: list[int]) -> "Hand":
+        """The state at the first lead of a hand that ``obs`` (a seat's observation during
+        the play) describes, every seat holding ``hands`` (card masks): the public facts
+        (dealer, declarer, contract, trump, scores, anything scored before the play) come
+        from ``obs``. ``server.engine.world`` replays the tricks on it."""
+        raise NotImplementedError
+
+    def check_extras(self, seat: int, card: int, extras: int) -> None:
+        """Refuse extras that the rules do not allow with ``card`` (none in most games)."""
+        if extras:
+            raise IllegalAction(f"{self.seats[seat]} owes no extras here")
+
     def describe_extra(self) -> dict[str, Any]:
         """The game's own fields of the replay output (items, record, turnups, ...)."""
         return {}

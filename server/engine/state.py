@@ -117,6 +117,33 @@ class HandState(Hand):
         made = made_contract(self.contract[1] if self.contract else None, self.points()[side])
         return after, game_winner(self.rules, after, side, made, self.bidder_goes_out)
 
+    @classmethod
+    def at_play(cls, rules: Ruleset, obs: dict[str, Any], hands: list[int]) -> "HandState":
+        """The play's first lead with ``hands``: the bidding, contract and trump from
+        ``obs``; the face-up discards (whose counting trumps are the declarer's in
+        foster51) are the pile. The deal, stock and draw are not rebuilt: nothing in
+        the play depends on them."""
+        seats = list(SEATS)
+        scores = obs["scores"]
+        # the deal is unknown and replaced by ``hands``: an ordered deck stands for it
+        state = cls(rules, Board(obs["dealer"], tuple(range(52)), "00"), (scores["NS"], scores["EW"]),
+                    obs.get("bidder_goes_out", False))
+        state.hands = list(hands)
+        state.stock = []
+        for d in obs["draws"]:
+            state.pile |= mask_of(parse_card(c) for c in d["shown"])
+        state.bids = [(seats.index(b["seat"]), b.get("amount", 0)) for b in obs["bids"]]
+        if obs["contract"]:
+            state.high_bidder = seats.index(obs["contract"]["seat"])
+            state.high_bid = obs["contract"]["amount"]
+            state.contract = (state.high_bidder, state.high_bid)
+        state.declarer = seats.index(obs["declarer"])
+        state.trump = SUITS.index(obs["trump"])
+        state.tables = TRUMP_TABLES[state.trump]
+        state.restocks = obs.get("restocks", 0)
+        state._start_play()
+        return state
+
     # ------------------------------------------------------------------ copying
     def clone(self) -> "HandState":
         """An independent copy for search; the board and ruleset are shared (immutable)."""
