@@ -16,6 +16,7 @@ so ``points`` and ``delta`` are sums over the items and the record is the items'
 
 from __future__ import annotations
 
+from functools import cache
 from random import Random
 from typing import Any
 
@@ -23,7 +24,7 @@ from ..boards import Board, bunch_order
 from ..cards import (ALL_CARDS_MASK, CARD_NAMES, FIVE, JACK, PLAIN_TRUMP_TABLES, SUITS, cards_of, mask_of,
                      names_of, seats_for)
 from ..hand import Hand, IllegalAction, card_set, one_card
-from ..rulesets import Ruleset, check_bool, check_positive, game_spec
+from ..rulesets import Ruleset, check_bool, check_positive
 from ..tricks import Trick, follow_error, follow_mask
 
 BEG, GIVE, BUNCH, ACCEPT, DISCARD, PLAY, DONE = "beg", "give", "bunch", "accept", "discard", "play", "done"
@@ -62,8 +63,7 @@ class AllFoursHand(Hand):
     def __init__(self, rules: Ruleset, board: Board, scores: tuple[int, ...], in_game: bool = False):
         k = rules.players
         self.rules, self.board, self.k = rules, board, k
-        self.seats = seats_for(k)
-        self.sides, self.side_of = game_spec(rules).sides(k)
+        self.seats, self.sides, self.side_of = _table(rules.name, k)
         self.dealer = self.seats.index(board.dealer)
         self.eldest = (self.dealer + 1) % k
         self.in_game = in_game
@@ -97,8 +97,9 @@ class AllFoursHand(Hand):
 
     def clone(self) -> "AllFoursHand":
         """An independent copy for search; board, ruleset and finished tricks are shared."""
-        new = object.__new__(type(self))
-        for name in _slots(type(self)):
+        cls = type(self)
+        new = object.__new__(cls)
+        for name in _slots(cls):
             setattr(new, name, getattr(self, name))
         new.hands = self.hands.copy()
         new.tricks = self.tricks[:-1] + [self.tricks[-1].copy()] if self.tricks else []
@@ -221,14 +222,16 @@ class AllFoursHand(Hand):
 
     # ------------------------------------------------------------------ decisions (fast layer)
     def choices(self) -> tuple[str, ...]:
-        """The action types legal now (every phase but discard and play has no argument)."""
-        return ("play",) if self.phase == PLAY else ()
+        """The argument-free action types legal now (none in the play or a discard)."""
+        return ()
 
     def random_step(self, rng: Random) -> None:
         """Apply one uniformly random legal decision (benchmarks, properties, rollouts)."""
         if self.phase == PLAY:
-            legal = cards_of(follow_mask(self.hands[self.to_act], self.tricks[-1], self.tab))
-            self.do_play(legal[int(rng.random() * len(legal))])
+            legal = follow_mask(self.hands[self.to_act], self.tricks[-1], self.tab)
+            for _ in range(int(rng.random() * legal.bit_count())):
+                legal &= legal - 1          # drop the lowest card: the chosen one is then lowest
+            self.do_play((legal & -legal).bit_length() - 1)
         else:
             self._random_decision(rng)
 
@@ -507,6 +510,14 @@ class TurnUpHand(AllFoursHand):
         return out
 
 
+@cache
+def _table(name: str, k: int) -> tuple[tuple[str, ...], tuple[str, ...], tuple[int, ...]]:
+    """(seats, sides, seat index -> side index) of ruleset ``name`` at ``k`` seats (F1, F8)."""
+    from ..games import GAMES   # the registry imports the game modules
+    return (seats_for(k), *GAMES[name].sides(k))
+
+
+@cache
 def _slots(cls: type) -> tuple[str, ...]:
     """Every slot of ``cls`` and its bases (what a clone copies)."""
     return tuple(name for klass in cls.__mro__ for name in getattr(klass, "__slots__", ()))
