@@ -11,7 +11,9 @@ Two classes, because pitch has no turn-up:
 
 The game modules keep only what differs (pitch's trump by the first lead and its Game
 tie; all_fives' pegs and the Five counted for Game). Every item is kept as it is scored,
-so ``points`` and ``delta`` are sums over the items and the record is the items' list.
+so ``points`` and ``delta`` are sums over the items, in the order a game applies them.
+A hand built with ``in_game=True`` (``new_hand(..., in_game=True)``) is a game's hand;
+otherwise it is a duplicate board's (scores 0, no target).
 """
 
 from __future__ import annotations
