@@ -12,7 +12,7 @@ Two classes, because pitch has no turn-up:
 The game modules keep only what differs (pitch's trump by the first lead and its Game
 tie; all_fives' pegs and the Five counted for Game). Every item is kept as it is scored,
 so ``points`` and ``delta`` are sums over the items, in the order a game applies them.
-A hand built with ``in_game=True`` (``new_hand(..., in_game=True)``) is a game's hand;
+A hand built with scores (``new_hand(rules, board, scores)``, ``Hand.start``) is a game's hand;
 otherwise it is a duplicate board's (scores 0, no target).
 """
 
@@ -96,6 +96,33 @@ class AllFoursHand(Hand):
             a, b = 3 * i, 3 * (k + i)
             self.hands[(self.eldest + i) % k] = mask_of(deck[a:a + 3]) | mask_of(deck[b:b + 3])
         self.dealt = mask_of(deck[:6 * k])
+
+    @classmethod
+    def at_play(cls, rules: Ruleset, obs: dict[str, Any], hands: list[int]) -> "AllFoursHand":
+        """The first lead with ``hands`` (see ``Hand.at_play``): trump from ``obs`` (none
+        yet in pitch before the pitch), and what was scored before the play (turned
+        Jacks, gifts) from its items; pegs are scored again as the tricks are replayed.
+        The deal is unknown and replaced by ``hands``; it is a board's hand (the
+        observation does not say whether a game's target applies)."""
+        seats = obs["seats"]
+        state = cls(rules, Board(obs["dealer"], tuple(range(52)), "00"),
+                    tuple(obs["scores"][side] for side in _table(rules.name, len(seats))[1]))
+        state.hands = list(hands)
+        state.dealt = 0
+        for mask in hands:
+            state.dealt |= mask
+        state.items, state.totals = [], [0] * len(state.sides)
+        index = {name: i for i, name in enumerate(state.sides)}
+        for item in obs["items"]:
+            if item["item"] != "peg":
+                state.items.append(dict(item))
+                state.totals[index[item["side"]]] += item["value"]
+        state.trump, state.tab = None, None
+        if obs["trump"]:
+            state._fix_trump(SUITS.index(obs["trump"]))
+        state.tricks = []
+        state._start_play()
+        return state
 
     def clone(self) -> "AllFoursHand":
         """An independent copy for search; board, ruleset and finished tricks are shared."""

@@ -48,8 +48,12 @@ def board(deck: list[str], k: int, dealer: int = -1, seed: str = "ab") -> Board:
 
 def hand(name: str, deck: list[str], k: int, dealer: int = -1, *, scores: tuple[int, ...] | None = None,
          in_game: bool = False, **options: Any) -> Hand:
+    """A hand of ``deck``: a game's hand at ``scores`` (zeros by default) when ``in_game``,
+    else a duplicate board's."""
     rules = make_ruleset(name, {"players": k, **options})
-    return new_hand(rules, board(deck, k, dealer), scores, **({"in_game": True} if in_game else {}))
+    if in_game and scores is None:
+        scores = (0,) * len(set(new_hand(rules, board(deck, k, dealer)).side_of))
+    return new_hand(rules, board(deck, k, dealer), scores if in_game else None)
 
 
 def act(state: Hand, *actions: str | dict) -> Hand:

@@ -220,7 +220,7 @@ def test_in_a_game_nothing_is_scored_after_the_target_and_give_never_puts_out(na
     board = data.draw(boards(k))
     sides = len(set(new_hand(rules, board).side_of))
     scores = tuple(data.draw(st.integers(-5, rules.target - 1)) for _ in range(sides))
-    state = new_hand(rules, board, scores, in_game=True)
+    state = new_hand(rules, board, scores)   # scores given: a game's hand
     rng = Random(seed)
     while state.phase != "done":
         if state.phase == "give" and {"type": "give"} in state.legal_actions():
