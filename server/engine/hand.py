@@ -43,6 +43,7 @@ class Hand:
     phase: str                   # the decision asked for, or "done"
     to_act: int | None
     trump: int | None
+    tables: Any                  # the trump's tables (cards.TrumpTables or PlainTrumpTables), None before
     contract: tuple[int, int] | None   # (seat, amount)
     declarer: int                # -1 while unknown or where the game has none
     hands: list[int]
@@ -107,6 +108,14 @@ class Hand:
         """Refuse extras that the rules do not allow with ``card`` (none in most games)."""
         if extras:
             raise IllegalAction(f"{self.seats[seat]} owes no extras here")
+
+    def extras_owed(self, seat: int) -> int:
+        """Extras ``seat`` must play with its main card now (american62's first trick)."""
+        return 0
+
+    def extras_from(self, card: int) -> int:
+        """The cards the player to act may add as extras with ``card``."""
+        return 0
 
     def describe_extra(self) -> dict[str, Any]:
         """The game's own fields of the replay output (items, record, turnups, ...)."""

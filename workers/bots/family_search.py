@@ -8,8 +8,8 @@ other ruleset is searched here, on nothing but the engine:
   seats in their hand sizes; ``server.engine.world.world_state`` turns it into the
   engine's state and refuses a world that the play so far contradicts (a seat that
   showed out of a suit being given that suit), which is then drawn again;
-* each legal card is tried in every world and the hand is played out by the rule bot's
-  cheap play policy, on the engine's fast layer; the card with the best mean result
+* each legal card is tried in every world and the hand is played out by a cheap play
+  policy (``rollout_card``) on the engine's fast layer; the card with the best mean result
   for this seat's unit (its score change minus the others' mean, RULES-family 12.5) is
   played.
 
@@ -22,7 +22,7 @@ from __future__ import annotations
 from random import Random
 from typing import Any
 
-from server.engine.cards import CARD_INDEX, CARD_NAMES
+from server.engine.cards import CARD_INDEX, CARD_NAMES, PIPS, cards_of
 from server.engine.hand import Hand
 from server.engine.world import WorldError, world_state
 
@@ -87,6 +87,43 @@ def unit_net(state: Hand, seat: int) -> float:
     return delta[mine] - sum(others) / len(others)
 
 
+def rollout_card(state: Hand, rng: Random) -> int:
+    """The rollouts' cheap play policy, on the engine's fast layer: half the time a
+    random legal card (so the worlds are not all played one way), else win a trick
+    worth something with the cheapest card that does, and otherwise play the cheapest
+    card. The pitch (no trump yet) is the highest card."""
+    legal = state.legal_plays()
+    tab = state.tables
+    if len(legal) == 1 or tab is None:
+        return legal[0] if tab is not None else max(legal, key=lambda c: c % 13)
+    if rng.random() < 0.5:
+        return legal[rng.randrange(len(legal))]
+    trick = state.tricks[-1]
+    key = tab.strength
+    suits = tab.effective_suit
+    if not trick.plays:
+        return max(legal, key=lambda c: key[c])
+    value = sum(tab.points[c] + PIPS[c] for _, c, _ in trick.plays)
+
+    def beats(c: int) -> bool:
+        return (suits[c] == tab.trump or suits[c] == trick.lead_suit) and key[c] > trick.best_key
+
+    winners = [c for c in legal if beats(c)]
+    if winners and (value or len(trick.plays) == len(state.seats) - 1):
+        return min(winners, key=lambda c: key[c])
+    return min(legal, key=lambda c: (tab.points[c] + PIPS[c], suits[c] == tab.trump, key[c]))
+
+
+def rollout_play(state: Hand, card: int, rng: Random) -> None:
+    """Play ``card`` for the seat to act, with the cheapest extras when some are owed."""
+    owed = state.extras_owed(state.to_act)
+    if owed:
+        spare = sorted(cards_of(state.extras_from(card)), key=lambda c: state.tables.strength[c])
+        state.do_play(card, sum(1 << c for c in spare[:owed]))
+    else:
+        state.do_play(card)
+
+
 class FamilySearch:
     """Play decisions of the ``search`` bot for the rulesets without a dedicated solver."""
 
@@ -110,9 +147,9 @@ class FamilySearch:
             me = state.to_act
             for j, card in enumerate(cards):
                 trial = state.clone()
-                trial.do_play(card)
+                rollout_play(trial, card, rng)
                 while trial.phase != "done":
-                    trial.greedy_step()
+                    rollout_play(trial, rollout_card(trial, rng), rng)
                 totals[j] += unit_net(trial, me)
             worlds += 1
         if not worlds:

@@ -38,6 +38,10 @@ from server.engine.rulesets import DRAW_AMERICAN, Ruleset, make_ruleset
 from server.engine.scoring import hand_delta
 
 from .base import Action, Observation, decision_rng
+from .family_search import FamilySearch
+from .rule_bot import RuleBot
+
+SOLVED = ("american62", "foster51")    # the rulesets this module's solver knows
 
 ALL52 = (1 << 52) - 1
 
@@ -933,6 +937,8 @@ class SearchBot:
         legal = observation["legal"]
         if not legal:
             raise ValueError("this seat has no decision to make")
+        if observation["ruleset"] not in SOLVED:
+            return self._family(observation, legal)
         phase = observation["phase"]
         kind = legal[0]["type"]
         if phase == "bidding":
@@ -946,6 +952,14 @@ class SearchBot:
         if kind == "rob":
             return {"type": "rob", "keep": self._rob(observation, legal[0])}
         return self._play(observation, legal)
+
+    def _family(self, obs: Observation, legal: list[dict[str, Any]]) -> Action:
+        """The rest of the family: the engine-based search plays, the rule bot decides the rest."""
+        if obs["phase"] == "play":
+            action = FamilySearch(self.samples).play(self.seed, obs, legal)
+            if action is not None:
+                return action
+        return RuleBot(self.seed).decide(obs)
 
     # -------------------------------------------------------------- bidding and trump
     def _bid(self, obs: Observation, legal: list[dict[str, Any]]) -> Action:

@@ -59,7 +59,7 @@ class AllFoursHand(Hand):
     five_for_game = 0    # all_fives: pips the Five of trumps adds for Game
 
     __slots__ = ("rules", "board", "seats", "sides", "side_of", "k", "dealer", "eldest", "in_game", "scores",
-                 "phase", "to_act", "trump", "tab", "hands", "hands_after_draw", "dealt", "tricks", "ntricks",
+                 "phase", "to_act", "trump", "tables", "hands", "hands_after_draw", "dealt", "tricks", "ntricks",
                  "won", "items", "totals", "actions")
 
     def __init__(self, rules: Ruleset, board: Board, scores: tuple[int, ...], in_game: bool = False):
@@ -72,7 +72,7 @@ class AllFoursHand(Hand):
         self.scores = tuple(scores)
         self.phase, self.to_act = PLAY, None
         self.trump: int | None = None
-        self.tab = None
+        self.tables = None
         self.hands = [0] * k
         self.hands_after_draw: tuple[int, ...] | None = None
         self.dealt = 0
@@ -117,7 +117,7 @@ class AllFoursHand(Hand):
             if item["item"] != "peg":
                 state.items.append(dict(item))
                 state.totals[index[item["side"]]] += item["value"]
-        state.trump, state.tab = None, None
+        state.trump, state.tables = None, None
         if obs["trump"]:
             state._fix_trump(SUITS.index(obs["trump"]))
         state.tricks = []
@@ -166,7 +166,7 @@ class AllFoursHand(Hand):
         in_play = 0
         for mask in self.hands_after_draw:
             in_play |= mask
-        trumps = in_play & self.tab.trump_mask
+        trumps = in_play & self.tables.trump_mask
         if trumps:   # no trump in play: High and Low for nobody (16.4)
             high, low = trumps.bit_length() - 1, (trumps & -trumps).bit_length() - 1
             if self._score("high", self._holder_side(high), 1, card=CARD_NAMES[high]):
@@ -214,23 +214,23 @@ class AllFoursHand(Hand):
         self.phase, self.to_act = PLAY, self.eldest
 
     def _fix_trump(self, suit: int) -> None:
-        self.trump, self.tab = suit, PLAIN_TRUMP_TABLES[suit]
+        self.trump, self.tables = suit, PLAIN_TRUMP_TABLES[suit]
 
     def legal_mask(self) -> int:
         """The cards the player to act may play (F5), as a mask."""
-        return follow_mask(self.hands[self.to_act], self.tricks[-1], self.tab)
+        return follow_mask(self.hands[self.to_act], self.tricks[-1], self.tables)
 
     def legal_plays(self) -> list[int]:
-        return cards_of(follow_mask(self.hands[self.to_act], self.tricks[-1], self.tab))
+        return cards_of(follow_mask(self.hands[self.to_act], self.tricks[-1], self.tables))
 
     def do_play(self, card: int, extras: int = 0) -> None:
         """Play ``card`` for the seat to act (trusted: ``extras`` is always 0 here)."""
         seat = self.to_act
         self.hands[seat] &= ~(1 << card)
-        if self.tab is None:
+        if self.tables is None:
             self._fix_trump(card // 13)
         trick = self.tricks[-1]
-        trick.add(seat, card, 0, self.tab)
+        trick.add(seat, card, 0, self.tables)
         if len(trick.plays) < self.k:
             self.to_act = (seat + 1) % self.k
             return
@@ -257,7 +257,7 @@ class AllFoursHand(Hand):
     def random_step(self, rng: Random) -> None:
         """Apply one uniformly random legal decision (benchmarks, properties, rollouts)."""
         if self.phase == PLAY:
-            legal = follow_mask(self.hands[self.to_act], self.tricks[-1], self.tab)
+            legal = follow_mask(self.hands[self.to_act], self.tricks[-1], self.tables)
             for _ in range(int(rng.random() * legal.bit_count())):
                 legal &= legal - 1          # drop the lowest card: the chosen one is then lowest
             self.do_play((legal & -legal).bit_length() - 1)
@@ -307,7 +307,7 @@ class AllFoursHand(Hand):
         if not self.hands[self.to_act] >> card & 1:
             raise IllegalAction(f"{seat} does not hold {CARD_NAMES[card]}")
         if not self.legal_mask() >> card & 1:
-            raise IllegalAction(follow_error(card, self.tricks[-1], self.tab))
+            raise IllegalAction(follow_error(card, self.tricks[-1], self.tables))
         return card
 
     def _checked_discard(self, action: dict[str, Any]) -> int:
@@ -368,7 +368,7 @@ class TurnUpHand(AllFoursHand):
         self.deck = deck
         self.discarded = [0] * self.k
         self.refused, self.runs, self.proposer, self.asked, self.discard_turn = -1, 0, -1, -1, 0
-        self.trump, self.tab = None, None
+        self.trump, self.tables = None, None
         self._deal(deck)
         t0 = deck[6 * self.k]
         self.turnups = [t0]
