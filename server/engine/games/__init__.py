@@ -7,6 +7,6 @@ hand class) and listing the module here; nothing else in the tree names a game.
 from __future__ import annotations
 
 from ..rulesets import GameSpec
-from . import cinch
+from . import blind_cinch, cinch, sixty_three
 
-GAMES: dict[str, GameSpec] = {spec.name: spec for module in (cinch,) for spec in module.SPECS}
+GAMES: dict[str, GameSpec] = {spec.name: spec for module in (cinch, blind_cinch, sixty_three) for spec in module.SPECS}
