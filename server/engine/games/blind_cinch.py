@@ -9,6 +9,7 @@ points, scoring, target); ``BlindCinchRules`` copies them in when the ruleset is
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from typing import Any
 
 from ..rulesets import AMERICAN62, BASE_RULESETS, FOSTER51, GameSpec, Ruleset, check_choice, check_positive
 from ..state import HandState
@@ -33,6 +34,15 @@ class BlindCinchRules(Ruleset):
                 object.__setattr__(self, f.name, getattr(base, f.name))
         if isinstance(self.target, BaseTarget):
             object.__setattr__(self, "target", BaseTarget(base.target))
+
+    def options(self) -> dict[str, Any]:
+        """As ``Ruleset.options``, but a chosen target is named even when it equals the
+        default's, and the base's never is: so the options rebuild this very ruleset."""
+        out = super().options()
+        out.pop("target", None)
+        if not isinstance(self.target, BaseTarget):
+            out["target"] = self.target
+        return out
 
 
 BLIND_CINCH = BlindCinchRules(name="blind_cinch", target=BaseTarget(FOSTER51.target), min_bid=FOSTER51.min_bid,
