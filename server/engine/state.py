@@ -428,9 +428,9 @@ class HandState(Hand):
         rob keeps the forced cards plus a random choice of the rest."""
         phase = self.phase
         if phase == PLAY:
-            legal = self.legal_plays()
-            card = legal[rng.randrange(len(legal))] if len(legal) > 1 else legal[0]
             owed = self.extras_owed(self.to_act)
+            legal = self.legal_plays() if owed else cards_of(self._follow_mask())
+            card = legal[rng.randrange(len(legal))] if len(legal) > 1 else legal[0]
             extras = mask_of(rng.sample(cards_of(self.extras_from(card)), owed)) if owed else 0
             self.do_play(card, extras)
         elif phase == BIDDING:
