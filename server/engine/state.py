@@ -19,7 +19,7 @@ trumps). Nothing here names a ruleset.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from random import Random
 from typing import Any, Sequence
 
@@ -37,7 +37,7 @@ _PHASE_OF_TYPE = {"pass": BIDDING, "bid": BIDDING, "trump": TRUMP, "discard": DI
                   "play": PLAY}
 
 
-@lru_cache(maxsize=None)
+@cache
 def counting_tables(extra_counts: tuple[tuple[str, int], ...]) -> tuple[TrumpTables, ...]:
     """Cinch's trump tables per suit with further counting trumps ((rank, value) pairs,
     e.g. sixty_three's King 25, Three 15, Nine 9); cached, so built once per ruleset."""
@@ -655,7 +655,8 @@ class HandState(Hand):
 
     def record(self) -> dict[str, Any]:
         """Where the cards not played went: each seat's discards (a robbing dealer's are
-        everything he did not keep), the stock left (top first), nothing out of play."""
+        everything he did not keep), the stock left (top first; a rebuilt stock's cards
+        stay listed as their discarder's), nothing out of play."""
         rob_discards = self.rules.draw != DRAW_AMERICAN   # foster: the dealer robs the whole stock
         discards = [0, 0, 0, 0]
         for rec in self.draws:
