@@ -8,10 +8,13 @@ secret ``View``:
 * a relabeling of the suits that keeps each colour's two suits together
   (clubs/spades and diamonds/hearts move as pairs), so the left Pedro stays the five of
   the trump's colour partner; there are 8 such relabelings;
-* a rotation of the table by 0 to 3 seats clockwise, chosen independently: every seat
-  letter moves (N -> E -> S -> W -> N for a rotation of 1), and the sides "NS" and
-  "EW" trade names when the rotation is odd. The deal, the bidding, the draw and the
-  play are all relative to the dealer, so the rotated table plays the very same game.
+* a rotation of the table by 0 to k-1 seats clockwise, chosen independently: every seat
+  name moves (N -> E -> S -> W -> N for a rotation of 1; P1 -> P2 ... Pk -> P1 at other
+  sizes), and the sides "NS" and "EW" trade names when the rotation is odd (where each
+  plays for himself a side is a seat and moves with it). The deal, the bidding, the
+  draw and the play are all relative to the dealer, so the rotated table plays the very
+  same game. The table's size is learnt from the first observation shown (its
+  ``seats``); the secret fixes a number from which each size takes its rotation.
 
 Observations are shown through the view on the way out and actions are taken back
 through it on the way in (``View.show``, ``View.back``, both ``translate``). Anything
@@ -26,7 +29,7 @@ import hashlib
 import hmac
 from typing import Any
 
-from .cards import CARD_INDEX, SEATS, SIDES
+from .cards import CARD_INDEX, SEATS, SIDES, seats_for
 
 BLACK, RED = ("C", "S"), ("D", "H")
 
@@ -57,9 +60,9 @@ def relabeling_for(secret: bytes, context: str) -> dict[str, str]:
 
 
 def rotation_for(secret: bytes, context: str) -> int:
-    """The table rotation (0..3) for one room: another byte of the same HMAC, so it is
-    independent of the suit map (256 is a multiple of both 8 and 4)."""
-    return _digest(secret, context)[1] % 4
+    """The number the table rotation of one room is taken from (modulo the table's size):
+    other bytes of the same HMAC than the suit map's, so the two are independent."""
+    return int.from_bytes(_digest(secret, context)[1:9], "big")
 
 
 def inverse(mapping: dict[str, str]) -> dict[str, str]:
@@ -69,19 +72,26 @@ def inverse(mapping: dict[str, str]) -> dict[str, str]:
 class View:
     """How one room is shown to one bot: a suit map and a table rotation."""
 
-    __slots__ = ("suits", "rotation")
+    __slots__ = ("suits", "turn", "players")
 
-    def __init__(self, suits: dict[str, str] | None = None, rotation: int = 0):
+    def __init__(self, suits: dict[str, str] | None = None, rotation: int = 0, players: int = 4):
         self.suits = dict(IDENTITY_SUITS if suits is None else suits)
-        self.rotation = rotation % 4
+        self.turn = rotation
+        self.players = players
+
+    @property
+    def rotation(self) -> int:
+        return self.turn % self.players
 
     def show(self, value: Any) -> Any:
         """``value`` (an observation, an action, any part of one) as the bot sees it."""
-        return translate(value, self.suits, self.rotation)
+        if isinstance(value, dict) and isinstance(value.get("seats"), list) and value["seats"]:
+            self.players = len(value["seats"])
+        return translate(value, self.suits, self.rotation, players=self.players)
 
     def back(self, value: Any) -> Any:
         """What the bot sent (an action), in the real suits and seats."""
-        return translate(value, inverse(self.suits), -self.rotation)
+        return translate(value, inverse(self.suits), -self.rotation, players=self.players)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, View) and (self.suits, self.rotation) == (other.suits, other.rotation)
@@ -105,6 +115,8 @@ _SUIT_KEYS = ("trump", "suit")
 # names is a list of them.
 _SEAT_KEYS = ("seat", "seats", "dealer", "to_act", "declarer", "leader", "winner", "side")
 _SEAT_SET, _SIDE_SET = frozenset(SEATS), frozenset(SIDES)
+_SINGLE = seats_for(7)                    # P1 ... P7
+_SINGLE_SET = frozenset(_SINGLE)
 
 
 def _legal_order(action: Any) -> int:
@@ -116,16 +128,27 @@ def _legal_order(action: Any) -> int:
     return 0
 
 
-def _rotate(name: str, rotation: int) -> str:
-    """A seat letter or side name moved by ``rotation`` seats; anything else unchanged."""
+def _rotate(name: str, rotation: int, players: int) -> str:
+    """A seat or side name moved by ``rotation`` seats; anything else unchanged."""
     if name in _SEAT_SET:
         return SEATS[(SEATS.index(name) + rotation) % 4]
     if name in _SIDE_SET:
         return SIDES[(SIDES.index(name) + rotation) % 2]
+    if name in _SINGLE_SET:
+        return _SINGLE[(_SINGLE.index(name) + rotation) % players]
     return name
 
 
-def translate(value: Any, mapping: dict[str, str], rotation: int = 0, key: str | None = None) -> Any:
+def _canonical(names: Any) -> tuple[str, ...] | None:
+    """The canonical order of a collection of seat or side names, or None if it is not one."""
+    for order in (SEATS, SIDES, _SINGLE):
+        if names and all(n in order for n in names):
+            return order
+    return None
+
+
+def translate(value: Any, mapping: dict[str, str], rotation: int = 0, key: str | None = None,
+              players: int = 4) -> Any:
     """``value`` with every card string and suit field relabeled by ``mapping`` and every
     seat (and side) moved ``rotation`` seats clockwise: seat fields (``_SEAT_KEYS``) and
     the keys of dicts keyed by seats (``hand_sizes``) or by sides (``points``, ``scores``).
@@ -138,23 +161,24 @@ def translate(value: Any, mapping: dict[str, str], rotation: int = 0, key: str |
         if key in _SUIT_KEYS and value in mapping:
             return mapping[value]
         if key in _SEAT_KEYS and rotation:
-            return _rotate(value, rotation)
+            return _rotate(value, rotation, players)
         return value
     if isinstance(value, list):
-        out = [translate(v, mapping, rotation, key) for v in value]
+        out = [translate(v, mapping, rotation, key, players) for v in value]
         # Re-sort what was sorted by suit, or the order itself would betray the map.
         if out and all(isinstance(v, str) and v in CARD_INDEX for v in out):
             out.sort(key=CARD_INDEX.__getitem__)
         elif key == "legal":
             out.sort(key=_legal_order)
-        elif key == "seats" and out and all(v in _SEAT_SET for v in out):
-            out.sort(key=SEATS.index)   # the table's seat list stays in clockwise order
+        elif key == "seats" and (order := _canonical(out)):
+            out.sort(key=order.index)   # the table's seat list stays in clockwise order
         return out
     if isinstance(value, dict):
-        if value and rotation and (value.keys() <= _SEAT_SET or value.keys() <= _SIDE_SET):
+        order = _canonical(value.keys()) if rotation else None
+        if order:
             # keyed by seats or by sides: the keys move, and go back in canonical order
-            order = SEATS if value.keys() <= _SEAT_SET else SIDES
-            moved = {_rotate(k, rotation): translate(v, mapping, rotation, k) for k, v in value.items()}
+            moved = {_rotate(k, rotation, players): translate(v, mapping, rotation, k, players)
+                     for k, v in value.items()}
             return {k: moved[k] for k in order if k in moved}
-        return {k: translate(v, mapping, rotation, k) for k, v in value.items()}
+        return {k: translate(v, mapping, rotation, k, players) for k, v in value.items()}
     return value

@@ -173,4 +173,24 @@ def test_rotation_and_suit_map_are_independent_and_uniform():
     for r in range(4):
         assert 0.15 < sum(v.rotation == r for v in pairs) / len(pairs) < 0.35
     assert all(v.suits in relabelings() for v in pairs)
-    assert all(v.rotation == rotation_for(secret, f"t1.m0/{n}/1") for v, n in zip(pairs[:40:2], range(1, 21)))
+    assert all(v.rotation == rotation_for(secret, f"t1.m0/{n}/1") % 4 for v, n in zip(pairs[:40:2], range(1, 21)))
+    for players in (2, 3, 5, 7):       # every table size takes a uniform rotation from the same number
+        for v in pairs:
+            v.players = players
+        shares = [sum(v.rotation == r for v in pairs) / len(pairs) for r in range(players)]
+        assert all(0.5 / players < share < 1.5 / players for share in shares), shares
+
+
+def test_a_table_of_three_rotates_its_seats_and_single_seat_sides():
+    obs = {"seat": "P1", "seats": ["P1", "P2", "P3"], "dealer": "P3", "to_act": "P1",
+           "hand_sizes": {"P1": 6, "P2": 5, "P3": 4}, "points": {"P1": 2, "P2": 1, "P3": 0},
+           "items": [{"item": "high", "side": "P2", "value": 1}],
+           "tricks": [{"leader": "P3", "winner": "P1", "plays": [{"seat": "P3", "card": "5H", "extras": []}]}]}
+    view = View(dict(zip("CDHS", "CDHS")), 4)     # 4 % 3: one seat clockwise
+    out = view.show(obs)
+    assert view.players == 3 and out["seats"] == ["P1", "P2", "P3"]
+    assert (out["seat"], out["dealer"], out["to_act"]) == ("P2", "P1", "P2")
+    assert out["hand_sizes"] == {"P1": 4, "P2": 6, "P3": 5} and list(out["hand_sizes"]) == ["P1", "P2", "P3"]
+    assert out["points"] == {"P1": 0, "P2": 2, "P3": 1} and out["items"][0]["side"] == "P3"
+    assert out["tricks"][0]["leader"] == "P1" and out["tricks"][0]["winner"] == "P2"
+    assert view.back({"type": "play", "card": "5H", "seat": "P2"}) == {"type": "play", "card": "5H", "seat": "P1"}
