@@ -28,7 +28,6 @@ class Game:
         self.scores = (0, 0)
         self.hands_played = 0
         self.winner: str | None = None
-        self.history: list[dict] = []
 
     def new_hand(self) -> HandState:
         """The next hand to play, dealt by the player whose turn it is."""
@@ -47,8 +46,6 @@ class Game:
         side = hand.declarer & 1
         made = made_contract(hand.contract[1] if hand.contract else None, hand.points()[side])
         won = game_winner(self.rules, self.scores, side, made, hand.bidder_goes_out)
-        self.history.append({"board": hand.board.to_dict(), "actions": hand.actions,
-                             "delta": hand.side_dict(delta), "scores": hand.side_dict(self.scores)})
         self.hands_played += 1
         self.dealer = (self.dealer + 1) % 4
         if won is not None:
