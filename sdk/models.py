@@ -358,7 +358,7 @@ class Table(Model):
     limits: dict[str, int] = field(default_factory=dict)
     hands_played: int = 0
     scores: dict[str, int] = field(default_factory=dict)
-    hands: list[dict[str, Any]] = field(default_factory=list, repr=False)
+    hands: list[dict[str, Any]] = field(default_factory=list, repr=False)    # summaries: scores before, delta
     live: dict[str, Any] | None = field(default=None, repr=False)
     commitment: str = ""            # sha256 of the deal seed, from the start
     deal_seed: str | None = None    # revealed once the game is over

@@ -51,10 +51,12 @@ def play_room(rules: Ruleset, board: Board, agents: Sequence[Agent]) -> dict[str
         raise ValueError(f"{rules.name} seats {len(hand.seats)} players, not {len(agents)}")
     faults: list[dict[str, Any]] = []
     while hand.phase != DONE:
-        seat = hand.seats[hand.to_act]
+        index = hand.to_act
+        assert index is not None            # a hand that is not done has a seat to act
+        seat = hand.seats[index]
         view = observation(hand, seat)
         try:
-            hand.apply(agents[hand.to_act].decide(view))
+            hand.apply(agents[index].decide(view))
         except Exception as exc:   # a bot's bug must not stop the match
             faults.append({"seat": seat, "index": len(hand.actions), "error": str(exc)[:200]})
             hand.apply(default_action(view["legal"]))

@@ -352,8 +352,8 @@ class BoardPairSchema(ma.Schema):
         "X's luck on the draw on this pair: how much better than expected the stock served X, by a fixed "
         "evaluator; score - luck is the luck-corrected score before weighting")})
     rooms = fields.List(fields.Nested(Room), required=True, metadata={"description": (
-        "two rooms: X at N/S then at E/W; blind movement: the entrant's room, then the reference pair's "
-        "par room")})
+        "two rooms, each the one record of a played hand (a cinch replay input) with N/S's luck: X at N/S "
+        "then at E/W; blind movement: the entrant's room, then the reference pair's par room")})
     side = Side(metadata={"description": (
         "blind movement only: the side the entrant (X) held in the first room; the second is "
         "the reference pair's par room on the same cards")})
