@@ -1,8 +1,8 @@
 """Engine speed on one core: complete random-legal hands per second, and per-call costs.
 
-    python benchmarks/engine.py [--seconds 3]
+    python benchmarks/engine.py [--seconds 3] [--ruleset NAME ...]
 
-Prints, per ruleset: hands/s through the fast layer (what search bots use), hands/s
+Prints, per ruleset and table size: hands/s through the fast layer (what search bots use), hands/s
 through the wire layer (legal_actions + apply on RULES.md 6 actions, what the match
 runner uses), and microseconds per legal-action generation and per observation.
 Run it on an idle machine; it uses one process, so one core.
@@ -14,10 +14,8 @@ import argparse
 import time
 from random import Random
 
-from server.engine import DONE, PLAY, HandState, generate_board, make_ruleset, observation
+from server.engine import DONE, GAMES, PLAY, generate_board, make_ruleset, new_hand, observation, seats_for
 from server.engine.playout import playout, random_action, random_step
-
-BOARDS = [generate_board("bench", n) for n in range(1, 501)]
 
 
 def rate(fn, seconds: float) -> float:
@@ -28,29 +26,34 @@ def rate(fn, seconds: float) -> float:
     return count / elapsed
 
 
-def fast_hands(rules, rng):
+def boards_for(players: int) -> list:
+    seats = seats_for(players)
+    return [generate_board("bench", n, seats) for n in range(1, 501)]
+
+
+def fast_hands(rules, boards, rng):
     def run():
-        for board in BOARDS[:100]:
-            playout(HandState(rules, board), rng)
+        for board in boards[:100]:
+            playout(new_hand(rules, board), rng)
         return 100
     return run
 
 
-def wire_hands(rules, rng):
+def wire_hands(rules, boards, rng):
     def run():
-        for board in BOARDS[:50]:
-            state = HandState(rules, board)
+        for board in boards[:50]:
+            state = new_hand(rules, board)
             while state.phase != DONE:
                 state.apply(random_action(state.legal_actions(), rng))
         return 50
     return run
 
 
-def play_states(rules, rng, count=2000):
+def play_states(rules, boards, rng, count=2000):
     """A sample of mid-play states to time per-call costs on."""
     states = []
-    for board in BOARDS:
-        state = HandState(rules, board)
+    for board in boards:
+        state = new_hand(rules, board)
         stop = rng.randrange(8, 30)
         while state.phase != DONE and len(states) < count and stop:
             random_step(state, rng)
@@ -71,19 +74,23 @@ def per_call_us(fn, states, repeat=20) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
+    parser.add_argument("--ruleset", action="append", choices=sorted(GAMES), help="only these (default: all)")
     args = parser.parse_args()
-    print(f"{'ruleset':12} {'fast hands/s':>13} {'wire hands/s':>13} {'legal_plays us':>15} "
+    print(f"{'ruleset':16} {'fast hands/s':>13} {'wire hands/s':>13} {'legal_plays us':>15} "
           f"{'legal_actions us':>17} {'observation us':>15}")
-    for name in ("american62", "foster51"):
-        rules = make_ruleset(name)
-        rng = Random(1)
-        fast = rate(fast_hands(rules, rng), args.seconds)
-        wire = rate(wire_hands(rules, rng), args.seconds)
-        states = play_states(rules, rng)
-        lp = per_call_us(HandState.legal_plays, states)
-        la = per_call_us(HandState.legal_actions, states)
-        ob = per_call_us(lambda s: observation(s, "NESW"[s.to_act]), states, repeat=3)
-        print(f"{name:12} {fast:13,.0f} {wire:13,.0f} {lp:15.2f} {la:17.2f} {ob:15.1f}")
+    for name in args.ruleset or GAMES:
+        for players in GAMES[name].players:
+            rules = make_ruleset(name, {"players": players} if players != 4 else None)
+            boards = boards_for(players)
+            rng = Random(1)
+            fast = rate(fast_hands(rules, boards, rng), args.seconds)
+            wire = rate(wire_hands(rules, boards, rng), args.seconds)
+            states = play_states(rules, boards, rng)
+            lp = per_call_us(lambda s: s.legal_plays(), states)
+            la = per_call_us(lambda s: s.legal_actions(), states)
+            ob = per_call_us(lambda s: observation(s, s.seats[s.to_act]), states, repeat=3)
+            label = name if players == 4 else f"{name} k={players}"
+            print(f"{label:16} {fast:13,.0f} {wire:13,.0f} {lp:15.2f} {la:17.2f} {ob:15.1f}")
 
 
 if __name__ == "__main__":

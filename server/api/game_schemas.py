@@ -250,6 +250,7 @@ class ObservationBase(ma.Schema):
 
     ruleset = Ruleset(required=True)
     seat = Seat(required=True, allow_none=True)
+    seats = fields.List(Seat(), required=True, metadata={"description": "the table's seats, clockwise"})
     dealer = Seat(required=True)
     phase = _enum("Phase", required=True)
     to_act = Seat(required=True, allow_none=True, metadata={"description": "null once the hand is done"})

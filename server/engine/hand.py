@@ -43,6 +43,7 @@ class Hand:
     phase: str                   # the decision asked for, or "done"
     to_act: int | None
     trump: int | None
+    tables: Any                  # the trump's tables (cards.TrumpTables or PlainTrumpTables), None before
     contract: tuple[int, int] | None   # (seat, amount)
     declarer: int                # -1 while unknown or where the game has none
     hands: list[int]
@@ -68,6 +69,53 @@ class Hand:
     def delta(self) -> tuple[int, ...]:
         """The change to each side's score on a complete hand."""
         raise NotImplementedError
+
+    @classmethod
+    def start(cls, rules: Ruleset, board: Board, scores: tuple[int, ...] | None) -> "Hand":
+        """A fresh hand. ``scores`` None: a duplicate board, played in full from zeros
+        with no target (RULES-family F9); else a hand of a game at these scores, where the
+        target and the score-dependent rules apply."""
+        zeros = (0,) * len(game_spec(rules).sides(rules.players)[0])
+        return cls(rules, board, zeros if scores is None else scores, in_game=scores is not None)
+
+    def settle(self, before: tuple[int, ...]) -> tuple[tuple[int, ...], int | None]:
+        """A complete hand of a game applied to the scores ``before``: the scores after it
+        and the side that has won the game, if one has (F9: the items one at a time in the
+        game's order; the first side to reach the target wins and nothing later counts)."""
+        scores = list(before)
+        for side, value in self.score_items():
+            scores[side] += value
+            if scores[side] >= self.rules.target:
+                return tuple(scores), side
+        return tuple(scores), None
+
+    def score_items(self) -> list[tuple[int, int]]:
+        """(side index, change) of every scoring item of the hand, in the game's order;
+        they add up to ``delta``. Games whose game end is not item by item override
+        ``settle`` instead."""
+        side_index = {name: i for i, name in enumerate(self.sides)}
+        return [(side_index[item["side"]], item["value"]) for item in self.describe_extra().get("items", ())]
+
+    @classmethod
+    def at_play(cls, rules: Ruleset, obs: dict[str, Any], hands: list[int]) -> "Hand":
+        """The state at the first lead of a hand that ``obs`` (a seat's observation during
+        the play) describes, every seat holding ``hands`` (card masks): the public facts
+        (dealer, declarer, contract, trump, scores, anything scored before the play) come
+        from ``obs``. ``server.engine.world`` replays the tricks on it."""
+        raise NotImplementedError
+
+    def check_extras(self, seat: int, card: int, extras: int) -> None:
+        """Refuse extras that the rules do not allow with ``card`` (none in most games)."""
+        if extras:
+            raise IllegalAction(f"{self.seats[seat]} owes no extras here")
+
+    def extras_owed(self, seat: int) -> int:
+        """Extras ``seat`` must play with its main card now (american62's first trick)."""
+        return 0
+
+    def extras_from(self, card: int) -> int:
+        """The cards the player to act may add as extras with ``card``."""
+        return 0
 
     def describe_extra(self) -> dict[str, Any]:
         """The game's own fields of the replay output (items, record, turnups, ...)."""
@@ -171,12 +219,9 @@ def one_card(value: Any) -> int:
         raise IllegalAction(str(exc)) from None
 
 
-def new_hand(rules: Ruleset, board: Board, scores: tuple[int, ...] | None = None, **game: Any) -> Hand:
-    """A fresh hand of ``rules`` on ``board``; ``scores`` are the game scores before it
-    (zeros on a duplicate board), ``game`` any per-hand flag the game takes."""
-    spec = game_spec(rules)
-    if scores is None:
-        scores = (0,) * len(spec.sides(rules.players)[0])
-    return spec.hand(rules, board, scores, **game)
+def new_hand(rules: Ruleset, board: Board, scores: tuple[int, ...] | None = None) -> Hand:
+    """A fresh hand of ``rules`` on ``board``: a duplicate board when ``scores`` is None,
+    else a hand of a game at these scores (see ``Hand.start``)."""
+    return game_spec(rules).hand.start(rules, board, scores)
 
 

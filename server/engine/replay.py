@@ -12,7 +12,6 @@ from .boards import Board, BoardError
 from .cards import seats_for
 from .hand import Hand, IllegalAction, new_hand
 from .rulesets import DEFAULT_RULESET, RulesetError, game_spec, make_ruleset
-from .scoring import bidder_goes_out_next
 
 
 class ReplayError(ValueError):
@@ -24,9 +23,9 @@ class ReplayError(ValueError):
         return {"error": str(self), "index": self.index}
 
 
-def _scores(data: Any, sides: tuple[str, ...]) -> tuple[int, ...]:
+def _scores(data: Any, sides: tuple[str, ...]) -> tuple[int, ...] | None:
     if data is None:
-        return (0,) * len(sides)
+        return None
     if (not isinstance(data, dict) or set(data) != set(sides)
             or not all(isinstance(v, int) and not isinstance(v, bool) for v in data.values())):
         keys = ", ".join(f'"{side}": n' for side in sides)
@@ -34,8 +33,9 @@ def _scores(data: Any, sides: tuple[str, ...]) -> tuple[int, ...]:
     return tuple(data[side] for side in sides)
 
 
-def start_hand(doc: Any, bidder_goes_out: bool | None = None) -> Hand:
-    """The hand a replay document describes, before any action, or ``ReplayError``."""
+def start_hand(doc: Any) -> Hand:
+    """The hand a replay document describes, before any action, or ``ReplayError``: a
+    duplicate board without ``scores``, a hand of a game at ``scores`` with them."""
     if not isinstance(doc, dict):
         raise ReplayError("input must be a JSON object with ruleset, board and actions", None)
     try:
@@ -44,10 +44,7 @@ def start_hand(doc: Any, bidder_goes_out: bool | None = None) -> Hand:
         board = Board.from_dict(doc.get("board"), seats_for(rules.players))
     except (RulesetError, BoardError) as exc:
         raise ReplayError(str(exc), None) from None
-    scores = _scores(doc.get("scores"), sides)
-    if bidder_goes_out is None:
-        bidder_goes_out = bidder_goes_out_next(rules, scores)
-    return new_hand(rules, board, scores, **({"bidder_goes_out": True} if bidder_goes_out else {}))
+    return new_hand(rules, board, _scores(doc.get("scores"), sides))
 
 
 def replay(doc: Any) -> dict[str, Any]:

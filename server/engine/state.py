@@ -19,7 +19,7 @@ from .boards import Board, restock_order
 from .cards import (CARD_NAMES, SEATS, SIDES, SUITS, TRUMP_TABLES, TrumpTables, cards_of, mask_of,
                     names_of, parse_card)
 from .rulesets import DRAW_AMERICAN, Ruleset
-from .scoring import hand_delta
+from .scoring import bidder_goes_out_next, game_winner, hand_delta, made_contract
 from .tricks import Trick
 from .hand import Hand, IllegalAction
 
@@ -100,6 +100,49 @@ class HandState(Hand):
         self.scores = scores
         self.bidder_goes_out = bidder_goes_out
         self.actions: list[dict[str, Any]] = []
+
+    @classmethod
+    def start(cls, rules: Ruleset, board: Board, scores: tuple[int, ...] | None) -> "HandState":
+        """A board from zeros, or a hand of a game: bidder-goes-out follows the scores."""
+        if scores is None:
+            return cls(rules, board)
+        return cls(rules, board, (scores[0], scores[1]), bidder_goes_out_next(rules, (scores[0], scores[1])))
+
+    def settle(self, before: tuple[int, ...]) -> tuple[tuple[int, ...], int | None]:
+        """Cinch's game end (RULES.md 3 and 4): the whole hand scores at once; then the
+        target, bidder-goes-out and the declarers' counting out decide."""
+        delta = self.delta()
+        after = (before[0] + delta[0], before[1] + delta[1])
+        side = self.declarer & 1
+        made = made_contract(self.contract[1] if self.contract else None, self.points()[side])
+        return after, game_winner(self.rules, after, side, made, self.bidder_goes_out)
+
+    @classmethod
+    def at_play(cls, rules: Ruleset, obs: dict[str, Any], hands: list[int]) -> "HandState":
+        """The play's first lead with ``hands``: the bidding, contract and trump from
+        ``obs``; the face-up discards (whose counting trumps are the declarer's in
+        foster51) are the pile. The deal, stock and draw are not rebuilt: nothing in
+        the play depends on them."""
+        seats = list(SEATS)
+        scores = obs["scores"]
+        # the deal is unknown and replaced by ``hands``: an ordered deck stands for it
+        state = cls(rules, Board(obs["dealer"], tuple(range(52)), "00"), (scores["NS"], scores["EW"]),
+                    obs.get("bidder_goes_out", False))
+        state.hands = list(hands)
+        state.stock = []
+        for d in obs["draws"]:
+            state.pile |= mask_of(parse_card(c) for c in d["shown"])
+        state.bids = [(seats.index(b["seat"]), b.get("amount", 0)) for b in obs["bids"]]
+        if obs["contract"]:
+            state.high_bidder = seats.index(obs["contract"]["seat"])
+            state.high_bid = obs["contract"]["amount"]
+            state.contract = (state.high_bidder, state.high_bid)
+        state.declarer = seats.index(obs["declarer"])
+        state.trump = SUITS.index(obs["trump"])
+        state.tables = TRUMP_TABLES[state.trump]
+        state.restocks = obs.get("restocks", 0)
+        state._start_play()
+        return state
 
     # ------------------------------------------------------------------ copying
     def clone(self) -> "HandState":

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from random import Random
 from typing import Any, Iterable
 
+from . import all_fours_rule
 from .base import Action, Observation, decision_rng
 
 RANKS = "23456789TJQKA"
@@ -463,7 +464,8 @@ def choose_bid(obs: Observation, legal: list[dict[str, Any]], rng_source: Any) -
 
 # ---------------------------------------------------------------------- the bot
 class RuleBot:
-    """A rule-of-thumb player for american62 and foster51 (any foster51 options)."""
+    """A rule-of-thumb player for every ruleset: the Cinch games here, the All Fours
+    games in ``all_fours_rule``."""
 
     def __init__(self, seed: int | str = 0):
         self.seed = seed
@@ -473,6 +475,8 @@ class RuleBot:
         legal = observation["legal"]
         if not legal:
             raise ValueError("this seat has no decision to make")
+        if observation["ruleset"] in all_fours_rule.GAMES:
+            return all_fours_rule.decide(observation)
         rng: list[Random] = []
 
         def rng_source() -> Random:

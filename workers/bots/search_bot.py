@@ -38,6 +38,10 @@ from server.engine.rulesets import DRAW_AMERICAN, Ruleset, make_ruleset
 from server.engine.scoring import hand_delta
 
 from .base import Action, Observation, decision_rng
+from .family_search import FamilySearch
+from .rule_bot import RuleBot
+
+SOLVED = ("american62", "foster51")    # the rulesets this module's solver knows
 
 ALL52 = (1 << 52) - 1
 
@@ -813,67 +817,6 @@ def layout_fits(view: View, hands: list[int]) -> bool:
     return True
 
 
-def world_state(obs: Observation, hands: list[int]):
-    """A ``HandState`` at the observation's point of play, with ``hands`` (card masks,
-    one per seat) as every seat's current cards.
-
-    The post-draw hands are rebuilt (current cards plus the cards each seat played) and
-    every trick of the observation is replayed through the engine's fast layer, each
-    play checked against ``legal_plays`` and the extras rule: a layout that the plays
-    contradict raises ``ValueError``. Used to check the sampler and the solver against
-    the engine; the bot itself searches on its own compact layout.
-    """
-    from server.engine.state import PLAY, HandState, Trick
-
-    view = View(obs)
-    view.parse_play()
-    post = [hands[s] | view.played_by[s] for s in range(4)]
-    st = object.__new__(HandState)
-    st.rules = view.rules
-    st.board = None
-    st.dealer = view.dealer
-    st.hands = list(post)
-    st.dealt = None
-    st.stock = []
-    st.pile = view.shown
-    st.restocks = view.restocks
-    st.phase = PLAY
-    st.to_act = view.declarer
-    st.bids = [(SEATS.index(b["seat"]), b.get("amount", 0)) for b in obs["bids"]]
-    st.high_bid = view.contract or 0
-    st.high_bidder = SEATS.index(obs["contract"]["seat"]) if obs.get("contract") else -1
-    st.declarer = view.declarer
-    st.contract = (st.high_bidder, view.contract) if view.contract else None
-    st.trump = view.trump
-    st.tables = view.tab
-    st.draws = []
-    st.draw_turn = 0
-    st.rob_pool = st.rob_must = 0
-    st.rob_size = 6
-    st.tricks = [Trick(view.declarer)]
-    st.taken = [0, 0]
-    st.hands_after_draw = tuple(post)
-    st.scores = (obs["scores"]["NS"], obs["scores"]["EW"])
-    st.bidder_goes_out = obs.get("bidder_goes_out", False)
-    st.actions = []
-    for trick in obs["tricks"]:
-        for p in trick["plays"]:
-            seat = SEATS.index(p["seat"])
-            card = CARD_INDEX[p["card"]]
-            extras = _mask(p["extras"])
-            if st.to_act != seat:
-                raise ValueError(f"{p['seat']} plays out of turn in the rebuilt state")
-            if card not in st.legal_plays():
-                raise ValueError(f"{p['card']} by {p['seat']} is not legal in the sampled layout")
-            owed = st.extras_owed(seat)
-            if extras.bit_count() != owed or extras & ~st.extras_from(card):
-                raise ValueError(f"extras of {p['seat']} do not fit the sampled layout")
-            st.do_play(card, extras)
-    if st.hands != list(hands):
-        raise ValueError("the rebuilt hands differ from the sampled ones")
-    return st
-
-
 # ====================================================================== the draw
 def _keep_order(cards: list[int], tab, declaring: bool, banking: bool) -> list[int]:
     """Cards best-to-keep first: trumps by strength, then plain cards by rank.
@@ -994,6 +937,8 @@ class SearchBot:
         legal = observation["legal"]
         if not legal:
             raise ValueError("this seat has no decision to make")
+        if observation["ruleset"] not in SOLVED:
+            return self._family(observation, legal)
         phase = observation["phase"]
         kind = legal[0]["type"]
         if phase == "bidding":
@@ -1007,6 +952,14 @@ class SearchBot:
         if kind == "rob":
             return {"type": "rob", "keep": self._rob(observation, legal[0])}
         return self._play(observation, legal)
+
+    def _family(self, obs: Observation, legal: list[dict[str, Any]]) -> Action:
+        """The rest of the family: the engine-based search plays, the rule bot decides the rest."""
+        if obs["phase"] == "play":
+            action = FamilySearch(self.samples).play(self.seed, obs, legal)
+            if action is not None:
+                return action
+        return RuleBot(self.seed).decide(obs)
 
     # -------------------------------------------------------------- bidding and trump
     def _bid(self, obs: Observation, legal: list[dict[str, Any]]) -> Action:

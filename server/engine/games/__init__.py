@@ -7,6 +7,7 @@ hand class) and listing the module here; nothing else in the tree names a game.
 from __future__ import annotations
 
 from ..rulesets import GameSpec
-from . import cinch
+from . import all_fives, cinch, pitch, seven_up
 
-GAMES: dict[str, GameSpec] = {spec.name: spec for module in (cinch,) for spec in module.SPECS}
+GAMES: dict[str, GameSpec] = {spec.name: spec for module in (cinch, seven_up, pitch, all_fives)
+                              for spec in module.SPECS}

@@ -1,8 +1,8 @@
 """The search bot: legal through the wire layer, deterministic, and blind to what it may not see.
 
 Also checks its two building blocks against the engine: every hidden layout the sampler
-draws must replay the hand so far legally (``world_state`` rebuilds a ``HandState`` from
-it and replays every trick), and the exact solver must agree with a brute-force minimax
+draws must replay the hand so far legally (the engine's ``world_state`` builds the state
+of it and replays every trick), and the exact solver must agree with a brute-force minimax
 over ``HandState`` clones on small endgames. Strength is measured by
 ``benchmarks/bots.py``, not here: a significant duplicate result needs hundreds of
 board pairs.
@@ -17,14 +17,19 @@ import pytest
 from botplay import play_hand
 
 from server.engine import DONE, PLAY, SEATS, Board, HandState, IllegalAction, generate_board, make_ruleset, observation
-from server.engine.cards import CARD_INDEX, CARD_NAMES, mask_of
+from server.engine.cards import CARD_INDEX, CARD_NAMES, mask_of, names_of
+from server.engine.world import world_state as engine_world_state
 from server.engine.playout import playout, random_step
 from workers.bots.base import decision_rng
 from workers.bots.random_bot import RandomBot
 from workers.bots.rule_bot import RuleBot
 from workers.bots import search_bot
-from workers.bots.search_bot import (Solver, SearchBot, View, layout_fits, layout_for, sample_play_world,
-                                     world_state)
+from workers.bots.search_bot import Solver, SearchBot, View, layout_fits, layout_for, sample_play_world
+
+
+def world_state(obs, hands):
+    """The engine's state of a sampled layout (card masks per seat, N E S W)."""
+    return engine_world_state(obs, {seat: names_of(hands[i]) for i, seat in enumerate(SEATS)})
 
 FAST = 1   # samples: the cheapest setting (trick 1 then mostly falls back to the greedy choice)
 

@@ -1,0 +1,12 @@
+"""``seven_up`` (All Fours, Seven-up, Old Sledge; RULES-family section 1): the turn-up
+game itself, so it is ``TurnUpHand`` with its own defaults."""
+
+from __future__ import annotations
+
+from ..rulesets import GameSpec, Ruleset
+from .all_fours import TURN_UP_OPTIONS, TurnUpHand
+
+SEVEN_UP = Ruleset(name="seven_up", target=7, min_bid=0)
+
+SPECS = (GameSpec(default=SEVEN_UP, players=(2, 3, 4), options=TURN_UP_OPTIONS, hand=TurnUpHand,
+                  partnerships=True),)

@@ -1,0 +1,142 @@
+"""``rule`` for the All Fours games (``seven_up``, ``pitch``, ``all_fives``).
+
+The same idea as the Cinch rule bot, for games where the four points are High, Low,
+Jack and Game (RULES-family 1.10) and trump is turned up or pitched:
+
+* the eldest stands on a turn-up suit he can win points in (a high trump, the Jack
+  guarded, or three trumps), else begs; the dealer gives when the turn-up suit is
+  his best one (a point is cheaper than a new trump that suits the eldest), else runs;
+  bunches are never proposed and always refused (the deal is played as it fell);
+* a discard keeps trumps first, then the cards worth pips for Game (tens, aces);
+* the pitch is the top card of the strongest suit (it names trump, High follows it);
+* in play: win a trick that holds the Jack or pips when the card is cheap enough,
+  throw tens on a partner's sure trick, keep the Low and the Jack out of danger by
+  playing them where they cannot be captured, otherwise play the cheapest card.
+
+Pure function of (seed, observation), like every built-in bot.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .base import Action, Observation
+
+RANKS = "23456789TJQKA"
+PIPS = {"A": 4, "K": 3, "Q": 2, "J": 1, "T": 10}
+GAMES = ("seven_up", "pitch", "all_fives")
+
+
+def rank(card: str) -> int:
+    return RANKS.index(card[0])
+
+
+def strength(card: str, trump: str | None, lead: str | None) -> int:
+    """How a card ranks in a trick: trumps above the led suit, other suits never win."""
+    if trump and card[1] == trump:
+        return 100 + rank(card)
+    return rank(card) if card[1] == lead else -1
+
+
+def suit_value(hand: list[str], suit: str) -> float:
+    """What a suit is worth as trump: its high cards take High and the tricks, its
+    length keeps them, the Jack and a low card are points of their own."""
+    cards = [c for c in hand if c[1] == suit]
+    if not cards:
+        return 0.0
+    top = max(rank(c) for c in cards)
+    value = len(cards) + (2.0 if top == 12 else 1.0 if top >= 10 else 0.0)
+    if any(c[0] == "J" for c in cards):
+        value += 1.0 if len(cards) >= 2 else 0.3
+    if min(rank(c) for c in cards) <= 1:
+        value += 0.7
+    return value
+
+
+def turnup_suit(obs: Observation) -> str | None:
+    turnups = obs.get("turnups") or []
+    return turnups[-1][1] if turnups else None
+
+
+def partner(obs: Observation, seat: str) -> str | None:
+    seats = obs["seats"]
+    return seats[(seats.index(seat) + 2) % 4] if len(seats) == 4 else None
+
+
+def current_trick(obs: Observation) -> dict[str, Any] | None:
+    tricks = obs["tricks"]
+    return tricks[-1] if tricks and tricks[-1]["winner"] is None else None
+
+
+def played_cards(obs: Observation) -> set[str]:
+    return {p["card"] for t in obs["tricks"] for p in t["plays"]}
+
+
+def choose_play(obs: Observation, cards: list[str]) -> str:
+    trump = obs["trump"]
+    trick = current_trick(obs)
+    if trump is None or trick is None:       # the pitch, or a lead
+        return lead(obs, cards, trump)
+    lead_suit = trick["plays"][0]["card"][1]
+    best = max(trick["plays"], key=lambda p: strength(p["card"], trump, lead_suit))
+    best_key = strength(best["card"], trump, lead_suit)
+    last = len(trick["plays"]) == len(obs["seats"]) - 1
+    mate = partner(obs, obs["seat"])
+    on_table = sum(PIPS.get(p["card"][0], 0) for p in trick["plays"])
+    jack_on_table = any(p["card"] == "J" + trump for p in trick["plays"])
+    winners = sorted((c for c in cards if strength(c, trump, lead_suit) > best_key),
+                     key=lambda c: strength(c, trump, lead_suit))
+    if best["seat"] == mate and (last or best_key >= 100 + 11):
+        return max(cards, key=lambda c: (PIPS.get(c[0], 0) if c[1] != trump else -1, -rank(c)))
+    if winners and (jack_on_table or on_table >= 10 or last):
+        return winners[0]
+    jack = "J" + trump
+    if jack in winners and last:
+        return jack
+    return min(cards, key=lambda c: (PIPS.get(c[0], 0) + (50 if c == jack else 0), c[1] == trump, rank(c)))
+
+
+def lead(obs: Observation, cards: list[str], trump: str | None) -> str:
+    """Lead the top trump when it is the boss (it draws the others), else the cheapest
+    card; the pitch is the top card of the strongest suit."""
+    if trump is None:
+        suit = max("CDHS", key=lambda s: (suit_value(obs["hand"], s), s))
+        return max((c for c in cards if c[1] == suit), key=rank)
+    gone = played_cards(obs)
+    trumps = sorted((c for c in cards if c[1] == trump), key=rank, reverse=True)
+    if trumps:
+        higher = [r + trump for r in RANKS[rank(trumps[0]) + 1:]]
+        if all(c in gone for c in higher):
+            return trumps[0]
+    return min(cards, key=lambda c: (c[1] == trump, PIPS.get(c[0], 0), rank(c)))
+
+
+def choose_discard(obs: Observation, choice: dict[str, Any]) -> list[str]:
+    trump = obs["trump"]
+    count = choice["min"]
+    order = sorted(choice["from"], key=lambda c: (c[1] == trump, PIPS.get(c[0], 0) > 0, rank(c)))
+    return order[:count]
+
+
+def decide(obs: Observation) -> Action:
+    """One legal action for an All Fours seat. Every choice is decided by the cards,
+    ties by suit and rank, so no randomness is needed."""
+    legal = obs["legal"]
+    kinds = {a["type"] for a in legal}
+    hand = obs["hand"]
+    if kinds == {"stand", "beg"}:
+        suit = turnup_suit(obs)
+        return {"type": "stand" if suit and suit_value(hand, suit) >= 3.0 else "beg"}
+    if kinds == {"give", "run"}:
+        suit = turnup_suit(obs)
+        mine = suit_value(hand, suit) if suit else 0.0
+        return {"type": "give" if mine >= max(suit_value(hand, s) for s in "CDHS") and mine >= 2.0 else "run"}
+    if "pass" in kinds and "bunch" in kinds:
+        return {"type": "pass"}
+    if "refuse" in kinds:
+        return {"type": "refuse"}
+    if kinds == {"discard"}:
+        return {"type": "discard", "cards": choose_discard(obs, legal[0])}
+    if kinds == {"play"}:
+        return {"type": "play", "card": choose_play(obs, [a["card"] for a in legal])}
+    return dict(legal[0])
