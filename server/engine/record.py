@@ -40,6 +40,8 @@ def hand_record(hand: Hand, faults: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def scores_after(record: dict[str, Any]) -> dict[str, int]:
-    """The game scores once the recorded hand is scored: before plus the hand's change."""
+    """The game scores once the recorded hand is scored: before plus the hand's change.
+    (On the hand that ends a game of the All Fours family the game stops at the item that
+    reaches the target, ``Hand.settle``: the game's own final scores are then the word.)"""
     delta = record["result"]["delta"]
     return {side: before + delta[side] for side, before in record["scores"].items()}

@@ -6,9 +6,9 @@ from math import factorial
 
 import pytest
 
-from server.engine import GAMES, generate_board, make_ruleset, replay
+from server.engine import GAMES, generate_board, make_ruleset, replay, seats_for
 from workers.bots import RandomBot, make_bot
-from workers.match import board_record, board_scores, nets, play_boards, play_match, seatings
+from workers.match import as_number, board_record, board_scores, nets, play_boards, play_match, seatings
 
 AM62, FOSTER = make_ruleset("american62"), make_ruleset("foster51")
 
@@ -144,20 +144,26 @@ def test_the_entrants_must_match_the_units():
 
 
 @pytest.mark.skipif("seven_up" not in GAMES, reason="seven_up not merged yet")
-@pytest.mark.parametrize("rooms", ["rotate", "permute"])
-def test_three_single_seats_end_to_end(rooms):
-    rules = make_ruleset("seven_up", {"players": 3})
-    entrants = [Seated(RandomBot(j)) for j in range(3)]
-    records = list(play_boards(rules, [(n, generate_board("k3", n, ("P1", "P2", "P3"))) for n in (1, 2)],
+@pytest.mark.parametrize("name, k, rooms", [("seven_up", 3, "rotate"), ("seven_up", 3, "permute"),
+                                            ("seven_up", 2, "rotate"), ("pitch", 3, "permute"),
+                                            ("all_fives", 2, "permute")])
+def test_single_seats_end_to_end(name, k, rooms):
+    rules = make_ruleset(name, {"players": k})
+    seats = seats_for(k)
+    entrants = [Seated(RandomBot(j)) for j in range(k)]
+    records = list(play_boards(rules, [(n, generate_board("single", n, seats)) for n in (1, 2, 3)],
                                entrants, rooms, context="m"))
-    assert sorted(r["board"] for r in records) == [1, 2]
+    assert sorted(r["board"] for r in records) == [1, 2, 3]
+    per_board = k if rooms == "rotate" else factorial(k)
     for record in records:
-        assert len(record["rooms"]) == (3 if rooms == "rotate" else 6)
+        assert len(record["rooms"]) == per_board
         for room in record["rooms"]:
             assert replay(room)["delta"] == room["result"]["delta"]
-            assert sum(nets(room["result"]["delta"], list(room["result"]["delta"]))) == 0
-        assert abs(sum(record["entrant_scores"])) < 1e-9
-    for entrant in entrants:
-        held = [seat for seats in entrant.seats.values() for seat in seats]
-        times = 1 if rooms == "rotate" else 2
-        assert sorted(held) == sorted(["P1", "P2", "P3"] * 2 * times)
+            assert sum(nets(room["result"]["delta"], list(seats))) == 0
+        assert sum(Fraction(s).limit_denominator(100) for s in record["entrant_scores"]) == 0
+        assert record["entrant_scores"] == [as_number(s) for s in board_scores(record["rooms"])]
+    times = per_board // k                                      # each seat held once, or (k-1)! times
+    for j, entrant in enumerate(entrants):
+        for n in (1, 2, 3):
+            held = [seat for key, got in entrant.seats.items() if key.split("/")[1] == str(n) for seat in got]
+            assert sorted(held) == sorted(list(seats) * times), (j, n)
