@@ -16,22 +16,27 @@ import marshmallow as ma
 from marshmallow import fields, validate
 from marshmallow_oneofschema import OneOfSchema
 
-from server.engine import BASE_RULESETS
-from server.engine.cards import CARD_NAMES, SEATS, SUITS
+from server.engine import GAMES
+from server.engine.cards import CARD_NAMES, SEATS, SUITS, seats_for
+from server.engine.games.all_fours import ACCEPT, BEG, BUNCH, GIVE
 from server.engine.rulesets import OPTION_NAMES, SCORING_DIFFERENCE, SCORING_EIGHT_POINT, SCORING_SET_BACK
 from server.engine.state import BIDDING, DISCARD, DONE, PLAY, ROB, TRUMP
 
-RULESETS = list(BASE_RULESETS)
-PHASES = [BIDDING, TRUMP, DISCARD, ROB, PLAY, DONE]
-SIDES = ["NS", "EW"]
+RULESETS = list(GAMES)
+PHASES = [BIDDING, TRUMP, BEG, GIVE, BUNCH, ACCEPT, DISCARD, ROB, PLAY, DONE]
+SINGLE_SEATS = list(seats_for(7))             # P1 ... P7: every seat of a table that is not N E S W
+SEAT_NAMES = [*SEATS, *SINGLE_SEATS]
+SIDES = ["NS", "EW", *SINGLE_SEATS]
+MAX_BID = 63                                   # sixty_three's top bid; each ruleset's range is in legal
 
 ENUMS: dict[str, tuple[list[str], str]] = {
     "Card": (list(CARD_NAMES), "rank (2-9, T, J, Q, K, A) then suit (C, D, H, S), e.g. 'TH'"),
-    "Seat": (list(SEATS), "a seat at the table"),
+    "Seat": (SEAT_NAMES, "a seat at the table: N E S W at four, else P1 ... Pk clockwise"),
     "Suit": (list(SUITS), "clubs, diamonds, hearts, spades"),
-    "Side": (SIDES, "a partnership: North-South or East-West"),
+    "Side": (SIDES, "who scores: a partnership (North-South, East-West) or, where each plays for "
+                    "himself, a seat"),
     "Phase": (PHASES, "the part of the hand that is being played"),
-    "Ruleset": (RULESETS, "the game's rules (RULES.md)"),
+    "Ruleset": (RULESETS, "the game's rules (RULES.md, RULES-family.md)"),
 }
 """The enums every shape shares, each one component of the document (``ENUM_KEY`` in a
 field's metadata names it): a generated client gets one ``Card`` type, not one per field,
@@ -74,16 +79,12 @@ def Kind(name: str) -> fields.String:
     return fields.String(required=True, validate=validate.OneOf([name]))
 
 
-class BySides(ma.Schema):
-    NS = fields.Integer(required=True)
-    EW = fields.Integer(required=True)
+BySides = ma.Schema.from_dict({side: fields.Integer() for side in SIDES}, name="BySides")
+"""A number per side: exactly the ruleset's sides are present (NS and EW for
+partnerships, else one per seat)."""
 
-
-class BySeats(ma.Schema):
-    N = fields.Integer(required=True)
-    E = fields.Integer(required=True)
-    S = fields.Integer(required=True)
-    W = fields.Integer(required=True)
+BySeats = ma.Schema.from_dict({seat: fields.Integer() for seat in SEAT_NAMES}, name="BySeats")
+"""A number per seat: exactly the table's seats are present."""
 
 
 class ByType(OneOfSchema):
@@ -113,7 +114,7 @@ class PassAction(ma.Schema):
 
 class BidAction(PassAction):
     type = Kind("bid")
-    amount = fields.Integer(required=True, strict=True, validate=validate.Range(1, 14), metadata={
+    amount = fields.Integer(required=True, strict=True, validate=validate.Range(1, MAX_BID), metadata={
         "description": "above the highest bid so far, within the ruleset's range (see legal)"})
 
 
@@ -124,7 +125,7 @@ class TrumpAction(PassAction):
 
 class DiscardAction(PassAction):
     type = Kind("discard")
-    cards = Cards(13, required=True, metadata={"description": (
+    cards = Cards(required=True, metadata={"description": (
         "the cards to discard, from the discard entry's 'from', at least its 'min' and at most its 'max', "
         "every card of its 'must_include' among them")})
 
@@ -144,11 +145,24 @@ class PlayAction(PassAction):
         "played face down with the card")})
 
 
+def _bare(kind: str, doc: str) -> PassAction:
+    """An action that is its type alone (RULES-family section 13)."""
+    return type(f"{kind.capitalize()}Action", (PassAction,), {"type": Kind(kind), "__doc__": doc})()
+
+
+BARE_ACTIONS = {kind: _bare(kind, doc) for kind, doc in (
+    ("stand", "the eldest keeps the turn-up's suit as trump"), ("beg", "the eldest begs"),
+    ("give", "the dealer gives the eldest's side a point"), ("run", "the dealer runs the cards"),
+    ("bunch", "propose a new deal (two_player_bunch)"), ("accept", "agree to the proposed bunch"),
+    ("refuse", "refuse the proposed bunch"))}
+
+
 class ActionSchema(ByType):
-    """An answer: one object, its fields set by its ``type`` (RULES.md section 6)."""
+    """An answer: one object, its fields set by its ``type`` (RULES.md section 6,
+    RULES-family section 13)."""
 
     type_schemas = {"pass": PassAction(), "bid": BidAction(), "trump": TrumpAction(), "discard": DiscardAction(),
-                    "rob": RobAction(), "play": PlayAction()}
+                    "rob": RobAction(), "play": PlayAction(), **BARE_ACTIONS}
 
 
 # ---------------------------------------------------------------- legal entries
@@ -166,10 +180,10 @@ class DiscardChoice(ma.Schema):
     """The discard asked for: answer with a discard action whose cards satisfy it."""
 
     type = Kind("discard")
-    from_ = Cards(13, required=True, data_key="from", metadata={"description": "the cards that may be discarded"})
+    from_ = Cards(required=True, data_key="from", metadata={"description": "the cards that may be discarded"})
     min = fields.Integer(required=True, metadata={"description": "discard at least this many"})
     max = fields.Integer(metadata={"description": "at most this many (default: all of 'from')"})
-    must_include = Cards(13, metadata={"description": "cards that must be among the discards"})
+    must_include = Cards(metadata={"description": "cards that must be among the discards"})
 
 
 class RobChoice(ma.Schema):
@@ -187,7 +201,7 @@ class LegalSchema(ByType):
     it is, or a choice (discard, rob, play with extras) that says what to send."""
 
     type_schemas = {"pass": PassAction(), "bid": BidAction(), "trump": TrumpAction(), "play": PlayChoice(),
-                    "discard": DiscardChoice(), "rob": RobChoice()}
+                    "discard": DiscardChoice(), "rob": RobChoice(), **BARE_ACTIONS}
 
 
 # ---------------------------------------------------------------- observations
@@ -225,28 +239,22 @@ class Trick(ma.Schema):
     plays = fields.List(fields.Nested(Play), required=True)
 
 
-class American62Options(ma.Schema):
-    """american62 takes no options: its source's single profile."""
+class Item(ma.Schema):
+    """One scoring item of the hand so far (RULES-family replay contract)."""
 
-
-class Foster51Options(ma.Schema):
-    """The named variations of foster51 (RULES.md section 4); only those that differ
-    from the base ruleset are present."""
-
-    min_bid = fields.Integer(validate=validate.Range(1, 14))
-    trump_discard_over_six_only = fields.Boolean()
-    low_to_holder = fields.Boolean()
-    first_lead_trump = fields.Boolean()
-    dealer_draws_blind = fields.Boolean()
-    scoring = fields.String(validate=validate.OneOf([SCORING_DIFFERENCE, SCORING_SET_BACK, SCORING_EIGHT_POINT]))
-
-
-assert set(Foster51Options._declared_fields) == set(OPTION_NAMES)     # a new option joins this schema
+    item = fields.String(required=True, metadata={"description": (
+        "turned-jack, gift, peg, high, low, jack, game (All Fours games), or the counting card (Cinch games)")})
+    side = Side(required=True)
+    value = fields.Integer(required=True)
+    card = Card(metadata={"description": "the card that scored it, where one did"})
+    trick = fields.Integer(metadata={"description": "pegs: the trick (1-based) that scored it"})
+    discard = fields.Boolean(metadata={"description": "Cinch games: scored from the discards"})
 
 
 class ObservationBase(ma.Schema):
     """What one seat may know (``server/engine/observation.py``); a spectator's view has
-    ``seat``, ``hand`` and ``legal`` null."""
+    ``seat``, ``hand`` and ``legal`` null. The fields here are every game's; each game
+    adds its own (below)."""
 
     ruleset = Ruleset(required=True)
     seat = Seat(required=True, allow_none=True)
@@ -254,36 +262,95 @@ class ObservationBase(ma.Schema):
     dealer = Seat(required=True)
     phase = _enum("Phase", required=True)
     to_act = Seat(required=True, allow_none=True, metadata={"description": "null once the hand is done"})
-    hand = Cards(14, required=True, allow_none=True, metadata={"description": "the seat's cards"})
+    hand = Cards(required=True, allow_none=True, metadata={"description": "the seat's cards"})
     hand_sizes = fields.Nested(BySeats, required=True)
-    bids = fields.List(fields.Nested(BidRecord), required=True)
     contract = fields.Nested(Contract, required=True, allow_none=True)
     declarer = Seat(required=True, allow_none=True)
     trump = Suit(required=True, allow_none=True)
-    draws = fields.List(fields.Nested(Draw), required=True)
-    restocks = fields.Integer(required=True, metadata={"description": "times the stock was rebuilt"})
     tricks = fields.List(fields.Nested(Trick), required=True)
     points = fields.Nested(BySides, required=True, allow_none=True, metadata={
         "description": "points taken in the hand, once it is done"})
     scores = fields.Nested(BySides, required=True, metadata={"description": "game scores before the hand"})
-    bidder_goes_out = fields.Boolean(required=True)
     legal = fields.List(fields.Nested(LegalSchema), required=True, allow_none=True, metadata={
         "description": "for the seat to act: every legal action or choice; null otherwise"})
 
 
-class American62Observation(ObservationBase):
-    ruleset = fields.String(required=True, validate=validate.OneOf(["american62"]))
-    options = fields.Nested(American62Options, required=True)
+class CinchObservation(ObservationBase):
+    """The Cinch games' own fields: the auction and the draw."""
+
+    bids = fields.List(fields.Nested(BidRecord), required=True)
+    draws = fields.List(fields.Nested(Draw), required=True)
+    restocks = fields.Integer(required=True, metadata={"description": "times the stock was rebuilt"})
+    bidder_goes_out = fields.Boolean(required=True)
 
 
-class Foster51Observation(ObservationBase):
-    ruleset = fields.String(required=True, validate=validate.OneOf(["foster51"]))
-    options = fields.Nested(Foster51Options, required=True)
+class AllFoursObservation(ObservationBase):
+    """The All Fours games' own field: what has been scored so far."""
+
+    items = fields.List(fields.Nested(Item), required=True)
+
+
+class TurnUpObservation(AllFoursObservation):
+    """seven_up and all_fives: the turn-ups, begging's refused suit, bunches, discards."""
+
+    turnups = Cards(required=True, metadata={"description": "this deal's turn-ups, face up and out of play"})
+    refused = Suit(required=True, allow_none=True, metadata={"description": "the suit the dealer ran from"})
+    bunches = fields.Integer(required=True, metadata={"description": "new deals on this board so far"})
+    discard_counts = fields.Nested(BySeats, required=True, metadata={"description": "cards each seat discarded"})
+    my_discards = Cards(required=True, allow_none=True, metadata={"description": "the seat's own discards"})
+
+
+def _target() -> fields.Integer:
+    return fields.Integer(validate=validate.Range(min=1), metadata={"description": "the game's target (no effect "
+                                                                                   "on a duplicate board)"})
+
+
+def _players(*allowed: int) -> fields.Integer:
+    return fields.Integer(validate=validate.OneOf(allowed), metadata={"description": "players at the table"})
+
+
+def _options(name: str, doc: str, **option_fields: fields.Field) -> type[ma.Schema]:
+    return type(name, (ma.Schema,), {"__doc__": doc, **option_fields})
+
+
+American62Options = _options("American62Options", "american62 takes no options: its source's single profile.")
+Foster51Options = _options(
+    "Foster51Options", "The named variations of foster51 (RULES.md section 4); only those that differ from the "
+    "base ruleset are present.",
+    min_bid=fields.Integer(validate=validate.Range(1, 14)), trump_discard_over_six_only=fields.Boolean(),
+    low_to_holder=fields.Boolean(), first_lead_trump=fields.Boolean(), dealer_draws_blind=fields.Boolean(),
+    scoring=fields.String(validate=validate.OneOf([SCORING_DIFFERENCE, SCORING_SET_BACK, SCORING_EIGHT_POINT])))
+assert set(Foster51Options._declared_fields) == set(OPTION_NAMES)     # a new option joins this schema
+_TURN_UP_OPTIONS = {"players": _players(2, 3, 4), "target": _target(), "keep_nine": fields.Boolean(),
+                    "two_player_bunch": fields.Boolean()}
+OPTIONS: dict[str, tuple[type[ma.Schema], type[ObservationBase]]] = {
+    "american62": (American62Options, CinchObservation),
+    "foster51": (Foster51Options, CinchObservation),
+    "seven_up": (_options("SevenUpOptions", "seven_up's options that differ from the defaults.",
+                          **_TURN_UP_OPTIONS), TurnUpObservation),
+    "pitch": (_options("PitchOptions", "pitch's options that differ from the defaults.",
+                       players=_players(2, 3, 4), target=_target()), AllFoursObservation),
+    "all_fives": (_options("AllFivesOptions", "all_fives' options that differ from the defaults.",
+                           **_TURN_UP_OPTIONS), TurnUpObservation),
+    "blind_cinch": (_options("BlindCinchOptions", "blind_cinch's options that differ from the defaults.",
+                             base=fields.String(validate=validate.OneOf(["foster51", "american62"])),
+                             target=_target()), CinchObservation),
+    "sixty_three": (_options("SixtyThreeOptions", "sixty_three's options that differ from the defaults.",
+                             scoring=fields.String(validate=validate.OneOf(["difference", "setback"])),
+                             target=_target()), CinchObservation),
+}
+
+
+def _observation(ruleset: str) -> ObservationBase:
+    options, base = OPTIONS[ruleset]
+    name = "".join(part.capitalize() for part in ruleset.split("_")) + "Observation"
+    return type(name, (base,), {"ruleset": fields.String(required=True, validate=validate.OneOf([ruleset])),
+                                "options": fields.Nested(options, required=True)})()
 
 
 class ObservationSchema(ByType):
     type_field = "ruleset"
-    type_schemas = {"american62": American62Observation(), "foster51": Foster51Observation()}
+    type_schemas = {ruleset: _observation(ruleset) for ruleset in OPTIONS}
 
 
 assert set(ObservationSchema.type_schemas) == set(RULESETS)      # a new ruleset joins this schema

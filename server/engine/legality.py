@@ -15,8 +15,11 @@ from typing import Any
 from .cards import CARD_INDEX
 from .state import IllegalAction
 
+# The fields of every action type (RULES.md 6, RULES-family 13); the types that are
+# their name alone (pass, stand, beg, give, run, bunch, accept, refuse) have none.
 _FIELDS = {"pass": set(), "bid": {"amount"}, "trump": {"suit"}, "discard": {"cards"}, "rob": {"keep"},
-           "play": {"card", "extras"}}
+           "play": {"card", "extras"}, **{kind: set() for kind in ("stand", "beg", "give", "run", "bunch", "accept",
+                                                                   "refuse")}}
 
 
 def _cards(value: Any, field: str) -> set[str]:
@@ -43,7 +46,7 @@ def check(action: Any, legal: list[dict[str, Any]], seat: str | None = None) -> 
     if not options:
         expected = " or ".join(sorted({a["type"] for a in legal}))
         raise IllegalAction(f"a {kind!r} action is not allowed now: expected {expected}")
-    if kind in ("pass", "bid", "trump"):
+    if kind not in ("discard", "rob", "play"):
         plain = {k: v for k, v in action.items() if k != "seat"}
         if plain not in options:
             raise IllegalAction(f"{json.dumps(plain)} is not among the legal actions: {json.dumps(options)}")

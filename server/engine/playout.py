@@ -1,50 +1,30 @@
 """Random legal play (benchmarks, property tests, search rollouts, the random bot) and the
 default action for a seat that does not answer.
 
-"Uniform" per decision: each legal bid, suit or main card is equally likely; a discard
-takes a random size in its range and then random cards; a rob keeps the forced cards
-plus a random choice of the rest.
+Every game's hand class plays randomly through its own ``random_step(rng)`` (the fast
+layer, no JSON); the functions here drive it, or work on wire-format legal lists.
 """
 
 from __future__ import annotations
 
 from random import Random
-from typing import Any
+from typing import Any, TypeVar
 
-from .cards import cards_of, mask_of
-from .state import BIDDING, DISCARD, DONE, PLAY, ROB, TRUMP, HandState
+from .hand import Hand
 
-
-def random_step(state: HandState, rng: Random) -> None:
-    """Apply one uniformly random legal move to ``state``."""
-    phase = state.phase
-    if phase == PLAY:
-        legal = state.legal_plays()
-        card = legal[rng.randrange(len(legal))] if len(legal) > 1 else legal[0]
-        owed = state.extras_owed(state.to_act)
-        extras = mask_of(rng.sample(cards_of(state.extras_from(card)), owed)) if owed else 0
-        state.do_play(card, extras)
-    elif phase == BIDDING:
-        state.do_bid(rng.choice(state.legal_bids()))
-    elif phase == TRUMP:
-        state.do_trump(rng.randrange(4))
-    elif phase == DISCARD:
-        src, low, high, must = state.discard_rules()
-        optional = cards_of(src & ~must)
-        count = rng.randint(low, high) - must.bit_count()
-        state.do_discard(must | mask_of(rng.sample(optional, count)))
-    elif phase == ROB:
-        optional = cards_of(state.rob_pool & ~state.rob_must)
-        count = state.rob_size - state.rob_must.bit_count()
-        state.do_rob(state.rob_must | mask_of(rng.sample(optional, count)))
-    else:
-        raise ValueError("the hand is over")
+H = TypeVar("H", bound=Hand)
 
 
-def playout(state: HandState, rng: Random) -> HandState:
+def random_step(state: Hand, rng: Random) -> None:
+    """Apply one uniformly random legal move to ``state`` (each game's ``random_step``)."""
+    state.random_step(rng)
+
+
+def playout(state: H, rng: Random) -> H:
     """Play ``state`` to the end with random legal moves; returns the same state."""
-    while state.phase != DONE:
-        random_step(state, rng)
+    step = state.random_step
+    while state.phase != "done":
+        step(rng)
     return state
 
 

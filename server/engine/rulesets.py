@@ -51,6 +51,9 @@ class Ruleset:
     keep_nine: bool = False         # seven_up, all_fives: no discard after exactly one run
     two_player_bunch: bool = False  # seven_up, all_fives with two players: bunch by agreement
     base: str = ""                  # blind_cinch: the Cinch ruleset it varies
+    blind_packet: int = 0           # blind_cinch: cards in each face-down packet (no stock)
+    raises: bool = False            # sixty_three: the auction goes round until all but one passed
+    extra_counts: tuple[tuple[str, int], ...] = ()  # sixty_three: more counting trumps (rank, value)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

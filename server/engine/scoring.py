@@ -10,6 +10,10 @@ from __future__ import annotations
 from .rulesets import (SCORING_AMERICAN, SCORING_DIFFERENCE, SCORING_EIGHT_POINT, SCORING_SET_BACK,
                        Ruleset)
 
+# sixty_three's option value for american62's rule (RULES-family 8.5): its own name on the
+# wire, the same scheme here. Not Foster's "set_back", which scores a made bid by difference.
+SCORING_SETBACK = "setback"
+
 
 def made_contract(contract: int | None, declarer_points: int) -> bool:
     """A hand without a contract (foster51, all passed) counts as made."""
@@ -22,7 +26,7 @@ def hand_delta(rules: Ruleset, declarer_side: int, contract: int | None,
     bidders, defenders = points[declarer_side], points[1 - declarer_side]
     made = made_contract(contract, bidders)
     scheme = rules.scoring
-    if scheme == SCORING_AMERICAN:
+    if scheme == SCORING_AMERICAN or scheme == SCORING_SETBACK:
         gain_b, gain_d = (bidders if made else -contract), defenders
     elif scheme == SCORING_EIGHT_POINT:
         if not made:

@@ -9,19 +9,27 @@ Two layers over one state:
   changes anything so a refused action leaves the state exactly as it was.
 
 Chance is data: the board fixes the deal and, through its seed, every reshuffle.
+
+The Cinch variants of RULES-family (``blind_cinch``, ``sixty_three``) are the same
+machine steered by ``Ruleset`` fields: ``blind_packet`` (four cards face down per seat
+instead of a stock, taken up at the owner's discard turn), ``raises`` (the auction goes
+round until all but the highest bidder have passed) and ``extra_counts`` (more counting
+trumps). Nothing here names a ruleset.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from functools import cache
+from random import Random
+from typing import Any, Sequence
 
 from .boards import Board, restock_order
-from .cards import (CARD_NAMES, SEATS, SIDES, SUITS, TRUMP_TABLES, TrumpTables, cards_of, mask_of,
-                    names_of, parse_card)
+from .cards import (CARD_INDEX, CARD_NAMES, RANKS, SEATS, SIDES, SUITS, TRUMP_TABLES, TrumpTables, cards_of,
+                    mask_of, names_of)
 from .rulesets import DRAW_AMERICAN, Ruleset
 from .scoring import bidder_goes_out_next, game_winner, hand_delta, made_contract
 from .tricks import Trick
-from .hand import Hand, IllegalAction
+from .hand import Hand, IllegalAction, card_set, one_card
 
 BIDDING, TRUMP, DISCARD, ROB, PLAY, DONE = "bidding", "trump", "discard", "rob", "play", "done"
 _EXPECTED = {BIDDING: "pass or bid", TRUMP: "trump", DISCARD: "discard", ROB: "rob", PLAY: "play"}
@@ -29,14 +37,38 @@ _PHASE_OF_TYPE = {"pass": BIDDING, "bid": BIDDING, "trump": TRUMP, "discard": DI
                   "play": PLAY}
 
 
+@cache
+def counting_tables(extra_counts: tuple[tuple[str, int], ...]) -> tuple[TrumpTables, ...]:
+    """Cinch's trump tables per suit with further counting trumps ((rank, value) pairs,
+    e.g. sixty_three's King 25, Three 15, Nine 9); cached, so built once per ruleset."""
+    if not extra_counts:
+        return TRUMP_TABLES
+    out = []
+    for trump in range(4):
+        tab = TrumpTables(trump)
+        points = list(tab.points)
+        for rank, value in extra_counts:
+            points[trump * 13 + RANKS.index(rank)] = value
+        tab.points = tuple(points)
+        tab.counting_mask = mask_of(c for c in range(52) if points[c])
+        tab.noncounting_trumps = tab.trump_mask & ~tab.counting_mask
+        out.append(tab)
+    return tuple(out)
+
+
 class DrawRecord:
-    """What one seat did in the draw. ``shown`` is public; the rest is the seat's own."""
+    """What one seat did in the draw. ``shown`` is public; the rest is the seat's own.
 
-    __slots__ = ("seat", "discarded", "received", "shown", "left_in_stock")
+    ``listed`` is the discard in the order its action named the cards (empty from the
+    fast layer): face-up counting cards are scored, and listed, in that order.
+    """
 
-    def __init__(self, seat: int, discarded: int, received: int, shown: int, left_in_stock: int = 0):
+    __slots__ = ("seat", "discarded", "received", "shown", "left_in_stock", "listed")
+
+    def __init__(self, seat: int, discarded: int, received: int, shown: int, left_in_stock: int = 0,
+                 listed: Sequence[int] = ()):
         self.seat, self.discarded, self.received = seat, discarded, received
-        self.shown, self.left_in_stock = shown, left_in_stock
+        self.shown, self.left_in_stock, self.listed = shown, left_in_stock, listed
 
     def to_dict(self, viewer: int | None) -> dict[str, Any]:
         """The record as ``viewer`` may see it (None: everything, for audits)."""
@@ -78,7 +110,8 @@ class HandState(Hand):
                     hands[seat] |= 1 << c
         self.hands = hands
         self.dealt = tuple(hands)
-        self.stock: list[int] = list(reversed(deck[36:]))  # top of the stock is the end
+        # top of the stock is the end; blind packets (deck[36:]) are no stock
+        self.stock: list[int] = [] if rules.blind_packet else list(reversed(deck[36:]))
         self.pile = 0            # discards not (yet) rebuilt into a stock
         self.restocks = 0
         self.phase = BIDDING
@@ -131,7 +164,7 @@ class HandState(Hand):
         state.hands = list(hands)
         state.stock = []
         for d in obs["draws"]:
-            state.pile |= mask_of(parse_card(c) for c in d["shown"])
+            state.pile |= card_set(d["shown"], "shown")
         state.bids = [(seats.index(b["seat"]), b.get("amount", 0)) for b in obs["bids"]]
         if obs["contract"]:
             state.high_bidder = seats.index(obs["contract"]["seat"])
@@ -139,7 +172,7 @@ class HandState(Hand):
             state.contract = (state.high_bidder, state.high_bid)
         state.declarer = seats.index(obs["declarer"])
         state.trump = SUITS.index(obs["trump"])
-        state.tables = TRUMP_TABLES[state.trump]
+        state.tables = state.tables_for(state.trump)
         state.restocks = obs.get("restocks", 0)
         state._start_play()
         return state
@@ -173,7 +206,12 @@ class HandState(Hand):
         self.bids.append((seat, amount))
         if amount:
             self.high_bid, self.high_bidder = amount, seat
-        if seat != self.dealer:
+        if self.rules.raises:
+            nxt = self._next_bidder(seat)
+            if nxt >= 0:
+                self.to_act = nxt
+                return
+        elif seat != self.dealer:
             self.to_act = (seat + 1) % 4
             return
         if self.high_bid:
@@ -181,13 +219,43 @@ class HandState(Hand):
             self.declarer = self.high_bidder
         else:
             self.declarer = self.dealer   # foster51: nobody bid, the dealer names trump
+        if self.rules.blind_packet:
+            self.hands[self.declarer] |= self.packet(self.declarer)   # taken up before naming trump
         self.phase, self.to_act = TRUMP, self.declarer
 
+    def _next_bidder(self, seat: int) -> int:
+        """With raises: the next seat clockwise after ``seat`` that has not passed (a pass
+        is final) and is not the highest bidder; -1 when the auction is over."""
+        passed = 0
+        for s, a in self.bids:
+            if not a:
+                passed |= 1 << s
+        for step in (1, 2, 3):
+            s = (seat + step) % 4
+            if not passed >> s & 1 and s != self.high_bidder:
+                return s
+        return -1
+
+    def packet(self, seat: int) -> int:
+        """``seat``'s blind packet (RULES-family 7.1): a round of ``blind_packet`` from 36."""
+        size = self.rules.blind_packet
+        start = 36 + size * ((seat - self.dealer - 1) % 4)
+        return mask_of(self.board.deck[start:start + size])
+
     # ------------------------------------------------------------------ trump and draw
+    def tables_for(self, suit: int) -> TrumpTables:
+        """The trump tables of ``suit``, with the ruleset's extra counting trumps."""
+        extra = self.rules.extra_counts
+        return (counting_tables(extra) if extra else TRUMP_TABLES)[suit]
+
     def do_trump(self, suit: int) -> None:
+        r = self.rules
         self.trump = suit
-        self.tables = TRUMP_TABLES[suit]
-        if self.rules.draw == DRAW_AMERICAN:
+        self.tables = self.tables_for(suit)
+        if r.blind_packet:
+            # the declarer discards first, then each seat clockwise from his left
+            self.phase, self.draw_turn, self.to_act = DISCARD, 0, self.declarer
+        elif r.draw == DRAW_AMERICAN:
             trumps = self.tables.trump_mask
             for seat in range(4):
                 self.pile |= self.hands[seat] & ~trumps
@@ -260,6 +328,11 @@ class HandState(Hand):
         """(from, min, max, must_include) masks/counts of the discard now asked for."""
         hand = self.hands[self.to_act]
         r = self.rules
+        if r.blind_packet:
+            # no stock to draw from: down to six exactly; american62 keeps every trump
+            src = hand & ~self.tables.trump_mask if r.draw == DRAW_AMERICAN else hand
+            n = min(src.bit_count(), hand.bit_count() - 6)
+            return src, n, n, 0
         if r.trump_discard_over_six_only:
             trumps = hand & self.tables.trump_mask
             if trumps.bit_count() > 6:
@@ -270,12 +343,16 @@ class HandState(Hand):
             return plain, r.min_discard, plain.bit_count(), 0
         return hand, r.min_discard, hand.bit_count(), 0
 
-    def do_discard(self, cards: int) -> None:
+    def do_discard(self, cards: int, listed: Sequence[int] = ()) -> None:
+        """Discard ``cards`` (``listed``: the same cards in the order the action named them)."""
         seat = self.to_act
         self.hands[seat] &= ~cards
         self.pile |= cards
+        if self.rules.blind_packet:
+            self._after_blind_discard(seat, cards, listed)
+            return
         got = self._deal_to(seat, 6 - self.hands[seat].bit_count())
-        self.draws.append(DrawRecord(seat, cards, got, cards))
+        self.draws.append(DrawRecord(seat, cards, got, cards, listed=listed))
         self.draw_turn += 1
         last = 4 if self.rules.dealer_draws_blind else 3
         if self.draw_turn < last:
@@ -284,6 +361,18 @@ class HandState(Hand):
             self._start_play()
         else:
             self._enter_foster_rob()
+
+    def _after_blind_discard(self, seat: int, cards: int, listed: Sequence[int]) -> None:
+        """Blind Cinch: no draw; the next seat takes up his packet, or the play begins."""
+        shown = 0 if self.rules.draw == DRAW_AMERICAN else cards   # american62: face down
+        self.draws.append(DrawRecord(seat, cards, self.packet(seat), shown, listed=listed))
+        self.draw_turn += 1
+        if self.draw_turn == 4:
+            self._start_play()
+            return
+        nxt = (self.declarer + self.draw_turn) % 4
+        self.hands[nxt] |= self.packet(nxt)
+        self.to_act = nxt
 
     def do_rob(self, keep: int) -> None:
         dealer = self.dealer
@@ -380,6 +469,34 @@ class HandState(Hand):
         self.tricks.append(Trick(winner))
         self.to_act = winner
 
+    # ------------------------------------------------------------------ random play
+    def random_step(self, rng: Random) -> None:
+        """Apply one uniformly random legal decision: each legal bid, suit or main card is
+        equally likely; a discard takes a random size in its range, then random cards; a
+        rob keeps the forced cards plus a random choice of the rest."""
+        phase = self.phase
+        if phase == PLAY:
+            owed = self.extras_owed(self.to_act)
+            legal = self.legal_plays() if owed else cards_of(self._follow_mask())
+            card = legal[rng.randrange(len(legal))] if len(legal) > 1 else legal[0]
+            extras = mask_of(rng.sample(cards_of(self.extras_from(card)), owed)) if owed else 0
+            self.do_play(card, extras)
+        elif phase == BIDDING:
+            self.do_bid(rng.choice(self.legal_bids()))
+        elif phase == TRUMP:
+            self.do_trump(rng.randrange(4))
+        elif phase == DISCARD:
+            src, low, high, must = self.discard_rules()
+            optional = cards_of(src & ~must)
+            count = rng.randint(low, high) - must.bit_count()
+            self.do_discard(must | mask_of(rng.sample(optional, count)))
+        elif phase == ROB:
+            optional = cards_of(self.rob_pool & ~self.rob_must)
+            count = self.rob_size - self.rob_must.bit_count()
+            self.do_rob(self.rob_must | mask_of(rng.sample(optional, count)))
+        else:
+            raise ValueError("the hand is over")
+
     # ------------------------------------------------------------------ result
     def discard_points(self) -> int:
         """Counting trumps among the discards and rob leftovers: the declarer's (foster51)."""
@@ -410,8 +527,9 @@ class HandState(Hand):
         if phase == DISCARD:
             src, low, high, must = self.discard_rules()
             choice: dict[str, Any] = {"type": "discard", "from": names_of(src), "min": low}
-            if high != src.bit_count() or must:
+            if high != src.bit_count():
                 choice["max"] = high
+            if must:
                 choice["must_include"] = names_of(must)
             return [choice]
         if phase == ROB:
@@ -473,40 +591,31 @@ class HandState(Hand):
             raise IllegalAction(f"trump suit must be one of C D H S, not {suit!r}")
         self.do_trump(SUITS.index(suit))
 
-    def _card_set(self, cards: Any, field: str) -> int:
-        """A list of distinct card strings as a mask, or IllegalAction naming the problem."""
-        if not isinstance(cards, list):
-            raise IllegalAction(f"{field} must be a list of cards")
-        try:
-            parsed = [parse_card(c) for c in cards]
-        except ValueError as exc:
-            raise IllegalAction(str(exc)) from None
-        mask = mask_of(parsed)
-        if mask.bit_count() != len(parsed):
-            raise IllegalAction(f"{field} names a card twice")
-        return mask
-
     def _apply_discard(self, action: dict) -> None:
-        cards = self._card_set(action.get("cards"), "discard cards")
+        cards = card_set(action.get("cards"), "discard cards")
         seat = self.to_act
         hand = self.hands[seat]
         for c in cards_of(cards & ~hand):
             raise IllegalAction(f"{SEATS[seat]} does not hold {CARD_NAMES[c]}")
         src, low, high, must = self.discard_rules()
+        for c in cards_of(cards & ~src):
+            if self.rules.draw == DRAW_AMERICAN:
+                raise IllegalAction(f"{CARD_NAMES[c]} is a trump: on american62 only non-trumps are discarded")
+            raise IllegalAction(f"{CARD_NAMES[c]} is a trump: trumps may be discarded only "
+                                f"by a player holding more than six, down to six")
         n = cards.bit_count()
+        if low == high != n:
+            raise IllegalAction(f"a discard must be exactly {low} cards here (down to six), not {n}")
         if n < low:
             raise IllegalAction(f"a discard must be at least {low} cards, not {n}")
         if n > high:
             raise IllegalAction(f"a discard may be at most {high} cards here, not {n}")
-        for c in cards_of(cards & ~src):
-            raise IllegalAction(f"{CARD_NAMES[c]} is a trump: trumps may be discarded only "
-                                f"by a player holding more than six, down to six")
         for c in cards_of(must & ~cards):
             raise IllegalAction(f"{CARD_NAMES[c]} must be discarded before any trump")
-        self.do_discard(cards)
+        self.do_discard(cards, tuple(CARD_INDEX[c] for c in action["cards"]))
 
     def _apply_rob(self, action: dict) -> None:
-        keep = self._card_set(action.get("keep"), "rob keep")
+        keep = card_set(action.get("keep"), "rob keep")
         for c in cards_of(keep & ~self.rob_pool):
             raise IllegalAction(f"{CARD_NAMES[c]} is neither in the dealer's hand nor in the stock")
         for c in cards_of(self.rob_must & ~keep):
@@ -519,11 +628,8 @@ class HandState(Hand):
         self.do_rob(keep)
 
     def _apply_play(self, action: dict) -> None:
-        try:
-            card = parse_card(action.get("card"))
-        except ValueError as exc:
-            raise IllegalAction(str(exc)) from None
-        extras = self._card_set(action.get("extras", []), "extras")
+        card = one_card(action.get("card"))
+        extras = card_set(action.get("extras", []), "extras")
         seat = self.to_act
         name = SEATS[seat]
         hand = self.hands[seat]
@@ -558,7 +664,59 @@ class HandState(Hand):
         return (f"{name} breaks the follow rules: {SUITS[trick.lead_suit]} was led: "
                 f"the player must follow suit or trump")
 
+    # ------------------------------------------------------------------ audit
+    def describe_extra(self) -> dict[str, Any]:
+        """Cinch's replay fields: the scoring ``items`` so far and, when complete, the ``record``."""
+        return {"items": self.items(), "record": self.record() if self.phase == DONE else None}
 
+    def items(self) -> list[dict[str, Any]]:
+        """One entry per counting card scored, in the order won: tricks as they finish
+        (play order within a trick), then, on a complete hand, face-up discards as they
+        were shown. They sum to ``points``."""
+        tab = self.tables
+        out: list[dict[str, Any]] = []
+        if tab is None:
+            return out
+        points, low_to_holder = tab.points, self.rules.low_to_holder
+        for trick in self.tricks:
+            if trick.winner is None:
+                break
+            for seat, card, extras in trick.plays:
+                for c in (card, *cards_of(extras)):
+                    if points[c]:
+                        owner = seat if c == tab.low_card and low_to_holder else trick.winner
+                        out.append({"item": CARD_NAMES[c], "side": SIDES[owner & 1], "value": points[c]})
+        if self.phase == DONE and self.discard_points():
+            side = SIDES[self.declarer & 1]
+            for rec in self.draws:
+                for c in self._shown_in_order(rec):
+                    if points[c]:
+                        out.append({"item": CARD_NAMES[c], "side": side, "value": points[c], "discard": True})
+        return out
+
+    def _shown_in_order(self, rec: DrawRecord) -> list[int]:
+        """The cards a draw showed face up, in the order shown: as the discard named them,
+        else (the rob, the fast layer) as they were dealt."""
+        if rec.listed:
+            return [c for c in rec.listed if rec.shown >> c & 1]
+        return sorted(cards_of(rec.shown), key=self.board.deck.index)
+
+    def record(self) -> dict[str, Any]:
+        """Where the cards not played went: each seat's discards (a robbing dealer's are
+        everything he did not keep), the stock left (top first; a rebuilt stock's cards
+        stay listed as their discarder's), nothing out of play."""
+        rob_discards = self.rules.draw != DRAW_AMERICAN   # foster: the dealer robs the whole stock
+        discards = [0, 0, 0, 0]
+        for rec in self.draws:
+            discards[rec.seat] |= rec.discarded | rec.shown | (rec.left_in_stock if rob_discards else 0)
+        gone = discards[0] | discards[1] | discards[2] | discards[3]
+        return {
+            "discards": self.seat_dict(discards),
+            "stock": [CARD_NAMES[c] for c in reversed(self.stock) if not gone >> c & 1],
+            "out_of_play": [],
+            "widow": [],
+            "turnups": [],
+        }
 
     def public(self, me: int | None) -> dict[str, Any]:
         """Cinch's own observation fields: the auction, the draw as ``me`` may see it."""

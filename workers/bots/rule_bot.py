@@ -34,6 +34,9 @@ SAME_COLOUR = {"C": "S", "S": "C", "D": "H", "H": "D"}
 PEDRO_KEY = 100 + 2 * 3 + 1      # strength of the five of trumps (the right Pedro)
 LEFT_PEDRO_KEY = 100 + 2 * 3     # the left Pedro, just below it
 POINTS_BY_RANK = {"A": 1, "J": 1, "T": 1, "5": 5, "2": 1}
+# Points a deal holds where it is not Cinch's 14: a hand's value (on the 14-point scale
+# of the catching cards it holds) is scaled to the auction's range.
+DEAL_POINTS = {"sixty_three": 63}
 
 
 # ---------------------------------------------------------------------- card helpers
@@ -437,7 +440,8 @@ def bid_limit(value: float, ruleset: str) -> int:
     trump is the prize.
     """
     margin = 1.5 if ruleset == "american62" else 2.0
-    return max(0, int(value - margin))
+    scale = DEAL_POINTS.get(ruleset, 14) / 14
+    return max(0, int((value - margin) * scale))
 
 
 def choose_bid(obs: Observation, legal: list[dict[str, Any]], rng_source: Any) -> Action:

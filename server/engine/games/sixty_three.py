@@ -1,0 +1,22 @@
+"""Sixty-three (RULES-family section 8): Cinch with raises, 63 points a deal, game 150.
+
+Everything else is ``foster51``'s hand (face-up discards of 3 to 9, the dealer robs), so
+the game is a ruleset of the Cinch hand: ``raises`` for the auction that goes round,
+``extra_counts`` for the King 25, Three 15 and Nine 9 of trumps.
+"""
+
+from __future__ import annotations
+
+from ..rulesets import DRAW_FOSTER, SCORING_DIFFERENCE, GameSpec, Ruleset, check_choice, check_positive
+from ..scoring import SCORING_SETBACK
+from ..state import HandState
+
+SIXTY_THREE = Ruleset(
+    name="sixty_three", target=150, min_bid=1, max_bid=63, draw=DRAW_FOSTER, low_to_holder=False,
+    scoring=SCORING_DIFFERENCE, raises=True, extra_counts=(("K", 25), ("3", 15), ("9", 9)),
+)
+
+SPECS = (
+    GameSpec(default=SIXTY_THREE, players=(4,), hand=HandState, partnerships=True,
+             options={"scoring": check_choice(SCORING_DIFFERENCE, SCORING_SETBACK), "target": check_positive}),
+)
