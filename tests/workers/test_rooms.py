@@ -6,7 +6,7 @@ from math import factorial
 
 import pytest
 
-from server.engine import GAMES, generate_board, make_ruleset, replay, seats_for
+from server.engine import generate_board, make_ruleset, replay, seats_for
 from workers.bots import RandomBot, make_bot
 from workers.match import as_number, board_record, board_scores, nets, play_boards, play_match, seatings
 
@@ -143,7 +143,6 @@ def test_the_entrants_must_match_the_units():
         list(play_boards(AM62, [(1, generate_board("n", 1))], [RandomBot(1)] * 3))
 
 
-@pytest.mark.skipif("seven_up" not in GAMES, reason="seven_up not merged yet")
 @pytest.mark.parametrize("name, k, rooms", [("seven_up", 3, "rotate"), ("seven_up", 3, "permute"),
                                             ("seven_up", 2, "rotate"), ("pitch", 3, "permute"),
                                             ("all_fives", 2, "permute")])
