@@ -50,7 +50,7 @@ from typing import Any
 from server.engine import generate_board, make_ruleset
 from server.stats import boards_to_separate, separation_point, summarize
 from workers.bots import make_bot
-from workers.match import entrant_side, net, play_blind_board, play_board_pair, play_par_room, play_room
+from workers.match import entrant_side, net, play_blind_board, play_board_pair, play_par_room, play_sides
 
 FORMATS = ("two-room", "blind", "independent")
 SLOW_BOTS = {"search"}
@@ -79,7 +79,7 @@ def board_score(rules, fmt: str, x: str, y: str, reference: str, seed: str, numb
     if fmt == "independent":
         side = "NS" if number % 2 == 1 else "EW"
         ns, ew = (bot(x, "x"), bot(y, "y")) if side == "NS" else (bot(y, "y"), bot(x, "x"))
-        return net(play_room(rules, board, ns, ew)["delta"], side)
+        return int(net(play_sides(rules, board, ns, ew)["result"]["delta"], side))
     raise ValueError(f"unknown format {fmt!r}")
 
 

@@ -44,7 +44,7 @@ from server.sequential import Sprt, run
 from server.stats import boards_to_separate, corrected
 from workers.bots import make_bot
 from workers.luck import lucky_pair, with_luck
-from workers.match import net, play_board_pair, play_room
+from workers.match import net, play_board_pair, play_sides
 
 SLOW_BOTS = {"search"}
 DEFAULT_BOARDS, DEFAULT_SLOW_BOARDS = 400, 200
@@ -67,8 +67,8 @@ def board(args: tuple[str, str, str, int]) -> dict[str, float]:
     for k, side in ((2 * n - 1, "NS"), (2 * n, "EW")):
         other = generate_board("independent", k)
         ns, ew = (bot(x, f"ix{k}"), bot(y, f"iy{k}")) if side == "NS" else (bot(y, f"iy{k}"), bot(x, f"ix{k}"))
-        room = with_luck(rules, other, play_room(rules, other, ns, ew))
-        hands.append((net(room["delta"], side), room["luck"] if side == "NS" else -room["luck"]))
+        room = with_luck(rules, other, play_sides(rules, other, ns, ew))
+        hands.append((int(net(room["result"]["delta"], side)), room["luck"] if side == "NS" else -room["luck"]))
     return {"board": n, "duplicate": pair["score"], "luck": pair["luck"], "luck_ms": luck_ms,
             "independent": sum(s for s, _ in hands), "independent_luck": sum(lk for _, lk in hands)}
 

@@ -171,7 +171,7 @@ def main() -> None:
                 timeouts += sum(m["timeouts"].values())
                 record = http.get(f"{base}/matches/{m['id']}/boards/{first}", timeout=30).json()
                 pairs += 1
-                actions += sum(len(room["replay"]["actions"]) for room in record["rooms"])
+                actions += sum(len(room["actions"]) for room in record["rooms"])
                 defaulted += sum(len(room.get("faults", [])) for room in record["rooms"])
         server_log = serve_log.read_text(errors="replace")
         warm = next((s for s in samples if s[0] >= 60), samples[0])

@@ -245,16 +245,45 @@ class Results(Model):
 
 @dataclass
 class Room(Model):
-    """One room of a board pair: the hand as played, ready for ``cinch replay``."""
+    """One room of a board pair: the hand's record, the same shape as a table hand's and
+    itself a ``cinch replay`` input (``replay``); what it came to is in ``result``."""
 
-    replay: dict[str, Any] = field(default_factory=dict, repr=False)
-    contract: dict[str, Any] | None = None      # {"seat", "amount"} or None
-    trump: str | None = None
-    tricks: dict[str, int] = field(default_factory=dict)    # tricks taken per side
-    points: dict[str, int] = field(default_factory=dict)
-    delta: dict[str, int] = field(default_factory=dict)     # score change per side
+    ruleset: str = ""
+    options: dict[str, Any] = field(default_factory=dict)
+    board: dict[str, Any] = field(default_factory=dict, repr=False)
+    scores: dict[str, int] = field(default_factory=dict)     # game scores before the hand (0-0)
+    actions: list[dict[str, Any]] = field(default_factory=list, repr=False)
     faults: list[dict[str, Any]] = field(default_factory=list)
+    result: dict[str, Any] = field(default_factory=dict)    # contract, trump, tricks, points, delta
     luck: float | None = None       # N/S's luck on the draw (README, "Luck correction")
+
+    @property
+    def replay(self) -> dict[str, Any]:
+        """The ``cinch replay`` input of this hand (the record itself)."""
+        return self.to_dict()
+
+    @property
+    def contract(self) -> dict[str, Any] | None:
+        """``{"seat", "amount"}``, or None when every seat passed."""
+        return self.result.get("contract")
+
+    @property
+    def trump(self) -> str | None:
+        return self.result.get("trump")
+
+    @property
+    def tricks(self) -> dict[str, int]:
+        """Tricks taken per side."""
+        return dict(self.result.get("tricks") or {})
+
+    @property
+    def points(self) -> dict[str, int]:
+        return dict(self.result.get("points") or {})
+
+    @property
+    def delta(self) -> dict[str, int]:
+        """The score change per side."""
+        return dict(self.result.get("delta") or {})
 
     def net(self, side: str) -> int:
         """A side's net on the hand: its score change minus the other side's."""
@@ -329,7 +358,7 @@ class Table(Model):
     limits: dict[str, int] = field(default_factory=dict)
     hands_played: int = 0
     scores: dict[str, int] = field(default_factory=dict)
-    hands: list[dict[str, Any]] = field(default_factory=list, repr=False)
+    hands: list[dict[str, Any]] = field(default_factory=list, repr=False)    # summaries: scores before, delta
     live: dict[str, Any] | None = field(default=None, repr=False)
     commitment: str = ""            # sha256 of the deal seed, from the start
     deal_seed: str | None = None    # revealed once the game is over
@@ -355,7 +384,9 @@ class Table(Model):
 
 @dataclass
 class TableRecord(Model):
-    """A finished table's every hand: board, actions (``cinch replay`` input), delta, scores."""
+    """A finished table's every hand: each the same record as a room's (ruleset, options,
+    board, scores before it, actions, faults, result: a ``cinch replay`` input) with its
+    ``number``, ``public`` view and ``luck``; the scores after a hand are scores + delta."""
 
     id: str = ""
     winner: str | None = None

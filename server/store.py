@@ -82,6 +82,7 @@ from redis import Redis
 
 from .dealsets import DealSet
 from .ratings import replay, shown
+from .records import current_pair, current_room, current_table_hand
 from .settings import CLOSED_DECISION_SECONDS
 from .engine import Board
 
@@ -634,13 +635,14 @@ class Store:
         return {int(b): float(v) for b, v in self.redis.hgetall(self.key("match", mid, "luck")).items()}
 
     def pair(self, mid: str, board: int) -> dict[str, Any] | None:
+        """A stored board pair, its rooms in today's record shape (``server.records``)."""
         raw = self.redis.hget(self.key("match", mid, "pairs"), str(board))
-        return None if raw is None else json.loads(raw)
+        return None if raw is None else current_pair(json.loads(raw))
 
     def par_room(self, tid: str, board: int) -> dict[str, Any] | None:
         """The blind movement's reference room on a board, if it has been played."""
         raw = self.redis.hget(self.key("tournament", tid, "par"), str(board))
-        return None if raw is None else json.loads(raw)
+        return None if raw is None else current_room(json.loads(raw))
 
     def put_par_room(self, tid: str, board: int, room: dict[str, Any]) -> dict[str, Any]:
         """Keep the first par room stored for the board, and return it: two jobs that
@@ -649,7 +651,7 @@ class Store:
         pipe = self.redis.pipeline(transaction=True)
         pipe.hsetnx(key, str(board), json.dumps(room, separators=(",", ":")))
         pipe.hget(key, str(board))
-        return json.loads(pipe.execute()[1])
+        return current_room(json.loads(pipe.execute()[1]))
 
     def complete_match(self, match: dict[str, Any]) -> bool:
         """Mark a match complete with the boards it has (its sequential test decided):
@@ -996,7 +998,14 @@ class Store:
         return True
 
     def table_hands(self, tid: str) -> list[dict[str, Any]]:
-        return [json.loads(h) for h in self.redis.lrange(self.key("table", tid, "hands"), 0, -1)]
+        """A table's finished hands, each a hand record (``server.engine.record``) with its
+        ``number``, ``public`` view and ``luck``; hands stored by an older version are read
+        through ``server.records``."""
+        hands = [json.loads(h) for h in self.redis.lrange(self.key("table", tid, "hands"), 0, -1)]
+        if all("result" in hand for hand in hands):
+            return hands
+        table = self.table(tid)
+        return [current_table_hand(hand, table["ruleset"], table["options"]) for hand in hands]
 
     def append_table_hand(self, tid: str, number: int, record: dict[str, Any]) -> bool:
         return bool(self._append_hand(keys=[self.key("table", tid, "hands")], args=[number, json.dumps(record)]))

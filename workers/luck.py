@@ -232,11 +232,11 @@ def hand_luck(rules: Ruleset, board: Board, actions: list[dict[str, Any]]) -> di
 
 
 def with_luck(rules: Ruleset, board: Board, room: dict[str, Any]) -> dict[str, Any]:
-    """A room record (``workers.match.play_room``) with N/S's ``luck`` on it: None if the
-    measure fails, since a played board must be stored whatever befalls its statistics
+    """A room's hand record (``workers.match.play_room``) with N/S's ``luck`` next to it:
+    None if the measure fails, since a played board must be stored whatever befalls its statistics
     (a board without a luck counts as luck 0, i.e. raw)."""
     try:
-        luck: float | None = room_luck(rules, board, room["replay"]["actions"])
+        luck: float | None = room_luck(rules, board, room["actions"])
     except Exception:      # noqa: BLE001 - never lose a board to its luck measure
         luck = None
     return {**room, "luck": luck}

@@ -1,14 +1,27 @@
-"""The duplicate runners: the two-room match, and the blind movement's single room.
+"""The duplicate runners: rooms for any table shape, the two-room match, and the blind
+movement's single room.
 
-Two-room match: each board is played twice with the partnerships swapped, the rooms of
-different boards interleaved (``play_pairs``). Blind movement: an entrant plays a board
-once, against the reference bot, and is scored against the reference pair's own result
-on the same cards (``play_blind_board``), so it never holds a board twice.
+A room is one hand of a board with one agent per seat (``play_room``); its record is the
+one record of a played hand (``server.engine.record.hand_record``: a complete
+``cinch replay`` input with its result). Entrants control *units*, the hand's sides: a
+partnership of two seats or a single seat (RULES-family section 12).
 
-Pure of I/O: it takes agents and boards and returns board-pair records, so it runs the
-same in a test, a benchmark or an RQ job. A record holds everything needed to audit
-it: each room's ``replay`` is a complete ``cinch replay`` input, and the score can be
-recomputed from the rooms' deltas alone (``pair_score``, ``blind_score``).
+* Any shape (``play_boards``): each board is played in every room of a seating plan
+  (``seatings``: rotate, or all permutations), the rooms of different boards
+  interleaved; each entrant's board score is the sum of its nets (``nets``).
+* Two-room match (``play_pairs``): the same for two partnerships, X at N/S in room 1 and
+  at E/W in room 2, kept in its own record shape (``score`` is X's).
+* Blind movement: an entrant plays a board once, against the reference bot, and is
+  scored against the reference pair's own result on the same cards
+  (``play_blind_board``), so it never holds a board twice.
+
+Pure of I/O: it takes agents and boards and returns board records, so it runs the same in
+a test, a benchmark or an RQ job; every score can be recomputed from the rooms' deltas.
+
+Nets are exact: with ``m`` units a net divides by ``m - 1`` (2 with three units), so
+``nets`` returns ``Fraction``s and a board record stores each entrant's score as an
+integer when it is whole and as a float otherwise (``as_number``). With two units every
+net is a whole number, so a two-room match's scores stay integers.
 
 Nothing here knows whether an agent is a built-in bot or a remote seat. If an agent
 raises or answers with an illegal action, the room goes on with the default action and
@@ -17,61 +30,154 @@ the fault is recorded, so a broken bot cannot stop a match or lose a board.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator
+from fractions import Fraction
+from itertools import permutations
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
-from server.engine import DONE, SEATS, Board, HandState, Ruleset, observation
+from server.engine import DONE, Board, Ruleset, game_spec, new_hand, observation
 from server.engine.playout import default_action
+from server.engine.record import hand_record
 from workers.bots.base import Agent
 
+ROOMS = ("rotate", "permute")
+MAX_PERMUTE = 4          # RULES-family 12.4: all k! seatings only for k <= 4
 
-def play_room(rules: Ruleset, board: Board, ns: Agent, ew: Agent) -> dict[str, Any]:
-    """Play one hand of ``board`` with ``ns`` at N and S and ``ew`` at E and W."""
-    state = HandState(rules, board)
+
+def play_room(rules: Ruleset, board: Board, agents: Sequence[Agent]) -> dict[str, Any]:
+    """Play one hand of ``board`` with ``agents[i]`` at seat ``i`` (the hand's ``seats``
+    order); returns the hand's record."""
+    hand = new_hand(rules, board)
+    if len(agents) != len(hand.seats):
+        raise ValueError(f"{rules.name} seats {len(hand.seats)} players, not {len(agents)}")
     faults: list[dict[str, Any]] = []
-    while state.phase != DONE:
-        seat = SEATS[state.to_act]
-        agent = ns if seat in "NS" else ew
-        view = observation(state, seat)
+    while hand.phase != DONE:
+        index = hand.to_act
+        assert index is not None            # a hand that is not done has a seat to act
+        seat = hand.seats[index]
+        view = observation(hand, seat)
         try:
-            state.apply(agent.decide(view))
+            hand.apply(agents[index].decide(view))
         except Exception as exc:   # a bot's bug must not stop the match
-            faults.append({"seat": seat, "index": len(state.actions), "error": str(exc)[:200]})
-            state.apply(default_action(view["legal"]))
-    return {
-        "replay": {"ruleset": rules.name, "options": rules.options(), "board": board.to_dict(),
-                   "actions": state.actions},
-        "contract": state.contract_dict(),
-        "trump": "CDHS"[state.trump],
-        "tricks": {"NS": sum(1 for t in state.tricks if t.winner % 2 == 0),
-                   "EW": sum(1 for t in state.tricks if t.winner % 2 == 1)},
-        "points": state.side_dict(state.points()),
-        "delta": state.side_dict(state.delta()),
-        "faults": faults,
-    }
+            faults.append({"seat": seat, "index": len(hand.actions), "error": str(exc)[:200]})
+            hand.apply(default_action(view["legal"]))
+    return hand_record(hand, faults)
 
 
-def net(delta: dict[str, int], side: str) -> int:
-    """A side's net on a hand: its score change minus the other side's."""
-    other = "EW" if side == "NS" else "NS"
-    return delta[side] - delta[other]
+def units_of(rules: Ruleset) -> tuple[tuple[str, ...], tuple[int, ...]]:
+    """(unit names, seat index -> unit index): the units are the ruleset's sides."""
+    return game_spec(rules).sides(rules.players)
 
 
-def pair_score(rooms: list[dict[str, Any]]) -> int:
-    """X's score on a board pair: X sits N/S in room 1 and E/W in room 2."""
-    return net(rooms[0]["delta"], "NS") + net(rooms[1]["delta"], "EW")
+def seat_agents(rules: Ruleset, by_unit: Sequence[Agent]) -> list[Agent]:
+    """One agent per seat from one agent per unit: a unit's agent plays all its seats."""
+    return [by_unit[unit] for unit in units_of(rules)[1]]
 
 
+def play_sides(rules: Ruleset, board: Board, ns: Agent, ew: Agent) -> dict[str, Any]:
+    """A partnership room: ``ns`` at N and S, ``ew`` at E and W."""
+    return play_room(rules, board, seat_agents(rules, (ns, ew)))
+
+
+# ---------------------------------------------------------------- nets and seatings
+def nets(delta: Mapping[str, int], units: Sequence[str]) -> list[Fraction]:
+    """Each unit's net in a room, in ``units`` order (RULES-family 12.5): its score change
+    less the mean change of the other units. Exact, and they sum to zero."""
+    if len(units) < 2:
+        raise ValueError("a net needs at least two units")
+    total = sum(delta[u] for u in units)
+    return [delta[u] - Fraction(total - delta[u], len(units) - 1) for u in units]
+
+
+def net(delta: Mapping[str, int], unit: str) -> Fraction:
+    """A unit's net on a hand: its score change less the others' mean change (with two
+    sides: minus the other side's)."""
+    units = list(delta)
+    return nets(delta, units)[units.index(unit)]
+
+
+def as_number(value: Fraction) -> int | float:
+    """A net or score as JSON stores it: an integer when whole, else a float."""
+    return int(value) if value.denominator == 1 else float(value)
+
+
+def seatings(k: int, rooms: str = "rotate") -> list[tuple[int, ...]]:
+    """The rooms of a board for ``k`` entrants: room ``r``'s tuple gives each entrant's
+    unit index. ``rotate``: ``k`` rooms, X_j at unit ``(j + r) % k`` (RULES-family 12.2);
+    ``permute``: all ``k!`` seatings, for ``k <= 4`` (12.4)."""
+    if k < 2:
+        raise ValueError("a duplicate board needs at least two entrants")
+    if rooms == "rotate":
+        return [tuple((j + r) % k for j in range(k)) for r in range(k)]
+    if rooms == "permute":
+        if k > MAX_PERMUTE:
+            raise ValueError(f"rooms=permute is for at most {MAX_PERMUTE} entrants, not {k}")
+        return list(permutations(range(k)))
+    raise ValueError(f"rooms must be one of {', '.join(ROOMS)}, not {rooms!r}")
+
+
+def board_scores(rooms: Sequence[Mapping[str, Any]]) -> list[Fraction]:
+    """Each entrant's board score: the sum of its nets over the rooms, each room saying
+    which unit every entrant held (``units``)."""
+    totals = [Fraction(0)] * len(rooms[0]["units"])
+    for room in rooms:
+        delta = room["result"]["delta"]
+        by_unit = dict(zip(delta, nets(delta, list(delta))))
+        totals = [total + by_unit[unit] for total, unit in zip(totals, room["units"])]
+    return totals
+
+
+# ---------------------------------------------------------------- playing rooms
 def room_key(context: str, number: int, room: int | str) -> str:
     """The key a room's agents are told (``new_hand``); remote seats derive the room's
     secret view of the table from it, so it must differ for every room they play."""
     return f"{context}/{number}/{room}"
 
 
-def _play_seated(rules: Ruleset, board: Board, key: str, ns: Agent, ew: Agent) -> dict[str, Any]:
-    for agent in (ns, ew):
+def _play_seated(rules: Ruleset, board: Board, key: str, by_unit: Sequence[Agent]) -> dict[str, Any]:
+    for agent in by_unit:
         if hasattr(agent, "new_hand"):
             agent.new_hand(key)
-    return play_room(rules, board, ns, ew)
+    return play_room(rules, board, seat_agents(rules, by_unit))
+
+
+def play_boards(rules: Ruleset, boards: list[tuple[int, Board]], entrants: Sequence[Agent], rooms: str = "rotate",
+                context: str = "", should_stop: Callable[[], bool] = lambda: False) -> Iterator[dict[str, Any]]:
+    """Every board played by ``entrants`` (one per unit) in every room of ``seatings``;
+    yields each board's record as its last room ends: ``{"board", "rooms",
+    "entrant_scores"}``, each room a hand record with ``units`` (the unit each entrant
+    held there, by entrant index). Stops between rooms when ``should_stop()`` says so,
+    dropping the boards whose rooms were not all played.
+
+    The rooms are interleaved: every board's room ``r`` is played, in board order, before
+    any board's room ``r + 1``, so with two boards or more a bot never meets a board twice
+    back to back (the same board's rooms are as many rooms apart as there are boards).
+    """
+    names = units_of(rules)[0]
+    if len(entrants) != len(names):
+        raise ValueError(f"{rules.name} with {rules.players} players has {len(names)} units, "
+                         f"not {len(entrants)} entrants")
+    plan = seatings(len(entrants), rooms)
+    played: dict[int, list[dict[str, Any]]] = {number: [] for number, _ in boards}
+    for r, seating in enumerate(plan):
+        by_unit = [entrants[seating.index(u)] for u in range(len(names))]
+        for number, board in boards:
+            if should_stop():
+                return
+            room = _play_seated(rules, board, room_key(context, number, r + 1), by_unit)
+            played[number].append({**room, "units": [names[u] for u in seating]})
+            if r == len(plan) - 1:
+                yield board_record(number, played.pop(number))
+
+
+def board_record(number: int, rooms: list[dict[str, Any]]) -> dict[str, Any]:
+    """A board's record for any shape: its rooms and each entrant's board score."""
+    return {"board": number, "rooms": rooms, "entrant_scores": [as_number(s) for s in board_scores(rooms)]}
+
+
+# ---------------------------------------------------------------- the two-room match
+def pair_score(rooms: list[dict[str, Any]]) -> int:
+    """X's score on a board pair: X sits N/S in room 1 and E/W in room 2."""
+    return int(net(rooms[0]["result"]["delta"], "NS") + net(rooms[1]["result"]["delta"], "EW"))
 
 
 def play_board_pair(rules: Ruleset, board: Board, number: int, x: Agent, y: Agent,
@@ -107,11 +213,11 @@ def play_pairs(rules: Ruleset, boards: list[tuple[int, Board]], x: Agent, y: Age
     for number, board in boards:
         if should_stop():
             return
-        first_rooms[number] = _play_seated(rules, board, room_key(context, number, 1), x, y)
+        first_rooms[number] = _play_seated(rules, board, room_key(context, number, 1), (x, y))
     for number in second_room_order([n for n, _ in boards]):
         if should_stop():
             return
-        rooms = [first_rooms[number], _play_seated(rules, by_number[number], room_key(context, number, 2), y, x)]
+        rooms = [first_rooms[number], _play_seated(rules, by_number[number], room_key(context, number, 2), (y, x))]
         yield {"board": number, "rooms": rooms, "score": pair_score(rooms)}
 
 
@@ -132,7 +238,7 @@ def entrant_side(number: int, index: int) -> str:
 def play_par_room(rules: Ruleset, board: Board, number: int, reference: Agent, context: str = "") -> dict[str, Any]:
     """The reference pair's result on a board: the reference bot at all four seats.
     Every entrant's result on the board is scored against it."""
-    return _play_seated(rules, board, room_key(context, number, "par"), reference, reference)
+    return _play_seated(rules, board, room_key(context, number, "par"), (reference, reference))
 
 
 def play_blind_board(rules: Ruleset, board: Board, number: int, entrant: Agent, reference: Agent, side: str,
@@ -141,10 +247,10 @@ def play_blind_board(rules: Ruleset, board: Board, number: int, entrant: Agent, 
     scored against the par room: its side's net minus the reference pair's net at the
     same side on the same cards. The luck of the deal cancels as in a two-room match,
     and the entrant never meets the board again."""
-    ns, ew = (entrant, reference) if side == "NS" else (reference, entrant)
-    room = _play_seated(rules, board, room_key(context, number, side), ns, ew)
+    by_unit = (entrant, reference) if side == "NS" else (reference, entrant)
+    room = _play_seated(rules, board, room_key(context, number, side), by_unit)
     return {"board": number, "side": side, "rooms": [room, par], "score": blind_score(room, par, side)}
 
 
 def blind_score(room: dict[str, Any], par: dict[str, Any], side: str) -> int:
-    return net(room["delta"], side) - net(par["delta"], side)
+    return int(net(room["result"]["delta"], side) - net(par["result"]["delta"], side))

@@ -3,10 +3,12 @@
 Each finished hand is appended to the table's record in Redis as a checkpoint, so a job
 retried after a crash replays the finished hands through the engine to rebuild the game
 and goes on from the next hand. While the game runs only a public view of the hand in
-progress is published; the full record is served once the game is over, with each
-hand's luck of the deal and of the draw (``workers.luck.hand_luck``: a table has no
-duplicate partner to cancel either), which tells from the stock what the public view
-does not, so it is served with the record and never before.
+progress is published; the full record is served once the game is over: each hand's
+record (``server.engine.record.hand_record``, scores before the hand) with its number,
+the public view of its end, and its luck of the deal and of the draw
+(``workers.luck.hand_luck``: a table has no duplicate partner to cancel either), which
+tells from the stock what the public view does not, so it is served with the record and
+never before.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from rq import get_current_job
 
 from server.engine import DONE, Game, generate_board, make_ruleset, observation
 from server.engine.playout import default_action
+from server.engine.record import hand_record
 from server.store import Store
 from workers.jobs import agent_for
 from workers.luck import hand_luck
@@ -52,7 +55,7 @@ def play_table_with(store: Store, tid: str) -> None:
                 hand.apply(default_action(view["legal"]))
             store.set_table_live(tid, {"hand": game.hands_played + 1, "view": observation(hand, None)})
         game.finish_hand(hand)
-        record = {**game.history[-1], "number": game.hands_played, "faults": faults,
+        record = {**hand_record(hand, faults), "number": game.hands_played,
                   "public": observation(hand, None), "luck": hand_luck(rules, hand.board, hand.actions)}
         store.append_table_hand(tid, game.hands_played, record)
     store.set_table_live(tid, None)

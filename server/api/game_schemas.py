@@ -383,26 +383,37 @@ class Fault(ma.Schema):
     error = fields.String(required=True, metadata={"description": "why the seat's answer was replaced"})
 
 
-class Replay(ma.Schema):
-    """What ``cinch replay`` takes: the hand from its board and actions."""
+class HandResult(ma.Schema):
+    """What a played hand came to."""
+
+    contract = fields.Nested(Contract, required=True, allow_none=True, metadata={
+        "description": "null when every seat passed (foster51)"})
+    trump = Suit(required=True, allow_none=True)
+    tricks = fields.Nested(BySides, required=True, metadata={"description": "tricks won"})
+    points = fields.Nested(BySides, required=True)
+    delta = fields.Nested(BySides, required=True, metadata={"description": (
+        "the hand's change to the score: the scores after the hand are scores + delta")})
+
+
+class HandRecord(ma.Schema):
+    """The one record of a played hand, the same for a duplicate room and a table hand,
+    and itself a ``cinch replay`` input (the replay reads ruleset, options, board, scores
+    and actions, and ignores the rest)."""
 
     ruleset = Ruleset(required=True)
     options = fields.Dict(required=True, metadata={"description": "as the observation's options"})
     board = fields.Nested(BoardSchema, required=True)
+    scores = fields.Nested(BySides, required=True, metadata={"description": (
+        "the game scores before the hand (0-0 in a duplicate room)")})
     actions = fields.List(fields.Nested(RecordedAction), required=True)
+    faults = fields.List(fields.Nested(Fault), required=True, metadata={"description": (
+        "the actions that replaced a seat's answer (a timeout, an error or an illegal action)")})
+    result = fields.Nested(HandResult, required=True)
 
 
-class Room(ma.Schema):
-    """One room of a board: the hand played, and what it scored."""
+class Room(HandRecord):
+    """One room of a board: the hand's record, and N/S's luck next to it."""
 
-    replay = fields.Nested(Replay, required=True)
-    contract = fields.Nested(Contract, required=True, allow_none=True, metadata={
-        "description": "null when every seat passed (foster51)"})
-    trump = Suit(required=True)
-    tricks = fields.Nested(BySides, required=True, metadata={"description": "tricks won"})
-    points = fields.Nested(BySides, required=True)
-    delta = fields.Nested(BySides, required=True, metadata={"description": "the hand's change to the score"})
-    faults = fields.List(fields.Nested(Fault), required=True)
     luck = fields.Float(allow_none=True, metadata={"description": (
         "N/S's luck on the draw in this room: the fixed evaluator's value of the position the stock made "
         "minus its mean over other stocks (absent on boards stored before it was measured)")})

@@ -12,8 +12,8 @@ from server import anytime, sequential
 from server.engine.cards import SEATS
 from server.tournaments import DEFAULTS, FORMATS, LIMITS, SPRT_CHUNK, SPRT_DELTA_LIMIT, SPRT_SETTINGS, STATUSES
 
-from .game_schemas import (BoardSchema, BySides, Contract, Fault, LegalSchema, ObservationSchema, RecordedAction,
-                           Room, Ruleset, Seat, Side, Suit, Trick)
+from .game_schemas import (BySides, Contract, HandRecord, LegalSchema, ObservationSchema, Room, Ruleset, Seat, Side,
+                           Suit, Trick)
 
 
 class BotRegisterSchema(ma.Schema):
@@ -352,8 +352,8 @@ class BoardPairSchema(ma.Schema):
         "X's luck on the draw on this pair: how much better than expected the stock served X, by a fixed "
         "evaluator; score - luck is the luck-corrected score before weighting")})
     rooms = fields.List(fields.Nested(Room), required=True, metadata={"description": (
-        "two rooms: X at N/S then at E/W; blind movement: the entrant's room, then the reference pair's "
-        "par room")})
+        "two rooms, each the one record of a played hand (a cinch replay input) with N/S's luck: X at N/S "
+        "then at E/W; blind movement: the entrant's room, then the reference pair's par room")})
     side = Side(metadata={"description": (
         "blind movement only: the side the entrant (X) held in the first room; the second is "
         "the reference pair's par room on the same cards")})
@@ -413,8 +413,9 @@ class HandSummarySchema(ma.Schema):
     """A finished hand of a table as a spectator may see it: no card that was not played."""
 
     number = fields.Integer(required=True)
+    scores = fields.Nested(BySides, required=True, metadata={"description": (
+        "the game score before the hand (after it: scores + delta)")})
     delta = fields.Nested(BySides, required=True, metadata={"description": "the hand's change to the score"})
-    scores = fields.Nested(BySides, required=True, metadata={"description": "the game score after the hand"})
     contract = fields.Nested(Contract, required=True, allow_none=True)
     trump = Suit(required=True, allow_none=True)
     points = fields.Nested(BySides, required=True, allow_none=True)
@@ -456,16 +457,11 @@ class HandLuckSchema(ma.Schema):
     draw = fields.Float(required=True, metadata={"description": "the luck of the draw from the stock"})
 
 
-class TableHandSchema(ma.Schema):
-    """One hand of a finished table, every card: replay it with the table's ruleset and
-    options and the previous hand's ``scores`` (0-0 for the first)."""
+class TableHandSchema(HandRecord):
+    """One hand of a finished table, every card: its record (``scores`` before the hand,
+    a ``cinch replay`` input as it is), its number, its public view and its luck."""
 
     number = fields.Integer(required=True)
-    board = fields.Nested(BoardSchema, required=True)
-    actions = fields.List(fields.Nested(RecordedAction), required=True)
-    delta = fields.Nested(BySides, required=True)
-    scores = fields.Nested(BySides, required=True, metadata={"description": "the game score after the hand"})
-    faults = fields.List(fields.Nested(Fault), required=True)
     public = fields.Nested(ObservationSchema, required=True, metadata={
         "description": "the finished hand as a spectator saw it"})
     luck = fields.Nested(HandLuckSchema, allow_none=True, metadata={"description": (

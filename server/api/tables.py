@@ -23,6 +23,7 @@ from flask_smorest import Blueprint, abort
 
 from server import registry
 from server.engine import RulesetError, make_ruleset
+from server.engine.record import scores_after
 from server.remote import DEFAULT_LIMITS
 from server.store import StoreError, TableLimit
 from workers.table import play_table
@@ -89,11 +90,11 @@ def view(tid: str) -> dict:
     table = table_or_404(tid)
     store = arena().store
     hands = store.table_hands(tid)
-    summary = [{"number": h["number"], "delta": h["delta"], "scores": h["scores"],
-                "contract": h["public"]["contract"], "trump": h["public"]["trump"],
-                "points": h["public"]["points"], "tricks": h["public"]["tricks"]} for h in hands]
+    summary = [{"number": h["number"], "scores": h["scores"], "delta": h["result"]["delta"],
+                "contract": h["result"]["contract"], "trump": h["result"]["trump"],
+                "points": h["result"]["points"], "tricks": h["public"]["tricks"]} for h in hands]
     return {**{k: table[k] for k in ("id", "ruleset", "options", "seats", "status", "winner", "limits")},
-            "hands_played": len(hands), "scores": hands[-1]["scores"] if hands else {"NS": 0, "EW": 0},
+            "hands_played": len(hands), "scores": scores_after(hands[-1]) if hands else {"NS": 0, "EW": 0},
             "hands": summary, "live": store.table_live(tid) if table["status"] == "running" else None,
             "commitment": hashlib.sha256(table["deal_seed"].encode("utf-8")).hexdigest(),
             "deal_seed": table["deal_seed"] if table["status"] == "finished" else None}

@@ -98,11 +98,12 @@ def find_stored(store: Store, x: str, y: str, spec: dict[str, Any], boards: rang
 
 
 def room_line(room: dict[str, Any], side: str) -> str:
-    c = room["contract"]
+    result = room["result"]
+    c = result["contract"]
     contract = f"{c['seat']}{c['amount']}" if c else "--"
-    t, p = room["tricks"], room["points"]
-    return (f"{contract:>4}{room['trump']} tr {t['NS']}-{t['EW']} pts {p['NS']:2}-{p['EW']:<2} "
-            f"net {net(room['delta'], side):+4}")
+    t, p = result["tricks"], result["points"]
+    return (f"{contract:>4}{result['trump'] or '-'} tr {t['NS']}-{t['EW']} pts {p['NS']:2}-{p['EW']:<2} "
+            f"net {int(net(result['delta'], side)):+4}")
 
 
 def sprt_settings(args: argparse.Namespace) -> Sprt:

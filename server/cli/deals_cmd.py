@@ -156,7 +156,7 @@ def _check_rooms(mid: str, n: int, record: dict[str, Any], expected: Board) -> N
     if not isinstance(rooms, list) or not rooms:
         raise UsageError(f"match {mid} board {n}: the served record has no rooms")
     for index, room in enumerate(rooms, 1):
-        served = (room.get("replay") or {}).get("board") if isinstance(room, dict) else None
+        served = room.get("board") if isinstance(room, dict) else None
         try:
             board = Board.from_dict(served)
         except BoardError as exc:

@@ -32,7 +32,6 @@ class Game:
         self.scores: tuple[int, ...] = (0,) * len(self.sides)
         self.hands_played = 0
         self.winner: str | None = None
-        self.history: list[dict] = []
 
     def new_hand(self) -> Hand:
         """The next hand to play, dealt by the player whose turn it is."""
@@ -46,8 +45,6 @@ class Game:
         if hand.phase != "done":
             raise ValueError("the hand is not complete")
         self.scores, won = hand.settle(self.scores)
-        self.history.append({"board": hand.board.to_dict(), "actions": hand.actions,
-                             "delta": hand.side_dict(hand.delta()), "scores": hand.side_dict(self.scores)})
         self.hands_played += 1
         self.dealer = (self.dealer + 1) % len(self.seats)
         if won is not None:

@@ -13,6 +13,7 @@ from typing import Any
 from flask import abort, render_template
 
 from server.engine import SEATS
+from server.engine.record import scores_after
 from server.store import StoreError
 from workers.match import net
 
@@ -21,6 +22,11 @@ from ..api.tables import table_or_404
 from ..api.tournaments import visible_pair
 from .blueprint import bp
 from .hands import timeline
+
+
+def pair_net(room: dict[str, Any], side: str) -> int:
+    """A side's net in a room of a two-side match (a whole number)."""
+    return int(net(room["result"]["delta"], side))
 
 
 def seated(ns: str, ew: str) -> dict[str, str]:
@@ -45,16 +51,16 @@ def rooms_of(match: dict[str, Any], record: dict[str, Any]) -> list[dict[str, An
         return [
             {"key": "entrant", "title": f"{x}'s room", "seating": f"{x} at {side}, reference {y} at {other}",
              "players": seated(ns, ew), "room": first, "net_label": f"{x}'s net at {side}",
-             "net": net(first["delta"], side)},
+             "net": pair_net(first, side)},
             {"key": "par", "title": "Par room", "seating": f"reference {y} at all four seats",
              "players": seated(y, y), "room": second, "net_label": f"reference pair's net at {side}",
-             "net": net(second["delta"], side)},
+             "net": pair_net(second, side)},
         ]
     return [
         {"key": "1", "title": "Room 1", "seating": f"{x} at NS, {y} at EW", "players": seated(x, y),
-         "room": first, "net_label": f"{x}'s net", "net": net(first["delta"], "NS")},
+         "room": first, "net_label": f"{x}'s net", "net": pair_net(first, "NS")},
         {"key": "2", "title": "Room 2", "seating": f"{y} at NS, {x} at EW", "players": seated(y, x),
-         "room": second, "net_label": f"{x}'s net", "net": net(second["delta"], "EW")},
+         "room": second, "net_label": f"{x}'s net", "net": pair_net(second, "EW")},
     ]
 
 
@@ -70,7 +76,7 @@ def board_pair_page(mid: str, board: int):
                                f"(or is not one of its boards): no one sees its cards until then")
     rooms = rooms_of(match, record)
     for room in rooms:
-        room["timeline"] = timeline(room["room"]["replay"])
+        room["timeline"] = timeline(room["room"])
     return render_template("board.html", match=match, mid=mid, tid=tid, board=board, record=record,
                            rooms=rooms, blind=match.get("kind") == "blind")
 
@@ -85,8 +91,5 @@ def table_hand_page(tid: str, number: int):
     if not 1 <= number <= len(hands):
         abort(404, description=f"table {tid} has no hand {number}: its game lasted {len(hands)} hands")
     record = hands[number - 1]
-    before = hands[number - 2]["scores"] if number > 1 else None
-    doc = {"ruleset": table["ruleset"], "options": table["options"], "board": record["board"],
-           "actions": record["actions"], "scores": before}
     return render_template("table_hand.html", table=table, number=number, count=len(hands), record=record,
-                           t=timeline(doc))
+                           after=scores_after(record), t=timeline(record))

@@ -11,7 +11,7 @@ from server.engine import HandState, generate_board, make_ruleset
 from workers.bots import make_bot
 from workers.luck import (SAMPLES, deal_luck, deal_value, hand_luck, lucky_pair, other_stocks, pair_luck, pivot,
                           room_luck, to_play, value, with_luck)
-from workers.match import play_board_pair, play_room
+from workers.match import play_board_pair, play_sides
 
 
 def rooms_of(ruleset: str, boards: range, deals: str = "luck-test") -> list[tuple]:
@@ -19,7 +19,7 @@ def rooms_of(ruleset: str, boards: range, deals: str = "luck-test") -> list[tupl
     out = []
     for n in boards:
         board = generate_board(deals, n)
-        room = play_room(rules, board, make_bot("rule", n), make_bot("random", n))
+        room = play_sides(rules, board, make_bot("rule", n), make_bot("random", n))
         out.append((rules, board, room))
     return out
 
@@ -30,7 +30,7 @@ def test_luck_has_mean_zero_over_the_real_chance(ruleset: str) -> None:
     against, so over many boards the luck averages zero. A luck measured against the
     wrong distribution (a stock not reshuffled, the real dealer's rob in the real world
     but the evaluator's in the others) shows up here as a mean several errors away."""
-    lucks = [room_luck(rules, board, room["replay"]["actions"])
+    lucks = [room_luck(rules, board, room["actions"])
              for rules, board, room in rooms_of(ruleset, range(1, 161))]
     assert stdev(lucks) > 1.0            # the draw does matter
     error = stdev(lucks) / math.sqrt(len(lucks))
@@ -39,8 +39,8 @@ def test_luck_has_mean_zero_over_the_real_chance(ruleset: str) -> None:
 
 def test_the_same_room_always_has_the_same_luck() -> None:
     [(rules, board, room)] = rooms_of("american62", range(7, 8))
-    first = room_luck(rules, board, room["replay"]["actions"])
-    assert room_luck(rules, board, room["replay"]["actions"]) == first
+    first = room_luck(rules, board, room["actions"])
+    assert room_luck(rules, board, room["actions"]) == first
     assert [b.deck for b in other_stocks(board, 3)] == [b.deck for b in other_stocks(board, 3)]
 
 
@@ -74,7 +74,7 @@ def test_the_pivot_is_where_the_stock_is_first_seen() -> None:
     foster51: after every non-dealer's discard."""
     for ruleset, kinds in (("american62", {"bid", "pass", "trump"}), ("foster51", {"bid", "pass", "trump", "discard"})):
         [(rules, board, room)] = rooms_of(ruleset, range(2, 3))
-        actions = room["replay"]["actions"]
+        actions = room["actions"]
         cut = pivot(rules, board, actions)
         assert {a["type"] for a in actions[:cut]} <= kinds
         assert actions[cut]["type"] == "rob"
@@ -83,7 +83,7 @@ def test_the_pivot_is_where_the_stock_is_first_seen() -> None:
 def test_the_value_is_a_net_within_the_game_s_bounds() -> None:
     [(rules, board, room)] = rooms_of("american62", range(4, 5))
     state = HandState(rules, board)
-    actions = room["replay"]["actions"]
+    actions = room["actions"]
     for action in actions[:pivot(rules, board, actions)]:
         state.apply(action)
     v = value(to_play(state))
@@ -109,7 +109,7 @@ def test_the_luck_of_the_deal_has_mean_zero_over_deals(ruleset: str) -> None:
 
 def test_a_table_hand_s_luck_is_its_deal_s_and_its_draw_s() -> None:
     [(rules, board, room)] = rooms_of("american62", range(5, 6), "deal-luck-test")
-    actions = room["replay"]["actions"]
+    actions = room["actions"]
     assert hand_luck(rules, board, actions) == {"deal": deal_luck(rules, board),
                                                 "draw": room_luck(rules, board, actions)}
     assert deal_value(rules, board) == deal_value(rules, board)       # the same worlds every time
@@ -122,8 +122,8 @@ def test_every_foster51_option_has_a_luck(options: dict) -> None:
     rules = make_ruleset("foster51", options)
     for n in range(1, 9):
         board = generate_board("luck-options", n)
-        room = play_room(rules, board, make_bot("random", n), make_bot("rule", n))
-        assert math.isfinite(room_luck(rules, board, room["replay"]["actions"]))
+        room = play_sides(rules, board, make_bot("random", n), make_bot("rule", n))
+        assert math.isfinite(room_luck(rules, board, room["actions"]))
 
 
 def test_a_failing_measure_leaves_the_board_without_a_luck(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -138,4 +138,4 @@ def test_a_failing_measure_leaves_the_board_without_a_luck(monkeypatch: pytest.M
     monkeypatch.setattr(luck, "room_luck", broken)
     lucky = with_luck(rules, board, room)
     assert lucky["luck"] is None and pair_luck([lucky, lucky]) is None
-    assert hand_luck(rules, board, room["replay"]["actions"]) is None
+    assert hand_luck(rules, board, room["actions"]) is None

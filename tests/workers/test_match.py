@@ -3,7 +3,7 @@
 from server.engine import generate_board, make_ruleset, replay
 from workers.bots import RandomBot, make_bot
 from workers.match import (blind_score, entrant_side, net, pair_score, play_blind_board, play_board_pair, play_match,
-                           play_pairs, play_par_room)
+                           play_pairs, play_par_room, play_sides)
 
 AM62 = make_ruleset("american62")
 
@@ -23,12 +23,11 @@ def test_rooms_swap_the_partnerships_on_the_same_cards():
     x, y = Seated(RandomBot(1)), Seated(RandomBot(2))
     record = play_board_pair(AM62, generate_board("m", 1), 1, x, y)
     room1, room2 = record["rooms"]
-    assert room1["replay"]["board"] == room2["replay"]["board"]
+    assert room1["board"] == room2["board"]
     assert x.seats == {"N", "S", "E", "W"} and y.seats == {"N", "S", "E", "W"}
     # in room 1 every N/S action was X's: check through a fresh seating
     x1, y1 = Seated(RandomBot(1)), Seated(RandomBot(2))
-    from workers.match import play_room
-    play_room(AM62, generate_board("m", 1), x1, y1)
+    play_sides(AM62, generate_board("m", 1), x1, y1)
     assert x1.seats <= {"N", "S"} and y1.seats <= {"E", "W"}
 
 
@@ -37,9 +36,11 @@ def test_score_is_recomputable_from_the_record_alone():
         record = play_board_pair(AM62, generate_board("m", n), n, make_bot("rule", 1), make_bot("random", 1))
         rooms = record["rooms"]
         for room in rooms:
-            audit = replay(room["replay"])
-            assert audit["complete"] and audit["delta"] == room["delta"] and audit["points"] == room["points"]
-        expect = (net(rooms[0]["delta"], "NS")) + (net(rooms[1]["delta"], "EW"))
+            audit = replay(room)
+            result = room["result"]
+            assert audit["complete"] and audit["delta"] == result["delta"] and audit["points"] == result["points"]
+            assert audit["contract"] == result["contract"] and audit["trump"] == result["trump"]
+        expect = net(rooms[0]["result"]["delta"], "NS") + net(rooms[1]["result"]["delta"], "EW")
         assert record["score"] == pair_score(rooms) == expect
 
 
@@ -71,7 +72,7 @@ def test_broken_or_illegal_bots_get_the_default_action_and_a_recorded_fault():
         faults = record["rooms"][0]["faults"] + record["rooms"][1]["faults"]
         assert faults and all(f["seat"] for f in faults)
         for room in record["rooms"]:
-            assert replay(room["replay"])["complete"]
+            assert replay(room)["complete"]
 
 
 class Keyed:
@@ -124,9 +125,10 @@ def test_blind_board_scores_the_entrant_against_the_reference_pair():
         record = play_blind_board(AM62, board, n, make_bot("random", n), make_bot("rule", 1), side, par)
         room, shared = record["rooms"]
         assert shared is par and record["side"] == side
-        assert replay(room["replay"])["delta"] == room["delta"]
-        assert room["replay"]["board"] == par["replay"]["board"] == board.to_dict()
-        assert record["score"] == blind_score(room, par, side) == net(room["delta"], side) - net(par["delta"], side)
+        assert replay(room)["delta"] == room["result"]["delta"]
+        assert room["board"] == par["board"] == board.to_dict()
+        expect = net(room["result"]["delta"], side) - net(par["result"]["delta"], side)
+        assert record["score"] == blind_score(room, par, side) == expect
 
 
 def test_the_reference_against_itself_scores_zero_and_sides_alternate():

@@ -120,7 +120,7 @@
       tr.dataset.hand = h.number;
       tr.append(number, cell(h.contract ? h.contract.seat + " " + h.contract.amount : "", "text"),
                 cell(h.trump ? suit(h.trump) : "", "text"), cell(h.points ? h.points.NS + "\u2013" + h.points.EW : ""),
-                cell(h.delta.NS + "\u2013" + h.delta.EW), cell(h.scores.NS + "\u2013" + h.scores.EW));
+                cell(h.delta.NS + "\u2013" + h.delta.EW), cell((h.scores.NS + h.delta.NS) + "\u2013" + (h.scores.EW + h.delta.EW)));
       return tr;
     }));
     document.getElementById("hands").hidden = !t.hands.length;

@@ -59,7 +59,7 @@ def test_remote_bot_plays_a_tournament_and_records_replay(api, rq_workers, remot
     assert matches[0]["status"] == "complete" and matches[0]["timeouts"] == {}
     pair = api.call("GET", f"/api/v1/matches/{matches[0]['id']}/boards/1").json()
     for room in pair["rooms"]:
-        assert replay(room["replay"])["delta"] == room["delta"]
+        assert replay(room)["delta"] == room["result"]["delta"]
     results = api.call("GET", f"/api/v1/tournaments/{tid}/results").json()
     assert {row["bot"] for row in results["standings"]} == {"remote-one", "random"}
     board = api.call("GET", "/api/v1/ratings/american62").json()

@@ -9,7 +9,7 @@ from server import dealsets, registry
 from server.engine import Board, make_ruleset
 from server.tournaments import plan_matches, validate
 from workers.bots import RandomBot
-from workers.match import play_room
+from workers.match import play_sides
 
 BOTS = ["random", "rule", "search"]
 AMERICAN62 = make_ruleset("american62")
@@ -30,7 +30,7 @@ def _pair(deals, n, board=None):
     """Board ``n`` really played in both rooms (by the random bot), or ``board``'s cards
     stored under number ``n``."""
     board = Board.from_dict(board) if board else deals.board(n)
-    rooms = [play_room(AMERICAN62, board, RandomBot(n), RandomBot(n + 1)) for _ in range(2)]
+    rooms = [play_sides(AMERICAN62, board, RandomBot(n), RandomBot(n + 1)) for _ in range(2)]
     return {"board": n, "score": 0, "rooms": rooms}
 
 
@@ -47,13 +47,13 @@ def test_a_board_is_shown_only_once_finished_in_every_match(api, store):
             r = api.call("GET", f"/api/v1/matches/{mid}/boards/{n}")
             assert r.status_code == 404 and r.headers["Content-Type"].startswith("application/problem+json")
             assert "not finished in every match" in r.json()["detail"]
-            assert "replay" not in r.text
+            assert "deck" not in r.text and "actions" not in r.text
     assert not store.board_done_everywhere(tid, 1)
     _record(store, second, deals, 1)
     assert store.board_done_everywhere(tid, 1) and not store.board_done_everywhere(tid, 2)
     for mid in (first, second):
         r = api.call("GET", f"/api/v1/matches/{mid}/boards/1")
-        assert r.status_code == 200 and r.json()["rooms"][0]["replay"]["board"] == deals.board(1).to_dict()
+        assert r.status_code == 200 and r.json()["rooms"][0]["board"] == deals.board(1).to_dict()
         assert api.call("GET", f"/api/v1/matches/{mid}/boards/2").status_code == 404
     assert api.call("GET", f"/api/v1/matches/{first}/boards/99").status_code == 404
     assert api.call("GET", "/api/v1/matches/t999.m1/boards/1").status_code == 404

@@ -96,7 +96,7 @@ def test_decisions_reveal_only_what_the_seat_may_know(api, rq_workers, remote_bo
     stop.set()
     spy.join(timeout=5)
     for pair in peeks:                                      # only ever whole, finished pairs
-        assert len(pair["rooms"]) == 2 and all(len(r["replay"]["actions"]) >= 30 for r in pair["rooms"])
+        assert len(pair["rooms"]) == 2 and all(len(r["actions"]) >= 30 for r in pair["rooms"])
     assert bot.seen
     for decision in bot.seen:
         obs = decision["observation"]

@@ -37,8 +37,8 @@ def check_rooms_against_record(text, record, board):
     cards = [c for seat in dealt1.values() for c in seat]
     assert len(cards) == 36 and set(cards) == set(board["deck"][:36])
     for (_, _, winners, plays), room in zip(shown, record["rooms"]):
-        assert room["replay"]["board"] == board
-        expected = replay(room["replay"])["tricks"]
+        assert room["board"] == board
+        expected = replay(room)["tricks"]
         assert winners == [t["winner"] for t in expected]
         assert plays == [[p["card"] for p in t["plays"]] for t in expected]
 
@@ -104,13 +104,14 @@ def test_a_table_hand_is_shown_once_the_game_is_over(client, store: Store):
     text = html(client.get(f"/tables/{tid}/hands/{last}"))
     ((key, dealt, winners, plays),) = rooms(text)
     record = hands[-1]
-    expected = replay({"ruleset": "foster51", "board": record["board"], "actions": record["actions"]})
+    expected = replay(record)
     assert key == "table" and winners == [t["winner"] for t in expected["tricks"]]
     assert plays == [[p["card"] for p in t["plays"]] for t in expected["tricks"]]
     assert sorted(c for seat in dealt.values() for c in seat) == sorted(record["board"]["deck"][:36])
-    before = hands[-2]["scores"]
+    before = record["scores"]
+    assert before == {s: hands[-2]["scores"][s] + hands[-2]["result"]["delta"][s] for s in ("NS", "EW")}
     assert f"NS {before['NS']} &middot; EW {before['EW']} &rarr;" in text
-    assert f"NS <b>{record['scores']['NS']}</b>" in text
+    assert f"NS <b>{before['NS'] + record['result']['delta']['NS']}</b>" in text
     luck = record["luck"]
     assert f'data-deal="{luck["deal"]}" data-draw="{luck["draw"]}"' in text and "what the players made" in text
     assert all(f'<td class="who">{bot}</td>' in text for bot in set(seats.values()))

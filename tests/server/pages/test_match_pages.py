@@ -17,7 +17,7 @@ SCORES = {1: 6, 2: -2, 3: 10, 4: 4}
 
 
 def room(*faults):
-    return {"delta": {"NS": 0, "EW": 0}, "faults": [{"seat": s, "index": i, "error": e} for s, i, e in faults]}
+    return {"result": {"delta": {"NS": 0, "EW": 0}}, "faults": [{"seat": s, "index": i, "error": e} for s, i, e in faults]}
 
 
 def two_room(board, score, first=(), second=()):

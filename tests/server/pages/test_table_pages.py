@@ -90,7 +90,8 @@ def test_a_finished_table_shows_the_winner_the_seed_and_links_to_every_hand(clie
     assert f'id="score-{v["winner"]}">{v["scores"][v["winner"]]}<' in page
     assert drawn(page) == [] and 'id="live" data-hand="" hidden' in page
     for h in v["hands"]:
-        assert f'<td>{h["scores"]["NS"]}&ndash;{h["scores"]["EW"]}</td>' in page
+        after = {s: h["scores"][s] + h["delta"][s] for s in ("NS", "EW")}        # scores are before the hand
+        assert f'<td>{after["NS"]}&ndash;{after["EW"]}</td>' in page
 
 
 def test_the_list_of_tables_is_newest_first_with_scores_and_winners(client, store, monkeypatch):
