@@ -73,8 +73,8 @@ def board_score(rules, fmt: str, x: str, y: str, reference: str, seed: str, numb
     if fmt == "blind":
         ref = bot(reference, "ref")
         par = play_par_room(rules, board, number, ref)
-        a = play_blind_board(rules, board, number, bot(x, "x"), ref, entrant_side(number, 0), par)
-        b = play_blind_board(rules, board, number, bot(y, "y"), ref, entrant_side(number, 1), par)
+        a = play_blind_board(rules, board, number, bot(x, "x"), ref, entrant_side(rules, number, 0), par)
+        b = play_blind_board(rules, board, number, bot(y, "y"), ref, entrant_side(rules, number, 1), par)
         return a["score"] - b["score"]
     if fmt == "independent":
         side = "NS" if number % 2 == 1 else "EW"

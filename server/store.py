@@ -84,7 +84,7 @@ from .dealsets import DealSet
 from .ratings import replay, shown
 from .records import current_pair, current_room, current_table_hand
 from .settings import CLOSED_DECISION_SECONDS
-from .engine import Board
+from .engine import Board, seats_for
 
 _RECORD_PAIRS = """
 if redis.call('SISMEMBER', KEYS[5], ARGV[1]) == 1 then return {0, redis.call('SCARD', KEYS[5])} end
@@ -430,7 +430,8 @@ class Store:
     def put_dealset(self, deals: DealSet) -> None:
         """Publish a deal set for workers on any machine; refuses a different set of the same name."""
         key = self.key("deals", deals.name)
-        meta = json.dumps({"name": deals.name, "seed": deals.seed, "boards": len(deals.boards)})
+        shape = {"players": deals.players} if deals.players != 4 else {}
+        meta = json.dumps({"name": deals.name, "seed": deals.seed, "boards": len(deals.boards), **shape})
         stored = self.redis.hget(key, "meta")
         if stored is not None:
             if json.loads(stored) != json.loads(meta) or self.board(deals.name, 1) != deals.boards[0]:
@@ -447,10 +448,11 @@ class Store:
     def board(self, name: str, number: int) -> Board:
         cached = self._boards.get((name, number))
         if cached is None:
-            raw = self.redis.hget(self.key("deals", name), str(number))
+            raw, meta = self.redis.hmget(self.key("deals", name), [str(number), "meta"])
             if raw is None:
                 raise StoreError(f"deal set {name!r} has no board {number} in this store")
-            cached = self._boards[(name, number)] = Board.from_dict(json.loads(raw))
+            seats = seats_for(json.loads(meta).get("players", 4))
+            cached = self._boards[(name, number)] = Board.from_dict(json.loads(raw), seats)
         return cached
 
     # ------------------------------------------------------------------ tournaments and matches

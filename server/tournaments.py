@@ -189,10 +189,15 @@ def _sprt(spec: dict[str, Any], chunk_asked: bool) -> None:
         spec["chunk"] = SPRT_CHUNK
 
 
+def public_deals(players: int) -> str:
+    """The published deal set of a table size: ``standard``, ``standard-2p``, ..."""
+    return PUBLIC_DEALS if players == 4 else f"{PUBLIC_DEALS}-{players}p"
+
+
 def _deals(spec: dict[str, Any], roster: dict[str, dict[str, Any]]) -> None:
     remote = [n for n in entrants(spec) if roster[n]["kind"] != "builtin"]
     if spec["deals"] is None:
-        spec["deals"] = SECRET if remote else PUBLIC_DEALS
+        spec["deals"] = SECRET if remote else public_deals(make_ruleset(spec["ruleset"], spec["options"]).players)
     if not isinstance(spec["deals"], str) or not spec["deals"]:
         raise SpecError("deals must be the name of a deal set, or \"secret\"")
     if spec["deals"] != SECRET and remote and not spec["practice"]:
@@ -201,8 +206,13 @@ def _deals(spec: dict[str, Any], roster: dict[str, dict[str, Any]]) -> None:
                         "unless it is marked \"practice\": true")
 
 
-def fit_boards(spec: dict[str, Any], deal_count: int) -> None:
-    """Check that boards first..first+boards-1 exist in a deal set of ``deal_count`` boards."""
+def fit_boards(spec: dict[str, Any], deal_count: int, players: int = 4) -> None:
+    """Check that boards first..first+boards-1 exist in a deal set of ``deal_count`` boards
+    and that the set is dealt for the ruleset's table size."""
+    wanted = make_ruleset(spec["ruleset"], spec["options"]).players
+    if players != wanted:
+        raise SpecError(f"deals: {spec['deals']} is dealt for {players} players, the ruleset seats {wanted} "
+                        f"(the published set for {wanted} is {public_deals(wanted)})")
     _whole(spec, "first", 1, deal_count)
     _whole(spec, "boards", 1, deal_count - spec["first"] + 1)
 

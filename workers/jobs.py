@@ -32,7 +32,7 @@ from server.match_sprt import decide
 from server.tournaments import after_match_progress
 from workers.bots import BUILTIN, Agent, make_bot
 from workers.luck import blind_luck, lucky_pair, with_luck
-from workers.match import entrant_side, play_blind_board, play_pairs, play_par_room
+from workers.match import entrant_side, play_blind_board, play_pairs, play_par_room, units_of
 from workers.worker import stopping
 
 QUEUE = "cinch"
@@ -164,12 +164,12 @@ def blind_records(store: Store, rules: Ruleset, match: dict, boards: list[tuple[
         if par is None:
             par = store.put_par_room(match["tournament"], number,
                                      with_luck(rules, board, play_par_room(rules, board, number, reference, match["id"])))
-        side = entrant_side(number, match["index"])
+        side = entrant_side(rules, number, match["index"])
         if "luck" not in par:      # stored before the luck was measured
             par = with_luck(rules, board, par)
         record = play_blind_board(rules, board, number, entrant, reference, side, par, match["id"])
         room = with_luck(rules, board, record["rooms"][0])
-        yield {**record, "rooms": [room, par], "luck": blind_luck(room, par, side)}
+        yield {**record, "rooms": [room, par], "luck": blind_luck(room, par, side == units_of(rules)[0][0])}
 
 
 def agent_for(store: Store, name: str, match: dict) -> Agent:

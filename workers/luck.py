@@ -224,7 +224,9 @@ def deal_luck(rules: Ruleset, board: Board) -> float:
 def hand_luck(rules: Ruleset, board: Board, actions: list[dict[str, Any]]) -> dict[str, float] | None:
     """A table hand's luck for N/S, of the deal and of the draw: subtracted from N/S's net,
     the rest is what the players made of their cards. None if the measure fails: the
-    hand is recorded whatever befalls its luck."""
+    hand is recorded whatever befalls its luck (and None where the game has no evaluator)."""
+    if rules.name not in WEIGHTS:
+        return None
     try:
         return {"deal": deal_luck(rules, board), "draw": room_luck(rules, board, actions)}
     except Exception:      # noqa: BLE001 - never lose a hand to its luck measure
@@ -235,6 +237,8 @@ def with_luck(rules: Ruleset, board: Board, room: dict[str, Any]) -> dict[str, A
     """A room's hand record (``workers.match.play_room``) with N/S's ``luck`` next to it:
     None if the measure fails, since a played board must be stored whatever befalls its statistics
     (a board without a luck counts as luck 0, i.e. raw)."""
+    if rules.name not in WEIGHTS:    # no evaluator for this game yet: unmeasured, the board counts raw
+        return {**room, "luck": None}
     try:
         luck: float | None = room_luck(rules, board, room["actions"])
     except Exception:      # noqa: BLE001 - never lose a board to its luck measure
@@ -256,11 +260,11 @@ def pair_luck(rooms: list[dict[str, Any]]) -> float | None:
     return round(rooms[0]["luck"] - rooms[1]["luck"], 4)
 
 
-def blind_luck(room: dict[str, Any], par: dict[str, Any], side: str) -> float | None:
+def blind_luck(room: dict[str, Any], par: dict[str, Any], first_unit: bool) -> float | None:
     """An entrant's luck on a blind board, as ``workers.match.blind_score`` counts its
     score: its side's luck in its room minus the par pair's at the same side (None if
-    either room has none)."""
+    either room has none). A room's luck is its first unit's (N/S)."""
     if room["luck"] is None or par["luck"] is None:
         return None
-    sign = 1 if side == "NS" else -1
+    sign = 1 if first_unit else -1
     return round(sign * (room["luck"] - par["luck"]), 4)

@@ -176,8 +176,11 @@ def board_record(number: int, rooms: list[dict[str, Any]]) -> dict[str, Any]:
 
 # ---------------------------------------------------------------- the two-room match
 def pair_score(rooms: list[dict[str, Any]]) -> int:
-    """X's score on a board pair: X sits N/S in room 1 and E/W in room 2."""
-    return int(net(rooms[0]["result"]["delta"], "NS") + net(rooms[1]["result"]["delta"], "EW"))
+    """X's score on a board pair: X holds the first unit (N/S, or P1) in room 1 and the
+    second (E/W, or P2) in room 2."""
+    first, second = (room["result"]["delta"] for room in rooms)
+    units = list(first)
+    return int(net(first, units[0]) + net(second, units[1]))
 
 
 def play_board_pair(rules: Ruleset, board: Board, number: int, x: Agent, y: Agent,
@@ -228,11 +231,12 @@ def play_match(rules: Ruleset, boards: list[tuple[int, Board]], x: Agent, y: Age
 
 
 # ---------------------------------------------------------------- the blind movement
-def entrant_side(number: int, index: int) -> str:
+def entrant_side(rules: Ruleset, number: int, index: int) -> str:
     """Where entrant ``index`` (its place in the tournament's list) sits on board
-    ``number``: N/S and E/W alternate by board, and neighbouring entrants sit at
-    opposite sides of the same board, so every entrant holds each side equally often."""
-    return "NS" if (number + index) % 2 == 0 else "EW"
+    ``number``: the two units (N/S and E/W, or P1 and P2) alternate by board, and
+    neighbouring entrants sit at opposite units of the same board, so every entrant
+    holds each unit equally often."""
+    return units_of(rules)[0][(number + index) % 2]
 
 
 def play_par_room(rules: Ruleset, board: Board, number: int, reference: Agent, context: str = "") -> dict[str, Any]:
@@ -247,7 +251,7 @@ def play_blind_board(rules: Ruleset, board: Board, number: int, entrant: Agent, 
     scored against the par room: its side's net minus the reference pair's net at the
     same side on the same cards. The luck of the deal cancels as in a two-room match,
     and the entrant never meets the board again."""
-    by_unit = (entrant, reference) if side == "NS" else (reference, entrant)
+    by_unit = (entrant, reference) if side == units_of(rules)[0][0] else (reference, entrant)
     room = _play_seated(rules, board, room_key(context, number, side), by_unit)
     return {"board": number, "side": side, "rooms": [room, par], "score": blind_score(room, par, side)}
 

@@ -22,10 +22,11 @@ from redis.exceptions import RedisError
 from tqdm import tqdm
 
 from server import dealsets
+from server.engine import RulesetError, make_ruleset
 from server.store import Store, StoreError
 from server.settings import SUPERVISE_SECONDS
 from server.registry import builtin_roster
-from server.tournaments import (DEFAULTS, FORMATS, PUBLIC_DEALS, SECRET, SpecError, fit_boards, live_stats,
+from server.tournaments import (DEFAULTS, FORMATS, SECRET, SpecError, fit_boards, live_stats, public_deals,
                                  validate, waiting_for)
 from workers.bots import BUILTIN
 from workers.driver import TournamentStopped, cli_driver, interrupt, resume, start, stop_command, watch
@@ -46,7 +47,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--candidates", nargs="+", help="gauntlet: the bots being tested")
     p.add_argument("--references", nargs="+",
                    help="gauntlet: the bots every candidate plays; blind: the reference bots (default: rule)")
-    p.add_argument("--deals", default=PUBLIC_DEALS, help="deal set name or file, or 'secret' for a fresh secret set (default: standard)")
+    p.add_argument("--deals", help="deal set name or file, or 'secret' for a fresh secret set (default: the "
+                   "published set of the ruleset's table size: standard, standard-2p, standard-3p)")
     p.add_argument("--boards", type=int, default=24,
                    help="board pairs per match (default 24: the search bot takes about 1 s a pair)")
     p.add_argument("--first", type=int, default=DEFAULTS["first"], help="first board number (default 1)")
@@ -156,14 +158,15 @@ def finish(args: argparse.Namespace, a: Arena, results: dict[str, Any]) -> int:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        deals = None if args.deals == SECRET else dealsets.load(args.deals)
-    except dealsets.DealSetError as exc:
+        name = args.deals or public_deals(make_ruleset(args.ruleset, args.options).players)
+        deals = None if name == SECRET else dealsets.load(name)
+    except (dealsets.DealSetError, RulesetError) as exc:
         raise UsageError(str(exc)) from None
     request = request_from(args)
     try:
         spec = validate({**request, "deals": deals.name if deals else SECRET}, builtin_roster(BUILTIN))
         if deals:
-            fit_boards(spec, len(deals.boards))              # before starting anything
+            fit_boards(spec, len(deals.boards), deals.players)     # before starting anything
     except SpecError as exc:
         raise UsageError(str(exc)) from None
     driver = cli_driver()

@@ -121,7 +121,7 @@ def test_blind_board_scores_the_entrant_against_the_reference_pair():
     for n in range(1, 25):
         board = generate_board("blind", n)
         par = play_par_room(AM62, board, n, make_bot("rule", 1))
-        side = entrant_side(n, 0)
+        side = entrant_side(AM62, n, 0)
         record = play_blind_board(AM62, board, n, make_bot("random", n), make_bot("rule", 1), side, par)
         room, shared = record["rooms"]
         assert shared is par and record["side"] == side
@@ -135,10 +135,10 @@ def test_the_reference_against_itself_scores_zero_and_sides_alternate():
     for n in range(1, 13):
         board = generate_board("par", n)
         par = play_par_room(AM62, board, n, make_bot("rule", 2))
-        record = play_blind_board(AM62, board, n, make_bot("rule", 2), make_bot("rule", 2), entrant_side(n, 1), par)
+        record = play_blind_board(AM62, board, n, make_bot("rule", 2), make_bot("rule", 2), entrant_side(AM62, n, 1), par)
         assert record["score"] == 0
-    assert [entrant_side(n, 0) for n in (1, 2, 3, 4)] == ["EW", "NS", "EW", "NS"]
-    assert [entrant_side(1, i) for i in (0, 1)] == ["EW", "NS"], "neighbouring entrants sit at opposite sides"
+    assert [entrant_side(AM62, n, 0) for n in (1, 2, 3, 4)] == ["EW", "NS", "EW", "NS"]
+    assert [entrant_side(AM62, 1, i) for i in (0, 1)] == ["EW", "NS"], "neighbouring entrants sit at opposite sides"
 
 
 def test_an_entrant_holds_each_blind_board_at_one_side_only():
