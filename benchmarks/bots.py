@@ -1,7 +1,8 @@
 """Built-in bots: the search bot's decision time, and the strength ladder by duplicate matches.
 
     python benchmarks/bots.py [--first 1] [--boards 400] [--samples N] [--timing-boards 40] [--timing-only]
-                              [--skip-baseline] [--ruleset american62]
+                              [--skip-baseline] [--ruleset american62] [--options JSON]
+    python benchmarks/bots.py --family [--first 601] [--boards 400]
 
 Timing: the search bot (default setting, or ``--samples``) plays N/S against the rule
 bot on ``--timing-boards`` boards of the ``standard`` deal set from board ``--first``,
@@ -11,26 +12,32 @@ that offer a real choice (more than one legal action), and the solver nodes of t
 largest decision (the deterministic budget the bar is kept by, whatever the load).
 
 Strength: duplicate matches on boards ``--first``..``--first + --boards - 1`` of the
-``standard`` deal set (american62 unless ``--ruleset``): rule vs random, then search vs rule. The score of a
-board pair is X's net over both rooms (``workers.match``); each line gives the mean
-per board pair with its 95% interval (``server.stats.summarize``), and board pairs
-won/tied/lost. One process, so one core; run it on a quiet machine for timings.
+published deal set of the ruleset's table size (``standard``, ``standard-2p``, ...;
+american62 unless ``--ruleset``, with ``--options`` such as ``{"players": 3}``): rule vs
+random, then search vs rule. With two units (partnerships, or two single seats) the
+score of a board is X's net over both rooms; with more, X plays one unit against the
+other bot at every other unit, in every room of the rotation, and its score is the sum
+of its nets against the field (RULES-family 12.5, ``workers.match.play_boards``). Each
+line gives the mean per board with its 95% interval (``server.stats.summarize``), and
+boards won/tied/lost. One process, so one core; run it on a quiet machine for timings.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import sys
 import time
 
 from server import dealsets
-from server.engine import DONE, SEATS, HandState, make_ruleset, observation
+from server.engine import DONE, make_ruleset, new_hand, observation
 from server.stats import summarize
+from server.tournaments import public_deals
 from workers.bots import RandomBot, RuleBot
 from workers.bots.search_bot import DEFAULT_SAMPLES, SearchBot
-from workers.match import play_board_pair
+from workers.match import play_board_pair, play_boards, seat_agents, units_of
 
 
 class Timed:
@@ -76,12 +83,13 @@ def timing(rules, boards, first: int, samples: int) -> None:
     load_before = os.getloadavg()[0]
     bot = Timed(SearchBot(seed=1, samples=samples))
     rule = RuleBot(seed=2)
+    units = len(units_of(rules)[0])
+    agents = seat_agents(rules, [bot, *[rule] * (units - 1)])     # search holds the first unit
     for board in boards:
-        state = HandState(rules, board)
+        state = new_hand(rules, board)
         while state.phase != DONE:
-            seat = SEATS[state.to_act]
-            agent = bot if seat in "NS" else rule
-            state.apply(agent.decide(observation(state, seat)))
+            seat = state.seats[state.to_act]
+            state.apply(agents[state.to_act].decide(observation(state, seat)))
     all_ms = [t * 1000 for _p, t in bot.times]
     print(f"search bot (samples={samples}) decision time over {len(all_ms)} decisions on {len(boards)} boards "
           f"from board {first} "
@@ -107,20 +115,49 @@ def spread(ms: list[float]) -> str:
             f"p99 {percentile(ms, 0.99):7.1f} ms  max {max(ms):7.1f} ms")
 
 
-def match(label: str, rules, boards, x, y) -> None:
+def board_score(rules, number, board, x, y) -> float:
+    """X's score on a board against Y: the two-room match's with two units, else X's
+    board score against Y at every other unit (every room of the rotation)."""
+    units = len(units_of(rules)[0])
+    if units == 2:
+        return play_board_pair(rules, board, number, x, y)["score"]
+    return next(play_boards(rules, [(number, board)], [x, *[y] * (units - 1)]))["entrant_scores"][0]
+
+
+def match(label: str, rules, boards, x, y, quiet: bool = False):
+    """X's scores against Y on ``boards``, summarized (printed unless ``quiet``)."""
     start = time.perf_counter()
     scores = []
     for number, board in boards:
-        scores.append(play_board_pair(rules, board, number, x, y)["score"])
+        scores.append(board_score(rules, number, board, x, y))
         if len(scores) % 100 == 0:
             s = summarize(scores)
             print(f"    ... {label}: {len(scores)} boards, mean {s.mean:+.3f} [{s.ci_low:+.3f}, {s.ci_high:+.3f}]",
                   file=sys.stderr, flush=True)
     s = summarize(scores)
     elapsed = time.perf_counter() - start
-    print(f"  {label:18} boards {s.boards:5}  mean {s.mean:+7.3f} per board pair  95% [{s.ci_low:+.3f}, {s.ci_high:+.3f}]"
-          f"  won/tied/lost {s.won}/{s.tied}/{s.lost}  {'significant' if s.significant else 'not significant'}"
-          f"  ({elapsed:.0f} s)", flush=True)
+    if not quiet:
+        print(f"  {label:18} boards {s.boards:5}  mean {s.mean:+7.3f} per board  95% [{s.ci_low:+.3f}, "
+              f"{s.ci_high:+.3f}]  won/tied/lost {s.won}/{s.tied}/{s.lost}  "
+              f"{'significant' if s.significant else 'not significant'}  ({elapsed:.0f} s)", flush=True)
+    return s
+
+
+def family_table(first: int, count: int, samples: int) -> None:
+    """The strength table of every ruleset and table size (README): rule vs random and
+    search vs rule, one markdown row each."""
+    from server.engine import GAMES
+    print("| ruleset | players | rule vs random | search vs rule |\n| --- | --- | --- | --- |")
+    for name, spec in GAMES.items():
+        for players in spec.players:
+            rules = make_ruleset(name, {"players": players} if players != 4 else None)
+            deals = dealsets.load(public_deals(players))
+            boards = [(n, deals.board(n)) for n in range(first, first + count)]
+            cells = []
+            for x, y in ((RuleBot(seed=1), RandomBot(seed=2)), (SearchBot(seed=1, samples=samples), RuleBot(seed=2))):
+                s = match("", rules, boards, x, y, quiet=True)
+                cells.append(f"{s.mean:+.2f} [{s.ci_low:+.2f}, {s.ci_high:+.2f}]")
+            print(f"| `{name}` | {players} | {cells[0]} | {cells[1]} |", flush=True)
 
 
 def main() -> None:
@@ -132,19 +169,26 @@ def main() -> None:
     parser.add_argument("--timing-only", action="store_true", help="only time decisions, play no match")
     parser.add_argument("--skip-baseline", action="store_true", help="do not play rule vs random")
     parser.add_argument("--ruleset", default="american62")
+    parser.add_argument("--options", type=json.loads, default=None, help="ruleset options as JSON")
+    parser.add_argument("--family", action="store_true",
+                        help="the strength table of every ruleset and table size, on --first/--boards")
     args = parser.parse_args()
-    rules = make_ruleset(args.ruleset)
-    deals = dealsets.load("standard")
+    if args.family:
+        family_table(args.first, args.boards, args.samples)
+        return
+    rules = make_ruleset(args.ruleset, args.options)
+    deals = dealsets.load(public_deals(rules.players))
     first = args.first
     count = len(deals.boards)
     if not 1 <= first or first + max(args.timing_boards, 0 if args.timing_only else args.boards) - 1 > count:
-        parser.error(f"the standard deal set has boards 1..{count}")
+        parser.error(f"the {deals.name} deal set has boards 1..{count}")
     timing(rules, [deals.board(n) for n in range(first, first + args.timing_boards)], first, args.samples)
     if args.timing_only:
         return
     last = first + args.boards - 1
     boards = [(n, deals.board(n)) for n in range(first, last + 1)]
-    print(f"duplicate matches, {rules.name}, standard boards {first}..{last} (X's net per board pair):")
+    print(f"duplicate matches, {rules.name} {rules.options() or ''}, {deals.name} boards {first}..{last} "
+          f"(X's score per board):")
     if not args.skip_baseline:
         match("rule vs random", rules, boards, RuleBot(seed=1), RandomBot(seed=2))
     match(f"search({args.samples}) vs rule", rules, boards, SearchBot(seed=1, samples=args.samples), RuleBot(seed=2))
