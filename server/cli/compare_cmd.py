@@ -24,9 +24,10 @@ from server.sequential import Sprt, SprtResult
 from server.planning import plan
 from server.stats import corrected_summary, summarize
 from server.store import Store
-from server.tournaments import DEFAULTS, PUBLIC_DEALS, SpecError
+from server.engine import RulesetError, make_ruleset
+from server.tournaments import DEFAULTS, SpecError, public_deals
 from workers.driver import cli_driver, start
-from workers.match import net
+from workers.match import net, units_of
 
 from .connect import Arena, arena
 from .errors import UsageError
@@ -43,7 +44,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("compare", help="compare two bots board by board on identical deals")
     p.add_argument("x")
     p.add_argument("y")
-    p.add_argument("--deals", default=PUBLIC_DEALS)
+    p.add_argument("--deals", help="deal set name or file (default: the published set of the ruleset's table "
+                   "size: standard, standard-2p, standard-3p)")
     p.add_argument("--boards", type=int, help=f"number of boards (default {BOARDS}); with --sprt the most "
                                               "played, as --max-boards")
     p.add_argument("--first", type=int, default=1)
@@ -98,12 +100,15 @@ def find_stored(store: Store, x: str, y: str, spec: dict[str, Any], boards: rang
 
 
 def room_line(room: dict[str, Any], side: str) -> str:
+    """One room in a line: contract, trump, tricks and points per side (in the sides'
+    order: NS-EW, or P1-P2), and ``side``'s net."""
     result = room["result"]
     c = result["contract"]
     contract = f"{c['seat']}{c['amount']}" if c else "--"
     t, p = result["tricks"], result["points"]
-    return (f"{contract:>4}{result['trump'] or '-'} tr {t['NS']}-{t['EW']} pts {p['NS']:2}-{p['EW']:<2} "
-            f"net {int(net(result['delta'], side)):+4}")
+    tricks = "-".join(str(t[u]) for u in t)
+    points = "-".join(f"{p[u]}" for u in p)
+    return f"{contract:>4}{result['trump'] or '-'} tr {tricks} pts {points:<5} net {int(net(result['delta'], side)):+4}"
 
 
 def sprt_settings(args: argparse.Namespace) -> Sprt:
@@ -136,8 +141,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"{option} must be 1 or more, not {args.boards}")
     test = sprt_settings(args) if args.sprt else None
     try:
-        deals = dealsets.load(args.deals)
-    except dealsets.DealSetError as exc:
+        deals = dealsets.load(args.deals or public_deals(make_ruleset(args.ruleset, args.options).players))
+    except (dealsets.DealSetError, RulesetError) as exc:
         raise UsageError(str(exc)) from None
     spec = {"ruleset": args.ruleset, "options": args.options, "deals": deals.name, "seed": args.seed}
     boards = range(args.first, args.first + args.boards)
@@ -158,13 +163,14 @@ def run(args: argparse.Namespace) -> int:
         mid, as_stored = stored_or_played(a, args, deals, spec, boards)
         print(f"{args.x} vs {args.y}: {args.ruleset}, deal set {deals.name}, boards {boards.start}-{boards.stop - 1}"
               f" (from match {mid})")
-        print(f"{'board':>5}  {args.x + ' at N/S (room 1)':<38} {args.x + ' at E/W (room 2)':<38} {'score':>6} "
-              f"{'luck':>6}")
+        first, second = units_of(make_ruleset(args.ruleset, args.options))[0]
+        print(f"{'board':>5}  {f'{args.x} at {first} (room 1)':<38} {f'{args.x} at {second} (room 2)':<38} "
+              f"{'score':>6} {'luck':>6}")
         scores, lucks = x_side(a.store, mid, as_stored, boards)
         for i, n in enumerate(boards):
             record = a.store.pair(mid, n)
             rooms = record["rooms"] if as_stored else record["rooms"][::-1]
-            print(f"{n:5}  {room_line(rooms[0], 'NS'):<38} {room_line(rooms[1], 'EW'):<38} {scores[i]:+6} "
+            print(f"{n:5}  {room_line(rooms[0], first):<38} {room_line(rooms[1], second):<38} {scores[i]:+6} "
                   f"{lucks[i]:+6.1f}")
         stats = summarize(scores).to_dict()
         print(f"\n{args.x} vs {args.y}: raw mean {interval(stats)} per board over {stats['boards']} boards, "
