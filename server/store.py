@@ -968,7 +968,7 @@ class Store:
         refuses it first, this keeps a stray seat from ever being stored."""
         unknown = set(seats) - set(table_seats(spec))
         if unknown:
-            raise ValueError(f"a {spec['ruleset']} table has no seat {sorted(unknown)[0]!r}")
+            raise ValueError(f"a {spec['ruleset']} table has no seat {min(unknown)!r}")
         holders = list(dict.fromkeys(holders))
         outcome, detail = self._create_table(
             keys=[self.key("seq", "table"), self.key("tables"), self.key("tables", "live"),

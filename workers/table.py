@@ -16,7 +16,14 @@ from __future__ import annotations
 
 from rq import get_current_job
 
-from server.engine import DONE, Game, generate_board, make_ruleset, observation, seats_for
+from server.engine import (
+    DONE,
+    Game,
+    generate_board,
+    make_ruleset,
+    observation,
+    seats_for,
+)
 from server.engine.playout import default_action
 from server.engine.record import hand_record
 from server.store import Store

@@ -15,8 +15,8 @@ from typing import Any
 from flask import abort, render_template
 
 from server.engine import SEATS, HandState, replay
-from server.engine.replay import start_hand
 from server.engine.record import scores_after
+from server.engine.replay import start_hand
 from server.store import StoreError
 from workers.match import net
 
