@@ -10,6 +10,14 @@ asks the method for the decision at hand, each of which may answer in a short fo
     play(obs)    -> a card ("AH"), (card, extras), or an action dict; owed extras
                     missing from the answer are filled in by ``extras``
 
+and, in the All Fours games (seven_up, pitch, all_fives), each answering with the
+action's type (``"stand"``) or an action dict::
+
+    beg(obs)     -> "stand" or "beg" (the eldest, on the turn-up)
+    give(obs)    -> "give" or "run" (the dealer, answering a beg)
+    bunch(obs)   -> "bunch" or "pass" (two players, with the bunch option)
+    accept(obs)  -> "accept" or "refuse" (answering a bunch)
+
 Methods not overridden choose a random legal action (``self.rng``, seeded by
 ``seed``). The runner may call ``act`` from several threads at once (one per open
 decision: a bot holds up to two seats in each of several matches), so keep a bot's
@@ -73,6 +81,18 @@ class Bot:
     def play(self, obs: Observation) -> str | tuple[str, list[str]] | Action:
         return obs.random_action(self.rng)
 
+    def beg(self, obs: Observation) -> str | Action:
+        return obs.random_action(self.rng)
+
+    def give(self, obs: Observation) -> str | Action:
+        return obs.random_action(self.rng)
+
+    def bunch(self, obs: Observation) -> str | Action:
+        return obs.random_action(self.rng)
+
+    def accept(self, obs: Observation) -> str | Action:
+        return obs.random_action(self.rng)
+
     def extras(self, obs: Observation, card: str, count: int, choices: list[str]) -> list[str]:
         """The extras to add to ``card`` when ``count`` are owed: by default the lowest trumps."""
         return C.by_strength(choices, obs.trump)[:count]
@@ -97,6 +117,8 @@ class Bot:
                 action = play(card, extras)
             else:
                 action = play(result)
+        elif kind in ("beg", "give", "bunch", "accept") and isinstance(result, str):
+            action = {"type": result}
         else:
             raise SdkError(f"cannot make an action of {result!r} for a {kind!r} decision")
         if action.get("type") == "play" and "extras" not in action:

@@ -1,11 +1,18 @@
 """Cards, seats and trumps as plain strings, for bot authors.
 
 A card is two characters, rank then suit: ``"AH"``, ``"TD"``, ``"5C"`` (ranks
-``23456789TJQKA``, suits ``CDHS``). Seats are ``N E S W``; N/S and E/W are partners.
-Once trump is named, the five of the same-colour suit (the *left Pedro*) is a trump
-too, ranking just below the five of trumps (the *right Pedro*). Counting cards, each
-worth its points to the side that takes it in a trick: the trump Ace (High), Jack,
-Ten (Game), Two (Low) one each, both Pedros five each.
+``23456789TJQKA``, suits ``CDHS``). A table of four has the seats ``N E S W``, N/S and
+E/W partners (sides ``NS`` and ``EW``); a table of any other size has the seats
+``P1 ... Pk``, clockwise, each its own side (``seats_for``). The seat and side helpers
+take the table's seats or sides (an observation's ``seats`` and the keys of its
+``scores``) and default to four.
+
+The trump helpers are Cinch's (american62, foster51, blind_cinch, sixty_three): once
+trump is named, the five of the same-colour suit (the *left Pedro*) is a trump too,
+ranking just below the five of trumps (the *right Pedro*). Counting cards, each worth
+its points to the side that takes it in a trick: the trump Ace (High), Jack, Ten
+(Game), Two (Low) one each, both Pedros five each. (In the All Fours games, seven_up,
+pitch and all_fives, the trumps are the thirteen cards of the suit alone.)
 
 Nothing here talks to the server: these are the helpers a bot's ``act`` needs.
 """
@@ -37,27 +44,42 @@ def rank_index(card: str) -> int:
     return RANKS.index(card[0])
 
 
-def partner(seat: str) -> str:
-    return SEATS[(SEATS.index(seat) + 2) % 4]
+def seats_for(players: int) -> tuple[str, ...]:
+    """The seats of a table of ``players``, clockwise: N E S W at four, else P1 ... Pk."""
+    return SEATS if players == 4 else tuple(f"P{i}" for i in range(1, players + 1))
 
 
-def side(seat: str) -> str:
-    """``"NS"`` or ``"EW"``."""
-    return "NS" if seat in "NS" else "EW"
+def partner(seat: str, seats: Sequence[str] = SEATS) -> str | None:
+    """The seat opposite at a table of four (partners); None at any other size, where
+    each plays for himself."""
+    return seats[(list(seats).index(seat) + 2) % 4] if len(seats) == 4 else None
 
 
-def other_side(side_name: str) -> str:
-    return "EW" if side_name == "NS" else "NS"
+def side(seat: str, sides: Sequence[str] = SIDES) -> str:
+    """The side ``seat`` scores for: ``"NS"`` or ``"EW"`` at four, the seat itself where
+    each plays for himself."""
+    return seat if seat in sides else next(s for s in sides if seat in s)
 
 
-def opponents(seat: str) -> tuple[str, str]:
-    i = SEATS.index(seat)
-    return SEATS[(i + 1) % 4], SEATS[(i + 3) % 4]
+def other_side(side_name: str, sides: Sequence[str] = SIDES) -> str | None:
+    """The other side of a two-side game (None when more than two sides score)."""
+    others = [s for s in sides if s != side_name]
+    return others[0] if len(others) == 1 else None
 
 
-def next_seat(seat: str) -> str:
+def opponents(seat: str, seats: Sequence[str] = SEATS) -> tuple[str, ...]:
+    """The seats playing against ``seat``: at four its left and right, else every other seat
+    (clockwise from the left)."""
+    seats = list(seats)
+    i = seats.index(seat)
+    others = tuple(seats[(i + k) % len(seats)] for k in range(1, len(seats)))
+    return (others[0], others[2]) if len(seats) == 4 else others
+
+
+def next_seat(seat: str, seats: Sequence[str] = SEATS) -> str:
     """The seat to the left, who plays next."""
-    return SEATS[(SEATS.index(seat) + 1) % 4]
+    seats = list(seats)
+    return seats[(seats.index(seat) + 1) % len(seats)]
 
 
 def left_pedro(trump: str) -> str:

@@ -349,8 +349,11 @@ class Client:
                      limits: dict[str, int] | None = None) -> str:
         """Create a table for one whole game (a bot's token or the admin's); returns its id.
 
-        ``seats`` maps seats to bot names filled at once (e.g. ``{"N": "rule"}``); the
-        others stay open for ``join_table``. The game starts when all four are taken.
+        Any ruleset at any of its table sizes (``options={"players": 3}``). ``seats`` maps
+        the ruleset's seats to bot names filled at once: N E S W at four players
+        (``{"N": "rule"}``), P1..Pk at any other size (``{"P2": "rule", "P3": "random"}``);
+        a seat the table has not is refused (``ApiError`` 422 naming its seats). The
+        others stay open for ``join_table``. The game starts when every seat is taken.
         """
         body = {"seats": seats, "ruleset": ruleset, "options": options, "seed": seed, "limits": limits}
         return self._json("POST", "/tables", auth="any", json={k: v for k, v in body.items() if v is not None})["id"]

@@ -345,7 +345,9 @@ class RatingHistory(Model):
 
 @dataclass
 class Table(Model):
-    """A whole game between four seats. While it runs only public information is shown:
+    """A whole game of any ruleset at any of its table sizes: ``seats`` lists the table's
+    seats (N E S W at four, P1..Pk else) and ``scores`` is keyed by its sides (NS and EW,
+    or each seat for itself). While it runs only public information is shown:
     ``hands`` holds the finished hands' public summaries and ``live`` the hand in
     progress as a spectator sees it; the full record comes from ``Client.table_record``."""
 
@@ -354,7 +356,7 @@ class Table(Model):
     options: dict[str, Any] = field(default_factory=dict)
     seats: dict[str, str | None] = field(default_factory=dict)     # seat -> bot name, None while open
     status: str = ""            # "open", "running" or "finished"
-    winner: str | None = None   # "NS" or "EW"
+    winner: str | None = None   # a side: "NS" or "EW", or a seat ("P2") where each plays for himself
     limits: dict[str, int] = field(default_factory=dict)
     hands_played: int = 0
     scores: dict[str, int] = field(default_factory=dict)

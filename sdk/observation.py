@@ -1,8 +1,8 @@
 """What a seat sees when it must decide, with helpers; and the actions it can answer.
 
 An ``Observation`` *is* the engine's JSON object (a ``dict``: ``obs["hand"]`` works as
-everywhere else), with read-only properties for what bots keep computing: my partner,
-my side, the trick in progress, the cards played, the legal cards, and so on. The
+everywhere else), with read-only properties for what bots keep computing: the table's
+seats and sides (any ruleset, any table size), my partner (at four), my side, the trick in progress, the cards played, the legal cards, and so on. The
 ``legal`` list holds every legal bid, suit or card, or one *choice object* for a
 discard (``{"type": "discard", "from", "min"[, "max", "must_include"]}``), a rob
 (``{"type": "rob", "from", "must_keep", "size"}``) or a play that owes extras
@@ -20,10 +20,17 @@ from . import cards as C
 
 Action = dict[str, Any]
 
-DECISIONS = ("bid", "trump", "discard", "rob", "play")
-_KIND_OF_TYPE = {"pass": "bid", "bid": "bid", "trump": "trump", "discard": "discard", "rob": "rob", "play": "play"}
+# What is asked, named by the phase that asks it ("bidding" asks for a bid); the All Fours
+# games add the eldest's beg or stand, the dealer's give or run, and a bunch proposal
+# and its answer (RULES-family section 13).
+DECISIONS = ("bid", "trump", "discard", "rob", "play", "beg", "give", "bunch", "accept")
+_KIND_OF_TYPE = {"pass": "bid", "bid": "bid", "trump": "trump", "discard": "discard", "rob": "rob", "play": "play",
+                 "stand": "beg", "beg": "beg", "give": "give", "run": "give", "bunch": "bunch", "accept": "accept",
+                 "refuse": "accept"}
+# The fields of each action type: pass and the family's types are their name alone.
 _FIELDS = {"pass": set(), "bid": {"amount"}, "trump": {"suit"}, "discard": {"cards"}, "rob": {"keep"},
-           "play": {"card", "extras"}}
+           "play": {"card", "extras"}, **{kind: set() for kind in ("stand", "beg", "give", "run", "bunch", "accept",
+                                                                   "refuse")}}
 
 
 # ---------------------------------------------------------------------- action builders
@@ -128,7 +135,7 @@ def check(action: Any, legal: Sequence[dict[str, Any]], seat: str | None = None)
     if not options:
         expected = " or ".join(sorted({a["type"] for a in legal})) or "nothing"
         raise IllegalAction(f"a {kind!r} action is not allowed now: expected {expected}")
-    if kind in ("pass", "bid", "trump"):
+    if kind not in ("discard", "rob", "play"):
         plain = {k: v for k, v in action.items() if k != "seat"}
         if plain not in options:
             raise IllegalAction(f"{plain} is not among the legal actions: {options}")
@@ -175,9 +182,11 @@ def is_legal(action: Any, legal: Sequence[dict[str, Any]], seat: str | None = No
 
 # ---------------------------------------------------------------------- the observation
 class Observation(dict):
-    """The engine's view for one seat (a dict), with helpers. Keys, as the server sends them:
-    ruleset, options, seat, dealer, phase, to_act, hand, hand_sizes, bids, contract,
-    declarer, trump, draws, restocks, tricks, points, scores, bidder_goes_out, legal."""
+    """The engine's view for one seat (a dict), with helpers. Keys, as the server sends them
+    for every ruleset: ruleset, options, seat, seats, dealer, phase, to_act, hand,
+    hand_sizes, contract, declarer, trump, tricks, points, scores, legal; then the game's
+    own (Cinch: bids, draws, restocks, bidder_goes_out; the All Fours games: items,
+    turnups, ...)."""
 
     # --- who
     @property
@@ -185,22 +194,41 @@ class Observation(dict):
         return self["seat"]
 
     @property
-    def partner(self) -> str:
-        return C.partner(self["seat"])
+    def seats(self) -> tuple[str, ...]:
+        """The table's seats, clockwise: N E S W at four, else P1 ... Pk."""
+        seats = self.get("seats")
+        return tuple(seats) if seats else C.SEATS
 
     @property
-    def opponents(self) -> tuple[str, str]:
-        """The seats to my left and right."""
-        return C.opponents(self["seat"])
+    def sides(self) -> tuple[str, ...]:
+        """Who scores: ``"NS"`` and ``"EW"`` at four, else each seat for itself (the
+        keys of ``scores``)."""
+        scores = self.get("scores")
+        return tuple(scores) if scores else (C.SIDES if len(self.seats) == 4 else self.seats)
+
+    @property
+    def partner(self) -> str | None:
+        """My partner at a table of four; None where each plays for himself."""
+        return C.partner(self["seat"], self.seats)
+
+    @property
+    def opponents(self) -> tuple[str, ...]:
+        """The seats playing against me: at four, those to my left and right; else every other seat."""
+        return C.opponents(self["seat"], self.seats)
 
     @property
     def side(self) -> str:
-        """My partnership: ``"NS"`` or ``"EW"``."""
-        return C.side(self["seat"])
+        """The side I score for: ``"NS"`` or ``"EW"`` at four, else my own seat."""
+        return C.side(self["seat"], self.sides)
 
     @property
-    def other_side(self) -> str:
-        return C.other_side(self.side)
+    def other_side(self) -> str | None:
+        """The other side of a two-side game; None when more sides score (see ``other_sides``)."""
+        return C.other_side(self.side, self.sides)
+
+    @property
+    def other_sides(self) -> tuple[str, ...]:
+        return tuple(s for s in self.sides if s != self.side)
 
     @property
     def dealer(self) -> str:
@@ -339,7 +367,7 @@ class Observation(dict):
 
     @property
     def we_declared(self) -> bool:
-        return self.declarer is not None and C.side(self.declarer) == self.side
+        return self.declarer is not None and C.side(self.declarer, self.sides) == self.side
 
     @property
     def scores(self) -> dict[str, int]:
@@ -351,7 +379,9 @@ class Observation(dict):
 
     @property
     def their_score(self) -> int:
-        return self.scores.get(self.other_side, 0)
+        """The best score among the other sides (the other side's, in a two-side game)."""
+        scores = self.scores
+        return max((scores.get(s, 0) for s in self.other_sides), default=0)
 
     # --- the decision
     @property
@@ -360,9 +390,15 @@ class Observation(dict):
 
     @property
     def decision(self) -> str | None:
-        """What is asked: "bid" (a bid or a pass), "trump", "discard", "rob", "play", or None."""
+        """What is asked (one of ``DECISIONS``): "bid" (a bid or a pass), "trump",
+        "discard", "rob", "play"; in the All Fours games "beg" (stand or beg), "give"
+        (give or run), "bunch" (bunch or pass), "accept" (accept or refuse); None when
+        nothing is asked of me."""
         legal = self.get("legal")
-        return _KIND_OF_TYPE.get(legal[0]["type"]) if legal else None
+        if not legal:
+            return None
+        phase = {"bidding": "bid"}.get(self.get("phase", ""), self.get("phase"))
+        return phase if phase in DECISIONS else _KIND_OF_TYPE.get(legal[0]["type"])
 
     @property
     def legal_bids(self) -> list[int]:

@@ -51,7 +51,9 @@ a server without touching each other's data):
     {p}:match:{mid}:faulty        set   bots recorded as faulty in the match
     {p}:seq:table                 counter for table ids ("g1", "g2", ...)
     {p}:tables                    zset  table id by creation time
-    {p}:table:{id}                hash  spec, status, seat:N..seat:W, created, creator, finished, winner
+    {p}:table:{id}                hash  spec, status, seat:<name> per seat of the ruleset's table size (N..W at
+                                        four, P1..Pk else), created, creator, finished, winner, scores
+                                        (the game's final scores, JSON, once finished)
     {p}:tables:live               set   ids of tables open or running
     {p}:bot:{name}:tables         set   live tables a remote bot created or sits at
     {p}:table:{id}:hands          list  finished hands' records, in order (the game's checkpoint)
@@ -84,7 +86,7 @@ from .dealsets import DealSet
 from .ratings import replay, shown
 from .records import current_pair, current_room, current_table_hand
 from .settings import CLOSED_DECISION_SECONDS
-from .engine import Board, seats_for
+from .engine import Board, make_ruleset, seats_for
 
 _RECORD_PAIRS = """
 if redis.call('SISMEMBER', KEYS[5], ARGV[1]) == 1 then return {0, redis.call('SCARD', KEYS[5])} end
@@ -367,6 +369,12 @@ class StoreError(KeyError):
 
     def __str__(self) -> str:
         return str(self.args[0])
+
+
+def table_seats(spec: dict[str, Any]) -> tuple[str, ...]:
+    """The seats of a table of ``spec`` (its ruleset and options, validated when it was
+    created): N E S W at four, P1..Pk at any other size."""
+    return seats_for(make_ruleset(spec["ruleset"], spec["options"]).players)
 
 
 class TableLimit(Exception):
@@ -953,9 +961,14 @@ class Store:
     # ------------------------------------------------------------------ tables
     def create_table(self, spec: dict[str, Any], seats: dict[str, str], creator: str, holders: list[str],
                      max_live: int, max_per_bot: int) -> str:
-        """Create an open table with ``seats`` filled, unless ``max_live`` tables are live
-        already (``TableLimit`` "full") or one of ``holders`` (the remote bots it counts
-        for: its creator and seated bots) holds ``max_per_bot`` (``TableLimit`` naming it)."""
+        """Create an open table with ``seats`` (seats of the spec's ruleset) filled, unless
+        ``max_live`` tables are live already (``TableLimit`` "full") or one of ``holders``
+        (the remote bots it counts for: its creator and seated bots) holds ``max_per_bot``
+        (``TableLimit`` naming it). A seat the ruleset has not is a ``ValueError``: the API
+        refuses it first, this keeps a stray seat from ever being stored."""
+        unknown = set(seats) - set(table_seats(spec))
+        if unknown:
+            raise ValueError(f"a {spec['ruleset']} table has no seat {min(unknown)!r}")
         holders = list(dict.fromkeys(holders))
         outcome, detail = self._create_table(
             keys=[self.key("seq", "table"), self.key("tables"), self.key("tables", "live"),
@@ -972,10 +985,12 @@ class Store:
         raw = {k.decode(): v.decode() for k, v in self.redis.hgetall(self.key("table", tid)).items()}
         if not raw:
             raise StoreError(f"no table {tid!r}")
-        return {**json.loads(raw["spec"]), "id": tid, "status": raw["status"], "created": float(raw["created"]),
+        spec = json.loads(raw["spec"])
+        return {**spec, "id": tid, "status": raw["status"], "created": float(raw["created"]),
                 "creator": raw.get("creator"),
                 "finished": float(raw["finished"]) if "finished" in raw else None, "winner": raw.get("winner"),
-                "seats": {s: raw.get(f"seat:{s}") for s in "NESW"}}
+                "final_scores": json.loads(raw["scores"]) if "scores" in raw else None,
+                "seats": {s: raw.get(f"seat:{s}") for s in table_seats(spec)}}
 
     def table_ids(self) -> list[str]:
         return [t.decode() for t in self.redis.zrange(self.key("tables"), 0, -1)]
@@ -992,7 +1007,7 @@ class Store:
     def start_table(self, tid: str) -> bool:
         """Mark a full table running, once; True for the caller that should start its game."""
         key = self.key("table", tid)
-        if not all(self.redis.hget(key, f"seat:{s}") for s in "NESW"):
+        if not all(self.table(tid)["seats"].values()):
             return False
         if not self.redis.hsetnx(key, "started", time.time()):
             return False
@@ -1022,12 +1037,15 @@ class Store:
         raw = self.redis.get(self.key("table", tid, "live"))
         return None if raw is None else json.loads(raw)
 
-    def finish_table(self, tid: str, winner: str | None) -> None:
-        """Finished: no longer live, for the arena and for every bot it counted for."""
+    def finish_table(self, tid: str, winner: str | None, scores: dict[str, int]) -> None:
+        """Finished at the game's final ``scores``: no longer live, for the arena and for
+        every bot it counted for. (The final scores are stored because in the All Fours
+        games the last hand stops counting at the item that reaches the target, so they
+        may fall short of the last record's scores plus its change.)"""
         table = self.table(tid)
         pipe = self.redis.pipeline(transaction=True)
         pipe.hset(self.key("table", tid), mapping={"status": "finished", "finished": time.time(),
-                                                   "winner": winner or ""})
+                                                   "winner": winner or "", "scores": json.dumps(scores)})
         pipe.srem(self.key("tables", "live"), tid)
         for bot in {table["creator"], *table["seats"].values()} - {None, ""}:
             pipe.srem(self.key("bot", bot, "tables"), tid)

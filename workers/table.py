@@ -1,4 +1,5 @@
-"""Playing a table: one whole game to 62 (or 51) with dealer rotation, seat by seat.
+"""Playing a table: one whole game of the table's ruleset, at its table size, with dealer
+rotation (the first dealer is the first seat: N, or P1), seat by seat.
 
 Each finished hand is appended to the table's record in Redis as a checkpoint, so a job
 retried after a crash replays the finished hands through the engine to rebuild the game
@@ -15,14 +16,21 @@ from __future__ import annotations
 
 from rq import get_current_job
 
-from server.engine import DONE, Game, generate_board, make_ruleset, observation
+from server.engine import (
+    DONE,
+    Game,
+    generate_board,
+    make_ruleset,
+    observation,
+    seats_for,
+)
 from server.engine.playout import default_action
 from server.engine.record import hand_record
 from server.store import Store
 from workers.jobs import agent_for
 from workers.luck import hand_luck
 
-MAX_HANDS = 200      # random players can drift below zero forever in american62
+MAX_HANDS = 200      # random players can drift below zero forever in american62 (set-back games alike)
 
 
 def play_table(prefix: str, tid: str) -> None:
@@ -34,7 +42,8 @@ def play_table_with(store: Store, tid: str) -> None:
     if table["status"] == "finished":
         return
     rules = make_ruleset(table["ruleset"], table["options"])
-    game = Game(rules, lambda n: generate_board(table["deal_seed"], n), first_dealer="N")
+    seats = seats_for(rules.players)
+    game = Game(rules, lambda n: generate_board(table["deal_seed"], n, seats), first_dealer=seats[0])
     for record in store.table_hands(tid):           # resume: replay what is already recorded
         hand = game.new_hand()
         for action in record["actions"]:
@@ -59,4 +68,4 @@ def play_table_with(store: Store, tid: str) -> None:
                   "public": observation(hand, None), "luck": hand_luck(rules, hand.board, hand.actions)}
         store.append_table_hand(tid, game.hands_played, record)
     store.set_table_live(tid, None)
-    store.finish_table(tid, game.winner)
+    store.finish_table(tid, game.winner, dict(zip(game.sides, game.scores)))

@@ -9,7 +9,6 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from server import anytime, sequential
-from server.engine.cards import SEATS
 from server.tournaments import DEFAULTS, FORMATS, LIMITS, SPRT_CHUNK, SPRT_DELTA_LIMIT, SPRT_SETTINGS, STATUSES
 
 from .game_schemas import (BySides, Contract, HandRecord, LegalSchema, ObservationSchema, Room, Ruleset, Seat, Side,
@@ -392,21 +391,15 @@ class HealthSchema(ma.Schema):
 class TableCreateSchema(ma.Schema):
     ruleset = Ruleset(load_default=DEFAULTS["ruleset"])
     options = fields.Dict(load_default=dict, metadata={"description": "the ruleset's named options"})
-    seats = fields.Dict(keys=fields.String(validate=validate.OneOf(SEATS)), values=fields.String(),
-                        load_default=dict, metadata={"description": "seat -> bot name, for seats filled now"})
+    seats = fields.Dict(keys=fields.String(), values=fields.String(), load_default=dict, metadata={"description": (
+        "seat -> bot name, for seats filled now; the seats are the ruleset's at its table size: N E S W at four "
+        "players, P1..Pk at any other (options.players)")})
     seed = fields.Integer(strict=True, load_default=1, validate=validate.Range(min=0))
     limits = fields.Nested(LimitsSchema, load_default=dict)
 
 
 class JoinSchema(ma.Schema):
     seat = Seat(metadata={"description": "the seat to take; default: the first open one"})
-
-
-class SeatsSchema(ma.Schema):
-    N = fields.String(required=True, allow_none=True, metadata={"description": "the bot, or null: open"})
-    E = fields.String(required=True, allow_none=True)
-    S = fields.String(required=True, allow_none=True)
-    W = fields.String(required=True, allow_none=True)
 
 
 class HandSummarySchema(ma.Schema):
@@ -431,12 +424,14 @@ class TableSchema(ma.Schema):
     id = fields.String(required=True)
     ruleset = Ruleset(required=True)
     options = fields.Dict(required=True)
-    seats = fields.Nested(SeatsSchema, required=True)
+    seats = fields.Dict(keys=Seat(), values=fields.String(allow_none=True), required=True, metadata={"description": (
+        "every seat of the table, clockwise (N E S W at four players, P1..Pk else) -> its bot, or null: open")})
     status = fields.String(required=True, validate=validate.OneOf(["open", "running", "finished"]))
     winner = Side(required=True, allow_none=True)
     limits = fields.Nested(LimitsSchema, required=True)
     hands_played = fields.Integer(required=True)
-    scores = fields.Nested(BySides, required=True)
+    scores = fields.Nested(BySides, required=True, metadata={"description": (
+        "the game score by the ruleset's sides (NS and EW, or one per seat where each plays for himself)")})
     hands = fields.List(fields.Nested(HandSummarySchema), required=True, metadata={
         "description": "finished hands, public summary"})
     live = fields.Nested(LiveHandSchema, required=True, allow_none=True, metadata={

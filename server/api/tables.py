@@ -1,11 +1,14 @@
-"""Tables: a whole game between four seats, registered or built-in bots.
+"""Tables: a whole game of any ruleset at any of its table sizes, registered or built-in bots.
 
 Anyone with a bot token (or the admin) creates a table. Seats are taken by consent: a
 bot's token seats only itself and built-in bots (they are the arena's own); other remote
 bots join with their own token, and only the admin seats them by name. Tables are within
 the arena's means: time limits at most the admin's caps, and a bounded number of live
 (open or running) tables per remote bot and in all, so tables cannot take the workers
-tournaments need. The game starts when all four seats are taken and is played by a worker. While it runs, the table shows only public
+tournaments need. A table has the ruleset's seats (N E S W at four, P1..Pk at any other
+size, ``options.players``) and keeps its scores by the ruleset's sides (NS and EW where
+four play in partnerships, else each seat for itself). The game starts when every seat is
+taken and is played by a worker. While it runs, the table shows only public
 information (the hand in progress as a spectator sees it, and the finished hands'
 public summaries); the full record, every card, is served once the game is over.
 Every table deals from a 128-bit secret seed: its sha256 (the commitment) is shown from
@@ -22,7 +25,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint, abort
 
 from server import registry
-from server.engine import RulesetError, make_ruleset
+from server.engine import Ruleset, RulesetError, game_spec, make_ruleset, seats_for
 from server.engine.record import scores_after
 from server.remote import DEFAULT_LIMITS
 from server.store import StoreError, TableLimit
@@ -50,6 +53,17 @@ def check_caps(limits: dict[str, int]) -> None:
         most = current_app.config[cap]
         if effective[name] > most:
             abort(422, message=f"limits.{name}: at most {most} on a table (CINCH_{cap})")
+
+
+def check_seats(rules: Ruleset, seats: dict[str, str]) -> None:
+    """A 422 naming the table's seats if ``seats`` names one it has not: the seat names
+    are the ruleset's at its table size, so N at a three-player table is a mistake to
+    tell, not a seat to ignore."""
+    allowed = seats_for(rules.players)
+    wrong = sorted(set(seats) - set(allowed))
+    if wrong:
+        abort(422, message=f"seats.{wrong[0]}: a {rules.name} table of {rules.players} players has the seats "
+                           f"{' '.join(allowed)}")
 
 
 def check_consent(seats: dict[str, str], kinds: dict[str, str]) -> None:
@@ -86,6 +100,17 @@ def start_if_full(tid: str) -> None:
                       job_timeout=24 * 3600, result_ttl=600)
 
 
+def game_scores(table: dict, hands: list[dict]) -> dict[str, int]:
+    """The game score by the ruleset's sides: the final one once the game is over (the
+    worker's word: an All Fours game stops counting mid-hand), else after the last hand."""
+    if table.get("final_scores") is not None:
+        return table["final_scores"]
+    if hands:
+        return scores_after(hands[-1])
+    rules = make_ruleset(table["ruleset"], table["options"])
+    return {side: 0 for side in game_spec(rules).sides(rules.players)[0]}
+
+
 def view(tid: str) -> dict:
     table = table_or_404(tid)
     store = arena().store
@@ -94,7 +119,7 @@ def view(tid: str) -> dict:
                 "contract": h["result"]["contract"], "trump": h["result"]["trump"],
                 "points": h["result"]["points"], "tricks": h["public"]["tricks"]} for h in hands]
     return {**{k: table[k] for k in ("id", "ruleset", "options", "seats", "status", "winner", "limits")},
-            "hands_played": len(hands), "scores": scores_after(hands[-1]) if hands else {"NS": 0, "EW": 0},
+            "hands_played": len(hands), "scores": game_scores(table, hands),
             "hands": summary, "live": store.table_live(tid) if table["status"] == "running" else None,
             "commitment": hashlib.sha256(table["deal_seed"].encode("utf-8")).hexdigest(),
             "deal_seed": table["deal_seed"] if table["status"] == "finished" else None}
@@ -115,15 +140,19 @@ class Tables(MethodView):
     @blp.response(201, CreatedSchema)
     @blp.alt_response(403, description="a bot's token named another remote bot in seats")
     @blp.alt_response(409, description="too many live tables, for a bot or in all")
-    @blp.alt_response(422, description="unknown ruleset, option or bot, or limits above the caps")
+    @blp.alt_response(422, description=(
+        "unknown ruleset, option or bot, a seat the ruleset's table has not, or limits above the caps"))
     @blp.doc(operationId="create_table")
     def post(self, body):
-        """Create a table (any bot, or the admin); named seats are filled at once. A bot's
-        token seats only itself and built-in bots."""
+        """Create a table (any bot, or the admin) of any ruleset and table size; named seats
+        are filled at once. The seats are the ruleset's: N E S W at four players, P1..Pk at
+        any other size (``options.players``). A bot's token seats only itself and built-in
+        bots."""
         try:
-            make_ruleset(body["ruleset"], body["options"])
+            rules = make_ruleset(body["ruleset"], body["options"])
         except RulesetError as exc:
             abort(422, message=str(exc))
+        check_seats(rules, body["seats"])
         check_caps(body["limits"])
         kinds = registry.active_kinds(arena().store)
         check_consent(body["seats"], kinds)
@@ -156,12 +185,15 @@ class Join(MethodView):
     @blp.arguments(JoinSchema())
     @blp.response(200, TableSchema)
     @blp.alt_response(409, description="the seat (or every seat) is taken, or the bot has too many live tables")
+    @blp.alt_response(422, description="the table has no such seat")
     @blp.doc(operationId="join_table")
     def post(self, body, tid):
         """Take a seat (the one asked for, or the first open one) with your bot."""
         if "bot" not in g:
             abort(403, message="seats are taken by bots, with their own token")
         table = table_or_404(tid)
+        if body.get("seat") and body["seat"] not in table["seats"]:
+            abort(422, message=f"seat: table {tid} has the seats {' '.join(table['seats'])}")
         open_seats = [s for s, b in table["seats"].items() if b is None]
         wanted = [body["seat"]] if body.get("seat") else open_seats
         try:

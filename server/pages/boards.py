@@ -1,5 +1,7 @@
 """A board pair's page (both rooms of a board side by side) and a finished table's hand,
-each as a step-through replay drawn from ``hands.timeline``.
+each as a step-through replay drawn from ``hands.timeline`` (a Cinch hand); a table's
+hand of another game is drawn from its replay (``server.engine.replay``: the hands after
+the draw, the tricks, the scoring items) for its seats and sides.
 
 Gated exactly as the API: a board pair once the board is finished in every match of its
 tournament (``GET /api/v1/matches/<mid>/boards/<n>``), a table's hand once its game is
@@ -12,8 +14,9 @@ from typing import Any
 
 from flask import abort, render_template
 
-from server.engine import SEATS
+from server.engine import SEATS, HandState, replay
 from server.engine.record import scores_after
+from server.engine.replay import start_hand
 from server.store import StoreError
 from workers.match import net
 
@@ -22,6 +25,7 @@ from ..api.tables import table_or_404
 from ..api.tournaments import visible_pair
 from .blueprint import bp
 from .hands import timeline
+from .tables import sides_of
 
 
 def pair_net(room: dict[str, Any], side: str) -> int:
@@ -91,5 +95,9 @@ def table_hand_page(tid: str, number: int):
     if not 1 <= number <= len(hands):
         abort(404, description=f"table {tid} has no hand {number}: its game lasted {len(hands)} hands")
     record = hands[number - 1]
+    cinch = isinstance(start_hand(record), HandState)
+    final = table["final_scores"]       # an All Fours game stops counting at the item that ends it
     return render_template("table_hand.html", table=table, number=number, count=len(hands), record=record,
-                           after=scores_after(record), t=timeline(record))
+                           after=final if number == len(hands) and final else scores_after(record),
+                           sides=sides_of(table),
+                           t=timeline(record) if cinch else None, plain=None if cinch else replay(record))

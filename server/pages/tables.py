@@ -5,13 +5,24 @@ exactly what ``GET /api/v1/tables/{id}`` shows and no card from anyone's hand.""
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import render_template
 
-from server.engine.cards import SIDES
+from server.engine import game_spec, make_ruleset, seats_for
 
 from ..api.context import arena
 from ..api.tables import view
 from .blueprint import bp
+
+
+def sides_of(table: dict[str, Any]) -> list[tuple[str, list[str]]]:
+    """The table's sides in order, each with its seats: (NS, [N, S]), (EW, [E, W]) at
+    four in partnerships, (P1, [P1]) ... where each plays for himself."""
+    rules = make_ruleset(table["ruleset"], table["options"])
+    names, side_of = game_spec(rules).sides(rules.players)
+    seats = seats_for(rules.players)
+    return [(name, [seat for seat, j in zip(seats, side_of) if j == i]) for i, name in enumerate(names)]
 
 
 @bp.route("/tables")
@@ -22,4 +33,5 @@ def tables_page():
 @bp.route("/tables/<tid>")
 def table_page(tid: str):
     # an unknown table is view()'s 404, drawn as an HTML page off /api/ (init_pages)
-    return render_template("table.html", t=view(tid), sides=SIDES)     # a side's name is its seats
+    table = view(tid)
+    return render_template("table.html", t=table, sides=sides_of(table))

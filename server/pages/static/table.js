@@ -61,14 +61,17 @@
     contract.append("contract ", v.contract ? el("b", null, v.contract.seat + " " + v.contract.amount)
                                             : el("span", "muted", "none yet"));
     if (v.trump) { contract.append(" \u00b7 trump ", suit(v.trump)); }
-    bids.append("bids ");
-    v.bids.forEach(function (b) {
-      var s = el("span", "bid");
-      s.append(el("b", null, b.seat), " " + (b.type === "bid" ? b.amount : "pass"));
-      bids.append(s);
-    });
-    var parts = [el("h2", null, "Hand " + hand), facts, contract, bids];
-    if (v.draws.length) {
+    var parts = [el("h2", null, "Hand " + hand), facts, contract];
+    if (v.bids) {                   // Cinch's auction; the All Fours games have none
+      bids.append("bids ");
+      v.bids.forEach(function (b) {
+        var s = el("span", "bid");
+        s.append(el("b", null, b.seat), " " + (b.type === "bid" ? b.amount : "pass"));
+        bids.append(s);
+      });
+      parts.push(bids);
+    }
+    if (v.draws && v.draws.length) {
       var draws = el("ul", "draws");
       v.draws.forEach(function (d) {
         var li = el("li");
@@ -105,6 +108,15 @@
     live.hidden = false;
   }
 
+  // The table's sides in order, as the server drew the scoreboard: "NS", "EW" or one per seat.
+  function sides() {
+    return Array.prototype.map.call(root.querySelectorAll(".side"), function (box) { return box.dataset.side; });
+  }
+
+  function bySide(values) {
+    return sides().map(function (side) { return values[side]; }).join("\u2013");
+  }
+
   function drawHands(t, finished) {
     var body = document.querySelector("#hands tbody");
     body.replaceChildren.apply(body, t.hands.map(function (h) {
@@ -119,8 +131,10 @@
       var tr = el("tr");
       tr.dataset.hand = h.number;
       tr.append(number, cell(h.contract ? h.contract.seat + " " + h.contract.amount : "", "text"),
-                cell(h.trump ? suit(h.trump) : "", "text"), cell(h.points ? h.points.NS + "\u2013" + h.points.EW : ""),
-                cell(h.delta.NS + "\u2013" + h.delta.EW), cell((h.scores.NS + h.delta.NS) + "\u2013" + (h.scores.EW + h.delta.EW)));
+                cell(h.trump ? suit(h.trump) : "", "text"), cell(h.points ? bySide(h.points) : ""),
+                cell(bySide(h.delta)), cell(bySide(Object.fromEntries(sides().map(function (side) {
+                  return [side, h.scores[side] + h.delta[side]];
+                })))));
       return tr;
     }));
     document.getElementById("hands").hidden = !t.hands.length;
@@ -130,7 +144,11 @@
   function drawResult(t) {
     var winner = document.getElementById("winner");
     if (t.winner) {
-      winner.textContent = t.winner + " (" + t.seats[t.winner[0]] + ", " + t.seats[t.winner[1]] + ")";
+      var box = root.querySelector('.side[data-side="' + t.winner + '"]');
+      var bots = Array.prototype.map.call(box ? box.querySelectorAll(".seat") : [], function (seat) {
+        return t.seats[seat.dataset.seat];
+      });
+      winner.textContent = t.winner + " (" + bots.join(", ") + ")";
     } else {
       winner.textContent = "none (the game stopped at the hand limit)";
     }

@@ -5,7 +5,7 @@ import time
 
 from apiclient import ADMIN, RemoteBot
 
-from server.engine import Board, generate_board, make_ruleset, replay
+from server.engine import Board, Game, generate_board, make_ruleset, replay
 from workers.luck import hand_luck
 
 
@@ -124,3 +124,47 @@ def test_live_tables_are_bounded_per_bot_and_in_all(api_with):
     full = api.call("POST", "/api/v1/tables", calm, json={"seats": {"N": "calm"}})
     assert full.status_code == 409 and "the arena holds 4 live tables" in full.json()["detail"]
     assert len(api.call("GET", "/api/v1/tables").json()) == 4
+
+
+def test_a_seat_map_not_of_the_rulesets_table_is_refused_naming_its_seats(api, store):
+    token = api.register("seater")
+    for body, seats in [({"ruleset": "seven_up", "options": {"players": 3}, "seats": {"N": "rule"}}, "P1 P2 P3"),
+                        ({"ruleset": "pitch", "options": {"players": 2}, "seats": {"P1": "rule", "P3": "rule"}},
+                         "P1 P2"),
+                        ({"ruleset": "american62", "seats": {"P1": "rule"}}, "N E S W"),
+                        ({"ruleset": "all_fives", "options": {"players": 4}, "seats": {"X": "seater"}}, "N E S W")]:
+        for who in (token, ADMIN):
+            r = api.call("POST", "/api/v1/tables", who, json=body)
+            assert r.status_code == 422 and r.headers["Content-Type"] == "application/problem+json", r.text
+            assert f"has the seats {seats}" in r.json()["detail"], r.text
+    assert api.call("GET", "/api/v1/tables").json() == []                  # nothing created
+    assert store.redis.get(store.key("seq", "table")) is None and not store.redis.smembers(store.key("tables", "live"))
+    created = api.call("POST", "/api/v1/tables", token, json={"ruleset": "seven_up", "options": {"players": 3},
+                                                             "seats": {"P3": "rule"}})
+    assert created.status_code == 201, created.text
+    tid = created.json()["id"]
+    table = api.call("GET", f"/api/v1/tables/{tid}").json()
+    assert table["seats"] == {"P1": None, "P2": None, "P3": "rule"} and table["scores"] == {"P1": 0, "P2": 0, "P3": 0}
+    wrong = api.call("POST", f"/api/v1/tables/{tid}/join", token, json={"seat": "N"})
+    assert wrong.status_code == 422 and "has the seats P1 P2 P3" in wrong.json()["detail"], wrong.text
+    assert api.call("POST", f"/api/v1/tables/{tid}/join", token, json={"seat": "P2"}).json()["seats"]["P2"] == "seater"
+
+
+def test_a_blind_cinch_table_of_built_in_bots_plays_to_the_end(api, rq_workers):
+    created = api.call("POST", "/api/v1/tables", ADMIN, json={
+        "ruleset": "blind_cinch", "seats": {"N": "rule", "E": "random", "S": "rule", "W": "random"}})
+    assert created.status_code == 201, created.text
+    final, _ = wait_table(api, created.json()["id"])
+    rules = make_ruleset("blind_cinch")
+    assert final["winner"] in ("NS", "EW") and final["scores"][final["winner"]] >= rules.target
+    record = api.call("GET", f"/api/v1/tables/{final['id']}/record").json()
+    game = Game(rules, lambda n: Board.from_dict(record["hands"][n - 1]["board"]))
+    for h in record["hands"]:
+        assert h["ruleset"] == "blind_cinch" and replay(h)["delta"] == h["result"]["delta"]
+        hand = game.new_hand()
+        assert hand.side_dict(hand.scores) == h["scores"]
+        for action in h["actions"]:
+            hand.apply(action)
+        game.finish_hand(hand)
+    assert game.winner == final["winner"] and dict(zip(game.sides, game.scores)) == final["scores"]
+    assert [s["scores"] for s in final["hands"]] == [h["scores"] for h in record["hands"]]

@@ -27,8 +27,8 @@ def client(redis_url, store):
     return app.test_client()
 
 
-def create(client, seats=SEATS):
-    r = client.post("/api/v1/tables", json={"ruleset": "foster51", "seats": seats},
+def create(client, seats=SEATS, ruleset="foster51", options=None):
+    r = client.post("/api/v1/tables", json={"ruleset": ruleset, "options": options or {}, "seats": seats},
                     headers={"Authorization": f"Bearer {ADMIN}"})
     assert r.status_code == 201, r.get_data(as_text=True)
     return r.get_json()["id"]
@@ -130,3 +130,29 @@ def test_unknown_table_is_an_html_404_and_the_assets_are_served(client):
     assert "/assets/table.js" in page and "/assets/table.css" in page
     css, js = client.get("/assets/table.css"), client.get("/assets/table.js")
     assert css.status_code == 200 and css.mimetype == "text/css" and js.status_code == 200
+
+
+def test_a_three_player_seven_up_table_shows_its_seats_sides_and_hands(client, store):
+    seats = {"P1": "rule", "P2": "random", "P3": "rule"}
+    tid = create(client, seats, "seven_up", {"players": 3})
+    play_table_with(store, tid)
+    v = client.get(f"/api/v1/tables/{tid}").get_json()
+    assert v["status"] == "finished" and v["winner"] in seats and set(v["scores"]) == set(seats)
+    page = html(client.get(f"/tables/{tid}"))
+    for seat in seats:
+        assert f'data-side="{seat}"' in page and f'id="score-{seat}">{v["scores"][seat]}<' in page
+        assert f'data-seat="{seat}"><b>{seat}</b>' in page
+    assert f'id="winner">{v["winner"]} ({seats[v["winner"]]})<' in page
+    last = v["hands"][-1]
+    assert "&ndash;".join(str(last["delta"][s]) for s in seats) in page
+    assert "NS" not in page.split('id="table"')[1].split("</section>")[0]
+    listed = html(client.get("/tables")).split(f'<tr data-id="{tid}">')[1].split("</tr>")[0]
+    assert "&ndash;".join(str(v["scores"][s]) for s in seats) in listed
+    for n in range(1, v["hands_played"] + 1):
+        hand = html(client.get(f"/tables/{tid}/hands/{n}"))
+        record = client.get(f"/api/v1/tables/{tid}/record").get_json()["hands"][n - 1]
+        assert "P1 rule, P2 random, P3 rule" in hand
+        assert hand.count('class="trick"') == len(record["public"]["tricks"])
+        assert all(f'<tr data-seat="{s}"><th scope="row">{s}</th>' in hand for s in seats)
+    final = " &middot; ".join(f"{s} {v['scores'][s]}" for s in seats)
+    assert f"<b>{final}</b>" in hand                            # the last hand ends at the game's final score
