@@ -64,3 +64,22 @@ def test_missing_file_is_a_clean_message():
     run = cinch("replay", "/nonexistent/hand.json")
     assert run.returncode == 2
     assert "cannot read" in run.stderr and "Traceback" not in run.stderr
+
+
+FAMILY = [json.loads(line) for f in sorted((DATA / "family").glob("cases-*.jsonl")) for line in f.open()]
+BUILT = ("seven_up", "pitch", "all_fives", "blind_cinch", "sixty_three")
+
+
+@pytest.mark.parametrize("ruleset", BUILT)
+def test_every_family_ruleset_replays_through_the_command(ruleset):
+    """One complete hand and one refusal per ruleset, as the command prints them."""
+    cases = [c for c in FAMILY if c["ruleset"] == ruleset]
+    full = next(c for c in cases if c["kind"] == "full")
+    run = cinch("replay", "-", stdin=json.dumps(full["input"]))
+    assert run.returncode == 0, run.stderr
+    out = json.loads(run.stdout)
+    assert out["delta"] == full["expect"]["output"]["delta"] and out["seats"] == full["expect"]["output"]["seats"]
+    bad = next(c for c in cases if c["expect"]["status"] == 2)
+    run = cinch("replay", "-", stdin=json.dumps(bad["input"]))
+    assert run.returncode == 2 and run.stdout == "" and "Traceback" not in run.stderr
+    assert json.loads(run.stderr)["index"] == bad["expect"]["index"]
