@@ -164,11 +164,11 @@ class SprtResultSchema(ma.Schema):
     ci_high = fields.Float(required=True, allow_none=True)
 
 
-class Points(fields.Number):
+class Points(fields.Float):
     """A score: a whole number, or a fraction where a match of k entrants divides a net by k - 1
-    (RULES-family 12.5). Serialized as it is, so whole numbers stay integers."""
+    (RULES-family 12.5). Served as it is, so whole numbers stay integers."""
 
-    def _format_num(self, value):
+    def _serialize(self, value, attr, obj, **kwargs):
         return value
 
 
