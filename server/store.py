@@ -19,7 +19,8 @@ a server without touching each other's data):
     {p}:tournament:{tid}:par      hash  board number -> the reference pair's room (blind movement)
     {p}:match:{mid}               hash  spec, status
     {p}:match:{mid}:pairs         hash  board number -> board-pair record JSON
-    {p}:match:{mid}:scores        hash  board number -> X's score on that pair
+    {p}:match:{mid}:scores        hash  board number -> X's score on that pair (JSON); a match of k
+                                        entrants: every entrant's board score, a JSON list
     {p}:match:{mid}:luck          hash  board number -> X's luck on the draw on that pair (``workers.luck``)
     {p}:claim:{mid}:{n}           string the RQ job playing board n of the match, with a TTL
     {p}:job:{job_id}              string "alive" while a chunk job runs, with a TTL (its heartbeat)
@@ -623,7 +624,8 @@ class Store:
         args: list[Any] = [match["id"], match["last"] - match["first"] + 1]
         for record in records:
             luck = record.get("luck")
-            args += [record["board"], json.dumps(record, separators=(",", ":")), record["score"],
+            score = record["entrant_scores"] if "entrant_scores" in record else record["score"]
+            args += [record["board"], json.dumps(record, separators=(",", ":")), json.dumps(score),
                      "" if luck is None else repr(float(luck))]
         mid, tid = match["id"], match["tournament"]
         added, complete = self._record(
@@ -635,9 +637,19 @@ class Store:
     def stored_boards(self, mid: str) -> set[int]:
         return {int(b) for b in self.redis.hkeys(self.key("match", mid, "scores"))}
 
-    def scores(self, mid: str) -> dict[int, int]:
-        """X's score per board pair stored so far, by board number."""
-        return {int(b): int(s) for b, s in self.redis.hgetall(self.key("match", mid, "scores")).items()}
+    def scores(self, mid: str) -> dict[int, int | float]:
+        """X's score per board stored so far, by board number (in a match of k entrants,
+        the first entrant's board score: a third when it is not whole)."""
+        return {b: s[0] for b, s in self.entrant_scores(mid).items()}
+
+    def entrant_scores(self, mid: str) -> dict[int, list[int | float]]:
+        """Every entrant's board score per board stored so far, in the match's entrant
+        order: ``[X's, Y's]`` (Y's is minus X's) for a two-unit match."""
+        out = {}
+        for board, raw in self.redis.hgetall(self.key("match", mid, "scores")).items():
+            score = json.loads(raw)
+            out[int(board)] = score if isinstance(score, list) else [score, -score]
+        return out
 
     def lucks(self, mid: str) -> dict[int, float]:
         """X's luck on the draw per board pair stored so far (boards stored without one,

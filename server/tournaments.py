@@ -5,6 +5,11 @@ A tournament is a list of duplicate matches on the same boards. Formats:
 * ``round_robin``: every pair of ``bots`` plays one two-room match;
 * ``gauntlet``: every one of ``candidates`` plays every one of ``references``, so the
   candidates are compared on identical deals, seats and opponents;
+* with a ruleset of ``m > 2`` units (single seats, three of them in ``seven_up``,
+  ``pitch``, ``all_fives``), a match has ``m`` entrants (``server.field_matches``): a
+  round robin plays every ``m``-subset of ``bots``, a gauntlet every candidate with every
+  ``m - 1`` references; ``rooms`` (``rotate``, or ``permute`` for ``m <= 4``) is its
+  seating plan. The blind movement and ``sprt`` are for two units only;
 * ``blind``: the blind movement. Every one of ``bots`` plays every board once, against a
   built-in reference bot, and is scored against the reference pair's own result on the
   same cards (``workers.match.play_blind_board``); entrants are compared with each other
@@ -34,18 +39,21 @@ from typing import Any, Callable, Iterable
 
 from .anytime import confidence_sequence
 from .engine import RulesetError, make_ruleset
+from .field_matches import KIND, entrant_stats, field_evidence, is_field, pairwise
 from .match_sprt import decide, sprt_summary
 from .ratings import record
 from .sequential import Sprt
 from .stats import MatchStats, corrected_summary, mirrored, summarize
 from .store import Store
+from workers.match import seatings, units_of
 
 FORMATS = ("round_robin", "gauntlet", "blind")
 TWO_ROOM = ("round_robin", "gauntlet")
 SECRET = "secret"       # ``deals``: a fresh secret set, committed at creation, revealed at the end
 STATUSES = ("queued", "running", "interrupted", "cancelled", "finished", "failed")
 DEFAULTS = {"format": None, "ruleset": "american62", "options": {}, "deals": None, "practice": False,
-            "first": 1, "boards": 100, "chunk": 20, "seed": 1, "limits": {}, "sprt": None}
+            "first": 1, "boards": 100, "chunk": 20, "seed": 1, "limits": {}, "sprt": None,
+            "rooms": "rotate"}
 PUBLIC_DEALS = "standard"     # the default deal set when every entrant is built in
 BLIND_REFERENCE = "rule"      # the blind movement's default reference bot
 LIMITS = {"decision_ms": (50, 600_000), "bank_ms": (0, 3_600_000), "max_timeouts": (0, 10_000)}
@@ -110,6 +118,7 @@ def validate(request: dict[str, Any], roster: dict[str, dict[str, Any]]) -> dict
         make_ruleset(spec["ruleset"], spec["options"])
     except RulesetError as exc:
         raise SpecError(str(exc)) from None
+    _shape(spec)
     _entrants(spec, roster)
     if not isinstance(spec["practice"], bool):
         raise SpecError(f"practice must be true or false, not {spec['practice']!r}")
@@ -129,15 +138,44 @@ def validate(request: dict[str, Any], roster: dict[str, dict[str, Any]]) -> dict
     return spec
 
 
+def entrants_per_match(spec: dict[str, Any]) -> int:
+    """How many entrants a match of the tournament has: the ruleset's units (sides)."""
+    return len(units_of(make_ruleset(spec["ruleset"], spec["options"]))[0])
+
+
+def _shape(spec: dict[str, Any]) -> None:
+    """Check ``rooms`` and refuse what matches of more than two entrants cannot do."""
+    m = entrants_per_match(spec)
+    try:
+        seatings(m, spec["rooms"])
+    except (ValueError, TypeError) as exc:
+        raise SpecError(f"rooms: {exc}") from None
+    if m == 2:
+        return
+    shape = f"{spec['ruleset']} with {make_ruleset(spec['ruleset'], spec['options']).players} players"
+    if spec["format"] == "blind":
+        raise SpecError(f"format: the blind movement scores an entrant against a reference pair on two units; "
+                        f"{shape} has {m} units, so its matches have {m} entrants: play a round_robin or gauntlet")
+    if spec["sprt"] is not None:
+        raise SpecError(f"sprt: the sequential test compares two entrants; {shape} plays matches of {m} "
+                        "entrants, which play all their boards")
+
+
 def _entrants(spec: dict[str, Any], roster: dict[str, dict[str, Any]]) -> None:
+    m = entrants_per_match(spec)
     if spec["format"] == "round_robin":
-        if len(_names(spec, "bots", roster)) < 2:
-            raise SpecError("bots: a round robin needs at least two bots")
+        if len(_names(spec, "bots", roster)) < m:
+            raise SpecError("bots: a round robin needs at least two bots" if m == 2 else
+                            f"bots: a round robin of {spec['ruleset']} needs at least {m} bots (its matches "
+                            f"have {m} entrants)")
     elif spec["format"] == "gauntlet":
         candidates = _names(spec, "candidates", roster)
         references = _names(spec, "references", roster)
         if not candidates or not references:
             raise SpecError("a gauntlet needs at least one candidate and one reference")
+        if len(references) < m - 1:
+            raise SpecError(f"references: a gauntlet of {spec['ruleset']} needs at least {m - 1} references "
+                            f"(each candidate meets {m - 1} of them in a match of {m} entrants)")
         if set(candidates) & set(references):
             raise SpecError("a bot cannot be both a candidate and a reference")
     else:
@@ -217,10 +255,12 @@ def fit_boards(spec: dict[str, Any], deal_count: int, players: int = 4) -> None:
     _whole(spec, "boards", 1, deal_count - spec["first"] + 1)
 
 
-def pairings(spec: dict[str, Any]) -> list[tuple[str, str]]:
+def pairings(spec: dict[str, Any], m: int = 2) -> list[tuple[str, ...]]:
+    """The entrants of each match: every ``m``-subset of a round robin's bots, or each
+    candidate with every ``m - 1`` references of a gauntlet."""
     if spec["format"] == "round_robin":
-        return list(combinations(spec["bots"], 2))
-    return [(c, r) for c in spec["candidates"] for r in spec["references"]]
+        return list(combinations(spec["bots"], m))
+    return [(c, *refs) for c in spec["candidates"] for refs in combinations(spec["references"], m - 1)]
 
 
 def plan_matches(spec: dict[str, Any]) -> list[dict[str, Any]]:
@@ -230,12 +270,18 @@ def plan_matches(spec: dict[str, Any]) -> list[dict[str, Any]]:
     ``sprt`` settings, when it has them: each match is tested on its own). Blind movement: one
     match per entrant and reference bot, the boards split into one block per reference,
     so that every entrant meets each reference on the same boards and plays each board
-    once; ``index`` (the entrant's place) fixes its side on each board.
+    once; ``index`` (the entrant's place) fixes its side on each board. A ruleset of
+    ``m > 2`` units: one match of ``m`` entrants (``entrants``; ``x`` and ``y`` its first
+    two) per ``pairings``, played in the ``rooms`` seating plan.
     """
     common = {"ruleset": spec["ruleset"], "options": spec["options"], "deals": spec["deals"],
               "seed": spec["seed"], "limits": spec["limits"]}
     last = spec["first"] + spec["boards"] - 1
     if spec["format"] in TWO_ROOM:
+        m = entrants_per_match(spec)
+        if m > 2:
+            return [{"kind": KIND, "entrants": list(group), "x": group[0], "y": group[1], "rooms": spec["rooms"],
+                     "first": spec["first"], "last": last, **common} for group in pairings(spec, m)]
         test = {"sprt": spec["sprt"]} if spec.get("sprt") else {}
         return [{"x": x, "y": y, "first": spec["first"], "last": last, **common, **test} for x, y in pairings(spec)]
     refs = spec["references"]
@@ -335,7 +381,7 @@ def evidence_of(match: dict[str, Any]) -> str:
     of evidence, which counts once in the ratings. The ruleset is the ratings' own key."""
     options = json.dumps(match["options"], sort_keys=True, separators=(",", ":"))
     low, high = sorted((match["x"], match["y"]))
-    family = "blind|" if match.get("kind") == "blind" else ""
+    family = "blind|" if match.get("kind") == "blind" else field_evidence(match)
     return f"{family}{match['deals']}|{options}|{low}|{high}"
 
 
@@ -344,7 +390,8 @@ def canonical_order(comparison: dict[str, Any]) -> list[int]:
     does not change: the tournament's number (tournaments are numbered as they are
     created), then its matches by schedule index (ids ``t{n}.m{i}``, from
     ``Store.create_tournament``), then a blind movement's entrant pairs after every match
-    (``blind_comparisons`` gives each its ``order``)."""
+    (``blind_comparisons`` gives each its ``order``; a match of k entrants gives its entrant
+    pairs theirs, after the match's place: ``field_matches.pairwise``)."""
     if "order" in comparison:
         return comparison["order"]
     tid, index = comparison["id"].split(".m")
@@ -374,7 +421,10 @@ def rate(store: Store, comparison: dict[str, Any], scores: dict[int, int]) -> bo
 
 
 def rate_match(store: Store, match: dict[str, Any]) -> bool:
-    """Count a complete match in the ratings (see ``rate``)."""
+    """Count a complete match in the ratings (see ``rate``); a match of k entrants as each
+    two of its entrants compared on its boards (``field_matches.pairwise``)."""
+    if is_field(match):
+        return any([rate(store, c, d) for c, d in pairwise(store, match)])
     return rate(store, match, store.scores(match["id"]))
 
 
@@ -432,7 +482,11 @@ def rebuild_ratings(store: Store, rulesets: Iterable[str] | None = None) -> dict
         complete = store.complete_matches(tid)
         for mid in store.match_ids(tid):
             if mid in complete:
-                steps.append((store.match(mid), lambda mid=mid: store.scores(mid)))
+                match = store.match(mid)
+                if is_field(match):
+                    steps += [(c, lambda d=d: d) for c, d in pairwise(store, match)]
+                else:
+                    steps.append((match, lambda mid=mid: store.scores(mid)))
         if store.tournament(tid)["status"] == "finished":
             steps += [(c, lambda d=d: d) for c, d in blind_comparisons(store, tid)]
     names = {c["ruleset"] for c, _ in steps} | set(store.rating_rulesets())
@@ -475,7 +529,11 @@ def results(store: Store, tid: str) -> dict[str, Any]:
     sequential test: the boards it played). In the blind movement
     those are scores against the par (the reference pair's result on the same cards),
     the reference bots have no row of their own, and the cross-table also compares every
-    two entrants on the boards they share.
+    two entrants on the boards they share. A match of k entrants gives each entrant its
+    board scores against the field (won, tied, lost: boards above, at, below zero; a match
+    won when its 95% interval is above zero) and lists each entrant's statistics
+    (``entrant_stats``); its cross-table cells sum the entrants' per-board differences
+    over every match that holds both (``field_matches.pairwise``).
     """
     spec = store.tournament(tid)
     blind = spec["format"] == "blind"
@@ -504,8 +562,23 @@ def results(store: Store, tid: str) -> dict[str, Any]:
         for field in ("boards", "total", "won", "tied", "lost"):
             r[field] += getattr(st, field)
 
+    field_diffs: dict[tuple[str, str], list[float]] = {}
     for mid in store.match_ids(tid):
         match = store.match(mid)
+        if is_field(match):
+            entries = entrant_stats(store, match)
+            for bot, st in entries:
+                r = row(bot)
+                r["matches"] += 1
+                r["match_wins"] += st.outcome() == 1
+                r["match_draws"] += st.outcome() == 0
+                add_boards(r, st)
+            matches.append({"id": mid, "x": match["x"], "y": match["y"], "entrants": match["entrants"],
+                            "status": match["status"], "stats": entries[0][1].to_dict(), "corrected": None,
+                            "entrant_stats": [{"bot": bot, **st.to_dict()} for bot, st in entries]})
+            for comparison, diffs in pairwise(store, match):
+                field_diffs.setdefault((comparison["x"], comparison["y"]), []).extend(diffs[b] for b in sorted(diffs))
+            continue
         stats = match_stats(store, mid)
         matches.append({"id": mid, "x": match["x"], "y": match["y"], "status": match["status"],
                         "stats": stats.to_dict(), "corrected": match_corrected(store, mid), **sprt_of(store, match)})
@@ -518,7 +591,12 @@ def results(store: Store, tid: str) -> dict[str, Any]:
         stats = summarize([diffs[b] for b in sorted(diffs)])
         compared(comparison["x"], comparison["y"], stats, boards_count=False)
         compared(comparison["y"], comparison["x"], mirrored(stats), boards_count=False)
+    for (x, y), diffs in field_diffs.items():
+        stats = summarize(diffs)
+        cross.setdefault(x, {})[y] = stats.to_dict()
+        cross.setdefault(y, {})[x] = mirrored(stats).to_dict()
     for r in table.values():
+        r["total"] = r["total"] if isinstance(r["total"], int) else round(r["total"], 4)
         r["mean"] = round(r["total"] / r["boards"], 4) if r["boards"] else 0.0
     standings = sorted(table.values(), key=lambda r: (-r["mean"], r["bot"]))
     return {"tournament": tid, "format": spec["format"], "ruleset": spec["ruleset"],

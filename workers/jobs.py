@@ -29,10 +29,11 @@ from server.remote import RemoteAgent
 from server.settings import CLAIM_MS, HEARTBEAT_SECONDS, JOB_TIMEOUT
 from server.store import Store
 from server.match_sprt import decide
+from server.field_matches import is_field
 from server.tournaments import after_match_progress
 from workers.bots import BUILTIN, Agent, make_bot
 from workers.luck import blind_luck, lucky_pair, with_luck
-from workers.match import entrant_side, play_blind_board, play_pairs, play_par_room, units_of
+from workers.match import entrant_side, play_blind_board, play_boards, play_pairs, play_par_room, units_of
 from workers.worker import stopping
 
 QUEUE = "cinch"
@@ -95,7 +96,9 @@ def play_chunk_with(store: Store, mid: str, first: int, last: int, job_id: str =
 
     The job first claims every board of its range that is not stored or being played,
     then plays them: a two-room match with its rooms interleaved (``play_pairs``), a
-    blind-movement match one room per board against the shared par room.
+    match of k entrants in every room of its seating plan (``play_boards``: each board's
+    record carries every entrant's board score; no luck measured), a blind-movement match
+    one room per board against the shared par room.
     """
     match = store.match(mid)
     rules = make_ruleset(match["ruleset"], match["options"])
@@ -118,6 +121,9 @@ def play_chunk_with(store: Store, mid: str, first: int, last: int, job_id: str =
         boards = [(n, store.board(match["deals"], n)) for n in claimed]
         if match.get("kind") == "blind":
             records = blind_records(store, rules, match, boards, x, y, halted)
+        elif is_field(match):
+            field = [x, y, *(agent_for(store, name, match) for name in match["entrants"][2:])]
+            records = play_boards(rules, boards, field, match["rooms"], mid, halted)
         else:
             by_number = dict(boards)
             records = (lucky_pair(rules, by_number[r["board"]], r) for r in play_pairs(rules, boards, x, y, mid, halted))

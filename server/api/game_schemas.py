@@ -417,3 +417,5 @@ class Room(HandRecord):
     luck = fields.Float(allow_none=True, metadata={"description": (
         "N/S's luck on the draw in this room: the fixed evaluator's value of the position the stock made "
         "minus its mean over other stocks (absent on boards stored before it was measured)")})
+    units = fields.List(fields.String(), metadata={"description": (
+        "a match of k > 2 entrants: the unit (seat) each entrant held in this room, in entrant order")})

@@ -9,6 +9,7 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from server import anytime, sequential
+from workers.match import ROOMS
 from server.tournaments import DEFAULTS, FORMATS, LIMITS, SPRT_CHUNK, SPRT_DELTA_LIMIT, SPRT_SETTINGS, STATUSES
 
 from .game_schemas import (BySides, Contract, HandRecord, LegalSchema, ObservationSchema, Room, Ruleset, Seat, Side,
@@ -162,6 +163,20 @@ class SprtResultSchema(ma.Schema):
     ci_high = fields.Float(required=True, allow_none=True)
 
 
+class Points(fields.Float):
+    """A score: a whole number, or a fraction where a match of k entrants divides a net by k - 1
+    (RULES-family 12.5). Served as it is, so whole numbers stay integers."""
+
+    def _serialize(self, value, attr, obj, **kwargs):
+        return value
+
+
+ROOMS_FIELD = dict(validate=validate.OneOf(ROOMS), metadata={"description": (
+    "the seating plan of a match of k single seats (k > 2 units, e.g. seven_up with 3 players): rotate, k rooms "
+    "with entrant j at seat (j + r) mod k in room r; or permute, all k! seatings (k <= 4). Two-unit matches "
+    "play their two rooms either way")})
+
+
 class TournamentCreateSchema(ma.Schema):
     format = fields.String(validate=validate.OneOf(FORMATS), metadata={"description": (
         "round_robin, gauntlet (two-room matches: trusted bots only) or blind (the blind movement); "
@@ -195,7 +210,9 @@ class TournamentCreateSchema(ma.Schema):
         "description": "time limits for remote seats; those left out take the arena's defaults"})
     sprt = fields.Nested(SprtSettingsSchema, metadata={"description": (
         "round_robin and gauntlet: test every match sequentially and stop it as soon as the test decides "
-        "(boards is then the most a match plays); its settings left out take their defaults")})
+        "(boards is then the most a match plays); its settings left out take their defaults; two-unit "
+        "rulesets only")})
+    rooms = fields.String(load_default=DEFAULTS["rooms"], **ROOMS_FIELD)
 
 
 class WaitingSchema(ma.Schema):
@@ -228,6 +245,7 @@ class TournamentSchema(ma.Schema):
     limits = fields.Nested(LimitsSchema, required=True, metadata={"description": "the limits asked for"})
     sprt = fields.Nested(SprtSettingsSchema, allow_none=True, metadata={
         "description": "the sequential test's settings, or null: every match plays all its boards"})
+    rooms = fields.String(**ROOMS_FIELD)
     practice = fields.Boolean(required=True, metadata={
         "description": "a practice run: a named deal set with remote bots"})
     status = fields.String(required=True, validate=validate.OneOf(STATUSES), metadata={"description": (
@@ -266,7 +284,7 @@ class StatsSchema(ma.Schema):
     """Board-pair scores of one bot against another, from the first's side."""
 
     boards = fields.Integer(required=True)
-    total = fields.Integer(required=True)
+    total = Points(required=True, metadata={"description": "sum of the scores (a fraction in a match of k > 2)"})
     mean = fields.Float(required=True, metadata={"description": "mean score per board"})
     ci_low = fields.Float(required=True, allow_none=True, metadata={
         "description": "the mean's 95% interval (Student's t), valid at a board count fixed in advance "
@@ -300,6 +318,18 @@ class MatchSummarySchema(ma.Schema):
     sprt = fields.Nested(SprtResultSchema, metadata={"description": (
         "in a tournament with sprt: where the match's test stands (a decided match is complete with the boards "
         "it played, which the statistics and ratings use)")})
+    entrants = fields.List(fields.String(), metadata={"description": (
+        "a match of k > 2 entrants (single seats): every entrant, x and y its first two; stats are then x's "
+        "board scores against the field")})
+    entrant_stats = fields.List(fields.Nested(lambda: EntrantStatsSchema()), metadata={"description": (
+        "a match of k > 2 entrants: each entrant's board scores against the field (its nets over the rooms: "
+        "its score change less the others' mean change), in entrant order")})
+
+
+class EntrantStatsSchema(StatsSchema):
+    """One entrant's board scores in a match of k entrants (won/tied/lost: boards above, at, below zero)."""
+
+    bot = fields.String(required=True)
 
 
 class LiveStatsSchema(StatsSchema):
@@ -326,7 +356,7 @@ class StandingSchema(ma.Schema):
     match_wins = fields.Integer(required=True)
     match_draws = fields.Integer(required=True)
     boards = fields.Integer(required=True)
-    total = fields.Integer(required=True)
+    total = Points(required=True)
     won = fields.Integer(required=True)
     tied = fields.Integer(required=True)
     lost = fields.Integer(required=True)
@@ -346,13 +376,17 @@ class ResultsSchema(ma.Schema):
 
 class BoardPairSchema(ma.Schema):
     board = fields.Integer(required=True)
-    score = fields.Integer(required=True, metadata={"description": "the match's X score on this pair"})
+    score = fields.Integer(metadata={"description": "the match's X score on this pair (two-unit matches)"})
+    entrant_scores = fields.List(Points(), metadata={"description": (
+        "a match of k > 2 entrants: each entrant's board score (the sum of its nets over the rooms), in "
+        "entrant order; they sum to zero")})
     luck = fields.Float(allow_none=True, metadata={"description": (
         "X's luck on the draw on this pair: how much better than expected the stock served X, by a fixed "
         "evaluator; score - luck is the luck-corrected score before weighting")})
     rooms = fields.List(fields.Nested(Room), required=True, metadata={"description": (
         "two rooms, each the one record of a played hand (a cinch replay input) with N/S's luck: X at N/S "
-        "then at E/W; blind movement: the entrant's room, then the reference pair's par room")})
+        "then at E/W; blind movement: the entrant's room, then the reference pair's par room; a match of k > 2 "
+        "entrants: every room of its seating plan, each with the unit every entrant held (units)")})
     side = Side(metadata={"description": (
         "blind movement only: the side the entrant (X) held in the first room; the second is "
         "the reference pair's par room on the same cards")})

@@ -13,14 +13,19 @@ def interval(stats: dict[str, Any]) -> str:
     return f"{stats['mean']:+.2f} [{stats['ci_low']:+.2f}, {stats['ci_high']:+.2f}]"
 
 
+def vs(match: dict[str, Any]) -> str:
+    """Who plays a match: "X vs Y", or every entrant of a match of k (X's score first)."""
+    return " vs ".join(match.get("entrants") or (match["x"], match["y"]))
+
+
 def live_match(match: dict[str, Any]) -> str:
     """A running match for the progress line, short: X vs Y, the mean so far and its
     anytime-valid 95% interval (``live_stats``), which stays valid however often the
     line is read; before that interval exists, the boards so far."""
-    s = match["stats"]
+    s, who = match["stats"], vs(match)
     if s["anytime_low"] is None:
-        return f"{match['x']} vs {match['y']} {s['mean']:+.1f} ({s['boards']} boards)"
-    return (f"{match['x']} vs {match['y']} {s['mean']:+.1f} "
+        return f"{who} {s['mean']:+.1f} ({s['boards']} boards)"
+    return (f"{who} {s['mean']:+.1f} "
             f"anytime 95% [{s['anytime_low']:+.1f}, {s['anytime_high']:+.1f}]")
 
 
@@ -32,8 +37,11 @@ def sprt_line(sprt: dict[str, Any]) -> str:
 
 def print_results(results: dict[str, Any], ratings: dict[str, dict[str, Any]]) -> None:
     print(f"\nTournament {results['tournament']} ({results['format']}, {results['ruleset']})\n")
+    field = any(m.get("entrants") for m in results["matches"])
     print("Standings (raw mean score against the reference pair per board; W-T-L in boards)"
-          if results['format'] == "blind" else "Standings (raw mean net points per board pair; W-T-L in board pairs)")
+          if results['format'] == "blind" else
+          "Standings (raw mean board score against the field; W-T-L in boards above, at, below zero)" if field else
+          "Standings (raw mean net points per board pair; W-T-L in board pairs)")
     print(f"  {'#':>2} {'bot':16} {'mean':>8} {'boards':>7} {'W-T-L':>15} {'matches won':>12}")
     for rank, row in enumerate(results["standings"], 1):
         wtl = f"{row['won']}-{row['tied']}-{row['lost']}"
@@ -47,11 +55,17 @@ def print_results(results: dict[str, Any], ratings: dict[str, dict[str, Any]]) -
         cells = [interval(results["crosstable"][me][other]) if other in results["crosstable"][me] else "-"
                  for other in bots]
         print(f"  {me:16}" + "".join(f"{c:>{width}}" for c in cells))
-    print("\nMatches (X's mean per board pair, 95% interval: raw as played, and luck-corrected)")
+    print("\nMatches (each entrant's mean board score against the field, 95% interval)" if field else
+          "\nMatches (X's mean per board pair, 95% interval: raw as played, and luck-corrected)")
     for m in results["matches"]:
+        if m.get("entrant_stats"):
+            print(f"  {m['id']:10} {vs(m)}: {m['stats']['boards']} boards")
+            for e in m["entrant_stats"]:
+                print(f"  {'':10}   {e['bot']:16} {interval(e)}, W-T-L {e['won']}-{e['tied']}-{e['lost']}")
+            continue
         s, c = m["stats"], m.get("corrected")
         corrected = f", corrected {interval(c)}" if c else ""
-        print(f"  {m['id']:10} {m['x']} vs {m['y']}: {s['boards']} boards, raw {interval(s)}{corrected}, "
+        print(f"  {m['id']:10} {vs(m)}: {s['boards']} boards, raw {interval(s)}{corrected}, "
               f"W-T-L {s['won']}-{s['tied']}-{s['lost']}, LOS {s['los']:.3f}")
         if m.get("sprt"):
             print(f"  {'':10} sequential test: {m['sprt']['decision'] or 'undecided'}, {sprt_line(m['sprt'])}")

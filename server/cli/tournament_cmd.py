@@ -29,6 +29,7 @@ from server.registry import builtin_roster
 from server.tournaments import (DEFAULTS, FORMATS, SECRET, SpecError, fit_boards, live_stats, public_deals,
                                  validate, waiting_for)
 from workers.bots import BUILTIN
+from workers.match import ROOMS
 from workers.driver import TournamentStopped, cli_driver, interrupt, resume, start, stop_command, watch
 from workers.supervisor import halt
 
@@ -56,6 +57,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--options", type=json.loads, default={}, help="ruleset options as JSON")
     p.add_argument("--chunk", type=int, default=5, help="boards per job (default 5)")
     p.add_argument("--seed", type=int, default=DEFAULTS["seed"], help="seed of the built-in bots")
+    p.add_argument("--rooms", choices=ROOMS, default=DEFAULTS["rooms"],
+                   help="seating plan of a match of k single seats (k > 2): rotate (k rooms, default) or "
+                        "permute (all k! seatings, k <= 4)")
     add_sprt_arguments(p, "each match of a round robin or gauntlet is tested on its own, X (the first bot "
                           "named, or the candidate) against Y, and --boards is the most it plays")
     _driving_arguments(p)
@@ -80,7 +84,8 @@ def _driving_arguments(p: argparse.ArgumentParser) -> None:
 
 def request_from(args: argparse.Namespace) -> dict:
     request = {"format": args.format, "ruleset": args.ruleset, "options": args.options, "first": args.first,
-               "boards": args.boards, "chunk": args.chunk, "seed": args.seed, **sprt_request(args)}
+               "boards": args.boards, "chunk": args.chunk, "seed": args.seed, "rooms": args.rooms,
+               **sprt_request(args)}
     if args.format == "gauntlet":
         request.update(candidates=args.candidates or [], references=args.references or [])
     else:
@@ -96,7 +101,8 @@ def running_matches(store: Store, tid: str) -> list[dict[str, Any]]:
     for mid in store.match_ids(tid):
         m = store.match(mid)
         if m["status"] == "running":
-            out.append({"id": mid, "x": m["x"], "y": m["y"], "stats": live_stats(store, mid)})
+            out.append({"id": mid, "x": m["x"], "y": m["y"], "entrants": m.get("entrants"),
+                        "stats": live_stats(store, mid)})
     return out
 
 

@@ -18,7 +18,8 @@ from server.engine import SEATS, HandState, replay
 from server.engine.record import scores_after
 from server.engine.replay import start_hand
 from server.store import StoreError
-from workers.match import net
+from server.field_matches import is_field
+from workers.match import net, nets
 
 from ..api.context import arena
 from ..api.tables import table_or_404
@@ -68,6 +69,19 @@ def rooms_of(match: dict[str, Any], record: dict[str, Any]) -> list[dict[str, An
     ]
 
 
+def field_rooms(match: dict[str, Any], record: dict[str, Any]) -> list[dict[str, Any]]:
+    """The rooms of a board of a match of k entrants, each with the unit (seat) every
+    entrant held, the hand's result and each entrant's net there (``workers.match.nets``)."""
+    out = []
+    for number, room in enumerate(record["rooms"], 1):
+        delta = room["result"]["delta"]
+        by_unit = dict(zip(delta, nets(delta, list(delta))))
+        out.append({"number": number, "room": room,
+                    "entrants": [{"bot": bot, "unit": unit, "delta": delta[unit], "net": float(by_unit[unit])}
+                                 for bot, unit in zip(match["entrants"], room["units"])]})
+    return out
+
+
 @bp.route("/matches/<mid>/boards/<int:board>")
 def board_pair_page(mid: str, board: int):
     try:
@@ -78,6 +92,9 @@ def board_pair_page(mid: str, board: int):
     if record is None:
         abort(404, description=f"board {board} is not finished in every match of tournament {tid} yet "
                                f"(or is not one of its boards): no one sees its cards until then")
+    if is_field(match):
+        return render_template("board_field.html", match=match, mid=mid, tid=tid, board=board, record=record,
+                               rooms=field_rooms(match, record))
     rooms = rooms_of(match, record)
     for room in rooms:
         room["timeline"] = timeline(room["room"])

@@ -16,6 +16,7 @@ from typing import Any, Iterable
 from flask import abort, render_template
 
 from server.anytime import MIN_BOARDS
+from server.field_matches import is_field
 from server.stats import t95
 from server.store import Store, StoreError
 
@@ -32,7 +33,7 @@ def visible_boards(store: Store, tid: str, boards: Iterable[int]) -> list[int]:
     return [b for b in sorted(set(boards)) if store.board_done_everywhere(tid, b)]
 
 
-def cumulative(boards: list[int], scores: dict[int, int]) -> list[dict[str, Any]]:
+def cumulative(boards: list[int], scores: dict[int, int | float]) -> list[dict[str, Any]]:
     """X's running net over ``boards`` with its band: after n boards, the total's 95%
     interval, i.e. n times the running mean's 95% interval (Student's t, as the match's
     statistics use); none for the first board. Where the band leaves zero the boards so
@@ -41,7 +42,7 @@ def cumulative(boards: list[int], scores: dict[int, int]) -> list[dict[str, Any]
     out, total, squares = [], 0, 0
     for n, board in enumerate(boards, 1):
         s = scores[board]
-        total += s
+        total = round(total + s, 6)
         squares += s * s
         half = t95(n - 1) * math.sqrt(max(0.0, (squares - total * total / n) / (n - 1)) * n) if n > 1 else None
         out.append({"board": board, "score": s, "total": total,
@@ -60,9 +61,10 @@ def match_page(mid: str):
     row = match_view(store, mid, match)
     scores = store.scores(mid)
     shown = cumulative(visible_boards(store, t["id"], scores), scores)
-    chart = line_chart([Point(r["total"], str(r["board"]), f"board {r['board']}: {r['score']:+d}, "
-                                                           f"net {r['total']:+d}", r["low"], r["high"])
+    chart = line_chart([Point(r["total"], str(r["board"]), f"board {r['board']}: {r['score']:+g}, "
+                                                           f"net {r['total']:+g}", r["low"], r["high"])
                         for r in shown], title=f"{match['x']}'s cumulative net over the boards shown", zero=True)
     return render_template("match.html", m=row, match=match, t=t, blind=match.get("kind") == "blind",
+                           field=is_field(match),
                            boards=shown, hidden=len(scores) - len(shown), chart=chart, cell_class=cell_class,
                            board_count=match["last"] - match["first"] + 1, anytime_min=MIN_BOARDS)

@@ -1,0 +1,100 @@
+"""End to end through real ``rq worker`` processes for the family's shapes: a round robin of
+``seven_up`` with three single seats (matches of three entrants, nets against the field),
+with two single seats and of ``sixty_three`` (two-room matches), and a worker killed in
+the middle of a three-entrant match."""
+
+import os
+import signal
+import time
+
+import pytest
+from rq import Worker
+from rq.registry import FinishedJobRegistry, StartedJobRegistry
+
+from server import dealsets
+from server.api.schemas import ResultsSchema
+from workers.driver import cli_driver, start, watch
+from workers.local import LocalWorkers
+
+from replayed import in_process, stored
+
+THREE = {"ruleset": "seven_up", "options": {"players": 3}}
+DEALS_3P = dealsets.generate("field-pipeline-3p", 240, players=3)
+
+
+def _wait_for(predicate, timeout=30.0, what="condition"):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return
+        time.sleep(0.05)
+    pytest.fail(f"timed out waiting for {what}")
+
+
+@pytest.fixture
+def workers(redis_url, queue):
+    pool = LocalWorkers(redis_url, queue.name, 2).start()
+    _wait_for(lambda: len(Worker.all(queue=queue)) == 2, what="two rq workers to register")
+    yield pool
+    pool.stop()
+
+
+def every_board_once(store, tid, rooms=3):
+    """Each match holds each of its boards once, every board's entrant scores summing to zero."""
+    for mid in store.match_ids(tid):
+        match = store.match(mid)
+        scores = store.entrant_scores(mid)
+        assert sorted(scores) == list(range(match["first"], match["last"] + 1))
+        for board, board_scores in scores.items():
+            assert len(board_scores) == len(match["entrants"]) and abs(sum(board_scores)) < 1e-9
+            assert len(store.pair(mid, board)["rooms"]) == rooms
+    t = store.tournament(tid)
+    assert t["pairs_done"] == t["pairs_total"]
+
+
+def test_seven_up_with_three_single_seats_round_robin_on_rq_workers(store, queue, workers):
+    tid = start(store, queue, {**THREE, "bots": ["random", "rule", "search"], "boards": 60, "chunk": 15},
+                cli_driver(), DEALS_3P)
+    results = watch(store, queue, tid, cli_driver(), timeout=120)
+    names = {queue.fetch_job(j).worker_name for j in FinishedJobRegistry(queue=queue).get_job_ids()}
+    assert names and names <= set(workers.procs), "chunks are played by the rq worker processes"
+    every_board_once(store, tid)
+    assert ResultsSchema().validate(results) == {}
+    [match] = results["matches"]
+    assert match["entrants"] == ["random", "rule", "search"] and match["stats"]["boards"] == 60
+    assert abs(sum(e["total"] for e in match["entrant_stats"])) < 1e-6
+    ranked = [row["bot"] for row in results["standings"]]
+    assert ranked[-1] == "random", results["standings"]
+    assert set(results["crosstable"]) == {"random", "rule", "search"}
+    ratings = store.ratings("seven_up")
+    assert {bot: r["matches"] for bot, r in ratings.items()} == {"random": 2, "rule": 2, "search": 2}
+
+
+@pytest.mark.parametrize("ruleset, options, deals", [
+    ("seven_up", {"players": 2}, dealsets.generate("field-pipeline-2p", 8, players=2)),
+    ("sixty_three", {}, dealsets.generate("field-pipeline-4p", 6)),
+])
+def test_two_room_family_round_robins_on_rq_workers_equal_an_in_process_run(store, queue, workers, ruleset,
+                                                                             options, deals):
+    tid = start(store, queue, {"ruleset": ruleset, "options": options, "bots": ["random", "rule"],
+                               "boards": len(deals.boards), "chunk": 4}, cli_driver(), deals)
+    results = watch(store, queue, tid, cli_driver(), timeout=120)
+    assert stored(store, tid) == in_process(store, tid, deals)
+    assert [(m["x"], m["y"]) for m in results["matches"]] == [("random", "rule")]
+    assert results["standings"][0]["boards"] == len(deals.boards)
+    assert store.ratings(ruleset)["rule"]["matches"] == 1
+
+
+def test_sigkilled_worker_mid_three_entrant_match_still_stores_every_board_once(store, queue, workers):
+    tid = start(store, queue, {**THREE, "bots": ["random", "rule", "search"], "boards": 240, "chunk": 60,
+                               "rooms": "permute"}, cli_driver(), DEALS_3P)
+    _wait_for(lambda: store.tournament(tid)["pairs_done"] >= 4, what="the match to start")
+    busy = [queue.fetch_job(j) for j in StartedJobRegistry(queue=queue).get_job_ids(cleanup=False)]
+    victim = next(job.worker_name for job in busy if job is not None)
+    proc = workers.procs[victim]
+    os.killpg(proc.pid, signal.SIGKILL)          # the worker and its work horse
+    proc.wait(timeout=10)
+    assert store.tournament(tid)["pairs_done"] < 240, "the kill must land mid-match"
+    results = watch(store, queue, tid, cli_driver(), timeout=180)
+    every_board_once(store, tid, rooms=6)
+    assert [row["boards"] for row in results["standings"]] == [240, 240, 240]
