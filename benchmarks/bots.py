@@ -4,7 +4,7 @@
                               [--skip-baseline] [--ruleset american62] [--options JSON]
     python benchmarks/bots.py --family [--first 601] [--boards 400]
 
-Timing: the search bot (default setting, or ``--samples``) plays N/S against the rule
+Timing: the search bot (default setting, or ``--samples``) plays N/S (the first unit) against the rule
 bot on ``--timing-boards`` boards of the ``standard`` deal set from board ``--first``,
 and every one of its decisions is timed (forced ones included, as a match would ask
 them): median, p90, p99 and max, overall and per phase, the same over the decisions
@@ -47,11 +47,13 @@ class Timed:
         self.agent = agent
         self.times: list[tuple[str, float]] = []
         self.choices: list[float] = []    # decisions with more than one legal action
+        self.cpu: list[float] = []        # the same decisions in this process's CPU time
         self.most_nodes = 0
 
     def decide(self, obs):
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         action = self.agent.decide(obs)
+        self.cpu.append(time.process_time() - cpu)
         phase = obs["phase"]
         if phase == "play":
             done = sum(1 for t in obs["tricks"] if t["winner"] is not None)
@@ -97,6 +99,7 @@ def timing(rules, boards, first: int, samples: int) -> None:
     print(f"  load average before/after the run: {load_before:.2f} / {os.getloadavg()[0]:.2f} (2 cores: above 1-2 "
           f"the times include waiting for a core)")
     print(f"  all: {spread(all_ms)}   mean {statistics.fmean(all_ms):.1f} ms")
+    print(f"  all, CPU time (what the load does not change): {spread([t * 1000 for t in bot.cpu])}")
     real = [t * 1000 for t in bot.choices]
     print(f"  decisions with a real choice ({len(real)}): {spread(real)}")
     print(f"  most solver nodes in one decision: {bot.most_nodes}")

@@ -25,6 +25,7 @@ from server.planning import plan
 from server.stats import corrected_summary, summarize
 from server.store import Store
 from server.engine import RulesetError, make_ruleset
+from server.field_matches import entrant_stats
 from server.tournaments import DEFAULTS, SpecError, public_deals
 from workers.driver import cli_driver, start
 from workers.match import net, units_of
@@ -41,9 +42,11 @@ BOARDS = 100
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("compare", help="compare two bots board by board on identical deals")
+    p = sub.add_parser("compare", help="compare bots board by board on identical deals")
     p.add_argument("x")
     p.add_argument("y")
+    p.add_argument("more", nargs="*", metavar="bot", help="one bot per unit where the ruleset's table has more "
+                   "than two (seven_up with three players: three bots), compared against the field")
     p.add_argument("--deals", help="deal set name or file (default: the published set of the ruleset's table "
                    "size: standard, standard-2p, standard-3p)")
     p.add_argument("--boards", type=int, help=f"number of boards (default {BOARDS}); with --sprt the most "
@@ -118,23 +121,33 @@ def sprt_settings(args: argparse.Namespace) -> Sprt:
         raise UsageError(f"--sprt: {exc}") from None
 
 
-def play(a: Arena, args: argparse.Namespace, deals: DealSet, sprt: dict[str, Any] | None = None) -> str:
-    """Play the match as a two-bot tournament and return its id; ``sprt`` (the request's
-    ``{"sprt": {...}}``) makes it stop as soon as its test decides."""
-    request = {"bots": [args.x, args.y], "ruleset": args.ruleset, "options": args.options,
+def play(a: Arena, args: argparse.Namespace, deals: DealSet, sprt: dict[str, Any] | None = None,
+         bots: list[str] | None = None) -> str:
+    """Play the match as a tournament of its bots (X and Y, or the field ``bots``) and
+    return its id; ``sprt`` (the request's ``{"sprt": {...}}``) makes it stop as soon as
+    its test decides."""
+    request = {"bots": bots or [args.x, args.y], "ruleset": args.ruleset, "options": args.options,
                "first": args.first, "boards": args.boards, "seed": args.seed, **(sprt or {})}
     driver = cli_driver()
     try:
         tid = start(a.store, a.queue, request, driver, deals)
     except (SpecError, ValueError) as exc:
         raise UsageError(str(exc)) from None
-    drive(a, tid, driver, f"playing {args.x} vs {args.y}")
+    drive(a, tid, driver, f"playing {' vs '.join(bots or [args.x, args.y])}")
     return tid
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.x == args.y:
-        raise UsageError("compare two different bots")
+    bots = [args.x, args.y, *args.more]
+    if len(set(bots)) != len(bots):
+        raise UsageError("compare different bots: a bot is named twice")
+    try:
+        units = units_of(make_ruleset(args.ruleset, args.options))[0]
+    except RulesetError as exc:
+        raise UsageError(str(exc)) from None
+    if len(bots) != len(units):
+        raise UsageError(f"{args.ruleset} with these options has {len(units)} units ({' '.join(units)}): "
+                         f"name {len(units)} bots, not {len(bots)}")
     args.boards = board_count(args)
     if args.boards < 1:
         option = "--boards" if args.max_boards is None else "--max-boards"
@@ -155,7 +168,11 @@ def run(args: argparse.Namespace) -> int:
             Sprt(alpha=args.alpha, beta=args.beta)
         except ValueError as exc:
             raise UsageError(f"--plan: {exc}") from None
+    if len(units) > 2 and (args.plan or args.sprt):
+        raise UsageError("--sprt and --plan compare two bots; a field of more than two is compared by its means")
     with arena(args.workers) as a:
+        if len(units) > 2:
+            return run_field(a, args, deals, bots)
         if args.plan:
             return run_plan(a, args, deals, spec)
         if test is not None:
@@ -177,6 +194,27 @@ def run(args: argparse.Namespace) -> int:
               f"W-T-L {stats['won']}-{stats['tied']}-{stats['lost']}, LOS {stats['los']:.3f}")
         print(f"{args.x} vs {args.y}: luck-corrected mean {interval(corrected_summary(scores, lucks))} per board "
               f"(luck: {args.x}'s luck on the draw, by a fixed evaluator)")
+    return 0
+
+
+def run_field(a: Arena, args: argparse.Namespace, deals: DealSet, bots: list[str]) -> int:
+    """A table of more than two units: the bots play one match of the field (every room
+    of the rotation on every board) and each one's board scores against the field are
+    listed, with its mean and 95% interval."""
+    tid = play(a, args, deals, bots=bots)
+    match = a.store.match(a.store.match_ids(tid)[0])
+    scores = a.store.entrant_scores(match["id"])
+    order = match["entrants"]
+    print(f"{' v '.join(order)}: {args.ruleset} {json.dumps(args.options)}, deal set {deals.name}, "
+          f"boards {args.first}-{args.first + args.boards - 1} (match {match['id']}; each bot's net against the "
+          "field, summed over the rooms)")
+    print(f"{'board':>5}  " + " ".join(f"{bot:>12}" for bot in order))
+    for n in sorted(scores):
+        print(f"{n:5}  " + " ".join(f"{score:+12.2f}" for score in scores[n]))
+    for bot, stats in entrant_stats(a.store, match):
+        s = stats.to_dict()
+        print(f"{bot}: raw mean {interval(s)} per board over {s['boards']} boards, W-T-L {s['won']}-{s['tied']}-"
+              f"{s['lost']} (boards above, at and below zero against the field)")
     return 0
 
 
