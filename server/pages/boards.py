@@ -1,6 +1,7 @@
 """A board pair's page (both rooms of a board side by side) and a finished table's hand,
-each as a step-through replay drawn from ``hands.timeline`` (a Cinch hand); a table's
-hand of another game is drawn from its replay (``server.engine.replay``: the hands after
+each as a step-through replay drawn from ``hands.timeline`` (a Cinch hand); a board of
+another game, or of a match of k entrants, is a table of its rooms (who held which
+seat, the score changes and nets); a table's hand of another game is drawn from its replay (``server.engine.replay``: the hands after
 the draw, the tricks, the scoring items) for its seats and sides.
 
 Gated exactly as the API: a board pair once the board is finished in every match of its
@@ -82,6 +83,23 @@ def field_rooms(match: dict[str, Any], record: dict[str, Any]) -> list[dict[str,
     return out
 
 
+def as_field(match: dict[str, Any], record: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A two-unit board of a game the Cinch timeline does not draw, in the field page's
+    terms: X and Y as entrants, each room saying which unit each held, and X's score
+    against Y's (the blind movement: the entrant's room at its side and the par room,
+    whose nets at that side the score subtracts)."""
+    first, second = (list(room["result"]["delta"]) for room in record["rooms"])
+    if match.get("kind") == "blind":
+        side = record["side"]
+        other = next(u for u in first if u != side)
+        units = [[side, other], [side, other]]
+    else:
+        units = [first, first[::-1]]
+    rooms = [{**room, "units": held} for room, held in zip(record["rooms"], units)]
+    return ({**match, "entrants": [match["x"], match["y"]], "rooms": match.get("rooms", "rotate")},
+            {**record, "rooms": rooms, "entrant_scores": [record["score"], -record["score"]]})
+
+
 @bp.route("/matches/<mid>/boards/<int:board>")
 def board_pair_page(mid: str, board: int):
     try:
@@ -92,7 +110,9 @@ def board_pair_page(mid: str, board: int):
     if record is None:
         abort(404, description=f"board {board} is not finished in every match of tournament {tid} yet "
                                f"(or is not one of its boards): no one sees its cards until then")
-    if is_field(match):
+    cinch = isinstance(start_hand(record["rooms"][0]), HandState)
+    if is_field(match) or not cinch:
+        match, record = (match, record) if is_field(match) else as_field(match, record)
         return render_template("board_field.html", match=match, mid=mid, tid=tid, board=board, record=record,
                                rooms=field_rooms(match, record))
     rooms = rooms_of(match, record)

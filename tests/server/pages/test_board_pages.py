@@ -120,3 +120,17 @@ def test_a_table_hand_is_shown_once_the_game_is_over(client, store: Store):
     assert "has no hand" in html(client.get(f"/tables/{tid}/hands/{last + 1}"), 404)
     assert "has no hand" in html(client.get(f"/tables/{tid}/hands/0"), 404)
     assert "no table" in html(client.get("/tables/nope/hands/1"), 404)
+
+
+def test_every_two_unit_ruleset_has_its_board_pages(client, store: Store, queue):
+    """A board of each family ruleset played by two units is served as a page: the rooms,
+    the seats of the table and the score (the hand pages of any game come from its replay)."""
+    for ruleset, options in (("seven_up", {"players": 2}), ("pitch", {}), ("all_fives", {"players": 2}),
+                             ("blind_cinch", {}), ("sixty_three", {})):
+        tid = start(store, queue, {"bots": ["random", "rule"], "boards": 1, "chunk": 1, "ruleset": ruleset,
+                                   "options": options}, "test")
+        (mid,) = store.match_ids(tid)
+        play_chunk_with(store, mid, 1, 1)
+        text = html(client.get(f"/matches/{mid}/boards/1"))
+        record = client.get(f"/api/v1/matches/{mid}/boards/1").get_json()
+        assert f"{record['score']:+d}" in text or str(record["score"]) in text, ruleset
