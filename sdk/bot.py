@@ -95,7 +95,7 @@ class Bot:
 
     def extras(self, obs: Observation, card: str, count: int, choices: list[str]) -> list[str]:
         """The extras to add to ``card`` when ``count`` are owed: by default the lowest trumps."""
-        return C.by_strength(choices, obs.trump)[:count]
+        return C.by_strength(choices, obs.trump, plain=obs.plain_trumps)[:count]
 
     # ------------------------------------------------------------------ short forms to actions
     def to_action(self, obs: Observation, result: Any) -> Action:

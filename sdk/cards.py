@@ -7,12 +7,13 @@ E/W partners (sides ``NS`` and ``EW``); a table of any other size has the seats
 take the table's seats or sides (an observation's ``seats`` and the keys of its
 ``scores``) and default to four.
 
-The trump helpers are Cinch's (american62, foster51, blind_cinch, sixty_three): once
-trump is named, the five of the same-colour suit (the *left Pedro*) is a trump too,
-ranking just below the five of trumps (the *right Pedro*). Counting cards, each worth
-its points to the side that takes it in a trick: the trump Ace (High), Jack, Ten
-(Game), Two (Low) one each, both Pedros five each. (In the All Fours games, seven_up,
-pitch and all_fives, the trumps are the thirteen cards of the suit alone.)
+The trump helpers are Cinch's (american62, foster51, blind_cinch, sixty_three) by
+default: once trump is named, the five of the same-colour suit (the *left Pedro*) is a
+trump too, ranking just below the five of trumps (the *right Pedro*). Counting cards,
+each worth its points to the side that takes it in a trick: the trump Ace (High), Jack,
+Ten (Game), Two (Low) one each, both Pedros five each. In the All Fours games
+(``PLAIN_TRUMPS``: seven_up, pitch, all_fives) the trumps are the thirteen cards of the
+suit alone, A high: pass ``plain=True`` (an ``Observation`` does it for you).
 
 Nothing here talks to the server: these are the helpers a bot's ``act`` needs.
 """
@@ -28,6 +29,8 @@ SIDES = ("NS", "EW")
 SAME_COLOUR = {"C": "S", "S": "C", "D": "H", "H": "D"}
 COUNTING = {"A": 1, "J": 1, "T": 1, "5": 5, "2": 1}
 ALL_CARDS = tuple(r + s for s in SUITS for r in RANKS)
+PLAIN_TRUMPS = frozenset({"seven_up", "pitch", "all_fives"})
+"""The rulesets whose trumps are the suit's thirteen cards (RULES-family F4, *plain*)."""
 
 
 def rank(card: str) -> str:
@@ -87,33 +90,34 @@ def left_pedro(trump: str) -> str:
     return "5" + SAME_COLOUR[trump]
 
 
-def is_trump(card: str, trump: str | None) -> bool:
+def is_trump(card: str, trump: str | None, plain: bool = False) -> bool:
     if trump is None:
         return False
-    return card[1] == trump or card == left_pedro(trump)
+    return card[1] == trump or (not plain and card == left_pedro(trump))
 
 
-def effective_suit(card: str, trump: str | None) -> str:
-    """The suit a card belongs to in play: the left Pedro belongs to trumps."""
-    return trump if trump is not None and is_trump(card, trump) else card[1]
+def effective_suit(card: str, trump: str | None, plain: bool = False) -> str:
+    """The suit a card belongs to in play: the left Pedro belongs to trumps (Cinch)."""
+    return trump if trump is not None and is_trump(card, trump, plain) else card[1]
 
 
-def strength(card: str, trump: str | None) -> int:
-    """Trick-taking order: trumps 100 and up (A K Q J T 9 8 7 6 5 left-5 4 3 2), plain cards 0-12.
+def strength(card: str, trump: str | None, plain: bool = False) -> int:
+    """Trick-taking order: trumps 100 and up (Cinch: A K Q J T 9 8 7 6 5 left-5 4 3 2;
+    ``plain``: A to 2), other cards 0-12.
 
     Only meaningful for comparing cards that can win the same trick.
     """
     r = RANKS.index(card[0])
     if trump is not None:
         if card[1] == trump:
-            return 100 + (2 * r + 1 if r >= 3 else 2 * r)
-        if card == left_pedro(trump):
+            return 100 + (r if plain else 2 * r + 1 if r >= 3 else 2 * r)
+        if card == left_pedro(trump) and not plain:
             return 106
     return r
 
 
 def card_points(card: str, trump: str | None) -> int:
-    """Points the card is worth to the side that takes it (0 for plain cards)."""
+    """Points the card is worth to the side that takes it in Cinch (0 for plain cards)."""
     if not is_trump(card, trump):
         return 0
     return COUNTING.get(card[0], 0)
@@ -123,35 +127,37 @@ def is_pedro(card: str, trump: str | None) -> bool:
     return trump is not None and card[0] == "5" and is_trump(card, trump)
 
 
-def trumps_in(cards: Iterable[str], trump: str | None) -> list[str]:
+def trumps_in(cards: Iterable[str], trump: str | None, plain: bool = False) -> list[str]:
     """The trumps among ``cards``, highest first."""
-    return sorted((c for c in cards if is_trump(c, trump)), key=lambda c: -strength(c, trump))
+    return sorted((c for c in cards if is_trump(c, trump, plain)), key=lambda c: -strength(c, trump, plain))
 
 
-def all_trumps(trump: str) -> list[str]:
-    """The fourteen trumps, highest first."""
-    return trumps_in(ALL_CARDS, trump)
+def all_trumps(trump: str, plain: bool = False) -> list[str]:
+    """The trumps, highest first: fourteen in Cinch, thirteen ``plain``."""
+    return trumps_in(ALL_CARDS, trump, plain)
 
 
-def by_strength(cards: Iterable[str], trump: str | None, highest_first: bool = False) -> list[str]:
-    return sorted(cards, key=lambda c: (is_trump(c, trump), strength(c, trump)), reverse=highest_first)
+def by_strength(cards: Iterable[str], trump: str | None, highest_first: bool = False,
+                plain: bool = False) -> list[str]:
+    return sorted(cards, key=lambda c: (is_trump(c, trump, plain), strength(c, trump, plain)),
+                  reverse=highest_first)
 
 
-def winning_index(cards: Sequence[str], trump: str | None) -> int | None:
+def winning_index(cards: Sequence[str], trump: str | None, plain: bool = False) -> int | None:
     """Index of the card winning a trick so far (``cards`` in play order), or None if empty.
 
     The highest trump wins; without trumps, the highest card of the suit led.
     """
     if not cards:
         return None
-    led = effective_suit(cards[0], trump)
+    led = effective_suit(cards[0], trump, plain)
     best, best_key = 0, -1
     for i, card in enumerate(cards):
-        s = effective_suit(card, trump)
+        s = effective_suit(card, trump, plain)
         if s == trump:
-            key = 1000 + strength(card, trump)
+            key = 1000 + strength(card, trump, plain)
         elif s == led:
-            key = strength(card, trump)
+            key = strength(card, trump, plain)
         else:
             key = -1
         if key > best_key:

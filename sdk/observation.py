@@ -260,13 +260,18 @@ class Observation(dict):
     def trump(self) -> str | None:
         return self.get("trump")
 
+    @property
+    def plain_trumps(self) -> bool:
+        """Whether trumps are the suit's thirteen cards (the All Fours games), not Cinch's."""
+        return self.ruleset in C.PLAIN_TRUMPS
+
     def is_trump(self, card: str) -> bool:
-        return C.is_trump(card, self.trump)
+        return C.is_trump(card, self.trump, self.plain_trumps)
 
     @property
     def my_trumps(self) -> list[str]:
         """The trumps in my hand, highest first (empty before trump is named)."""
-        return C.trumps_in(self.hand, self.trump)
+        return C.trumps_in(self.hand, self.trump, self.plain_trumps)
 
     @property
     def tricks(self) -> list[dict[str, Any]]:
@@ -301,13 +306,13 @@ class Observation(dict):
     def led_suit(self) -> str | None:
         """The suit led to the current trick (the left Pedro leads trumps)."""
         card = self.led_card
-        return None if card is None else C.effective_suit(card, self.trump)
+        return None if card is None else C.effective_suit(card, self.trump, self.plain_trumps)
 
     @property
     def winning_play(self) -> dict[str, Any] | None:
         """The play now winning the current trick, or None when it is empty."""
         plays = self.current_trick
-        i = C.winning_index([p["card"] for p in plays], self.trump)
+        i = C.winning_index([p["card"] for p in plays], self.trump, self.plain_trumps)
         return None if i is None else plays[i]
 
     @property
@@ -345,7 +350,7 @@ class Observation(dict):
         if self.trump is None:
             return []
         seen = self.seen_cards
-        return [c for c in C.all_trumps(self.trump) if c not in seen]
+        return [c for c in C.all_trumps(self.trump, self.plain_trumps) if c not in seen]
 
     # --- bidding and scores
     @property

@@ -19,7 +19,7 @@ import sdk
 from sdk import cards as C
 from examples.random_bot import RandomBot
 from sdk.progress import Progress
-from server.engine import DONE, HandState, generate_board, make_ruleset, observation
+from server.engine import DONE, HandState, generate_board, make_ruleset, new_hand, observation, seats_for
 from server.engine.legality import check as server_check
 from server.engine.playout import default_action, random_step
 from server.engine.state import IllegalAction as ServerIllegal
@@ -95,6 +95,29 @@ def test_observation_helpers_match_the_state(ruleset):
         if obs.trump:
             assert obs.my_trumps == [c for c in C.all_trumps(obs.trump) if c in obs.hand]
             assert len(C.all_trumps(obs.trump)) == 14 and C.is_pedro(C.left_pedro(obs.trump), obs.trump)
+
+
+@pytest.mark.parametrize("ruleset, players", [("seven_up", 3), ("pitch", 2), ("all_fives", 4), ("sixty_three", 4)])
+def test_trump_helpers_follow_the_ruleset_s_trumps(ruleset, players):
+    """Plain trumps in the All Fours games, Cinch's elsewhere: the SDK finds every trick's
+    winner and the player's trumps as the engine does, from the observation alone."""
+    rng, checked = Random(9), 0
+    rules = make_ruleset(ruleset, {"players": players} if players != 4 else None)
+    for n in range(1, 13):
+        state = new_hand(rules, generate_board("sdk-trumps", n, seats_for(players)))
+        while state.phase != DONE:
+            obs = sdk.Observation(observation(state, state.seat_to_act()))
+            assert obs.plain_trumps == (ruleset != "sixty_three")
+            for trick in obs.completed_tricks:
+                i = C.winning_index([p["card"] for p in trick["plays"]], obs.trump, obs.plain_trumps)
+                assert trick["plays"][i]["seat"] == trick["winner"]
+                checked += 1
+            if obs.trump and state.tables is not None:
+                engine_trumps = {c for c in obs.hand if state.tables.trump_mask >> C.ALL_CARDS.index(c) & 1}
+                assert set(obs.my_trumps) == engine_trumps
+                assert len(C.all_trumps(obs.trump, obs.plain_trumps)) == (13 if obs.plain_trumps else 14)
+            state.random_step(rng)
+    assert checked > 50
 
 
 def test_bot_short_answers_become_actions():
