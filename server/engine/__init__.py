@@ -13,13 +13,13 @@ from .game import Game
 from .games import GAMES
 from .hand import Hand, IllegalAction, new_hand
 from .observation import observation
-from .replay import ReplayError, describe, replay
+from .replay import ReplayError, replay
 from .rulesets import BASE_RULESETS, DEFAULT_RULESET, GameSpec, Ruleset, RulesetError, game_spec, make_ruleset
 from .state import BIDDING, DISCARD, DONE, PLAY, ROB, TRUMP, HandState
 
 __all__ = [
     "BASE_RULESETS", "BIDDING", "Board", "BoardError", "CARD_NAMES", "DEFAULT_RULESET", "DISCARD", "DONE",
     "GAMES", "Game", "GameSpec", "Hand", "HandState", "IllegalAction", "PLAY", "ROB", "ReplayError", "Ruleset",
-    "RulesetError", "SEATS", "SIDES", "SUITS", "TRUMP", "describe", "game_spec", "generate_board", "make_ruleset",
+    "RulesetError", "SEATS", "SIDES", "SUITS", "TRUMP", "game_spec", "generate_board", "make_ruleset",
     "new_hand", "observation", "replay", "seats_for",
 ]

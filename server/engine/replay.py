@@ -59,8 +59,3 @@ def replay(doc: Any) -> dict[str, Any]:
         except IllegalAction as exc:
             raise ReplayError(str(exc), index) from None
     return state.describe()
-
-
-def describe(state: Hand) -> dict[str, Any]:
-    """The replay result for a state: the full, audit view (every hand after the draw)."""
-    return state.describe()

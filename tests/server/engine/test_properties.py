@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from server.engine import (BIDDING, CARD_NAMES, DISCARD, DONE, PLAY, ROB, SEATS, SUITS, TRUMP, Board, HandState,
-                           IllegalAction, describe, generate_board, make_ruleset, observation, replay)
+                           IllegalAction, generate_board, make_ruleset, observation, replay)
 from server.engine.playout import random_step
 
 # ---------------------------------------------------------------------------- cards (RULES.md 1)
@@ -680,14 +680,14 @@ def test_replaying_the_action_list_reproduces_the_hand(hands, spec, seed, cut):
         seats: list[str | None] = []
 
         def record(state):
-            described.append(describe(state))
+            described.append(state.describe())
             seats.append(state.seat_to_act())
 
         state = play_hand(spec, board, rng, wire=True, check=record)
         assert [a["seat"] for a in state.actions] == seats[:-1]
         doc = json.loads(json.dumps({"ruleset": spec.name, "options": spec.options,
                                      "board": board.to_dict(), "actions": state.actions}))
-        assert replay(doc) == describe(state) == described[-1]
+        assert replay(doc) == state.describe() == described[-1]
         prefix = min(cut, len(state.actions))
         assert replay({**doc, "actions": doc["actions"][:prefix]}) == described[prefix]
 
