@@ -27,7 +27,8 @@ ROOT = Path(__file__).resolve().parents[3]
 ADMIN = "faults-admin-token"
 SECRET = "a" * 64
 # the blind movement against rule, on the public set (practice) so that every run has the same deals
-REQUEST = {"bots": ["flaky"], "boards": 8, "chunk": 2, "deals": "standard", "practice": True}
+REQUEST = {"bots": ["flaky"], "boards": 16, "chunk": 2, "deals": "standard", "practice": True}
+BOARDS = REQUEST["boards"]   # enough that the fault lands while boards are still to play
 
 
 def free_port() -> int:
@@ -146,7 +147,7 @@ def faulted_run(tmp: Path, fault) -> tuple[list, str]:
     try:
         tid = arena.create()
         wait_until(lambda: arena.tournament(tid)["pairs_done"] >= 2, 120, "the tournament to be under way")
-        assert arena.tournament(tid)["pairs_done"] < 8, "the fault must land mid-tournament"
+        assert arena.tournament(tid)["pairs_done"] < BOARDS, "the fault must land mid-tournament"
         fault(arena)
         struck = time.monotonic()
         try:
@@ -156,9 +157,9 @@ def faulted_run(tmp: Path, fault) -> tuple[list, str]:
             raise
         assert time.monotonic() - struck < 180
         t = arena.tournament(tid)
-        assert t["pairs_done"] == t["pairs_total"] == 8
+        assert t["pairs_done"] == t["pairs_total"] == BOARDS
         assert sum(len(redis.Redis.from_url(server.url).hkeys(f"cinch:match:{m['id']}:pairs"))
-                   for m in results["matches"]) == 8, "every board pair stored once"
+                   for m in results["matches"]) == BOARDS, "every board pair stored once"
         assert arena.bot.poll() is None, "the bot carried on:\n" + arena.bot_log.read_text()[-2000:]
         return arena.scores(tid), arena.close()
     finally:
