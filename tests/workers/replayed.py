@@ -1,17 +1,41 @@
-"""What the store should hold for a tournament, recomputed in this process: the end-to-end
-tests compare it with what real workers stored."""
+"""What the end-to-end tests share: what the store should hold for a tournament,
+recomputed in this process (they compare it with what real workers stored), and two RQ
+worker processes to store it."""
 
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
+
+import pytest
+from rq import Worker
 
 from server.dealsets import DealSet
 from server.engine import make_ruleset
 from server.store import Store
 from workers.bots import make_bot
 from workers.luck import lucky_pair
+from workers.local import LocalWorkers
 from workers.match import play_match
+
+
+def wait_for(predicate, timeout: float = 30.0, what: str = "condition") -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return
+        time.sleep(0.05)
+    pytest.fail(f"timed out waiting for {what}")
+
+
+@pytest.fixture
+def workers(redis_url, queue):
+    """Two real RQ workers, in processes of their own, on the test's queue."""
+    pool = LocalWorkers(redis_url, queue.name, 2).start()
+    wait_for(lambda: len(Worker.all(queue=queue)) == 2, what="two rq workers to register")
+    yield pool
+    pool.stop()
 
 
 def in_process(store: Store, tid: str, deals: DealSet) -> dict[str, list[dict[str, Any]]]:

@@ -5,38 +5,18 @@ the middle of a three-entrant match."""
 
 import os
 import signal
-import time
 
 import pytest
-from rq import Worker
 from rq.registry import FinishedJobRegistry, StartedJobRegistry
 
 from server import dealsets
 from server.api.schemas import ResultsSchema
 from workers.driver import cli_driver, start, watch
-from workers.local import LocalWorkers
 
-from replayed import in_process, stored
+from replayed import in_process, stored, wait_for, workers  # noqa: F401 (a fixture)
 
 THREE = {"ruleset": "seven_up", "options": {"players": 3}}
 DEALS_3P = dealsets.generate("field-pipeline-3p", 240, players=3)
-
-
-def _wait_for(predicate, timeout=30.0, what="condition"):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return
-        time.sleep(0.05)
-    pytest.fail(f"timed out waiting for {what}")
-
-
-@pytest.fixture
-def workers(redis_url, queue):
-    pool = LocalWorkers(redis_url, queue.name, 2).start()
-    _wait_for(lambda: len(Worker.all(queue=queue)) == 2, what="two rq workers to register")
-    yield pool
-    pool.stop()
 
 
 def every_board_once(store, tid, rooms=3):
@@ -88,7 +68,7 @@ def test_two_room_family_round_robins_on_rq_workers_equal_an_in_process_run(stor
 def test_sigkilled_worker_mid_three_entrant_match_still_stores_every_board_once(store, queue, workers):
     tid = start(store, queue, {**THREE, "bots": ["random", "rule", "search"], "boards": 240, "chunk": 60,
                                "rooms": "permute"}, cli_driver(), DEALS_3P)
-    _wait_for(lambda: store.tournament(tid)["pairs_done"] >= 4, what="the match to start")
+    wait_for(lambda: store.tournament(tid)["pairs_done"] >= 4, what="the match to start")
     busy = [queue.fetch_job(j) for j in StartedJobRegistry(queue=queue).get_job_ids(cleanup=False)]
     victim = next(job.worker_name for job in busy if job is not None)
     proc = workers.procs[victim]

@@ -9,33 +9,14 @@ import signal
 import time
 
 import pytest
-from rq import Worker
 from rq.registry import FinishedJobRegistry, StartedJobRegistry
 
 from server import dealsets
 from workers.driver import cli_driver, start, watch
-from workers.local import LocalWorkers
 
-from replayed import in_process, stored
+from replayed import in_process, stored, wait_for, workers  # noqa: F401 (a fixture)
 
 DEALS = dealsets.generate("pipeline-test", 80)
-
-
-def _wait_for(predicate, timeout=30.0, what="condition"):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return
-        time.sleep(0.05)
-    pytest.fail(f"timed out waiting for {what}")
-
-
-@pytest.fixture
-def workers(redis_url, queue):
-    pool = LocalWorkers(redis_url, queue.name, 2).start()
-    _wait_for(lambda: len(Worker.all(queue=queue)) == 2, what="two rq workers to register")
-    yield pool
-    pool.stop()
 
 
 def test_round_robin_on_two_workers_equals_in_process_run(store, queue, workers):
@@ -58,7 +39,7 @@ def test_gauntlet_candidates_meet_the_same_references_on_the_same_boards(store, 
 
 def test_sigkilled_worker_mid_match_still_counts_every_pair_once(store, queue, workers):
     tid = start(store, queue, {"bots": ["random", "rule"], "boards": 80, "chunk": 20, "seed": 3}, cli_driver(), DEALS)
-    _wait_for(lambda: store.tournament(tid)["pairs_done"] >= 4, what="the match to start")
+    wait_for(lambda: store.tournament(tid)["pairs_done"] >= 4, what="the match to start")
     busy = [queue.fetch_job(j) for j in StartedJobRegistry(queue=queue).get_job_ids(cleanup=False)]
     victim = next(job.worker_name for job in busy if job is not None)
     proc = workers.procs[victim]
