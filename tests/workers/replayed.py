@@ -5,11 +5,14 @@ worker processes to store it."""
 from __future__ import annotations
 
 import json
+import os
+import signal
 import time
 from typing import Any
 
 import pytest
 from rq import Worker
+from rq.registry import StartedJobRegistry
 
 from server.dealsets import DealSet
 from server.engine import make_ruleset
@@ -56,3 +59,14 @@ def stored(store: Store, tid: str) -> dict[str, list[dict[str, Any] | None]]:
     """Every board-pair record of ``tid`` as stored, by match, in board order."""
     return {mid: [store.pair(mid, n) for n in range(store.match(mid)["first"], store.match(mid)["last"] + 1)]
             for mid in store.match_ids(tid)}
+
+
+def kill_a_busy_worker(store: Store, queue, workers: LocalWorkers, tid: str) -> None:
+    """Once ``tid`` has stored a few boards, SIGKILL a worker in the middle of a job (the
+    worker and its work horse), as a crash would."""
+    wait_for(lambda: store.tournament(tid)["pairs_done"] >= 4, what="the match to start")
+    busy = [queue.fetch_job(j) for j in StartedJobRegistry(queue=queue).get_job_ids(cleanup=False)]
+    victim = next(job.worker_name for job in busy if job is not None)
+    proc = workers.procs[victim]
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=10)

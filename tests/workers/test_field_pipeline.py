@@ -3,17 +3,15 @@
 with two single seats and of ``sixty_three`` (two-room matches), and a worker killed in
 the middle of a three-entrant match."""
 
-import os
-import signal
 
 import pytest
-from rq.registry import FinishedJobRegistry, StartedJobRegistry
+from rq.registry import FinishedJobRegistry
 
 from server import dealsets
 from server.api.schemas import ResultsSchema
 from workers.driver import cli_driver, start, watch
 
-from replayed import in_process, stored, wait_for, workers  # noqa: F401 (a fixture)
+from replayed import in_process, kill_a_busy_worker, stored, workers  # noqa: F401 (a fixture)
 
 THREE = {"ruleset": "seven_up", "options": {"players": 3}}
 DEALS_3P = dealsets.generate("field-pipeline-3p", 240, players=3)
@@ -68,12 +66,7 @@ def test_two_room_family_round_robins_on_rq_workers_equal_an_in_process_run(stor
 def test_sigkilled_worker_mid_three_entrant_match_still_stores_every_board_once(store, queue, workers):
     tid = start(store, queue, {**THREE, "bots": ["random", "rule", "search"], "boards": 240, "chunk": 60,
                                "rooms": "permute"}, cli_driver(), DEALS_3P)
-    wait_for(lambda: store.tournament(tid)["pairs_done"] >= 4, what="the match to start")
-    busy = [queue.fetch_job(j) for j in StartedJobRegistry(queue=queue).get_job_ids(cleanup=False)]
-    victim = next(job.worker_name for job in busy if job is not None)
-    proc = workers.procs[victim]
-    os.killpg(proc.pid, signal.SIGKILL)          # the worker and its work horse
-    proc.wait(timeout=10)
+    kill_a_busy_worker(store, queue, workers, tid)
     assert store.tournament(tid)["pairs_done"] < 240, "the kill must land mid-match"
     results = watch(store, queue, tid, cli_driver(), timeout=180)
     every_board_once(store, tid, rooms=6)

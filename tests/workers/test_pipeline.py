@@ -4,17 +4,15 @@ The stored results must be identical to an in-process run of the same matches, a
 worker SIGKILLed in the middle of a match must not lose or double-count a board pair.
 """
 
-import os
-import signal
 import time
 
 import pytest
-from rq.registry import FinishedJobRegistry, StartedJobRegistry
+from rq.registry import FinishedJobRegistry
 
 from server import dealsets
 from workers.driver import cli_driver, start, watch
 
-from replayed import in_process, stored, wait_for, workers  # noqa: F401 (a fixture)
+from replayed import in_process, kill_a_busy_worker, stored, workers  # noqa: F401 (a fixture)
 
 DEALS = dealsets.generate("pipeline-test", 80)
 
@@ -39,12 +37,7 @@ def test_gauntlet_candidates_meet_the_same_references_on_the_same_boards(store, 
 
 def test_sigkilled_worker_mid_match_still_counts_every_pair_once(store, queue, workers):
     tid = start(store, queue, {"bots": ["random", "rule"], "boards": 80, "chunk": 20, "seed": 3}, cli_driver(), DEALS)
-    wait_for(lambda: store.tournament(tid)["pairs_done"] >= 4, what="the match to start")
-    busy = [queue.fetch_job(j) for j in StartedJobRegistry(queue=queue).get_job_ids(cleanup=False)]
-    victim = next(job.worker_name for job in busy if job is not None)
-    proc = workers.procs[victim]
-    os.killpg(proc.pid, signal.SIGKILL)          # the worker and its work horse
-    proc.wait(timeout=10)
+    kill_a_busy_worker(store, queue, workers, tid)
     assert store.tournament(tid)["pairs_done"] < 80, "the kill must land mid-match"
     # No RQ sweep is forced: the driver sees the dead job's heartbeat lapse and re-enqueues.
     killed = time.monotonic()
