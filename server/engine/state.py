@@ -400,6 +400,12 @@ class HandState(Hand):
         self.to_act = self.declarer
 
     # ------------------------------------------------------------------ play
+    def check_extras(self, seat: int, card: int, extras: int) -> None:
+        """Extras must be exactly the owed count, of the non-counting trumps beside ``card``."""
+        owed = self.extras_owed(seat)
+        if extras.bit_count() != owed or extras & ~self.extras_from(card):
+            raise IllegalAction(f"{SEATS[seat]}'s extras do not fit: {owed} non-counting trumps are owed")
+
     def extras_owed(self, seat: int) -> int:
         if len(self.tricks) != 1:
             return 0

@@ -80,3 +80,25 @@ def test_a_world_is_built_only_for_the_play():
     obs = observation(state, state.seat_to_act())
     with pytest.raises(WorldError, match="for the play"):
         world_state(obs, true_world(state))
+
+
+def test_a_first_trick_with_extras_is_rebuilt():
+    """american62: a player holding more than six trumps plays extras on the first trick;
+    the world built after it replays them (and refuses extras the rules would not allow)."""
+    rules, rng, checked = make_ruleset("american62"), Random(5), 0
+    for n in range(1, 1500):
+        state = new_hand(rules, generate_board("world-extras", n))
+        while state.phase != "play":
+            random_step(state, rng)
+        if not any(state.extras_owed(s) for s in range(4)):
+            continue
+        for _ in range(4):
+            random_step(state, rng)
+        obs = observation(state, state.seat_to_act())
+        assert any(p["extras"] for p in obs["tricks"][0]["plays"])
+        rebuilt = world_state(obs, true_world(state))
+        assert rebuilt.trick_dicts() == state.trick_dicts() and rebuilt.hands == state.hands
+        checked += 1
+        if checked == 5:
+            return
+    pytest.fail(f"only {checked} hands with extras")
