@@ -168,7 +168,7 @@ def main() -> None:
     parser.add_argument("--first", type=int, default=1, help="first board of the standard deal set used")
     parser.add_argument("--boards", type=int, default=400, help="board pairs per match (standard deal set)")
     parser.add_argument("--samples", type=int, default=DEFAULT_SAMPLES, help="the search bot's samples")
-    parser.add_argument("--timing-boards", type=int, default=40, help="boards played to time decisions")
+    parser.add_argument("--timing-boards", type=int, default=40, help="boards played to time decisions (0: none)")
     parser.add_argument("--timing-only", action="store_true", help="only time decisions, play no match")
     parser.add_argument("--skip-baseline", action="store_true", help="do not play rule vs random")
     parser.add_argument("--ruleset", default="american62")
@@ -185,7 +185,8 @@ def main() -> None:
     count = len(deals.boards)
     if not 1 <= first or first + max(args.timing_boards, 0 if args.timing_only else args.boards) - 1 > count:
         parser.error(f"the {deals.name} deal set has boards 1..{count}")
-    timing(rules, [deals.board(n) for n in range(first, first + args.timing_boards)], first, args.samples)
+    if args.timing_boards > 0:
+        timing(rules, [deals.board(n) for n in range(first, first + args.timing_boards)], first, args.samples)
     if args.timing_only:
         return
     last = first + args.boards - 1
