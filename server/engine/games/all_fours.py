@@ -92,12 +92,17 @@ class AllFoursHand(Hand):
         self._start_play()
 
     def _deal(self, deck: tuple[int, ...]) -> None:
-        """A round of 3 from 0 and a round of 3 from 3k (RULES-family 1.2)."""
-        k = self.k
+        """A round of 3 from 0 and a round of 3 from 3k (RULES-family 1.2). The masks are
+        built inline: the deal is a fifth of a random hand's cost at seven seats."""
+        k, eldest, hands = self.k, self.eldest, self.hands
+        dealt = 0
         for i in range(k):
             a, b = 3 * i, 3 * (k + i)
-            self.hands[(self.eldest + i) % k] = mask_of(deck[a:a + 3]) | mask_of(deck[b:b + 3])
-        self.dealt = mask_of(deck[:6 * k])
+            mask = ((1 << deck[a]) | (1 << deck[a + 1]) | (1 << deck[a + 2])
+                    | (1 << deck[b]) | (1 << deck[b + 1]) | (1 << deck[b + 2]))
+            hands[(eldest + i) % k] = mask
+            dealt |= mask
+        self.dealt = dealt
 
     @classmethod
     def at_play(cls, rules: Ruleset, obs: dict[str, Any], hands: list[int]) -> "AllFoursHand":
