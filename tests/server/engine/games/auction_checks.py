@@ -239,3 +239,24 @@ def play_random_game_hand(name: str, k: int, data, seed: int) -> None:
         totals[state.seats.index(item["side"])] += item["value"]
     assert sum(t >= rules.target for t in totals) <= 1
     assert state.settle(scores)[0] == tuple(totals)
+
+
+def play_random_game(name: str, k: int, seed: int) -> None:
+    """A whole game of random hands (``Game``): the deal passes left every hand, and the
+    game ends with exactly one player at or above the target, none before."""
+    from server.engine import Game, generate_board
+
+    rules = make_ruleset(name, {"players": k, "target": 11})
+    game = Game(rules, lambda n: generate_board(f"auction-game-{seed}", n, seats_for(k)))
+    rng = Random(seed)
+    dealers = []
+    while game.winner is None:
+        assert max(game.scores) < rules.target
+        hand = game.new_hand()
+        dealers.append(hand.dealer)
+        while hand.phase != "done":
+            hand.random_step(rng)
+        game.finish_hand(hand)
+        assert game.hands_played < 500, "the game does not end"
+    assert dealers == [i % k for i in range(len(dealers))]
+    assert [s for s in game.sides if game.scores[game.sides.index(s)] >= rules.target] == [game.winner]

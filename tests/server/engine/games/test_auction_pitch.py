@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from server.engine import IllegalAction, make_ruleset, replay
 from allfours_decks import act, hand, item_list, play_out, turnup_deck
-from auction_checks import KS, play_random_game_hand, play_random_hand, props
+from auction_checks import KS, play_random_game, play_random_game_hand, play_random_hand, props
 
 # k = 4, dealer W, eldest N; o_1 E, o_2 S, o_3 W. Hearts, when pitched: N holds High (AH),
 # S Low (2H) and 3H; no Jack or Ten of hearts is dealt.
@@ -201,3 +201,9 @@ def test_random_hands_keep_the_rules(k, data, seed, wire):
 @given(data=st.data(), seed=st.integers(0, 2**32))
 def test_in_a_game_nothing_is_scored_after_the_target_and_a_sale_never_puts_out(k, data, seed):
     play_random_game_hand("auction_pitch", k, data, seed)
+
+
+@pytest.mark.parametrize("k", KS)
+def test_a_game_of_random_hands_ends_with_one_winner(k):
+    for seed in range(3):
+        play_random_game("auction_pitch", k, seed)

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from server.engine import CARD_NAMES, IllegalAction, make_ruleset
 from server.engine.games.pedro import deal_all_rounds
 from allfours_decks import act, hand, item_list, play_out, turnup_deck
-from auction_checks import KS, play_random_game_hand, play_random_hand, props
+from auction_checks import KS, play_random_game, play_random_game_hand, play_random_hand, props
 from test_auction_pitch import seats_asked
 
 # k = 4, dealer W, eldest N. N holds every counting heart; nobody else holds a heart.
@@ -141,3 +141,9 @@ def test_random_hands_keep_the_rules(k, data, seed, wire):
 @given(data=st.data(), seed=st.integers(0, 2**32))
 def test_in_a_game_nothing_is_scored_after_the_target_and_a_sale_never_puts_out(k, data, seed):
     play_random_game_hand("pedro", k, data, seed)
+
+
+@pytest.mark.parametrize("k", KS)
+def test_a_game_of_random_hands_ends_with_one_winner(k):
+    for seed in range(3):
+        play_random_game("pedro", k, seed)
