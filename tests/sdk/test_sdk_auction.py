@@ -4,8 +4,6 @@ server's on sell and pitch."""
 
 from __future__ import annotations
 
-from random import Random
-
 import pytest
 
 import sdk
@@ -28,7 +26,6 @@ def test_the_sale_is_a_decision_answered_by_sell_or_pitch():
 
 @pytest.mark.parametrize("name,k", [("auction_pitch", 5), ("pedro", 4)])
 def test_sdk_legality_agrees_with_the_server_in_the_auction_games(name, k):
-    rng = Random(5)
     rules = make_ruleset(name, {"players": k})
     checked = 0
     for n in range(1, 10):

@@ -24,7 +24,7 @@ from typing import Any
 from ..cards import CARD_NAMES, JACK
 from ..hand import IllegalAction
 from ..rulesets import GameSpec, Ruleset, check_positive
-from .all_fours import _EXPECTED, _FIELDS, AllFoursHand, PLAY, pips
+from .all_fours import AllFoursHand, pips
 
 BIDDING, SALE = "bidding", "sale"
 
@@ -35,8 +35,8 @@ class AuctionPitchHand(AllFoursHand):
     """One hand of Auction Pitch: the auction, the sale, the pitch and the scoring."""
 
     to_winner = False   # pedro: every counting card scores for the player who wins it
-    action_fields = {**_FIELDS, "bid": ("amount",), "sell": (), "pitch": ()}
-    phase_words = {**_EXPECTED, BIDDING: "pass or bid", SALE: "sell or pitch"}
+    action_fields = {**AllFoursHand.action_fields, "bid": ("amount",), "sell": (), "pitch": ()}
+    phase_words = {**AllFoursHand.phase_words, BIDDING: "pass or bid", SALE: "sell or pitch"}
 
     __slots__ = ("contract", "declarer", "bids", "high_bid", "high_bidder", "active", "opened", "won_points")
 
@@ -58,15 +58,16 @@ class AuctionPitchHand(AllFoursHand):
         self.tricks[-1].leader = self.to_act = self.declarer
 
     def _public_from(self, obs: dict[str, Any]) -> None:
+        """The pitcher, his contract and the auction, from a play observation (world_state)."""
         seats = list(self.seats)
         self.declarer = seats.index(obs["declarer"])
         contract = obs["contract"]
         self.contract = None if contract is None else (seats.index(contract["seat"]), contract["amount"])
         self.bids = [(seats.index(b["seat"]), b.get("amount", 0)) for b in obs["bids"]]
         self.high_bid = max((a for _, a in self.bids), default=0)
-        self.phase = PLAY
 
     def clone(self) -> "AuctionPitchHand":
+        """As the All Fours hand's, with the auction's own list copied."""
         new = super().clone()
         new.bids = self.bids.copy()
         return new
@@ -117,11 +118,13 @@ class AuctionPitchHand(AllFoursHand):
         return self.scores[eldest] + self.totals[eldest] + self.high_bid < self.rules.target
 
     def choices(self) -> tuple[str, ...]:
+        """The sale's actions; sell only when ``can_sell`` (4.3, 4.8: asked even if only pitch)."""
         if self.phase == SALE:
             return ("sell", "pitch") if self.can_sell() else ("pitch",)
         return super().choices()
 
     def decide(self, kind: str) -> None:
+        """A pass, or the eldest's sale or pitch (trusted: the wire layer checked it)."""
         if kind == "pass":
             self.do_bid(0)
         elif kind == "sell":
@@ -150,11 +153,13 @@ class AuctionPitchHand(AllFoursHand):
 
     # ------------------------------------------------------------------ wire layer
     def legal_actions(self) -> list[dict[str, Any]] | None:
+        """Bids as Cinch lists them (pass first, then every amount); else the All Fours hand's."""
         if self.phase == BIDDING:
             return [{"type": "bid", "amount": a} if a else {"type": "pass"} for a in self.legal_bids()]
         return super().legal_actions()
 
     def decide_action(self, kind: str, action: dict[str, Any]) -> None:
+        """A bid carries its amount; the other decisions are their type alone."""
         if kind == "bid":
             self.do_bid(self._checked_bid(action.get("amount")))
         else:
@@ -177,7 +182,8 @@ class AuctionPitchHand(AllFoursHand):
                 and action.get("seat", self.seats[self.eldest]) == self.seats[self.eldest] and not self.can_sell()):
             if not self.high_bid:
                 raise IllegalAction("the eldest cannot sell: nobody bid")
-            raise IllegalAction(f"the eldest cannot sell: a bid of {self.high_bid} would put him out (4.3); he must pitch")
+            raise IllegalAction(f"the eldest cannot sell: a bid of {self.high_bid} would put him out (4.3); "
+                                "he must pitch")
 
     # ------------------------------------------------------------------ scoring
     def _play_items(self) -> list[Item]:
@@ -222,6 +228,7 @@ class AuctionPitchHand(AllFoursHand):
         self._finish()
 
     def points(self) -> tuple[int, ...]:
+        """What each player won in the play, a failed pitcher's unscored items included."""
         return tuple(self.won_points)
 
     # ------------------------------------------------------------------ views
