@@ -18,6 +18,10 @@ action's type (``"stand"``) or an action dict::
     bunch(obs)   -> "bunch" or "pass" (two players, with the bunch option)
     accept(obs)  -> "accept" or "refuse" (answering a bunch)
 
+and in the auction games (auction_pitch, pedro), where bids are ``bid``'s::
+
+    sale(obs)    -> "sell" or "pitch" (the eldest, after the auction)
+
 Methods not overridden choose a random legal action (``self.rng``, seeded by
 ``seed``). The runner may call ``act`` from several threads at once (one per open
 decision: a bot holds up to two seats in each of several matches), so keep a bot's
@@ -93,6 +97,9 @@ class Bot:
     def accept(self, obs: Observation) -> str | Action:
         return obs.random_action(self.rng)
 
+    def sale(self, obs: Observation) -> str | Action:
+        return obs.random_action(self.rng)
+
     def extras(self, obs: Observation, card: str, count: int, choices: list[str]) -> list[str]:
         """The extras to add to ``card`` when ``count`` are owed: by default the lowest trumps."""
         return C.by_strength(choices, obs.trump, plain=obs.plain_trumps)[:count]
@@ -117,7 +124,7 @@ class Bot:
                 action = play(card, extras)
             else:
                 action = play(result)
-        elif kind in ("beg", "give", "bunch", "accept") and isinstance(result, str):
+        elif kind in ("beg", "give", "bunch", "accept", "sale") and isinstance(result, str):
             action = {"type": result}
         else:
             raise SdkError(f"cannot make an action of {result!r} for a {kind!r} decision")

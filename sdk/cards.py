@@ -12,7 +12,7 @@ default: once trump is named, the five of the same-colour suit (the *left Pedro*
 trump too, ranking just below the five of trumps (the *right Pedro*). Counting cards,
 each worth its points to the side that takes it in a trick: the trump Ace (High), Jack,
 Ten (Game), Two (Low) one each, both Pedros five each. In the All Fours games
-(``PLAIN_TRUMPS``: seven_up, pitch, all_fives) the trumps are the thirteen cards of the
+(``PLAIN_TRUMPS``: seven_up, pitch, all_fives, auction_pitch, pedro) the trumps are the thirteen cards of the
 suit alone, A high: pass ``plain=True`` (an ``Observation`` does it for you).
 
 Nothing here talks to the server: these are the helpers a bot's ``act`` needs.
@@ -29,7 +29,7 @@ SIDES = ("NS", "EW")
 SAME_COLOUR = {"C": "S", "S": "C", "D": "H", "H": "D"}
 COUNTING = {"A": 1, "J": 1, "T": 1, "5": 5, "2": 1}
 ALL_CARDS = tuple(r + s for s in SUITS for r in RANKS)
-PLAIN_TRUMPS = frozenset({"seven_up", "pitch", "all_fives"})
+PLAIN_TRUMPS = frozenset({"seven_up", "pitch", "all_fives", "auction_pitch", "pedro"})
 """The rulesets whose trumps are the suit's thirteen cards (RULES-family F4, *plain*)."""
 
 

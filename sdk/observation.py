@@ -22,15 +22,15 @@ Action = dict[str, Any]
 
 # What is asked, named by the phase that asks it ("bidding" asks for a bid); the All Fours
 # games add the eldest's beg or stand, the dealer's give or run, and a bunch proposal
-# and its answer (RULES-family section 13).
-DECISIONS = ("bid", "trump", "discard", "rob", "play", "beg", "give", "bunch", "accept")
+# and its answer, and the auction games the eldest's sale (RULES-family section 13).
+DECISIONS = ("bid", "trump", "discard", "rob", "play", "beg", "give", "bunch", "accept", "sale")
 _KIND_OF_TYPE = {"pass": "bid", "bid": "bid", "trump": "trump", "discard": "discard", "rob": "rob", "play": "play",
                  "stand": "beg", "beg": "beg", "give": "give", "run": "give", "bunch": "bunch", "accept": "accept",
-                 "refuse": "accept"}
+                 "refuse": "accept", "sell": "sale", "pitch": "sale"}
 # The fields of each action type: pass and the family's types are their name alone.
 _FIELDS = {"pass": set(), "bid": {"amount"}, "trump": {"suit"}, "discard": {"cards"}, "rob": {"keep"},
            "play": {"card", "extras"}, **{kind: set() for kind in ("stand", "beg", "give", "run", "bunch", "accept",
-                                                                   "refuse")}}
+                                                                   "refuse", "sell", "pitch")}}
 
 
 # ---------------------------------------------------------------------- action builders
@@ -207,13 +207,24 @@ class Observation(dict):
         return tuple(scores) if scores else (C.SIDES if len(self.seats) == 4 else self.seats)
 
     @property
+    def alone(self) -> bool:
+        """Whether each plays for himself: any table but four, and the auction games
+        (auction_pitch, pedro) at four too, whose sides are the seats."""
+        return len(self.seats) != 4 or self["seat"] in self.sides
+
+    @property
     def partner(self) -> str | None:
-        """My partner at a table of four; None where each plays for himself."""
-        return C.partner(self["seat"], self.seats)
+        """My partner at a table of four in partnerships; None where each plays for himself."""
+        return None if self.alone else C.partner(self["seat"], self.seats)
 
     @property
     def opponents(self) -> tuple[str, ...]:
-        """The seats playing against me: at four, those to my left and right; else every other seat."""
+        """The seats playing against me: in partnerships, those to my left and right; else
+        every other seat, clockwise from my left."""
+        if self.alone:
+            seats = self.seats
+            i = seats.index(self["seat"])
+            return tuple(seats[(i + step) % len(seats)] for step in range(1, len(seats)))
         return C.opponents(self["seat"], self.seats)
 
     @property
@@ -397,8 +408,9 @@ class Observation(dict):
     def decision(self) -> str | None:
         """What is asked (one of ``DECISIONS``): "bid" (a bid or a pass), "trump",
         "discard", "rob", "play"; in the All Fours games "beg" (stand or beg), "give"
-        (give or run), "bunch" (bunch or pass), "accept" (accept or refuse); None when
-        nothing is asked of me."""
+        (give or run), "bunch" (bunch or pass), "accept" (accept or refuse); in the
+        auction games (auction_pitch, pedro) "sale" (sell or pitch); None when nothing is
+        asked of me."""
         legal = self.get("legal")
         if not legal:
             return None

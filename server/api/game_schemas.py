@@ -19,14 +19,15 @@ from marshmallow_oneofschema import OneOfSchema
 from server.engine import GAMES
 from server.engine.cards import CARD_NAMES, SEATS, SUITS, seats_for
 from server.engine.games.all_fours import ACCEPT, BEG, BUNCH, GIVE
+from server.engine.games.auction_pitch import SALE
 from server.engine.rulesets import OPTION_NAMES, SCORING_DIFFERENCE, SCORING_EIGHT_POINT, SCORING_SET_BACK
 from server.engine.state import BIDDING, DISCARD, DONE, PLAY, ROB, TRUMP
 
 RULESETS = list(GAMES)
-PHASES = [BIDDING, TRUMP, BEG, GIVE, BUNCH, ACCEPT, DISCARD, ROB, PLAY, DONE]
+PHASES = [BIDDING, SALE, TRUMP, BEG, GIVE, BUNCH, ACCEPT, DISCARD, ROB, PLAY, DONE]
 SINGLE_SEATS = list(seats_for(7))             # P1 ... P7: every seat of a table that is not N E S W
 SEAT_NAMES = [*SEATS, *SINGLE_SEATS]
-SIDES = ["NS", "EW", *SINGLE_SEATS]
+SIDES = ["NS", "EW", *SEATS, *SINGLE_SEATS]   # N E S W: the auction games at four, each for himself
 MAX_BID = 63                                   # sixty_three's top bid; each ruleset's range is in legal
 
 ENUMS: dict[str, tuple[list[str], str]] = {
@@ -154,7 +155,8 @@ BARE_ACTIONS = {kind: _bare(kind, doc) for kind, doc in (
     ("stand", "the eldest keeps the turn-up's suit as trump"), ("beg", "the eldest begs"),
     ("give", "the dealer gives the eldest's side a point"), ("run", "the dealer runs the cards"),
     ("bunch", "propose a new deal (two_player_bunch)"), ("accept", "agree to the proposed bunch"),
-    ("refuse", "refuse the proposed bunch"))}
+    ("refuse", "refuse the proposed bunch"), ("sell", "the eldest sells to the highest bidder"),
+    ("pitch", "the eldest pitches himself"))}
 
 
 class ActionSchema(ByType):
@@ -243,7 +245,8 @@ class Item(ma.Schema):
     """One scoring item of the hand so far (RULES-family replay contract)."""
 
     item = fields.String(required=True, metadata={"description": (
-        "turned-jack, gift, peg, high, low, jack, game (All Fours games), or the counting card (Cinch games)")})
+        "turned-jack, gift, sale, peg, set-back, high, low, jack, game, ten, five, nine (All Fours games), or "
+        "the counting card (Cinch games)")})
     side = Side(required=True)
     value = fields.Integer(required=True)
     card = Card(metadata={"description": "the card that scored it, where one did"})
@@ -300,6 +303,12 @@ class TurnUpObservation(AllFoursObservation):
     my_discards = Cards(required=True, allow_none=True, metadata={"description": "the seat's own discards"})
 
 
+class AuctionPitchObservation(AllFoursObservation):
+    """auction_pitch and pedro: the auction, bid by bid, as well."""
+
+    bids = fields.List(fields.Nested(BidRecord), required=True)
+
+
 def _target() -> fields.Integer:
     return fields.Integer(validate=validate.Range(min=1), metadata={"description": "the game's target (no effect "
                                                                                    "on a duplicate board)"})
@@ -338,6 +347,11 @@ OPTIONS: dict[str, tuple[type[ma.Schema], type[ObservationBase]]] = {
     "sixty_three": (_options("SixtyThreeOptions", "sixty_three's options that differ from the defaults.",
                              scoring=fields.String(validate=validate.OneOf(["difference", "setback"])),
                              target=_target()), CinchObservation),
+    "auction_pitch": (_options("AuctionPitchOptions", "auction_pitch's options that differ from the defaults.",
+                               players=_players(4, 5, 6, 7), target=_target()), AuctionPitchObservation),
+    "pedro": (_options("PedroOptions", "pedro's options that differ from the defaults.",
+                       players=_players(4, 5, 6, 7), target=_target(), deal_all=fields.Boolean()),
+              AuctionPitchObservation),
 }
 
 

@@ -16,10 +16,10 @@ from .cards import CARD_INDEX
 from .state import IllegalAction
 
 # The fields of every action type (RULES.md 6, RULES-family 13); the types that are
-# their name alone (pass, stand, beg, give, run, bunch, accept, refuse) have none.
+# their name alone (pass, stand, beg, give, run, bunch, accept, refuse, sell, pitch) have none.
 _FIELDS = {"pass": set(), "bid": {"amount"}, "trump": {"suit"}, "discard": {"cards"}, "rob": {"keep"},
            "play": {"card", "extras"}, **{kind: set() for kind in ("stand", "beg", "give", "run", "bunch", "accept",
-                                                                   "refuse")}}
+                                                                   "refuse", "sell", "pitch")}}
 
 
 def _cards(value: Any, field: str) -> set[str]:

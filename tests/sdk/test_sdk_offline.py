@@ -97,7 +97,8 @@ def test_observation_helpers_match_the_state(ruleset):
             assert len(C.all_trumps(obs.trump)) == 14 and C.is_pedro(C.left_pedro(obs.trump), obs.trump)
 
 
-@pytest.mark.parametrize("ruleset, players", [("seven_up", 3), ("pitch", 2), ("all_fives", 4), ("sixty_three", 4)])
+@pytest.mark.parametrize("ruleset, players", [("seven_up", 3), ("pitch", 2), ("all_fives", 4), ("sixty_three", 4),
+                                             ("auction_pitch", 5), ("pedro", 4)])
 def test_trump_helpers_follow_the_ruleset_s_trumps(ruleset, players):
     """Plain trumps in the All Fours games, Cinch's elsewhere: the SDK finds every trick's
     winner and the player's trumps as the engine does, from the observation alone."""

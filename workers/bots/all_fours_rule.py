@@ -1,4 +1,5 @@
-"""``rule`` for the All Fours games (``seven_up``, ``pitch``, ``all_fives``).
+"""``rule`` for the All Fours games (``seven_up``, ``pitch``, ``all_fives``, ``auction_pitch``,
+``pedro``).
 
 The same idea as the Cinch rule bot, for games where the four points are High, Low,
 Jack and Game (RULES-family 1.10) and trump is turned up or pitched:
@@ -9,6 +10,9 @@ Jack and Game (RULES-family 1.10) and trump is turned up or pitched:
   bunches are never proposed and always refused (the deal is played as it fell);
 * a discard keeps trumps first, then the cards worth pips for Game (tens, aces);
 * the pitch is the top card of the strongest suit (it names trump, High follows it);
+* in the auction games a bidder bids what his best suit is expected to make
+  (``expected_points``) if that is above the highest bid, else passes; the eldest sells
+  when the bid is at least what he would make himself, else pitches;
 * in play: win a trick that holds the Jack or pips when the card is cheap enough,
   throw tens on a partner's sure trick, keep the Low and the Jack out of danger by
   playing them where they cannot be captured, otherwise play the cheapest card.
@@ -24,7 +28,7 @@ from .base import Action, Observation
 
 RANKS = "23456789TJQKA"
 PIPS = {"A": 4, "K": 3, "Q": 2, "J": 1, "T": 10}
-GAMES = ("seven_up", "pitch", "all_fives")
+GAMES = ("seven_up", "pitch", "all_fives", "auction_pitch", "pedro")
 
 
 def rank(card: str) -> int:
@@ -59,8 +63,47 @@ def turnup_suit(obs: Observation) -> str | None:
 
 
 def partner(obs: Observation, seat: str) -> str | None:
+    """The seat across at four in partnership (the scores are the sides' NS and EW);
+    nobody where each plays for himself (the auction games, any k but four)."""
     seats = obs["seats"]
-    return seats[(seats.index(seat) + 2) % 4] if len(seats) == 4 else None
+    return seats[(seats.index(seat) + 2) % 4] if len(seats) == 4 and "NS" in obs.get("scores", {"NS": 0}) else None
+
+
+def expected_points(hand: list[str], suit: str, pedro: bool) -> int:
+    """What a pitcher holding ``hand`` may expect to make with ``suit`` as trump: High with
+    the Ace, Low with a two or three, the Jack guarded, Game (auction_pitch) with length
+    or pedro's Ten, Five and Nine guarded by a higher trump."""
+    cards = sorted((c for c in hand if c[1] == suit), key=rank)
+    if not cards:
+        return 0
+    points = (cards[-1][0] == "A") + (rank(cards[0]) <= 1)
+    held = {c[0] for c in cards}
+    guarded = len(cards) >= 2 and rank(cards[-1]) >= RANKS.index("Q")
+    points += "J" in held and guarded
+    if not pedro:
+        return points + (len(cards) >= 3 and bool(held & {"A", "T"}))
+    return points + ("T" in held and guarded) + 5 * ("5" in held and guarded) + 9 * ("9" in held and guarded)
+
+
+def best_expected(obs: Observation) -> int:
+    pedro = obs["ruleset"] == "pedro"
+    return max(expected_points(obs["hand"], s, pedro) for s in "CDHS")
+
+
+def choose_bid(obs: Observation) -> Action:
+    """Bid the expected points of the best suit when that is a legal bid, else pass."""
+    amounts = [a["amount"] for a in obs["legal"] if a["type"] == "bid"]
+    want = best_expected(obs)
+    return {"type": "bid", "amount": want} if want in amounts else {"type": "pass"}
+
+
+def choose_sale(obs: Observation) -> Action:
+    """Sell when the bid is worth at least what the eldest would make pitching himself."""
+    kinds = {a["type"] for a in obs["legal"]}
+    high = max((b.get("amount", 0) for b in obs.get("bids", [])), default=0)
+    if "sell" in kinds and high >= best_expected(obs):
+        return {"type": "sell"}
+    return {"type": "pitch"}
 
 
 def current_trick(obs: Observation) -> dict[str, Any] | None:
@@ -124,6 +167,10 @@ def decide(obs: Observation) -> Action:
     legal = obs["legal"]
     kinds = {a["type"] for a in legal}
     hand = obs["hand"]
+    if obs["phase"] == "bidding":
+        return choose_bid(obs)
+    if "pitch" in kinds:
+        return choose_sale(obs)
     if kinds == {"stand", "beg"}:
         suit = turnup_suit(obs)
         return {"type": "stand" if suit and suit_value(hand, suit) >= 3.0 else "beg"}

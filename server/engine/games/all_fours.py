@@ -57,6 +57,8 @@ class AllFoursHand(Hand):
     contract = None      # no game here has a contract or a declarer (RULES-family 16.6)
     declarer = -1
     five_for_game = 0    # all_fives: pips the Five of trumps adds for Game
+    action_fields = _FIELDS   # the wire actions this game knows (the auction games add bid, sell, pitch)
+    phase_words = _EXPECTED   # what each phase asks for, in refusals' words
 
     __slots__ = ("rules", "board", "seats", "sides", "side_of", "k", "dealer", "eldest", "in_game", "scores",
                  "phase", "to_act", "trump", "tables", "hands", "hands_after_draw", "dealt", "tricks", "ntricks",
@@ -90,12 +92,17 @@ class AllFoursHand(Hand):
         self._start_play()
 
     def _deal(self, deck: tuple[int, ...]) -> None:
-        """A round of 3 from 0 and a round of 3 from 3k (RULES-family 1.2)."""
-        k = self.k
+        """A round of 3 from 0 and a round of 3 from 3k (RULES-family 1.2). The masks are
+        built inline: the deal is a fifth of a random hand's cost at seven seats."""
+        k, eldest, hands = self.k, self.eldest, self.hands
+        dealt = 0
         for i in range(k):
             a, b = 3 * i, 3 * (k + i)
-            self.hands[(self.eldest + i) % k] = mask_of(deck[a:a + 3]) | mask_of(deck[b:b + 3])
-        self.dealt = mask_of(deck[:6 * k])
+            mask = ((1 << deck[a]) | (1 << deck[a + 1]) | (1 << deck[a + 2])
+                    | (1 << deck[b]) | (1 << deck[b + 1]) | (1 << deck[b + 2]))
+            hands[(eldest + i) % k] = mask
+            dealt |= mask
+        self.dealt = dealt
 
     @classmethod
     def at_play(cls, rules: Ruleset, obs: dict[str, Any], hands: list[int]) -> "AllFoursHand":
@@ -121,8 +128,13 @@ class AllFoursHand(Hand):
         if obs["trump"]:
             state._fix_trump(SUITS.index(obs["trump"]))
         state.tricks = []
+        state._public_from(obs)
         state._start_play()
         return state
+
+    def _public_from(self, obs: dict[str, Any]) -> None:
+        """Take the public facts that fix the play (the auction games' pitcher and
+        contract) from ``obs`` before ``at_play`` starts the play (none here)."""
 
     def clone(self) -> "AllFoursHand":
         """An independent copy for search; board, ruleset and finished tricks are shared."""
@@ -286,15 +298,20 @@ class AllFoursHand(Hand):
         """Validate and apply one wire-format action, or raise ``IllegalAction`` with the
         state unchanged."""
         self._refuse_rule(action)
-        kind = self.check_envelope(action, _FIELDS, _EXPECTED)
+        kind = self.check_envelope(action, self.action_fields, self.phase_words)
         seat = self.to_act
         if kind == "play":
             self.do_play(self._checked_play(action))
         elif kind == "discard":
             self.do_discard(self._checked_discard(action))
         else:
-            self.decide(kind)
+            self.decide_action(kind, action)
         self.record_action(action, seat)
+
+    def decide_action(self, kind: str, action: dict[str, Any]) -> None:
+        """Apply a checked decision other than a play or a discard; the auction games
+        read a bid's amount here, the others have argument-free decisions only."""
+        self.decide(kind)
 
     def _refuse_rule(self, action: Any) -> None:
         """Refusals that name a game rule rather than the decision asked (none here)."""

@@ -23,7 +23,7 @@ def test_standard_set_matches_its_recorded_sha256():
     assert hashlib.sha256(path.read_bytes()).hexdigest() == recorded
 
 
-@pytest.mark.parametrize("name", ["standard-2p", "standard-3p"])
+@pytest.mark.parametrize("name", ["standard-2p", "standard-3p", "standard-5p", "standard-6p", "standard-7p"])
 def test_each_table_shape_has_a_published_set_with_its_sha256(name):
     path = ROOT / "deals" / f"{name}.jsonl"
     recorded = (ROOT / "deals" / f"{name}.jsonl.sha256").read_text().split()[0]

@@ -26,7 +26,7 @@ def mutations(action, rng):
     if "amount" in out:
         yield {**out, "amount": out["amount"] + rng.choice((-1, 1, 20))}
     yield {**out, "type": rng.choice(["pass", "bid", "trump", "discard", "rob", "play", "stand", "beg", "give",
-                                      "run", "bunch", "accept", "refuse"])}
+                                      "run", "bunch", "accept", "refuse", "sell", "pitch"])}
     yield {**out, "bogus": 1}
 
 
@@ -35,7 +35,8 @@ SHAPES = [(name, {"players": k} if k != 4 else None) for name in GAMES for k in 
 
 @pytest.mark.parametrize("name, options", [*SHAPES, ("foster51", {"trump_discard_over_six_only": True}),
                                            ("seven_up", {"players": 2, "two_player_bunch": True}),
-                                           ("blind_cinch", {"base": "american62"})])
+                                           ("blind_cinch", {"base": "american62"}),
+                                           ("pedro", {"players": 5, "deal_all": True})])
 def test_check_accepts_exactly_what_apply_accepts(name, options):
     rules = make_ruleset(name, options)
     rng = Random(4)

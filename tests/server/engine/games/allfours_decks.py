@@ -56,12 +56,15 @@ def hand(name: str, deck: list[str], k: int, dealer: int = -1, *, scores: tuple[
     return new_hand(rules, board(deck, k, dealer), scores if in_game else None)
 
 
-def act(state: Hand, *actions: str | dict) -> Hand:
-    """Apply actions given as a type word, a card string (a play) or a whole object."""
+def act(state: Hand, *actions: str | int | dict) -> Hand:
+    """Apply actions given as a type word, a card string (a play), a number (a bid) or a
+    whole object."""
     for a in actions:
         if isinstance(a, dict):
             state.apply(a)
-        elif a in ("stand", "beg", "give", "run", "bunch", "pass", "accept", "refuse"):
+        elif isinstance(a, int):
+            state.apply({"type": "bid", "amount": a})
+        elif a in ("stand", "beg", "give", "run", "bunch", "pass", "accept", "refuse", "sell", "pitch"):
             state.apply({"type": a})
         else:
             state.apply({"type": "play", "card": a})
