@@ -219,6 +219,18 @@ def one_card(value: Any) -> int:
         raise IllegalAction(str(exc)) from None
 
 
+def bid_amount(rules: Ruleset, amount: Any, high_bid: int) -> int:
+    """The amount of a bid, or ``IllegalAction`` naming the rule it breaks: a whole number
+    in the ruleset's range and above the highest bid so far (every auction of the family)."""
+    if not isinstance(amount, int) or isinstance(amount, bool):
+        raise IllegalAction(f"bid amount must be a whole number, not {amount!r}")
+    if not rules.min_bid <= amount <= rules.max_bid:
+        raise IllegalAction(f"bid {amount} is out of range {rules.min_bid}..{rules.max_bid}")
+    if amount <= high_bid:
+        raise IllegalAction(f"bid {amount} is not above the highest bid {high_bid}")
+    return amount
+
+
 def new_hand(rules: Ruleset, board: Board, scores: tuple[int, ...] | None = None) -> Hand:
     """A fresh hand of ``rules`` on ``board``: a duplicate board when ``scores`` is None,
     else a hand of a game at these scores (see ``Hand.start``)."""

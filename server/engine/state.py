@@ -29,7 +29,7 @@ from .cards import (CARD_INDEX, CARD_NAMES, RANKS, SEATS, SIDES, SUITS, TRUMP_TA
 from .rulesets import DRAW_AMERICAN, Ruleset
 from .scoring import bidder_goes_out_next, game_winner, hand_delta, made_contract
 from .tricks import Trick
-from .hand import Hand, IllegalAction, card_set, one_card
+from .hand import Hand, IllegalAction, bid_amount, card_set, one_card
 
 BIDDING, TRUMP, DISCARD, ROB, PLAY, DONE = "bidding", "trump", "discard", "rob", "play", "done"
 _EXPECTED = {BIDDING: "pass or bid", TRUMP: "trump", DISCARD: "discard", ROB: "rob", PLAY: "play"}
@@ -579,14 +579,8 @@ class HandState(Hand):
         self.do_bid(0)
 
     def _apply_bid(self, action: dict) -> None:
-        amount = action.get("amount")
         r = self.rules
-        if not isinstance(amount, int) or isinstance(amount, bool):
-            raise IllegalAction(f"bid amount must be a whole number, not {amount!r}")
-        if not r.min_bid <= amount <= r.max_bid:
-            raise IllegalAction(f"bid {amount} is out of range {r.min_bid}..{r.max_bid}")
-        if amount <= self.high_bid:
-            raise IllegalAction(f"bid {amount} is not above the highest bid {self.high_bid}")
+        amount = bid_amount(r, action.get("amount"), self.high_bid)
         if r.dealer_must_bid and self.to_act == self.dealer and self.high_bid == 0 and amount != r.min_bid:
             raise IllegalAction(f"the dealer must bid exactly {r.min_bid} when the first three players pass")
         self.do_bid(amount)

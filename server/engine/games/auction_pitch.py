@@ -22,7 +22,7 @@ from random import Random
 from typing import Any
 
 from ..cards import CARD_NAMES, JACK
-from ..hand import IllegalAction
+from ..hand import IllegalAction, bid_amount
 from ..rulesets import GameSpec, Ruleset, check_positive
 from .all_fours import AllFoursHand, pips
 
@@ -161,20 +161,9 @@ class AuctionPitchHand(AllFoursHand):
     def decide_action(self, kind: str, action: dict[str, Any]) -> None:
         """A bid carries its amount; the other decisions are their type alone."""
         if kind == "bid":
-            self.do_bid(self._checked_bid(action.get("amount")))
+            self.do_bid(bid_amount(self.rules, action.get("amount"), self.high_bid))  # 4.2, 5.2
         else:
             self.decide(kind)
-
-    def _checked_bid(self, amount: Any) -> int:
-        """The amount of a bid, refused with the rule it breaks (4.2, 5.2) as Cinch's are."""
-        r = self.rules
-        if not isinstance(amount, int) or isinstance(amount, bool):
-            raise IllegalAction(f"bid amount must be a whole number, not {amount!r}")
-        if not r.min_bid <= amount <= r.max_bid:
-            raise IllegalAction(f"bid {amount} is out of range {r.min_bid}..{r.max_bid}")
-        if amount <= self.high_bid:
-            raise IllegalAction(f"bid {amount} is not above the highest bid {self.high_bid}")
-        return amount
 
     def _refuse_rule(self, action: Any) -> None:
         """A sale with no bid, or one that would put the eldest out, names its rule (14)."""
