@@ -1,7 +1,8 @@
 """Random-hand properties of the auction pitch games (auction_pitch, pedro), for k = 4 ... 7.
 
-Each test module draws boards, options and a seed with hypothesis and calls
-``play_random_hand`` / ``play_random_game_hand`` here. At every decision: the 52 cards are
+test_auction_properties.py draws boards, options and a seed with hypothesis for each
+ruleset and calls ``play_random_hand`` / ``play_random_game_hand`` here (the checks the
+All Fours family shares are in allfours_checks.py). At every decision: the 52 cards are
 where the deal puts them (hands, tricks, the rest out of play), refused actions change
 nothing, no observation shows a card hidden from its seat. At the end: the replay of the
 recorded actions is the live hand (wire layer), the auction went as 4.2 / 5.2 say, and the
@@ -13,31 +14,15 @@ from __future__ import annotations
 
 from random import Random
 
-import pytest
-from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
-from server.engine import CARD_NAMES, Board, IllegalAction, make_ruleset, new_hand, observation, replay, seats_for
+from server.engine import CARD_NAMES, make_ruleset, new_hand, replay, seats_for
 from server.engine.games.pedro import deal_all_rounds
-from server.engine.playout import random_action
-from allfours_decks import cards_in
+import allfours_checks as shared
+from allfours_checks import PIPS, RANKS, Family
 
 KS = (4, 5, 6, 7)
-RANKS = "23456789TJQKA"
-PIPS = {"A": 4, "K": 3, "Q": 2, "J": 1, "T": 10}
 PEDRO_CARDS = (("ten", "T", 1), ("five", "5", 5), ("nine", "9", 9))
-
-
-def props(examples: int):
-    return settings(max_examples=examples, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-
-
-@st.composite
-def boards(draw, k: int) -> Board:
-    seats = seats_for(k)
-    return Board.from_dict({"dealer": draw(st.sampled_from(seats)), "deck": list(draw(st.permutations(CARD_NAMES))),
-                            "seed": draw(st.binary(min_size=1, max_size=8)).hex()}, seats)
 
 
 def options_for(name: str, k: int, data) -> dict:
@@ -45,14 +30,6 @@ def options_for(name: str, k: int, data) -> dict:
     if name == "pedro":
         options["deal_all"] = data.draw(st.booleans())
     return options
-
-
-def names(mask: int) -> set[str]:
-    return {CARD_NAMES[c] for c in range(52) if mask >> c & 1}
-
-
-def played(state) -> set[str]:
-    return {p["card"] for t in state.describe()["tricks"] for p in t["plays"]}
 
 
 def out_of_play(state) -> set[str]:
@@ -66,48 +43,29 @@ def out_of_play(state) -> set[str]:
 
 
 def check_cards(state) -> None:
-    parts = [names(h) for h in state.hands] + [played(state), out_of_play(state)]
-    assert sum(map(len, parts)) == 52 and set().union(*parts) == set(CARD_NAMES)
+    shared.check_cards(state, out_of_play(state))
 
 
 def check_views(state) -> None:
     """No seat sees another's hand or an undealt card; items name only played cards."""
-    undealt = out_of_play(state)
-    for me, seat in enumerate(state.seats):
-        hidden = set(undealt)
-        for other in range(state.k):
-            if other != me:
-                hidden |= names(state.hands[other])
-        view = observation(state, seat)
-        items = view.pop("items")
-        assert not cards_in(view) & hidden
-        assert cards_in(items) <= played(state)
-    spectator = observation(state, None)
-    spectator.pop("items")
-    assert not cards_in(spectator) & (names(sum(state.hands)) | undealt)
+    shared.check_views(state, out_of_play(state))
 
 
-def check_refusals(state, rng: Random) -> None:
-    """Actions the rules refuse raise IllegalAction and leave the hand exactly as it was."""
-    before = state.describe()
-    legal = state.legal_actions()
-    kinds = {a["type"] for a in legal}
+def refused(state, legal: list[dict], kinds: set[str]) -> list:
+    """Bids out of range or not whole, a bid not above the highest (or once the auction is
+    over), and actions wanting a field."""
     bad = [{"type": "bid", "amount": state.rules.max_bid + 1}, {"type": "bid", "amount": "1"}, "stand",
-           {"type": "play"}, {"type": "trump", "suit": "H"},
-           {**legal[0], "seat": state.seats[(state.to_act + 1) % state.k]}]
-    bad += [{"type": t} for t in ("stand", "beg", "give", "run", "pass", "sell", "pitch") if t not in kinds]
+           {"type": "play"}, {"type": "trump", "suit": "H"}]
     if "bid" in kinds or state.phase == "bidding":
         bad.append({"type": "bid", "amount": max(state.high_bid, state.rules.min_bid - 1)})
     else:
         bad.append({"type": "bid", "amount": state.rules.max_bid})
-    if state.phase == "play":
-        legal_cards = {a["card"] for a in legal}
-        bad += [{"type": "play", "card": c} for c in rng.sample(sorted(set(CARD_NAMES) - legal_cards), 3)]
-        bad.append({"type": "play", "card": legal[0]["card"], "extras": [legal[0]["card"]]})
-    for action in bad:
-        with pytest.raises(IllegalAction):
-            state.apply(action)
-        assert state.describe() == before
+    return bad
+
+
+def check_refusals(state, rng: Random) -> None:
+    """Actions the rules refuse raise IllegalAction and leave the hand exactly as it was."""
+    shared.check_refusals(state, rng, refused, ("stand", "beg", "give", "run", "pass", "sell", "pitch"))
 
 
 def check_auction(state, out: dict) -> None:
@@ -198,26 +156,13 @@ def check_result(state, doc: dict | None) -> None:
     assert set(out["record"]["out_of_play"]) == out_of_play(state)
 
 
+FAMILY = Family(options_for, check_cards, check_views, check_refusals, check_result)
+
+
 def play_random_hand(name: str, k: int, data, seed: int, wire: bool) -> None:
     """A random board played by random legal actions (wire or fast layer), checked at
     every decision and at the end."""
-    board = data.draw(boards(k))
-    options = options_for(name, k, data)
-    state = new_hand(make_ruleset(name, options), board)
-    rng = Random(seed)
-    while state.phase != "done":
-        check_cards(state)
-        check_views(state)
-        check_refusals(state, rng)
-        if wire:
-            state.apply(random_action(state.legal_actions(), rng))
-        else:
-            twin = state.clone()
-            state.random_step(rng)
-            assert twin.describe() != state.describe()    # the clone did not move with it
-    check_cards(state)
-    doc = {"ruleset": name, "options": options, "board": board.to_dict(), "actions": state.actions}
-    check_result(state, doc if wire else None)
+    shared.play_random_hand(FAMILY, name, k, data, seed, wire)
 
 
 def play_random_game_hand(name: str, k: int, data, seed: int) -> None:
@@ -225,7 +170,7 @@ def play_random_game_hand(name: str, k: int, data, seed: int) -> None:
     is applied once a player has reached the target (F9)."""
     options = {**options_for(name, k, data), "target": data.draw(st.integers(1, 20))}
     rules = make_ruleset(name, options)
-    board = data.draw(boards(k))
+    board = data.draw(shared.boards(k))
     scores = tuple(data.draw(st.integers(-10, rules.target - 1)) for _ in range(k))
     state = new_hand(rules, board, scores)
     rng = Random(seed)

@@ -15,32 +15,17 @@ from __future__ import annotations
 from random import Random
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
-from server.engine import (CARD_NAMES, Board, IllegalAction, make_ruleset, new_hand, observation, replay,
-                           seats_for)
+from server.engine import CARD_NAMES, make_ruleset, new_hand, replay
 from server.engine.boards import bunch_order
-from server.engine.playout import random_action
-from allfours_decks import cards_in
+import allfours_checks as shared
+from allfours_checks import PIPS, RANKS, Family, boards, names, props
 
 RULESETS = ("seven_up", "pitch", "all_fives")
-RANKS = "23456789TJQKA"
-PIPS = {"A": 4, "K": 3, "Q": 2, "J": 1, "T": 10}
 PEGS = {"A": 4, "K": 3, "Q": 2, "J": 1, "T": 10, "5": 5}
 END_ITEMS = ("high", "low", "jack", "game")
-
-
-def props(examples: int):
-    return settings(max_examples=examples, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-
-
-@st.composite
-def boards(draw, k: int) -> Board:
-    seats = seats_for(k)
-    return Board.from_dict({"dealer": draw(st.sampled_from(seats)), "deck": list(draw(st.permutations(CARD_NAMES))),
-                            "seed": draw(st.binary(min_size=1, max_size=8)).hex()}, seats)
 
 
 def options_for(name: str, k: int, data) -> dict:
@@ -49,14 +34,6 @@ def options_for(name: str, k: int, data) -> dict:
         options["keep_nine"] = data.draw(st.booleans())
         options["two_player_bunch"] = data.draw(st.booleans())
     return options
-
-
-def names(mask: int) -> set[str]:
-    return {CARD_NAMES[c] for c in range(52) if mask >> c & 1}
-
-
-def played(state) -> set[str]:
-    return {p["card"] for t in state.describe()["tricks"] for p in t["plays"]}
 
 
 def out_of_play(state) -> set[str]:
@@ -70,53 +47,32 @@ def out_of_play(state) -> set[str]:
 
 
 def check_cards(state) -> None:
-    parts = [names(h) for h in state.hands] + [played(state), out_of_play(state)]
-    parts += [names(d) for d in state.discards()] + [names(state.turnup_mask())]
-    assert sum(map(len, parts)) == 52 and set().union(*parts) == set(CARD_NAMES)
+    shared.check_cards(state, out_of_play(state), *[names(d) for d in state.discards()], names(state.turnup_mask()))
 
 
 def check_views(state) -> None:
     """No seat sees another's hand or discards, or an undealt card (items apart: they name
     turn-ups, perhaps of a bunched deal, and cards once played)."""
-    undealt = out_of_play(state)
-    discards = state.discards()
-    for me, seat in enumerate(state.seats):
-        hidden = set(undealt)
-        for other in range(state.k):
-            if other != me:
-                hidden |= names(state.hands[other]) | names(discards[other])
-        view = observation(state, seat)
-        items = view.pop("items")
-        assert not cards_in(view) & hidden
-        assert cards_in(items) <= played(state) | {i["card"] for i in items if i["item"] == "turned-jack"}
-    spectator = observation(state, None)
-    spectator.pop("items")
-    assert not cards_in(spectator) & (names(sum(state.hands)) | undealt)
+    shared.check_views(state, out_of_play(state), discards=state.discards(), turned_jacks=True)
 
 
-def check_refusals(state, rng: Random) -> None:
-    """Actions the rules refuse raise IllegalAction and leave the hand exactly as it was."""
-    before = state.describe()
-    legal = state.legal_actions()
-    kinds = {a["type"] for a in legal}
-    bad = [{"type": "bid", "amount": 1}, "stand", {"type": "play"},
-           {**legal[0], "seat": state.seats[(state.to_act + 1) % state.k]}]
-    bad += [{"type": t} for t in ("stand", "beg", "give", "run", "bunch", "pass", "accept", "refuse") if t not in kinds]
+def refused(state, legal: list[dict], kinds: set[str]) -> list:
+    """A bid (no auction here), actions wanting a field, and in the discard phase too few,
+    too many, cards not held, one card repeated."""
+    bad = [{"type": "bid", "amount": 1}, "stand", {"type": "play"}]
     hand = names(state.hands[state.to_act])
-    if state.phase == "play":
-        legal_cards = {a["card"] for a in legal}
-        bad += [{"type": "play", "card": c} for c in rng.sample(sorted(set(CARD_NAMES) - legal_cards), 3)]
-        bad.append({"type": "play", "card": legal[0]["card"], "extras": [legal[0]["card"]]})
     if state.phase == "discard":
         n = legal[0]["min"]
         cards = legal[0]["from"]
         bad += [{"type": "discard", "cards": cards[:n - 1]}, {"type": "discard", "cards": cards[:n + 1]},
                 {"type": "discard", "cards": [c for c in CARD_NAMES if c not in hand][:n]},
                 {"type": "discard", "cards": [cards[0]] * n}]
-    for action in bad:
-        with pytest.raises(IllegalAction):
-            state.apply(action)
-        assert state.describe() == before
+    return bad
+
+
+def check_refusals(state, rng: Random) -> None:
+    """Actions the rules refuse raise IllegalAction and leave the hand exactly as it was."""
+    shared.check_refusals(state, rng, refused, ("stand", "beg", "give", "run", "bunch", "pass", "accept", "refuse"))
 
 
 def side_name(state, seat: str) -> str:
@@ -186,29 +142,15 @@ def check_result(state, doc: dict | None) -> None:
     assert set(record["out_of_play"]) == out_of_play(state)
 
 
+FAMILY = Family(options_for, check_cards, check_views, check_refusals, check_result)
+
+
 @pytest.mark.parametrize("k", [2, 3, 4])
 @pytest.mark.parametrize("name", RULESETS)
 @props(25)
 @given(data=st.data(), seed=st.integers(0, 2**32), wire=st.booleans())
 def test_random_hands_keep_the_rules(name, k, data, seed, wire):
-    board = data.draw(boards(k))
-    options = options_for(name, k, data)
-    rules = make_ruleset(name, options)
-    state = new_hand(rules, board)
-    rng = Random(seed)
-    while state.phase != "done":
-        check_cards(state)
-        check_views(state)
-        check_refusals(state, rng)
-        if wire:
-            state.apply(random_action(state.legal_actions(), rng))
-        else:
-            twin = state.clone()
-            state.random_step(rng)
-            assert twin.describe() != state.describe()    # the clone did not move with it
-    check_cards(state)
-    doc = {"ruleset": name, "options": options, "board": board.to_dict(), "actions": state.actions}
-    check_result(state, doc if wire else None)
+    shared.play_random_hand(FAMILY, name, k, data, seed, wire)
 
 
 @pytest.mark.parametrize("name", RULESETS)

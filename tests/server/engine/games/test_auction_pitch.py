@@ -1,15 +1,13 @@
 """auction_pitch, one test per rule RULES-family section 4 settles (the auction, the sale,
-the pitch, the scoring and its order), then the random-hand properties for k = 4 ... 7."""
+the pitch, the scoring and its order); the random-hand properties for k = 4 ... 7 are in
+test_auction_properties.py."""
 
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
 from server.engine import IllegalAction, make_ruleset, replay
 from allfours_decks import act, hand, item_list, play_out, turnup_deck
-from auction_checks import KS, play_random_game, play_random_game_hand, play_random_hand, props
 
 # k = 4, dealer W, eldest N; o_1 E, o_2 S, o_3 W. Hearts, when pitched: N holds High (AH),
 # S Low (2H) and 3H; no Jack or Ten of hearts is dealt.
@@ -186,24 +184,3 @@ def test_the_bids_are_public_and_the_replay_is_the_hand():
            "actions": state.actions}
     assert replay(doc) == state.describe()
     assert FIVE == list(state.seats)
-
-
-# ---------------------------------------------------------------- properties, k = 4 ... 7
-@pytest.mark.parametrize("k", KS)
-@props(25)
-@given(data=st.data(), seed=st.integers(0, 2**32), wire=st.booleans())
-def test_random_hands_keep_the_rules(k, data, seed, wire):
-    play_random_hand("auction_pitch", k, data, seed, wire)
-
-
-@pytest.mark.parametrize("k", KS)
-@props(25)
-@given(data=st.data(), seed=st.integers(0, 2**32))
-def test_in_a_game_nothing_is_scored_after_the_target_and_a_sale_never_puts_out(k, data, seed):
-    play_random_game_hand("auction_pitch", k, data, seed)
-
-
-@pytest.mark.parametrize("k", KS)
-def test_a_game_of_random_hands_ends_with_one_winner(k):
-    for seed in range(3):
-        play_random_game("auction_pitch", k, seed)

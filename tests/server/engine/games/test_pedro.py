@@ -1,17 +1,14 @@
 """pedro, one test per rule RULES-family section 5 settles (raises, the 18 points to the
-winner, the Ten as Game, deal_all, the scoring order), then the random-hand properties
-for k = 4 ... 7 (with and without deal_all)."""
+winner, the Ten as Game, deal_all, the scoring order); the random-hand properties for
+k = 4 ... 7 (with and without deal_all) are in test_auction_properties.py."""
 
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
 from server.engine import CARD_NAMES, IllegalAction, make_ruleset
 from server.engine.games.pedro import deal_all_rounds
 from allfours_decks import act, hand, item_list, play_out, turnup_deck
-from auction_checks import KS, play_random_game, play_random_game_hand, play_random_hand, props
 from test_auction_pitch import seats_asked
 
 # k = 4, dealer W, eldest N. N holds every counting heart; nobody else holds a heart.
@@ -126,24 +123,3 @@ def test_without_deal_all_six_cards_each_and_the_options():
     for bad in ({"players": 8}, {"deal_all": 1}, {"keep_nine": True}):
         with pytest.raises(ValueError):
             make_ruleset("pedro", bad)
-
-
-# ---------------------------------------------------------------- properties, k = 4 ... 7
-@pytest.mark.parametrize("k", KS)
-@props(25)
-@given(data=st.data(), seed=st.integers(0, 2**32), wire=st.booleans())
-def test_random_hands_keep_the_rules(k, data, seed, wire):
-    play_random_hand("pedro", k, data, seed, wire)
-
-
-@pytest.mark.parametrize("k", KS)
-@props(25)
-@given(data=st.data(), seed=st.integers(0, 2**32))
-def test_in_a_game_nothing_is_scored_after_the_target_and_a_sale_never_puts_out(k, data, seed):
-    play_random_game_hand("pedro", k, data, seed)
-
-
-@pytest.mark.parametrize("k", KS)
-def test_a_game_of_random_hands_ends_with_one_winner(k):
-    for seed in range(3):
-        play_random_game("pedro", k, seed)
