@@ -14,10 +14,12 @@ is played. ``samples`` layouts at most, and a deterministic node budget: a decis
 searches at most ``NODES_PER_SAMPLE`` x samples solver nodes in all (the layout that
 would pass it is dropped), a count and never the clock, so a decision does not depend
 on the machine or its load. On the first trick, where one exact layout can take tens
-of thousands of nodes, the solver looks ``EXACT_TRICKS`` tricks deep and then gives
-each side the counting trumps it holds (``Solver.horizon``): about six times fewer
-nodes, and the best card of a layout is still the exact one in 93% of layouts (360
-first-trick layouts of boards 601-630 of ``standard``).
+of thousands of nodes, the solver looks a few tricks deep (``LEAD_EXACT_TRICKS`` for the
+opening lead, ``FOLLOW_EXACT_TRICKS`` for the cards played to it) and then gives each
+side the counting trumps it holds (``Solver.horizon``). How well each setting chooses
+is measured by ``benchmarks/search_quality.py`` against a reference search of 48 exact
+layouts, and how strong the bot is by duplicate matches (``benchmarks/bots.py``,
+``benchmarks/search_before.py``).
 
 Bidding and trump: a fitted valuation of each suit (expected points of the declaring
 side from the trumps held; see ``WEIGHTS``) with a spread of outcomes, scored through
@@ -843,13 +845,17 @@ def _keep_order(cards: list[int], tab, declaring: bool, banking: bool) -> list[i
 
 # ====================================================================== the bot
 DEFAULT_SAMPLES = 16
-NODES_PER_SAMPLE = 512    # a play decision searches at most this x samples solver nodes in all
+NODES_PER_SAMPLE = 768    # a play decision searches at most this x samples solver nodes in all
                           # (a count, not the clock: the same decision on any machine, under any load)
 HORIZON_FROM = 6          # with this many tricks left (the first trick), a layout is solved
-EXACT_TRICKS = 3          # this many tricks deep, then each side is given the counting trumps it
-                          # holds (within the sure bounds): most of a first trick's tree is cut
-                          # (on trick 2 as well it measured weaker: +4.1 against +7.0 per board
-                          # pair vs rule on boards 601-800; four tricks deep: no stronger)
+LEAD_EXACT_TRICKS = 2     # this many tricks deep for the opening lead, and
+FOLLOW_EXACT_TRICKS = 4   # this many for the cards played to it, then each side is given the
+                          # counting trumps it holds (within the sure bounds): most of a first
+                          # trick's tree is cut. Chosen by benchmarks/search_quality.py (regret
+                          # against 48 exact layouts on 453 decisions of boards 601-720): the
+                          # lead gains more from more layouts than from depth, a follow the other
+                          # way (one depth for both, three tricks, 512 x samples: regret 0.44;
+                          # these at 768: 0.31)
 PASS_VALUE = {"partner": 3.0, "opponent": -1.0, "open": -1.0}
 
 
@@ -1065,7 +1071,8 @@ class SearchBot:
         scores = [0.0] * len(cands)
         budget = NODES_PER_SAMPLE * self.samples
         left = 6 - view.tricks_done
-        horizon = left - EXACT_TRICKS if left >= HORIZON_FROM else 0
+        depth = FOLLOW_EXACT_TRICKS if view.current else LEAD_EXACT_TRICKS
+        horizon = left - depth if left >= HORIZON_FROM else 0
         nodes = 0
         done = 0
         first_layout = None

@@ -21,15 +21,16 @@ from arena_client.api.bots import register_bot, trust_bot
 from arena_client.api.decisions import answer_decision, next_decision
 from arena_client.api.tournaments import create_tournament, get_results, get_tournament
 from arena_client.models import (AcceptAction, BegAction, BidAction, BotRegister, BotToken, BunchAction, Decision,
-                                 DiscardAction, DiscardActionType, DiscardChoice, GiveAction, PassAction, PlayAction,
-                                 PlayActionType, PlayChoice, RefuseAction, Results, RobAction, RobActionType, RobChoice,
-                                 RunAction, StandAction, Tournament, TournamentCreate, TournamentCreated,
-                                 TournamentStatus, TrumpAction, Trust)
+                                 DiscardAction, DiscardActionType, DiscardChoice, GiveAction, PassAction,
+                                 PitchAction, PlayAction, PlayActionType, PlayChoice, RefuseAction, Results,
+                                 RobAction, RobActionType, RobChoice, RunAction, SellAction, StandAction, Tournament,
+                                 TournamentCreate, TournamentCreated, TournamentStatus, TrumpAction, Trust)
 from arena_client.types import UNSET
 
-# The actions that are their type alone (the All Fours games' begging and bunching),
-# sent back as the legal entry gives them, like a pass or a bid.
-Bare = AcceptAction | BegAction | BunchAction | GiveAction | RefuseAction | RunAction | StandAction
+# The actions that are their type alone (the All Fours games' begging and bunching, the
+# auction games' sale), sent back as the legal entry gives them, like a pass or a bid.
+Bare = (AcceptAction | BegAction | BunchAction | GiveAction | PitchAction | RefuseAction | RunAction | SellAction
+        | StandAction)
 Answer = BidAction | DiscardAction | PassAction | PlayAction | RobAction | TrumpAction | Bare
 Entry = BidAction | DiscardChoice | PassAction | PlayChoice | RobChoice | TrumpAction | Bare
 

@@ -206,7 +206,7 @@ def test_horizon_cuts_the_first_trick():
         stake = sum(lay.points[c] for h in hands for c in range(64) if h >> c & 1)
         leader = state.tricks[-1].leader
         exact, short = Solver(lay), Solver(lay)
-        short.horizon = 6 - search_bot.EXACT_TRICKS
+        short.horizon = 6 - search_bot.FOLLOW_EXACT_TRICKS
         v_exact = exact.solve(hands, leader, [], True)
         v_short = short.solve(hands, leader, [], True)
         assert 0 <= v_short <= stake and 0 <= v_exact <= stake
