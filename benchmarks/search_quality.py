@@ -25,7 +25,9 @@ import statistics
 import sys
 import tempfile
 import time
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -60,18 +62,17 @@ def trick_of(obs: dict) -> tuple[int, str]:
     return done + 1, "lead" if leading else "follow"
 
 
-def with_constants(settings: dict[str, str]):
-    """A context that sets module constants of search_bot and puts them back."""
-    class Patch:
-        def __enter__(self):
-            self.old = {k: getattr(search_bot, k) for k in settings}
-            for k, v in settings.items():
-                setattr(search_bot, k, type(self.old[k])(v))
-
-        def __exit__(self, *exc):
-            for k, v in self.old.items():
-                setattr(search_bot, k, v)
-    return Patch()
+@contextmanager
+def with_constants(settings: dict[str, str]) -> Iterator[None]:
+    """Module constants of search_bot set for the block, then put back."""
+    old = {k: getattr(search_bot, k) for k in settings}
+    for k, v in settings.items():
+        setattr(search_bot, k, type(old[k])(v))
+    try:
+        yield
+    finally:
+        for k, v in old.items():
+            setattr(search_bot, k, v)
 
 
 def main() -> None:

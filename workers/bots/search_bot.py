@@ -938,7 +938,6 @@ class SearchBot:
         self.seed = seed
         self.samples = max(1, int(samples))
         self.last_nodes = 0     # solver nodes of the last play decision (benchmark, tests)
-        self.last_layouts = 0   # layouts solved in it (the rest were cut by the budget)
         self.last_values: dict[str, float] = {}   # its mean net per card tried (benchmarks/search_quality.py)
 
     def decide(self, observation: Observation) -> Action:
@@ -1038,7 +1037,7 @@ class SearchBot:
 
     # -------------------------------------------------------------- play
     def _play(self, obs: Observation, legal: list[dict[str, Any]]) -> Action:
-        self.last_nodes = self.last_layouts = 0
+        self.last_nodes = 0
         self.last_values = {}
         view = View(obs)
         view.parse_play()
@@ -1113,7 +1112,6 @@ class SearchBot:
             for j, v in enumerate(values):
                 scores[j] += view.final_net(base[0] + v, base[1] + stake - v)
             done += 1
-        self.last_layouts = done
         self.last_values = {CARD_NAMES[c]: scores[j] / done for j, c in enumerate(cands)} if done else {}
         if done:
             best = cands[max(range(len(cands)), key=lambda j: scores[j])]
