@@ -92,7 +92,7 @@ def main() -> None:
         reference = json.loads(cache.read_text())
     else:
         reference = []
-        with with_constants({"NODES_PER_SAMPLE": str(1 << 40), "HORIZON_FROM": "99"}):
+        with with_constants({"NODES_PER_SAMPLE": str(1 << 40)}):
             ref_bot = search_bot.SearchBot(seed="reference", samples=args.reference)
             for obs in found:
                 ref_bot.decide(obs)

@@ -7,19 +7,17 @@ draw counts: in american62 each player kept exactly the trumps he was dealt
 (9 - discarded) and drew the rest, so the stock's trumps are placed at random in the
 stock and counted to whoever drew that stretch of it (the dealer took those left).
 Each layout is solved exactly by alpha-beta over the remaining tricks (``Solver``, on
-a compact bitmask layout with a transposition table and equivalent-card pruning), for
-every distinct legal card, and the card with the best average hand result for the
-seat's side (its score change minus the other side's, through the ruleset's scoring)
-is played. ``samples`` layouts at most, and a deterministic node budget: a decision
-searches at most ``NODES_PER_SAMPLE`` x samples solver nodes in all (the layout that
-would pass it is dropped), a count and never the clock, so a decision does not depend
-on the machine or its load. On the first trick, where one exact layout can take tens
-of thousands of nodes, the solver looks a few tricks deep (``LEAD_EXACT_TRICKS`` for the
-opening lead, ``FOLLOW_EXACT_TRICKS`` for the cards played to it) and then gives each
-side the counting trumps it holds (``Solver.horizon``). How well each setting chooses
-is measured by ``benchmarks/search_quality.py`` against a reference search of 48 exact
-layouts, and how strong the bot is by duplicate matches (``benchmarks/bots.py``,
-``benchmarks/search_before.py``).
+a compact bitmask layout with a transposition table and equivalent-card pruning; the
+inner search is compiled, ``_solver.c``, because exact first-trick layouts take tens of
+thousands of positions each), for every distinct legal card, and the card with the best
+average hand result for the seat's side (its score change minus the other side's,
+through the ruleset's scoring) is played. ``samples`` layouts at most, and a
+deterministic node budget: a decision searches at most ``NODES_PER_SAMPLE`` x samples
+solver nodes in all (the layout that would pass it is dropped), a count and never the
+clock, so a decision does not depend on the machine or its load. How strong the bot is
+is measured by duplicate matches (``benchmarks/bots.py``, ``benchmarks/search_before.py``)
+and how well it chooses by ``benchmarks/search_quality.py`` (regret against a reference
+search of 48 exact layouts).
 
 Bidding and trump: a fitted valuation of each suit (expected points of the declaring
 side from the trumps held; see ``WEIGHTS``) with a spread of outcomes, scored through
@@ -39,6 +37,7 @@ from server.engine.cards import CARD_INDEX, CARD_NAMES, SEATS, SUITS, TRUMP_TABL
 from server.engine.rulesets import DRAW_AMERICAN, Ruleset, make_ruleset
 from server.engine.scoring import hand_delta
 
+from . import _solver
 from .base import Action, Observation, decision_rng
 from .family_search import FamilySearch
 from .rule_bot import RuleBot
@@ -137,259 +136,31 @@ class Solver:
     side's points already (only trumps count), which bounds the value before a search.
     ``nodes`` counts the positions ``search`` is asked (trick starts and the root); at
     ``limit`` the search raises ``Exhausted``, so the count never passes the limit.
-    ``horizon`` (0: exact): at a trick start with that many cards or fewer in each hand
-    the value is the counting trumps NS holds, within the sure bounds, so the search
-    is the exact value of a shorter game (consistent, so alpha-beta and the table hold).
     """
 
     def __init__(self, lay: Layout):
         self.lay = lay
-        self.tt: dict[tuple, tuple[int, int, int]] = {}
-        self.nodes = 0
         self.limit = 1 << 62
-        self.horizon = 0
-        self._search = self._make_search()
+        self._ctx = _solver.new(lay.points, lay.trump, lay.counting, lay.noncounting_trumps)
+
+    @property
+    def nodes(self) -> int:
+        return _solver.nodes(self._ctx)
 
     def solve(self, hands: list[int], leader: int, trick: list[tuple[int, int, int]], first: bool,
               alpha: int = -1, beta: int = 99) -> int:
         """Points for NS from now on. ``trick``: (seat, card, extras) already played."""
-        lay = self.lay
-        pts = lay.points
-        tpts = 0
+        lead_blk, best_key, best_seat, tpts = self.trick_state(trick)
         tmask = 0
-        best_key, best_seat, lead_blk = -2, -1, -1
-        for i, (seat, card, _extras) in enumerate(trick):
-            blk = card >> 4
-            if i == 0:
-                lead_blk = blk
-            key = 100 + (card & 15) if blk == lay.trump else ((card & 15) if blk == lead_blk else -1)
-            if key > best_key:
-                best_key, best_seat = key, seat
-            tpts += pts[card]
+        for _seat, card, _extras in trick:
             tmask |= 1 << card
-        rem = 0
-        for n in cards_of((hands[0] | hands[1] | hands[2] | hands[3]) & lay.counting):
-            rem += pts[n]
-        hands = list(hands)
-        return self._search(hands, leader, len(trick), lead_blk, best_seat, best_key, tpts, tmask, rem,
-                            first, alpha, beta)
-
-    def _make_search(self):
-        lay = self.lay
-        pts = lay.points
-        below = lay.below
-        trump = lay.trump
-        tb = lay.trump_block
-        blocks = lay.block
-        nct = lay.noncounting_trumps
-        tt = self.tt
-        counting = lay.counting
-        solver = self
-
-        def search(hands, leader, n, lead_blk, best_seat, best_key, tpts, tmask, rem, first, alpha, beta):
-            if solver.nodes >= solver.limit:
-                raise Exhausted
-            solver.nodes += 1
-            if n == 0:
-                if rem == 0:
-                    return 0
-                h0, h1, h2, h3 = hands
-                # only trumps count, and a trick with a trump in it goes to its highest
-                # trump: the trumps of one side above every trump of the other are its
-                # points whatever happens (all of them when the other side has none)
-                ns_t = (h0 | h2) & tb
-                ew_t = (h1 | h3) & tb
-                if ns_t > ew_t:
-                    lo_b, hi_b = points_of(ns_t >> ew_t.bit_length() << ew_t.bit_length()), rem
-                else:
-                    lo_b, hi_b = 0, rem - points_of(ew_t >> ns_t.bit_length() << ns_t.bit_length())
-                if lo_b >= beta or lo_b == hi_b:
-                    return lo_b
-                if hi_b <= alpha:
-                    return hi_b
-                if h0.bit_count() <= solver.horizon:
-                    return points_of(ns_t & counting)
-                if not first and (h0 & (h0 - 1)) == 0:
-                    # last trick: one card each, no choice
-                    lead = hands[leader]
-                    c = lead.bit_length() - 1
-                    lb = c >> 4
-                    bk = 100 + (c & 15) if lb == trump else (c & 15)
-                    bs = leader
-                    tot = pts[c]
-                    for k in (1, 2, 3):
-                        s = (leader + k) & 3
-                        c = hands[s].bit_length() - 1
-                        b = c >> 4
-                        key = 100 + (c & 15) if b == trump else ((c & 15) if b == lb else -1)
-                        if key > bk:
-                            bk, bs = key, s
-                        tot += pts[c]
-                    return 0 if bs & 1 else tot
-                key = (h0, h1, h2, h3, leader)
-                entry = tt.get(key)
-                if entry is not None:
-                    lo, hi, hint = entry
-                    if lo >= beta or lo == hi:
-                        return lo
-                    if hi <= alpha:
-                        return hi
-                    if lo > alpha:
-                        alpha = lo
-                    if hi < beta:
-                        beta = hi
-                else:
-                    lo, hi, hint = lo_b, hi_b, -1
-                a0, b0 = alpha, beta
-                v = play(hands, leader, 0, -1, -1, -2, 0, 0, rem, first, alpha, beta, hint)
-                if v <= a0:
-                    if v < hi:
-                        hi = v
-                elif v >= b0:
-                    if v > lo:
-                        lo = v
-                else:
-                    lo = hi = v
-                tt[key] = (lo, hi, last_best[0])
-                return v
-            return play(hands, leader, n, lead_blk, best_seat, best_key, tpts, tmask, rem, first, alpha, beta, -1)
-
-        last_best = [-1]
-        # leads: high trumps first, then low plain cards, counting ones last among them
-        lead_order = tuple(-(c & 15) - 50 if (c >> 4) == trump else (c & 15) - 20 - pts[c]
-                           for c in range(64)).__getitem__
-
-        def points_of(mask):
-            total = 0
-            while mask:
-                low = mask & -mask
-                total += pts[low.bit_length() - 1]
-                mask ^= low
-            return total
-
-        def play(hands, leader, n, lead_blk, best_seat, best_key, tpts, tmask, rem, first, alpha, beta, hint):
-            hi_bound = rem + tpts
-            if alpha >= hi_bound:
-                return hi_bound
-            if beta <= 0:
-                return 0
-            seat = (leader + n) & 3
-            hand = hands[seat]
-            # the follow rules
-            if n == 0:
-                legal = hand
-            elif lead_blk == trump:
-                legal = hand & tb or hand
-            else:
-                legal = hand & blocks[lead_blk]
-                legal = (legal | (hand & tb)) if legal else hand
-            owed = 0
-            if first:
-                size = hand.bit_count()
-                if size > 6:
-                    owed = size - 6
-            moves = []
-            if owed:
-                spare = hand & nct
-                m = legal
-                while m:
-                    low = m & -m
-                    m ^= low
-                    if (spare & ~low).bit_count() >= owed:
-                        moves.append(low.bit_length() - 1)
-            else:
-                live = hands[0] | hands[1] | hands[2] | hands[3] | tmask
-                m = legal
-                while m:
-                    low = m & -m
-                    m ^= low
-                    c = low.bit_length() - 1
-                    x = live & below[c]
-                    if x:
-                        nl = x.bit_length() - 1
-                        if (legal >> nl) & 1 and pts[nl] == pts[c]:
-                            continue
-                    moves.append(c)
-            maximizing = not (seat & 1)
-            if len(moves) > 1:
-                # move ordering: likely-best first
-                if n == 0:
-                    moves.sort(key=lead_order)      # stable: ties stay lowest card first
-                else:
-                    scored = []
-                    partner_winning = best_seat == ((seat + 2) & 3)
-                    for c in moves:
-                        b = c >> 4
-                        key = 100 + (c & 15) if b == trump else ((c & 15) if b == lead_blk else -1)
-                        p = pts[c]
-                        if partner_winning:
-                            s = -p * 10 + (c & 15)
-                        elif key > best_key:
-                            s = (-200 + key + p * 10) if n == 3 else (-200 - key)
-                        else:
-                            s = p * 10 + (c & 15)
-                        scored.append((s, c))
-                    scored.sort()
-                    moves = [c for _, c in scored]
-                if hint >= 0 and hint in moves and moves[0] != hint:
-                    moves.remove(hint)
-                    moves.insert(0, hint)
-            best = -1 if maximizing else 99
-            best_move = moves[0]
-            nxt = n + 1
-            for c in moves:
-                bit = 1 << c
-                extras = 0
-                if owed:
-                    spare = hand & nct & ~bit
-                    for _ in range(owed):
-                        low = spare & -spare
-                        extras |= low
-                        spare ^= low
-                b = c >> 4
-                if n == 0:
-                    nlead = b
-                    nbk = 100 + (c & 15) if b == trump else (c & 15)
-                    nbs = seat
-                else:
-                    nlead = lead_blk
-                    key = 100 + (c & 15) if b == trump else ((c & 15) if b == lead_blk else -1)
-                    if key > best_key:
-                        nbk, nbs = key, seat
-                    else:
-                        nbk, nbs = best_key, best_seat
-                p = pts[c]
-                hands[seat] = hand & ~(bit | extras)
-                if nxt == 4:
-                    if nbs & 1:
-                        v = search(hands, nbs, 0, -1, -1, -2, 0, 0, rem - p, False, alpha, beta)
-                    else:
-                        g = tpts + p
-                        v = g + search(hands, nbs, 0, -1, -1, -2, 0, 0, rem - p, False, alpha - g, beta - g)
-                else:
-                    v = play(hands, leader, nxt, nlead, nbs, nbk, tpts + p, tmask | bit, rem - p, first,
-                             alpha, beta, -1)
-                hands[seat] = hand
-                if maximizing:
-                    if v > best:
-                        best = v
-                        best_move = c
-                        if v > alpha:
-                            alpha = v
-                            if alpha >= beta:
-                                break
-                else:
-                    if v < best:
-                        best = v
-                        best_move = c
-                        if v < beta:
-                            beta = v
-                            if alpha >= beta:
-                                break
-            last_best[0] = best_move
-            return best
-
-        return search
+        pts = self.lay.points
+        rem = sum(pts[n] for n in cards_of((hands[0] | hands[1] | hands[2] | hands[3]) & self.lay.counting))
+        v = _solver.search(self._ctx, hands[0], hands[1], hands[2], hands[3], leader, len(trick), lead_blk,
+                           best_seat, best_key, tpts, tmask, rem, first, alpha, beta, self.limit)
+        if v is None:
+            raise Exhausted
+        return v
 
     # ------------------------------------------------------------------ fallback
     def greedy(self, hands, seat, leader, n, legal, lead_blk, best_key, best_seat, tpts) -> int:
@@ -844,18 +615,12 @@ def _keep_order(cards: list[int], tab, declaring: bool, banking: bool) -> list[i
 
 
 # ====================================================================== the bot
-DEFAULT_SAMPLES = 16
-NODES_PER_SAMPLE = 768    # a play decision searches at most this x samples solver nodes in all
-                          # (a count, not the clock: the same decision on any machine, under any load)
-HORIZON_FROM = 6          # with this many tricks left (the first trick), a layout is solved
-LEAD_EXACT_TRICKS = 2     # this many tricks deep for the opening lead, and
-FOLLOW_EXACT_TRICKS = 4   # this many for the cards played to it, then each side is given the
-                          # counting trumps it holds (within the sure bounds): most of a first
-                          # trick's tree is cut. Chosen by benchmarks/search_quality.py (regret
-                          # against 48 exact layouts on 453 decisions of boards 601-720): the
-                          # lead gains more from more layouts than from depth, a follow the other
-                          # way (one depth for both, three tricks, 512 x samples: regret 0.44;
-                          # these at 768: 0.31)
+DEFAULT_SAMPLES = 24
+NODES_PER_SAMPLE = 40_000  # a play decision searches at most this x samples solver nodes in all
+                            # (a count, not the clock: the same decision on any machine, under any
+                            # load). 16 x 65,536 = 1,048,576 nodes, about 100-200 ms of the compiled
+                            # solver on this project's machines at worst; boards 601-700 needed at
+                            # most 940,631, so the cap is a guard that almost never decides
 PASS_VALUE = {"partner": 3.0, "opponent": -1.0, "open": -1.0}
 
 
@@ -1069,9 +834,6 @@ class SearchBot:
         low_in_trick = next((s for s, c, _x in view.current if c == low), None)
         scores = [0.0] * len(cands)
         budget = NODES_PER_SAMPLE * self.samples
-        left = 6 - view.tricks_done
-        depth = FOLLOW_EXACT_TRICKS if view.current else LEAD_EXACT_TRICKS
-        horizon = left - depth if left >= HORIZON_FROM else 0
         nodes = 0
         done = 0
         first_layout = None
@@ -1085,7 +847,6 @@ class SearchBot:
             first_layout = first_layout or rh
             solver = Solver(lay)
             solver.limit = budget - nodes
-            solver.horizon = horizon
             stake = sum(pts[n] for n in cards_of((rh[0] | rh[1] | rh[2] | rh[3]) & lay.counting))
             stake += sum(pts[c] for _s, c, _x in trick)
             base = list(view.taken)

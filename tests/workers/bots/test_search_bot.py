@@ -191,37 +191,14 @@ def test_solver_matches_brute_force_on_endgames(ruleset):
     assert checked > 50
 
 
-def test_horizon_cuts_the_first_trick():
-    """The first trick's shortened search (``horizon``): far fewer nodes than the exact
-    one (the point of it), and its values still within the points at stake."""
-    rules = make_ruleset("american62")
-    exact_nodes = short_nodes = 0
-    for n in range(1, 13):
-        state = HandState(rules, generate_board("search-horizon", n))
-        rng = Random(n)
-        while state.phase != PLAY:
-            random_step(state, rng)
-        lay = layout_for(state.trump, rules.low_to_holder)
-        hands = [lay.remap(h) for h in state.hands]
-        stake = sum(lay.points[c] for h in hands for c in range(64) if h >> c & 1)
-        leader = state.tricks[-1].leader
-        exact, short = Solver(lay), Solver(lay)
-        short.horizon = 6 - search_bot.FOLLOW_EXACT_TRICKS
-        v_exact = exact.solve(hands, leader, [], True)
-        v_short = short.solve(hands, leader, [], True)
-        assert 0 <= v_short <= stake and 0 <= v_exact <= stake
-        exact_nodes += exact.nodes
-        short_nodes += short.nodes
-    assert short_nodes * 3 < exact_nodes
-
-
 # ---------------------------------------------------------------------- the work budget
 def test_node_budget_bounds_every_play_decision(monkeypatch):
     """The solver nodes of one decision, counted by every solver it made, never pass
     ``NODES_PER_SAMPLE`` x samples: the worst decision's work is bounded by a count,
-    whatever the machine. The first tricks do reach the budget, so the bound is what
-    stops them."""
+    whatever the machine. A budget small enough that the first tricks reach it, so the
+    bound is what stops them (the default almost never binds)."""
     solvers: list[Solver] = []
+    monkeypatch.setattr(search_bot, "NODES_PER_SAMPLE", 4096)
 
     class Counted(Solver):
         def __init__(self, lay):
