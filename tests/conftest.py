@@ -17,8 +17,7 @@ from redis import Redis
 from server.store import Store
 from workers.embedded import EmbeddedRedis
 from workers.jobs import queue_for
-from workers.local import LocalWorkers, ProcessGroup
-from workers.supervisor import supervisor_command
+from backend import back_end
 
 
 # The tests press Ctrl-C on the commands they start, as a user at a terminal does. A run
@@ -69,8 +68,5 @@ def queue(store):
 
 @pytest.fixture
 def rq_workers(redis_url, store):
-    """The service's back end, as real processes: two ``rq worker`` processes on the
-    test's own queue, and the supervisor that drives tournaments created through the API."""
-    with LocalWorkers(redis_url, store.queue_name, 2) as pool, ProcessGroup() as service:
-        service.spawn("supervisor", supervisor_command(redis_url, store.prefix, store.queue_name))
+    with back_end(redis_url, store) as pool:
         yield pool

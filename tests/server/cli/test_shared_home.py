@@ -17,12 +17,13 @@ def match_stats(output: str) -> list:
 
 
 def test_two_tournaments_on_one_home_both_finish_with_their_own_results(tmp_path):
-    # one job per worker for the long one, so the short one's jobs need not queue behind it
-    long_args = ("tournament", "--bots", "random", "search", "--boards", "8", "--chunk", "4", "--json")
+    # one job per worker for the long one, so the short one's jobs need not queue behind it;
+    # the short one starts once the long one is playing, and the long one is long enough
+    # (seconds, however fast the search bot gets) to outlast it
+    long_args = ("tournament", "--bots", "random", "search", "--boards", "200", "--chunk", "100", "--json")
     short_args = (*ROUND_ROBIN, "4")
     home = tmp_path / "home"
-    long = start(*long_args, home=home)
-    time.sleep(1)
+    long = started(*long_args, home=home)
     short = start(*short_args, home=home)
     short_out, short_err = short.communicate(timeout=120)
     assert short.returncode == 0, short_err
@@ -36,12 +37,18 @@ def test_two_tournaments_on_one_home_both_finish_with_their_own_results(tmp_path
         assert match_stats(output) == match_stats(alone.stdout)
 
 
-def running_tournament(home):
-    """A tournament long enough to be interrupted, once its workers and Redis are up."""
-    proc = start("tournament", "--bots", "random", "search", "--boards", "200", "--json", home=home)
+def started(*args, home):
+    """A command started, once its two workers and the home's Redis are up."""
+    proc = start(*args, home=home)
     wait_for(lambda: sum("workers.worker" in cmdline(p) for p in processes_of(proc.pid, home)) == 2
              and redis_servers(home), 60, "the workers and Redis")
-    time.sleep(2)      # into the jobs
+    return proc
+
+
+def running_tournament(home):
+    """A tournament long enough to be interrupted, into its jobs."""
+    proc = started("tournament", "--bots", "random", "search", "--boards", "200", "--json", home=home)
+    time.sleep(2)
     return proc
 
 

@@ -13,7 +13,7 @@ import sys
 import threading
 import time
 
-BOARDS = 40        # long enough to be interrupted halfway, with a search bot that takes ~0.3 s a pair
+BOARDS = 200       # long enough to be interrupted halfway: some seconds, with a search bot at ~0.05 s a pair
 ARGS = ["--bots", "search", "rule", "--boards", str(BOARDS), "--chunk", "2", "--seed", "5"]
 
 
