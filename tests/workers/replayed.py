@@ -64,7 +64,8 @@ def stored(store: Store, tid: str) -> dict[str, list[dict[str, Any] | None]]:
 def kill_a_busy_worker(store: Store, queue, workers: LocalWorkers, tid: str) -> None:
     """Once ``tid`` has stored a few boards, SIGKILL a worker in the middle of a job (the
     worker and its work horse), as a crash would."""
-    wait_for(lambda: store.tournament(tid)["pairs_done"] >= 4, what="the match to start")
+    # generous: a loaded machine (CI beside other work) has taken over 30 s to store four boards of six rooms
+    wait_for(lambda: store.tournament(tid)["pairs_done"] >= 4, timeout=180, what="the match to start")
     busy = [queue.fetch_job(j) for j in StartedJobRegistry(queue=queue).get_job_ids(cleanup=False)]
     victim = next(job.worker_name for job in busy if job is not None)
     proc = workers.procs[victim]
