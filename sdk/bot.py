@@ -22,6 +22,10 @@ and in the auction games (auction_pitch, pedro), where bids are ``bid``'s::
 
     sale(obs)    -> "sell" or "pitch" (the eldest, after the auction)
 
+and in widow_cinch, the declarer before naming trump::
+
+    widow(obs)   -> True to take the widow, False to leave it, or an action dict
+
 Methods not overridden choose a random legal action (``self.rng``, seeded by
 ``seed``). The runner may call ``act`` from several threads at once (one per open
 decision: a bot holds up to two seats in each of several matches), so keep a bot's
@@ -41,7 +45,7 @@ from typing import Any, Callable
 
 from . import cards as C
 from .errors import SdkError
-from .observation import Action, Observation, bid, discard, pass_, play, rob, trump
+from .observation import Action, Observation, bid, discard, pass_, play, rob, trump, widow
 
 
 class Bot:
@@ -100,6 +104,9 @@ class Bot:
     def sale(self, obs: Observation) -> str | Action:
         return obs.random_action(self.rng)
 
+    def widow(self, obs: Observation) -> bool | Action:
+        return obs.random_action(self.rng)
+
     def extras(self, obs: Observation, card: str, count: int, choices: list[str]) -> list[str]:
         """The extras to add to ``card`` when ``count`` are owed: by default the lowest trumps."""
         return C.by_strength(choices, obs.trump, plain=obs.plain_trumps)[:count]
@@ -126,6 +133,8 @@ class Bot:
                 action = play(result)
         elif kind in ("beg", "give", "bunch", "accept", "sale") and isinstance(result, str):
             action = {"type": result}
+        elif kind == "widow" and isinstance(result, bool):
+            action = widow(result)
         else:
             raise SdkError(f"cannot make an action of {result!r} for a {kind!r} decision")
         if action.get("type") == "play" and "extras" not in action:

@@ -22,14 +22,15 @@ Action = dict[str, Any]
 
 # What is asked, named by the phase that asks it ("bidding" asks for a bid); the All Fours
 # games add the eldest's beg or stand, the dealer's give or run, and a bunch proposal
-# and its answer, and the auction games the eldest's sale (RULES-family section 13).
-DECISIONS = ("bid", "trump", "discard", "rob", "play", "beg", "give", "bunch", "accept", "sale")
+# and its answer, the auction games the eldest's sale, and widow_cinch the declarer's
+# widow, taken or left (RULES-family section 13).
+DECISIONS = ("bid", "trump", "discard", "rob", "play", "beg", "give", "bunch", "accept", "sale", "widow")
 _KIND_OF_TYPE = {"pass": "bid", "bid": "bid", "trump": "trump", "discard": "discard", "rob": "rob", "play": "play",
                  "stand": "beg", "beg": "beg", "give": "give", "run": "give", "bunch": "bunch", "accept": "accept",
-                 "refuse": "accept", "sell": "sale", "pitch": "sale"}
+                 "refuse": "accept", "sell": "sale", "pitch": "sale", "widow": "widow"}
 # The fields of each action type: pass and the family's types are their name alone.
 _FIELDS = {"pass": set(), "bid": {"amount"}, "trump": {"suit"}, "discard": {"cards"}, "rob": {"keep"},
-           "play": {"card", "extras"}, **{kind: set() for kind in ("stand", "beg", "give", "run", "bunch", "accept",
+           "play": {"card", "extras"}, "widow": {"take"}, **{kind: set() for kind in ("stand", "beg", "give", "run", "bunch", "accept",
                                                                    "refuse", "sell", "pitch")}}
 
 
@@ -53,6 +54,11 @@ def discard(cards: Iterable[str]) -> Action:
 def rob(keep: Iterable[str]) -> Action:
     """The dealer's whole hand after drawing from the stock."""
     return {"type": "rob", "keep": list(keep)}
+
+
+def widow(take: bool) -> Action:
+    """widow_cinch's declarer: take the widow into his hand (True) or leave it (False)."""
+    return {"type": "widow", "take": bool(take)}
 
 
 def play(card: str, extras: Iterable[str] | None = None) -> Action:
@@ -135,6 +141,8 @@ def check(action: Any, legal: Sequence[dict[str, Any]], seat: str | None = None)
     if not options:
         expected = " or ".join(sorted({a["type"] for a in legal})) or "nothing"
         raise IllegalAction(f"a {kind!r} action is not allowed now: expected {expected}")
+    if kind == "widow" and not isinstance(action.get("take"), bool):
+        raise IllegalAction(f"a widow action needs a boolean take, not {action.get('take')!r}")
     if kind not in ("discard", "rob", "play"):
         plain = {k: v for k, v in action.items() if k != "seat"}
         if plain not in options:
@@ -208,24 +216,28 @@ class Observation(dict):
 
     @property
     def alone(self) -> bool:
-        """Whether each plays for himself: any table but four, and the auction games
-        (auction_pitch, pedro) at four too, whose sides are the seats."""
-        return len(self.seats) != 4 or self["seat"] in self.sides
+        """Whether each plays for himself: the sides are the seats (any table but the
+        partnerships: NS v EW at four, widow_cinch's P1P4, P2P5, P3P6 at six)."""
+        return self["seat"] in self.sides
 
     @property
     def partner(self) -> str | None:
-        """My partner at a table of four in partnerships; None where each plays for himself."""
-        return None if self.alone else C.partner(self["seat"], self.seats)
+        """My partner: the other seat of my side (opposite at four, three seats on in
+        widow_cinch); None where each plays for himself."""
+        return None if self.alone else next(s for s in self._clockwise() if C.side(s, self.sides) == self.side)
 
     @property
     def opponents(self) -> tuple[str, ...]:
-        """The seats playing against me: in partnerships, those to my left and right; else
-        every other seat, clockwise from my left."""
+        """The seats playing against me, clockwise from my left: every seat not on my side."""
         if self.alone:
-            seats = self.seats
-            i = seats.index(self["seat"])
-            return tuple(seats[(i + step) % len(seats)] for step in range(1, len(seats)))
-        return C.opponents(self["seat"], self.seats)
+            return self._clockwise()
+        return tuple(s for s in self._clockwise() if C.side(s, self.sides) != self.side)
+
+    def _clockwise(self) -> tuple[str, ...]:
+        """The other seats, clockwise from my left."""
+        seats = self.seats
+        i = seats.index(self["seat"])
+        return tuple(seats[(i + step) % len(seats)] for step in range(1, len(seats)))
 
     @property
     def side(self) -> str:
@@ -342,8 +354,14 @@ class Observation(dict):
         return out
 
     @property
+    def widow_taken(self) -> bool | None:
+        """widow_cinch: whether the declarer took the widow (None until he decides, and in
+        the other rulesets). Its cards are never shown to anyone else."""
+        return self.get("widow_taken")
+
+    @property
     def shown_cards(self) -> list[str]:
-        """Cards discarded face up (foster51), seen by everyone."""
+        """Cards discarded face up (foster51, widow_cinch), seen by everyone."""
         return [c for d in self.get("draws") or [] for c in d.get("shown") or []]
 
     @property

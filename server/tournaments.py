@@ -38,7 +38,7 @@ from itertools import combinations
 from typing import Any, Callable, Iterable
 
 from .anytime import confidence_sequence
-from .engine import RulesetError, make_ruleset
+from .engine import RulesetError, game_spec, make_ruleset
 from .field_matches import KIND, entrant_stats, field_evidence, is_field, pairwise
 from .match_sprt import decide, sprt_summary
 from .ratings import record
@@ -147,7 +147,8 @@ def _shape(spec: dict[str, Any]) -> None:
     """Check ``rooms`` and refuse what matches of more than two entrants cannot do."""
     m = entrants_per_match(spec)
     try:
-        seatings(m, spec["rooms"])
+        rules = make_ruleset(spec["ruleset"], spec["options"])
+        seatings(m, spec["rooms"], game_spec(rules).single_seats(rules.players))
     except (ValueError, TypeError) as exc:
         raise SpecError(f"rooms: {exc}") from None
     if m == 2:

@@ -100,14 +100,18 @@ def as_number(value: Fraction) -> int | float:
     return int(value) if value.denominator == 1 else float(value)
 
 
-def seatings(k: int, rooms: str = "rotate") -> list[tuple[int, ...]]:
+def seatings(k: int, rooms: str = "rotate", single_seats: bool = True) -> list[tuple[int, ...]]:
     """The rooms of a board for ``k`` entrants: room ``r``'s tuple gives each entrant's
-    unit index. ``rotate``: ``k`` rooms, X_j at unit ``(j + r) % k`` (RULES-family 12.2);
-    ``permute``: all ``k!`` seatings, for ``k <= 4`` (12.4)."""
+    unit index. ``rotate``: ``k`` rooms, X_j at unit ``(j + r) % k`` (RULES-family 12.2,
+    and 12.3 for widow_cinch's three sides of two); ``permute``: all ``k!`` seatings, for
+    ``k <= 4`` single seats (12.4): with sides of two there is no order of play to balance."""
     if k < 2:
         raise ValueError("a duplicate board needs at least two entrants")
     if rooms == "rotate":
         return [tuple((j + r) % k for j in range(k)) for r in range(k)]
+    if rooms == "permute" and not single_seats and k > 2:
+        raise ValueError(f"rooms=permute is for single seats; these {k} entrants each hold a side of two, "
+                         "whose three rooms rotate (RULES-family 12.3): use rotate")
     if rooms == "permute":
         if k > MAX_PERMUTE:
             raise ValueError(f"rooms=permute is for at most {MAX_PERMUTE} entrants, not {k}")
@@ -156,7 +160,7 @@ def play_boards(rules: Ruleset, boards: list[tuple[int, Board]], entrants: Seque
     if len(entrants) != len(names):
         raise ValueError(f"{rules.name} with {rules.players} players has {len(names)} units, "
                          f"not {len(entrants)} entrants")
-    plan = seatings(len(entrants), rooms)
+    plan = seatings(len(entrants), rooms, game_spec(rules).single_seats(rules.players))
     played: dict[int, list[dict[str, Any]]] = {number: [] for number, _ in boards}
     for r, seating in enumerate(plan):
         by_unit = [entrants[seating.index(u)] for u in range(len(names))]

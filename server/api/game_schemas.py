@@ -20,22 +20,24 @@ from server.engine import GAMES
 from server.engine.cards import CARD_NAMES, SEATS, SUITS, seats_for
 from server.engine.games.all_fours import ACCEPT, BEG, BUNCH, GIVE
 from server.engine.games.auction_pitch import SALE
+from server.engine.games.widow_cinch import WIDOW
 from server.engine.rulesets import OPTION_NAMES, SCORING_DIFFERENCE, SCORING_EIGHT_POINT, SCORING_SET_BACK
 from server.engine.state import BIDDING, DISCARD, DONE, PLAY, ROB, TRUMP
 
 RULESETS = list(GAMES)
-PHASES = [BIDDING, SALE, TRUMP, BEG, GIVE, BUNCH, ACCEPT, DISCARD, ROB, PLAY, DONE]
+PHASES = [BIDDING, SALE, WIDOW, TRUMP, BEG, GIVE, BUNCH, ACCEPT, DISCARD, ROB, PLAY, DONE]
 SINGLE_SEATS = list(seats_for(7))             # P1 ... P7: every seat of a table that is not N E S W
 SEAT_NAMES = [*SEATS, *SINGLE_SEATS]
 SIDES = ["NS", "EW", *SEATS, *SINGLE_SEATS]   # N E S W: the auction games at four, each for himself
+SIDES += [name for spec in GAMES.values() for names, _ in spec.fixed_sides.values() for name in names]
 MAX_BID = 63                                   # sixty_three's top bid; each ruleset's range is in legal
 
 ENUMS: dict[str, tuple[list[str], str]] = {
     "Card": (list(CARD_NAMES), "rank (2-9, T, J, Q, K, A) then suit (C, D, H, S), e.g. 'TH'"),
     "Seat": (SEAT_NAMES, "a seat at the table: N E S W at four, else P1 ... Pk clockwise"),
     "Suit": (list(SUITS), "clubs, diamonds, hearts, spades"),
-    "Side": (SIDES, "who scores: a partnership (North-South, East-West) or, where each plays for "
-                    "himself, a seat"),
+    "Side": (SIDES, "who scores: a partnership (North-South, East-West; P1P4, P2P5, P3P6 in widow_cinch) "
+                    "or, where each plays for himself, a seat"),
     "Phase": (PHASES, "the part of the hand that is being played"),
     "Ruleset": (RULESETS, "the game's rules (RULES.md, RULES-family.md)"),
 }
@@ -146,6 +148,15 @@ class PlayAction(PassAction):
         "played face down with the card")})
 
 
+class WidowAction(PassAction):
+    """The declarer takes the widow into his hand (seen by him alone) or leaves it out of
+    play (widow_cinch, RULES-family 9.4)."""
+
+    type = Kind("widow")
+    take = fields.Boolean(required=True, truthy={True}, falsy={False}, metadata={
+        "description": "true: take the widow; false: leave it"})
+
+
 def _bare(kind: str, doc: str) -> PassAction:
     """An action that is its type alone (RULES-family section 13)."""
     return type(f"{kind.capitalize()}Action", (PassAction,), {"type": Kind(kind), "__doc__": doc})()
@@ -164,7 +175,7 @@ class ActionSchema(ByType):
     RULES-family section 13)."""
 
     type_schemas = {"pass": PassAction(), "bid": BidAction(), "trump": TrumpAction(), "discard": DiscardAction(),
-                    "rob": RobAction(), "play": PlayAction(), **BARE_ACTIONS}
+                    "rob": RobAction(), "play": PlayAction(), "widow": WidowAction(), **BARE_ACTIONS}
 
 
 # ---------------------------------------------------------------- legal entries
@@ -203,7 +214,7 @@ class LegalSchema(ByType):
     it is, or a choice (discard, rob, play with extras) that says what to send."""
 
     type_schemas = {"pass": PassAction(), "bid": BidAction(), "trump": TrumpAction(), "play": PlayChoice(),
-                    "discard": DiscardChoice(), "rob": RobChoice(), **BARE_ACTIONS}
+                    "discard": DiscardChoice(), "rob": RobChoice(), "widow": WidowAction(), **BARE_ACTIONS}
 
 
 # ---------------------------------------------------------------- observations
@@ -287,6 +298,16 @@ class CinchObservation(ObservationBase):
     bidder_goes_out = fields.Boolean(required=True)
 
 
+class WidowCinchObservation(ObservationBase):
+    """widow_cinch: the auction, whether the declarer took the widow (never its cards) and
+    the face-up discards (each ``draws`` entry shows its cards to everyone)."""
+
+    bids = fields.List(fields.Nested(BidRecord), required=True)
+    widow_taken = fields.Boolean(required=True, allow_none=True, metadata={
+        "description": "null until the declarer decides"})
+    draws = fields.List(fields.Nested(Draw), required=True)
+
+
 class AllFoursObservation(ObservationBase):
     """The All Fours games' own field: what has been scored so far."""
 
@@ -352,6 +373,8 @@ OPTIONS: dict[str, tuple[type[ma.Schema], type[ObservationBase]]] = {
     "pedro": (_options("PedroOptions", "pedro's options that differ from the defaults.",
                        players=_players(4, 5, 6, 7), target=_target(), deal_all=fields.Boolean()),
               AuctionPitchObservation),
+    "widow_cinch": (_options("WidowCinchOptions", "widow_cinch's options that differ from the defaults.",
+                             target=_target()), WidowCinchObservation),
 }
 
 
@@ -389,6 +412,7 @@ class RecordedAction(ma.Schema):
     keep = Cards(20)
     card = Card()
     extras = Cards(13)
+    take = fields.Boolean()
 
 
 class Fault(ma.Schema):

@@ -18,7 +18,7 @@ from .state import IllegalAction
 # The fields of every action type (RULES.md 6, RULES-family 13); the types that are
 # their name alone (pass, stand, beg, give, run, bunch, accept, refuse, sell, pitch) have none.
 _FIELDS = {"pass": set(), "bid": {"amount"}, "trump": {"suit"}, "discard": {"cards"}, "rob": {"keep"},
-           "play": {"card", "extras"}, **{kind: set() for kind in ("stand", "beg", "give", "run", "bunch", "accept",
+           "play": {"card", "extras"}, "widow": {"take"}, **{kind: set() for kind in ("stand", "beg", "give", "run", "bunch", "accept",
                                                                    "refuse", "sell", "pitch")}}
 
 
@@ -46,6 +46,8 @@ def check(action: Any, legal: list[dict[str, Any]], seat: str | None = None) -> 
     if not options:
         expected = " or ".join(sorted({a["type"] for a in legal}))
         raise IllegalAction(f"a {kind!r} action is not allowed now: expected {expected}")
+    if kind == "widow" and not isinstance(action.get("take"), bool):
+        raise IllegalAction(f"a widow action needs a boolean take, not {json.dumps(action.get('take'))}")
     if kind not in ("discard", "rob", "play"):
         plain = {k: v for k, v in action.items() if k != "seat"}
         if plain not in options:

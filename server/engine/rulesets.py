@@ -9,7 +9,7 @@ foster51's named variations from section 4 are options layered on top with
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, field, replace
 from functools import cached_property
 from typing import Any, Callable, Mapping
 
@@ -130,6 +130,9 @@ class GameSpec:
     options: Mapping[str, Check]
     hand: type
     partnerships: bool = False   # with four players, NS v EW (else each seat for itself)
+    # Other fixed partnerships, per table size: (side names, seat index -> side index),
+    # e.g. widow_cinch's three sides of two at six. The one place the core learns them.
+    fixed_sides: Mapping[int, tuple[tuple[str, ...], tuple[int, ...]]] = field(default_factory=dict)
 
     @property
     def name(self) -> str:
@@ -138,9 +141,15 @@ class GameSpec:
     def sides(self, players: int) -> tuple[tuple[str, ...], tuple[int, ...]]:
         """(side names, seat index -> side index) for a table of ``players`` seats."""
         seats = seats_for(players)
+        if players in self.fixed_sides:
+            return self.fixed_sides[players]
         if players == 4 and self.partnerships:
             return SIDES, (0, 1, 0, 1)
         return seats, tuple(range(players))
+
+    def single_seats(self, players: int) -> bool:
+        """Whether each seat is a side of its own (a duplicate unit of one seat)."""
+        return len(self.sides(players)[0]) == players
 
 
 def make_ruleset(name: object = DEFAULT_RULESET, options: Mapping[str, Any] | None = None) -> Ruleset:

@@ -6,6 +6,8 @@ The bot sees only its observation and follows a short list of rules of thumb:
   length), never on the points themselves, and bid the least that takes the contract;
 * name the suit where it is strongest, counting the left Pedro as a trump;
 * keep trumps only (foster51 discards, both robs), the best six when it has more;
+* widow_cinch: always take the widow (see ``choose_widow``); partners are read from the
+  sides (three seats on, at six), so the play rules below hold at any table;
 * in play: lead a sure-winning trump to pull trumps and let partner throw points on it;
   throw counting cards on partner's sure tricks, never on the opponents'; save a
   Pedro (or Ten, Jack) by winning with it when nobody can overtake; as third hand
@@ -29,7 +31,6 @@ from .base import Action, Observation, decision_rng
 
 RANKS = "23456789TJQKA"
 SUITS = "CDHS"
-SEATS = ("N", "E", "S", "W")
 SAME_COLOUR = {"C": "S", "S": "C", "D": "H", "H": "D"}
 PEDRO_KEY = 100 + 2 * 3 + 1      # strength of the five of trumps (the right Pedro)
 LEFT_PEDRO_KEY = 100 + 2 * 3     # the left Pedro, just below it
@@ -147,6 +148,7 @@ class View:
 
     trump: str
     seat: str
+    seats: tuple[str, ...]           # the table, clockwise
     partner: str
     low_to_holder: bool
     trick: list[tuple[str, str]]     # the trick in progress: (seat, main card)
@@ -176,9 +178,11 @@ class View:
         return seat != self.seat and seat != self.partner
 
 
-def partner_of(seat: str) -> str:
-    """The seat across the table."""
-    return SEATS[(SEATS.index(seat) + 2) % 4]
+def partner_of(obs: Observation, seat: str) -> str:
+    """``seat``'s partner: the other seat of its side (the sides are the keys of ``scores``:
+    NS and EW at four, P1P4, P2P5 and P3P6 in widow_cinch)."""
+    side = next(s for s in obs["scores"] if seat in s)
+    return next(other for other in obs["seats"] if other != seat and other in side)
 
 
 def make_view(obs: Observation) -> View:
@@ -209,7 +213,7 @@ def make_view(obs: Observation) -> View:
         if trick["winner"] is None:
             current = [(p["seat"], p["card"]) for p in plays]
     return View(
-        trump=trump, seat=seat, partner=partner_of(seat),
+        trump=trump, seat=seat, seats=tuple(obs["seats"]), partner=partner_of(obs, seat),
         low_to_holder=low_goes_to_holder(obs),
         trick=current,
         unseen_trumps=[c for c in all_trumps(trump) if c not in seen],
@@ -242,8 +246,9 @@ def trick_state(view: View) -> tuple[str, int, str | None, int]:
 
 def seats_after_me(view: View) -> list[str]:
     """Who still plays to this trick after me."""
-    i = SEATS.index(view.seat)
-    return [SEATS[(i + k) % 4] for k in range(1, 4 - len(view.trick))]
+    seats = view.seats
+    i = seats.index(view.seat)
+    return [seats[(i + k) % len(seats)] for k in range(1, len(seats) - len(view.trick))]
 
 
 def beats(view: View, card: str, best_key: int, lead_suit: str) -> bool:
@@ -456,7 +461,7 @@ def choose_bid(obs: Observation, legal: list[dict[str, Any]], rng_source: Any) -
     amounts = sorted(a["amount"] for a in legal if a["type"] == "bid")
     high = max((b["amount"] for b in obs["bids"] if b["type"] == "bid"), default=0)
     high_seat = next((b["seat"] for b in obs["bids"] if b["type"] == "bid" and b["amount"] == high), None)
-    if high_seat == partner_of(seat):
+    if high_seat == partner_of(obs, seat):
         limit -= 2    # partner already holds the contract: take it only with a clearly better hand
     can = [a for a in amounts if a <= limit]
     if can:
@@ -464,6 +469,14 @@ def choose_bid(obs: Observation, legal: list[dict[str, Any]], rng_source: Any) -
     if any(a["type"] == "pass" for a in legal):
         return {"type": "pass"}
     return {"type": "bid", "amount": amounts[0]}
+
+
+def choose_widow() -> Action:
+    """widow_cinch: take the widow, always. Trump is named after it, the declarer keeps
+    the best six of twelve, and every counting trump in it scores for his side, kept or
+    discarded (RULES-family 9.5), where a left widow's score for nobody; all it costs is
+    four more cards shown face up among his discards."""
+    return {"type": "widow", "take": True}
 
 
 # ---------------------------------------------------------------------- the bot
@@ -492,13 +505,15 @@ class RuleBot:
         phase = observation["phase"]
         if phase == "bidding":
             return choose_bid(observation, legal, rng_source)
+        if kind == "widow":
+            return choose_widow()
         if kind == "trump":
             hand = observation["hand"]
             is_dealer = observation["seat"] == observation["dealer"]
             suit = best_suit(hand, low_goes_to_holder(observation), is_dealer, rng_source).suit
             return {"type": "trump", "suit": suit}
         trump = observation["trump"]
-        declaring = observation["declarer"] in (observation["seat"], partner_of(observation["seat"]))
+        declaring = observation["declarer"] in (observation["seat"], partner_of(observation, observation["seat"]))
         if kind == "discard":
             return {"type": "discard", "cards": choose_discard(trump, legal[0], declaring)}
         if kind == "rob":

@@ -25,7 +25,10 @@ def mutations(action, rng):
         yield {**out, "extras": [card]}
     if "amount" in out:
         yield {**out, "amount": out["amount"] + rng.choice((-1, 1, 20))}
-    yield {**out, "type": rng.choice(["pass", "bid", "trump", "discard", "rob", "play", "stand", "beg", "give",
+    if "take" in out:
+        yield {**out, "take": int(out["take"])}
+        yield {**out, "take": None}
+    yield {**out, "type": rng.choice(["pass", "bid", "trump", "discard", "rob", "play", "stand", "beg", "give", "widow",
                                       "run", "bunch", "accept", "refuse", "sell", "pitch"])}
     yield {**out, "bogus": 1}
 
