@@ -148,12 +148,21 @@ class PlayAction(PassAction):
         "played face down with the card")})
 
 
+class StrictBoolean(fields.Boolean):
+    """true or false only: not 1, 0 or the strings marshmallow reads as booleans."""
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> bool:
+        if not isinstance(value, bool):
+            raise self.make_error("invalid", input=value)
+        return value
+
+
 class WidowAction(PassAction):
     """The declarer takes the widow into his hand (seen by him alone) or leaves it out of
     play (widow_cinch, RULES-family 9.4)."""
 
     type = Kind("widow")
-    take = fields.Boolean(required=True, truthy={True}, falsy={False}, metadata={
+    take = StrictBoolean(required=True, metadata={
         "description": "true: take the widow; false: leave it"})
 
 

@@ -31,6 +31,7 @@ from .base import Action, Observation, decision_rng
 
 RANKS = "23456789TJQKA"
 SUITS = "CDHS"
+SEATS, SIDES = ("N", "E", "S", "W"), ("NS", "EW")   # an observation without seats is Cinch's table
 SAME_COLOUR = {"C": "S", "S": "C", "D": "H", "H": "D"}
 PEDRO_KEY = 100 + 2 * 3 + 1      # strength of the five of trumps (the right Pedro)
 LEFT_PEDRO_KEY = 100 + 2 * 3     # the left Pedro, just below it
@@ -181,8 +182,8 @@ class View:
 def partner_of(obs: Observation, seat: str) -> str:
     """``seat``'s partner: the other seat of its side (the sides are the keys of ``scores``:
     NS and EW at four, P1P4, P2P5 and P3P6 in widow_cinch)."""
-    side = next(s for s in obs["scores"] if seat in s)
-    return next(other for other in obs["seats"] if other != seat and other in side)
+    side = next(s for s in obs.get("scores") or SIDES if seat in s)
+    return next(other for other in obs.get("seats") or SEATS if other != seat and other in side)
 
 
 def make_view(obs: Observation) -> View:
@@ -213,7 +214,7 @@ def make_view(obs: Observation) -> View:
         if trick["winner"] is None:
             current = [(p["seat"], p["card"]) for p in plays]
     return View(
-        trump=trump, seat=seat, seats=tuple(obs["seats"]), partner=partner_of(obs, seat),
+        trump=trump, seat=seat, seats=tuple(obs.get("seats") or SEATS), partner=partner_of(obs, seat),
         low_to_holder=low_goes_to_holder(obs),
         trick=current,
         unseen_trumps=[c for c in all_trumps(trump) if c not in seen],
