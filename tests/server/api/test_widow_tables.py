@@ -1,0 +1,30 @@
+"""A widow_cinch table over the API: six built-in bots play a game to 51 on real workers,
+three sides of two scoring, and every stored hand replays to its result and the game's
+scores (RULES-family 9.8's order decides who reaches the target)."""
+
+from apiclient import ADMIN
+from test_tables import wait_table
+
+from server.engine import Board, Game, make_ruleset, replay
+
+SEATS = ("P1", "P2", "P3", "P4", "P5", "P6")
+
+
+def test_a_widow_cinch_table_of_built_in_bots_plays_to_the_end(api, rq_workers):
+    created = api.call("POST", "/api/v1/tables", ADMIN, json={
+        "ruleset": "widow_cinch", "seats": {s: ("rule", "random", "rule")[i % 3] for i, s in enumerate(SEATS)}})
+    assert created.status_code == 201, created.text
+    final, _ = wait_table(api, created.json()["id"])
+    rules = make_ruleset("widow_cinch")
+    assert set(final["scores"]) == {"P1P4", "P2P5", "P3P6"}
+    assert final["winner"] in final["scores"] and final["scores"][final["winner"]] >= rules.target
+    record = api.call("GET", f"/api/v1/tables/{final['id']}/record").json()
+    game = Game(rules, lambda n: Board.from_dict(record["hands"][n - 1]["board"]))
+    for h in record["hands"]:
+        assert h["ruleset"] == "widow_cinch" and replay(h)["delta"] == h["result"]["delta"]
+        hand = game.new_hand()
+        assert hand.side_dict(hand.scores) == h["scores"]
+        for action in h["actions"]:
+            hand.apply(action)
+        game.finish_hand(hand)
+    assert game.winner == final["winner"] and dict(zip(game.sides, game.scores)) == final["scores"]
