@@ -2,7 +2,7 @@
 
 An ``Observation`` *is* the engine's JSON object (a ``dict``: ``obs["hand"]`` works as
 everywhere else), with read-only properties for what bots keep computing: the table's
-seats and sides (any ruleset, any table size), my partner (at four), my side, the trick in progress, the cards played, the legal cards, and so on. The
+seats and sides (any ruleset, any table size), my partner (the other seat of my side), my side, the trick in progress, the cards played, the legal cards, and so on. The
 ``legal`` list holds every legal bid, suit or card, or one *choice object* for a
 discard (``{"type": "discard", "from", "min"[, "max", "must_include"]}``), a rob
 (``{"type": "rob", "from", "must_keep", "size"}``) or a play that owes extras

@@ -19,7 +19,7 @@ def test_a_widow_cinch_table_of_built_in_bots_plays_to_the_end(api, rq_workers):
     assert set(final["scores"]) == {"P1P4", "P2P5", "P3P6"}
     assert final["winner"] in final["scores"] and final["scores"][final["winner"]] >= rules.target
     record = api.call("GET", f"/api/v1/tables/{final['id']}/record").json()
-    game = Game(rules, lambda n: Board.from_dict(record["hands"][n - 1]["board"]))
+    game = Game(rules, lambda n: Board.from_dict(record["hands"][n - 1]["board"], SEATS))
     for h in record["hands"]:
         assert h["ruleset"] == "widow_cinch" and replay(h)["delta"] == h["result"]["delta"]
         hand = game.new_hand()
