@@ -24,13 +24,15 @@ from arena_client.models import (AcceptAction, BegAction, BidAction, BotRegister
                                  DiscardAction, DiscardActionType, DiscardChoice, GiveAction, PassAction,
                                  PitchAction, PlayAction, PlayActionType, PlayChoice, RefuseAction, Results,
                                  RobAction, RobActionType, RobChoice, RunAction, SellAction, StandAction, Tournament,
-                                 TournamentCreate, TournamentCreated, TournamentStatus, TrumpAction, Trust)
+                                 TournamentCreate, TournamentCreated, TournamentStatus, TrumpAction, Trust,
+                                 WidowAction)
 from arena_client.types import UNSET
 
 # The actions that are their type alone (the All Fours games' begging and bunching, the
-# auction games' sale), sent back as the legal entry gives them, like a pass or a bid.
+# auction games' sale) and widow_cinch's widow (its ``take`` in the entry), sent back as
+# the legal entry gives them, like a pass or a bid.
 Bare = (AcceptAction | BegAction | BunchAction | GiveAction | PitchAction | RefuseAction | RunAction | SellAction
-        | StandAction)
+        | StandAction | WidowAction)
 Answer = BidAction | DiscardAction | PassAction | PlayAction | RobAction | TrumpAction | Bare
 Entry = BidAction | DiscardChoice | PassAction | PlayChoice | RobChoice | TrumpAction | Bare
 
