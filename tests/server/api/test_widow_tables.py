@@ -28,3 +28,5 @@ def test_a_widow_cinch_table_of_built_in_bots_plays_to_the_end(api, rq_workers):
             hand.apply(action)
         game.finish_hand(hand)
     assert game.winner == final["winner"] and dict(zip(game.sides, game.scores)) == final["scores"]
+    page = api.call("GET", f"/tables/{final['id']}/hands/1")
+    assert page.status_code == 200 and "P1P4" in page.text
