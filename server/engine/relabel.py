@@ -11,7 +11,8 @@ secret ``View``:
 * a rotation of the table by 0 to k-1 seats clockwise, chosen independently: every seat
   name moves (N -> E -> S -> W -> N for a rotation of 1; P1 -> P2 ... Pk -> P1 at other
   sizes), and the sides "NS" and "EW" trade names when the rotation is odd (where each
-  plays for himself a side is a seat and moves with it). The deal, the bidding, the
+  plays for himself a side is a seat and moves with it; a partnership named by its seats,
+  widow_cinch's P1P4, P2P5, P3P6, moves seat by seat). The deal, the bidding, the
   draw and the play are all relative to the dealer, so the rotated table plays the very
   same game. The table's size is learnt from the first observation shown (its
   ``seats``); the secret fixes a number from which each size takes its rotation.
@@ -119,6 +120,16 @@ _SINGLE = seats_for(7)                    # P1 ... P7
 _SINGLE_SET = frozenset(_SINGLE)
 
 
+def _paired(name: str) -> list[str] | None:
+    """The seats of a fixed partnership named by its seats (widow_cinch's ``P1P4``), else None."""
+    seats = [name[i:i + 2] for i in range(0, len(name), 2)]
+    return seats if len(seats) > 1 and all(s in _SINGLE_SET for s in seats) and "".join(seats) == name else None
+
+
+def _by_first_seat(name: str) -> int:
+    return _SINGLE.index(name[:2])
+
+
 def _legal_order(action: Any) -> int:
     if isinstance(action, dict):
         if action.get("card") in CARD_INDEX:
@@ -136,6 +147,9 @@ def _rotate(name: str, rotation: int, players: int) -> str:
         return SIDES[(SIDES.index(name) + rotation) % 2]
     if name in _SINGLE_SET:
         return _SINGLE[(_SINGLE.index(name) + rotation) % players]
+    seats = _paired(name)
+    if seats:   # a partnership moves seat by seat and keeps its name's order (P4P1 is P1P4)
+        return "".join(sorted((_rotate(s, rotation, players) for s in seats), key=_SINGLE.index))
     return name
 
 
@@ -144,6 +158,8 @@ def _canonical(names: Any) -> tuple[str, ...] | None:
     for order in (SEATS, SIDES, _SINGLE):
         if names and all(n in order for n in names):
             return order
+    if names and all(_paired(n) for n in names):
+        return tuple(sorted(names, key=_by_first_seat))
     return None
 
 
