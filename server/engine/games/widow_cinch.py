@@ -137,6 +137,7 @@ class WidowCinchHand(AllFoursHand):
 
     # ------------------------------------------------------------------ scoring
     def discard_mask(self) -> int:
+        """Every card discarded so far (face up: public)."""
         out = 0
         for mask in self.discarded:
             out |= mask
