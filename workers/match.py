@@ -104,14 +104,14 @@ def seatings(k: int, rooms: str = "rotate", single_seats: bool = True) -> list[t
     """The rooms of a board for ``k`` entrants: room ``r``'s tuple gives each entrant's
     unit index. ``rotate``: ``k`` rooms, X_j at unit ``(j + r) % k`` (RULES-family 12.2,
     and 12.3 for widow_cinch's three sides of two); ``permute``: all ``k!`` seatings, for
-    ``k <= 4`` single seats (12.4): with sides of two there is no order of play to balance."""
+    ``k <= 4`` single seats (12.4; refused for sides of two, whose rooms rotate, 12.3)."""
     if k < 2:
         raise ValueError("a duplicate board needs at least two entrants")
     if rooms == "rotate":
         return [tuple((j + r) % k for j in range(k)) for r in range(k)]
     if rooms == "permute" and not single_seats and k > 2:
         raise ValueError(f"rooms=permute is for single seats; these {k} entrants each hold a side of two, "
-                         "whose three rooms rotate (RULES-family 12.3): use rotate")
+                         f"whose {k} rooms rotate (RULES-family 12.3): use rotate")
     if rooms == "permute":
         if k > MAX_PERMUTE:
             raise ValueError(f"rooms=permute is for at most {MAX_PERMUTE} entrants, not {k}")
