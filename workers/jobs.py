@@ -30,10 +30,11 @@ from server.settings import CLAIM_MS, HEARTBEAT_SECONDS, JOB_TIMEOUT
 from server.store import Store
 from server.match_sprt import decide
 from server.field_matches import is_field
-from server.tournaments import after_match_progress
+from server.progressive import bot_of
+from server.tournaments import PROGRESSIVE, after_match_progress
 from workers.bots import BUILTIN, Agent, make_bot
 from workers.luck import blind_luck, lucky_pair, with_luck
-from workers.match import entrant_side, play_blind_board, play_boards, play_pairs, play_par_room, units_of
+from workers.match import entrant_side, play_blind_board, play_boards, play_pairs, play_par_room, play_table, units_of
 from workers.worker import stopping
 
 QUEUE = "cinch"
@@ -121,6 +122,9 @@ def play_chunk_with(store: Store, mid: str, first: int, last: int, job_id: str =
         boards = [(n, store.board(match["deals"], n)) for n in claimed]
         if match.get("kind") == "blind":
             records = blind_records(store, rules, match, boards, x, y, halted)
+        elif match.get("kind") == PROGRESSIVE:
+            seated = [x, y, *(agent_for(store, name, match) for name in match["entrants"][2:])]
+            records = play_table(rules, boards, seated, mid, halted)
         elif is_field(match):
             field = [x, y, *(agent_for(store, name, match) for name in match["entrants"][2:])]
             records = play_boards(rules, boards, field, match["rooms"], mid, halted)
@@ -179,9 +183,10 @@ def blind_records(store: Store, rules: Ruleset, match: dict, boards: list[tuple[
 
 
 def agent_for(store: Store, name: str, match: dict) -> Agent:
-    """A built-in bot by name, or the remote seat of a registered bot."""
-    if name in BUILTIN:
-        return make_bot(name, match["seed"])
+    """A built-in bot by name (a progressive house entrant's id names its bot), or the
+    remote seat of a registered bot."""
+    if bot_of(name) in BUILTIN:
+        return make_bot(bot_of(name), match["seed"])
     return RemoteAgent(store, name, match["id"], match.get("limits"))
 
 
