@@ -204,11 +204,13 @@ class TournamentCreateSchema(ma.Schema):
         "secret otherwise (a named set with remote bots needs practice)")})
     practice = StrictBool(load_default=False, metadata={"description": (
         "allow a named (public) deal set with remote bots: results of a practice run prove little")})
-    first = fields.Integer(strict=True, load_default=DEFAULTS["first"], validate=validate.Range(min=1), metadata={
-        "description": "the deal set's first board played; first + boards - 1 must be a board of the set"})
-    boards = fields.Integer(strict=True, load_default=DEFAULTS["boards"], validate=validate.Range(min=1), metadata={
-        "description": "boards played; at most what the deal set holds from first on (a secret set is made this "
-                       "size), and for the blind movement at least one per reference"})
+    first = fields.Integer(strict=True, validate=validate.Range(min=1), metadata={
+        "description": f"the deal set's first board played (default {DEFAULTS['first']}); first + boards - 1 must be "
+                       "a board of the set; not with progressive"})
+    boards = fields.Integer(strict=True, validate=validate.Range(min=1), metadata={
+        "description": f"boards played (default {DEFAULTS['boards']}); at most what the deal set holds from first on "
+                       "(a secret set is made this size), and for the blind movement at least one per reference; "
+                       "progressive: 4 x rounds, not set"})
     chunk = fields.Integer(strict=True, validate=validate.Range(min=1, max=1000), metadata={
         "description": f"boards per worker job (default {DEFAULTS['chunk']}, {SPRT_CHUNK} with sprt)"})
     seed = fields.Integer(strict=True, load_default=DEFAULTS["seed"], validate=validate.Range(min=0), metadata={

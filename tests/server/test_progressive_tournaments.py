@@ -2,6 +2,8 @@
 a tournament played by ``play_chunk_with`` round after round, its results, and that it
 is never rated."""
 
+import re
+
 import pytest
 
 from server import dealsets
@@ -9,7 +11,7 @@ from server.api import create_app
 from server.api.schemas import MatchSchema, ResultsSchema, TournamentSchema
 from server.progressive import TableResult, first_seating, seating_after
 from server.registry import builtin_roster
-from server.tournaments import (PROGRESSIVE, SpecError, advance, plan_matches, planned_totals, rebuild_ratings,
+from server.tournaments import (PROGRESSIVE, SpecError, advance, fit_boards, plan_matches, planned_totals, rebuild_ratings,
                                 results, validate)
 from workers.bots import BUILTIN
 from workers.jobs import play_chunk_with
@@ -56,6 +58,13 @@ def test_the_first_round_is_seated_by_the_entrant_hash_with_house_bots_at_the_la
 def test_bad_progressive_requests_are_refused_by_name(request_, words):
     with pytest.raises(SpecError, match=words):
         spec_of(**request_)
+
+
+def test_rounds_must_fit_the_deal_set():
+    spec = spec_of(bots=FIVE, rounds=11)
+    with pytest.raises(SpecError, match="rounds must be a whole number from 1 to 10"):
+        fit_boards(spec, len(DEALS.boards))
+    fit_boards(spec_of(bots=FIVE, rounds=10), len(DEALS.boards))
 
 
 def test_rounds_belong_to_the_progressive_format_only():
@@ -119,9 +128,13 @@ def test_a_played_tournament_moves_as_the_pure_module_says_and_is_not_rated(stor
         [dict(zip("NESW", tr.seats)) for tr in tables] for tables in rounds]
 
 
+ADMIN = "progressive-admin"
+
+
 @pytest.fixture
 def client(redis_url, store):
-    app = create_app({"REDIS_URL": redis_url, "CINCH_PREFIX": store.prefix, "CINCH_QUEUE": store.queue_name})
+    app = create_app({"REDIS_URL": redis_url, "CINCH_PREFIX": store.prefix, "CINCH_QUEUE": store.queue_name,
+                      "ADMIN_TOKEN": ADMIN})
     return app.test_client()
 
 
@@ -135,15 +148,22 @@ def test_the_api_and_the_pages_show_rounds_and_standings(store, client):
     assert all(MatchSchema().validate(v) == {} and len(v["entrants"]) == 4 for v in views)
     page = client.get(f"/tournaments/{tid}").get_data(as_text=True)
     assert 'id="rounds"' in page and "/bots/rule%232" not in page and 'href="/bots/rule"' in page
-    assert 'data-bot="rule#2"' in page and "#" not in page.split('href="')[1].split('"')[0]
+    assert 'data-bot="rule#2"' in page and all("#" not in h for h in re.findall(r'href="([^"]*)"', page))
 
 
-def test_the_api_refuses_bad_progressive_requests_with_422(store, client, monkeypatch):
-    monkeypatch.setenv("CINCH_ADMIN_TOKEN", "x")
-    headers = {"Authorization": "Bearer x"}
-    bad = client.post("/api/v1/tournaments", json={"format": "progressive", "bots": ["random", "rule"]},
-                      headers=headers)
-    assert bad.status_code == 422 and "at least 4 entrants" in bad.get_json()["message"]
-    bad = client.post("/api/v1/tournaments", json={"format": "progressive", "bots": FIVE, "rounds": 0},
-                      headers=headers)
-    assert bad.status_code == 422
+@pytest.mark.parametrize("body, words", [
+    ({"bots": ["random", "rule"]}, "at least 4 entrants"),
+    ({"bots": FIVE, "rounds": 0}, "rounds"),
+    ({"bots": FIVE, "rounds": 300}, "rounds"),
+    ({"bots": FIVE, "rounds": 251, "deals": "standard"}, "rounds"),
+    ({"bots": FIVE, "ruleset": "pedro"}, "two partnerships"),
+    ({"bots": ["random", "rule", "search", "rule#h2"]}, "neither a bot's name"),
+])
+def test_the_api_refuses_bad_progressive_requests_with_422(store, client, body, words):
+    store.put_dealset(DEALS)
+    bad = client.post("/api/v1/tournaments", json={"format": "progressive", **body},
+                      headers={"Authorization": f"Bearer {ADMIN}"})
+    assert bad.status_code == 422, bad.get_json()
+    problem = bad.get_json()
+    assert words in str(problem)
+    assert store.tournament_ids() == []
