@@ -35,8 +35,26 @@ def sprt_line(sprt: dict[str, Any]) -> str:
             f"luck-corrected mean {interval(sprt)} per board")
 
 
+def print_progressive(results: dict[str, Any]) -> None:
+    """A progressive tournament's standings (RULES-family 11.8) and rounds; it is not rated."""
+    print("Standings (rounds won, then net points, then the lower table in the last round; not rated)")
+    print(f"  {'#':>2} {'entrant':16} {'won':>4} {'of':>4} {'net':>6} {'last table':>11}")
+    for rank, row in enumerate(results["standings"], 1):
+        print(f"  {rank:>2} {row['bot']:16} {row['match_wins']:>4} {row['matches']:>4} {row['total']:>+6} "
+              f"{row['last_table'] if row['last_table'] is not None else '-':>11}")
+    for rd in results["rounds"]:
+        print(f"\nRound {rd['round']} (boards {rd['first']}-{rd['last']})")
+        for tb in rd["tables"]:
+            seats = tb["seats"]
+            print(f"  table {tb['table']}: {seats['N']} & {seats['S']} {tb['ns']:+d}  v  "
+                  f"{seats['E']} & {seats['W']} {tb['ew']:+d}  -> {tb['winner'] or 'playing'}")
+
+
 def print_results(results: dict[str, Any], ratings: dict[str, dict[str, Any]]) -> None:
     print(f"\nTournament {results['tournament']} ({results['format']}, {results['ruleset']})\n")
+    if results["format"] == "progressive":
+        print_progressive(results)
+        return
     field = any(m.get("entrants") for m in results["matches"])
     print("Standings (raw mean score against the reference pair per board; W-T-L in boards)"
           if results['format'] == "blind" else
