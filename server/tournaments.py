@@ -236,6 +236,10 @@ def _progressive(spec: dict[str, Any], request: dict[str, Any], roster: dict[str
     if len(set(bots)) != len(bots):
         raise SpecError("bots names an entrant twice (enter a bot again as name#2, name#3 ...)")
     _names({"bots": entrants(spec)}, "bots", roster)
+    twice = [n for n in bots if n != bot_of(n) and roster[bot_of(n)]["kind"] != "builtin"]
+    if twice:
+        raise SpecError(f"bots: {twice[0]} enters the remote bot {bot_of(twice[0])} again; only built-in bots may be "
+                        "entered more than once (one remote bot at two seats would see two hands)")
     if len(bots) < MIN_ENTRANTS:
         raise SpecError(f"bots: Progressive Cinch needs at least {MIN_ENTRANTS} entrants (a table of four), "
                         f"not {len(bots)}; house bots fill only the last table")

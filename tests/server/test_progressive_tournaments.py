@@ -67,6 +67,14 @@ def test_rounds_must_fit_the_deal_set():
     fit_boards(spec_of(bots=FIVE, rounds=10), len(DEALS.boards))
 
 
+def test_a_remote_bot_is_entered_once_and_may_be_untrusted():
+    roster = {**ROSTER, "alice": {"kind": "remote", "trusted": False}}
+    spec = validate({"format": PROGRESSIVE, "bots": ["alice", "rule", "rule#2", "random"]}, roster)
+    assert spec["deals"] == "secret", "a remote entrant gets secret deals"
+    with pytest.raises(SpecError, match="only built-in bots may be entered more than once"):
+        validate({"format": PROGRESSIVE, "bots": ["alice", "alice#2", "rule", "random"]}, roster)
+
+
 def test_rounds_belong_to_the_progressive_format_only():
     with pytest.raises(SpecError, match="rounds: only a progressive tournament"):
         validate({"bots": ["random", "rule"], "rounds": 2}, ROSTER)
@@ -148,6 +156,11 @@ def test_the_api_and_the_pages_show_rounds_and_standings(store, client):
     assert all(MatchSchema().validate(v) == {} and len(v["entrants"]) == 4 for v in views)
     page = client.get(f"/tournaments/{tid}").get_data(as_text=True)
     assert 'id="rounds"' in page and "/bots/rule%232" not in page and 'href="/bots/rule"' in page
+    mid = res["rounds"][1]["tables"][0]["match"]
+    board = client.get(f"/matches/{mid}/boards/5").get_data(as_text=True)
+    assert "round 2, table 1" in board and board.count('data-room="') == 1 and board.count('class="board-score"') == 4
+    match_page = client.get(f"/matches/{mid}").get_data(as_text=True)
+    assert "round 2, table 1" in match_page and all("#" not in h for h in re.findall(r'href="([^"]*)"', match_page))
     assert 'data-bot="rule#2"' in page and all("#" not in h for h in re.findall(r'href="([^"]*)"', page))
 
 
