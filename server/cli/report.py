@@ -6,6 +6,8 @@ from typing import Any
 
 from server.ratings import leaderboard
 
+from .progressive_report import print_progressive
+
 
 def interval(stats: dict[str, Any]) -> str:
     if stats["ci_low"] is None:
@@ -33,21 +35,6 @@ def sprt_line(sprt: dict[str, Any]) -> str:
     """A sequential test's standing (``server.match_sprt.sprt_summary``) in one line."""
     return (f"boards {sprt['boards']}, LLR {sprt['llr']:+.2f} (bounds {sprt['lower']:+.2f}, {sprt['upper']:+.2f}), "
             f"luck-corrected mean {interval(sprt)} per board")
-
-
-def print_progressive(results: dict[str, Any]) -> None:
-    """A progressive tournament's standings (RULES-family 11.8) and rounds; it is not rated."""
-    print("Standings (rounds won, then net points, then the lower table in the last round; not rated)")
-    print(f"  {'#':>2} {'entrant':16} {'won':>4} {'of':>4} {'net':>6} {'last table':>11}")
-    for rank, row in enumerate(results["standings"], 1):
-        print(f"  {rank:>2} {row['bot']:16} {row['match_wins']:>4} {row['matches']:>4} {row['total']:>+6} "
-              f"{row['last_table'] if row['last_table'] is not None else '-':>11}")
-    for rd in results["rounds"]:
-        print(f"\nRound {rd['round']} (boards {rd['first']}-{rd['last']})")
-        for tb in rd["tables"]:
-            seats = tb["seats"]
-            print(f"  table {tb['table']}: {seats['N']} & {seats['S']} {tb['ns']:+d}  v  "
-                  f"{seats['E']} & {seats['W']} {tb['ew']:+d}  -> {tb['winner'] or 'playing'}")
 
 
 def print_results(results: dict[str, Any], ratings: dict[str, dict[str, Any]]) -> None:

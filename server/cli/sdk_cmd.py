@@ -10,7 +10,8 @@
     cinch remote ratings [RULESET]
 
 Everything here is a client of a running server (``cinch serve``): it imports the SDK
-(requests and the standard library), argparse and tqdm, never the server's own modules.
+(requests and the standard library), argparse and tqdm, never the server's own modules
+(but ``progressive_report``, a dependency-free printer shared with ``cinch tournament``).
 ``--server`` defaults to ``$CINCH_SERVER``, tokens to ``$CINCH_TOKEN`` and
 ``$CINCH_ADMIN_TOKEN``. Errors are one line on standard error and exit status 2.
 """
@@ -28,6 +29,8 @@ from tqdm import tqdm
 
 import sdk
 from sdk.launch import add_run_arguments, add_server_argument, run_from_args, summary
+
+from .progressive_report import print_progressive
 
 
 def _clean(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
@@ -86,8 +89,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     tactions = tournament.add_subparsers(dest="tournament_command", required=True, metavar="ACTION")
     p = tactions.add_parser("create", help="create a tournament (admin) and print its id")
     p.add_argument("--bots", nargs="+", help="round robin or blind movement: the bots")
-    p.add_argument("--format", choices=("round_robin", "gauntlet", "blind"),
+    p.add_argument("--format", choices=("round_robin", "gauntlet", "blind", "progressive"),
                    help="server default: round_robin if every bot is trusted, else blind")
+    p.add_argument("--rounds", type=int, help="progressive: rounds of four boards (server default 2T)")
     p.add_argument("--candidates", nargs="+", help="gauntlet: the bots being tested")
     p.add_argument("--references", nargs="+",
                    help="gauntlet: the bots every candidate plays; blind: the built-in reference bots")
@@ -211,7 +215,7 @@ def run_create(args: argparse.Namespace) -> int:
     tid = client.create_tournament(args.bots, format=fmt, candidates=args.candidates, references=args.references,
                                    ruleset=args.ruleset, options=args.options, deals=args.deals, first=args.first,
                                    boards=args.boards, chunk=args.chunk, seed=args.seed, limits=limits or None,
-                                   practice=args.practice or None)
+                                   practice=args.practice or None, rounds=args.rounds)
     print(tid, flush=True)
     if args.watch:
         return _watch(client, tid, poll=1.0, timeout=None, quiet=False)
@@ -290,6 +294,9 @@ def run_standings(args: argparse.Namespace) -> int:
 
 def _print_results(results: sdk.Results, matches: list[sdk.Match]) -> None:
     print(f"\nTournament {results.tournament} ({results.format}, {results.ruleset})\n")
+    if results.format == "progressive":
+        print_progressive(results.to_dict())
+        return
     print("Standings (mean score against the reference pair per board; W-T-L in boards)" if results.format == "blind"
           else "Standings (mean net points per board pair; W-T-L in board pairs)")
     print(f"  {'#':>2} {'bot':16} {'mean':>8} {'boards':>7} {'W-T-L':>15} {'matches won':>12}")

@@ -4,6 +4,7 @@ parsed into ``ProgressiveRound`` / ``ProgressiveTable`` / ``Standing``, a bad re
 raised as a 422 ``ApiError``."""
 
 import pytest
+from sdkharness import ADMIN, run_cli
 
 import sdk
 
@@ -42,3 +43,17 @@ def test_bad_progressive_requests_raise_422(server, admin, kwargs, words):
     with pytest.raises(sdk.ApiError) as caught:
         admin.create_tournament(format="progressive", **kwargs)
     assert caught.value.status == 422 and words in str(caught.value)
+
+
+def test_the_remote_cli_creates_watches_and_prints_a_progressive_tournament(server, rq_workers):
+    url = ["--server", server.url]
+    created = run_cli("remote", "tournament", "create", "--admin-token", ADMIN, "--format", "progressive",
+                      "--rounds", "1", "--bots", "random", "rule", "rule#2", "random#2", "--watch", *url, timeout=120)
+    assert created.returncode == 0, created.stderr
+    tid = created.stdout.split()[0]
+    assert "Round 1 (boards 1-4)" in created.stdout and "rounds won" in created.stdout
+    standings = run_cli("remote", "standings", tid, *url)
+    assert standings.returncode == 0 and "table 1:" in standings.stdout and "Round 2" not in standings.stdout
+    refused = run_cli("remote", "tournament", "create", "--admin-token", ADMIN, "--format", "progressive",
+                      "--bots", "random", "rule", *url)
+    assert refused.returncode == 2 and "at least 4 entrants" in refused.stderr and "Traceback" not in refused.stderr
