@@ -282,6 +282,22 @@ class Results(Model):
     def standing(self, bot: str) -> Standing | None:
         return next((s for s in self.standings if s.bot == bot), None)
 
+    def progressive_text(self) -> str:
+        """A progressive tournament's standings and rounds as text (what ``cinch
+        tournament`` and ``cinch remote standings`` print)."""
+        lines = ["Standings (rounds won, then net points, then the lower table in the last round; not rated)",
+                 f"  {'#':>2} {'entrant':16} {'won':>4} {'of':>4} {'net':>6} {'last table':>11}"]
+        for rank, row in enumerate(self.standings, 1):
+            last = "-" if row.last_table is None else row.last_table
+            lines.append(f"  {rank:>2} {row.bot:16} {row.rounds_won:>4} {row.matches:>4} {row.total:>+6} {last:>11}")
+        for rd in self.rounds:
+            lines += ["", f"Round {rd.round} (boards {rd.first}-{rd.last})"]
+            for tb in rd.tables:
+                (n, s), (e, w) = tb.pair("NS"), tb.pair("EW")
+                lines.append(f"  table {tb.table}: {n} & {s} {tb.ns:+d}  v  {e} & {w} {tb.ew:+d}  -> "
+                             f"{tb.winner or 'playing'}")
+        return "\n".join(lines)
+
     def match_of(self, a: str, b: str) -> Match | None:
         """The match between ``a`` and ``b``, in either order."""
         return next((m for m in self.matches if {m.x, m.y} == {a, b}), None)

@@ -5,8 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from server.ratings import leaderboard
-
-from .progressive_report import print_progressive
+from sdk.models import Results
 
 
 def interval(stats: dict[str, Any]) -> str:
@@ -40,7 +39,7 @@ def sprt_line(sprt: dict[str, Any]) -> str:
 def print_results(results: dict[str, Any], ratings: dict[str, dict[str, Any]]) -> None:
     print(f"\nTournament {results['tournament']} ({results['format']}, {results['ruleset']})\n")
     if results["format"] == "progressive":
-        print_progressive(results)
+        print(Results.parse(results).progressive_text())     # the SDK's text, so both CLIs print the same
         return
     field = any(m.get("entrants") for m in results["matches"])
     print("Standings (raw mean score against the reference pair per board; W-T-L in boards)"

@@ -10,8 +10,7 @@
     cinch remote ratings [RULESET]
 
 Everything here is a client of a running server (``cinch serve``): it imports the SDK
-(requests and the standard library), argparse and tqdm, never the server's own modules
-(but ``progressive_report``, a dependency-free printer shared with ``cinch tournament``).
+(requests and the standard library), argparse and tqdm, never the server's own modules.
 ``--server`` defaults to ``$CINCH_SERVER``, tokens to ``$CINCH_TOKEN`` and
 ``$CINCH_ADMIN_TOKEN``. Errors are one line on standard error and exit status 2.
 """
@@ -29,8 +28,6 @@ from tqdm import tqdm
 
 import sdk
 from sdk.launch import add_run_arguments, add_server_argument, run_from_args, summary
-
-from .progressive_report import print_progressive
 
 
 def _clean(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
@@ -295,7 +292,7 @@ def run_standings(args: argparse.Namespace) -> int:
 def _print_results(results: sdk.Results, matches: list[sdk.Match]) -> None:
     print(f"\nTournament {results.tournament} ({results.format}, {results.ruleset})\n")
     if results.format == "progressive":
-        print_progressive(results.to_dict())
+        print(results.progressive_text())
         return
     print("Standings (mean score against the reference pair per board; W-T-L in boards)" if results.format == "blind"
           else "Standings (mean net points per board pair; W-T-L in board pairs)")
