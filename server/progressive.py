@@ -28,8 +28,8 @@ import re
 from dataclasses import dataclass
 from typing import Sequence
 
-SEATS = ("N", "E", "S", "W")
-SIDES = ("NS", "EW")
+from .engine import SEATS, SIDES
+
 BOARDS_PER_ROUND = 4
 HOUSE = "rule"
 """The built-in bot that plays the house seats."""
@@ -48,10 +48,6 @@ COPY = re.compile(r"^(?P<bot>[^#]+)(#[1-9][0-9]?)?$")
 def house_id(i: int) -> str:
     """The id of the ``i``-th house entrant (from 1)."""
     return f"{HOUSE}#h{i}"
-
-
-def is_house(entrant: str) -> bool:
-    return entrant.startswith(f"{HOUSE}#h")
 
 
 def bot_of(entrant: str) -> str:

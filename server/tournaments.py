@@ -43,11 +43,11 @@ from itertools import combinations
 from typing import Any, Callable, Iterable
 
 from .anytime import confidence_sequence
-from .engine import RulesetError, make_ruleset
+from .engine import SEATS, RulesetError, make_ruleset
 from .field_matches import KIND, entrant_stats, field_evidence, is_field, pairwise
 from .match_sprt import decide, sprt_summary
-from .progressive import (BOARDS_PER_ROUND, COPY, MIN_ENTRANTS, SEATS, TableResult, boards_of, default_rounds,
-                          bot_of, first_seating, seating_after, standings)
+from .progressive import (BOARDS_PER_ROUND, COPY, MIN_ENTRANTS, TableResult, boards_of, default_rounds,
+                          bot_of, first_seating, seating_after, standings, tables_for)
 from .ratings import record
 from .sequential import Sprt
 from .stats import MatchStats, corrected_summary, mirrored, summarize
@@ -360,7 +360,7 @@ def planned_totals(spec: dict[str, Any]) -> tuple[int, int] | None:
     not stored yet (``Store.create_tournament``); None for a format planned at once."""
     if spec["format"] != PROGRESSIVE:
         return None
-    tables = -(-len(spec["bots"]) // 4)
+    tables = tables_for(len(spec["bots"]))
     return tables * spec["rounds"], tables * spec["boards"]
 
 

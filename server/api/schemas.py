@@ -10,7 +10,8 @@ from marshmallow import fields, validate
 
 from server import anytime, sequential
 from workers.match import ROOMS
-from server.tournaments import DEFAULTS, FORMATS, MAX_ROUNDS, PROGRESSIVE_BASE, LIMITS, SPRT_CHUNK, SPRT_DELTA_LIMIT, SPRT_SETTINGS, STATUSES
+from server.tournaments import (DEFAULTS, FORMATS, LIMITS, MAX_ROUNDS, PROGRESSIVE_BASE, SPRT_CHUNK, SPRT_DELTA_LIMIT,
+                                SPRT_SETTINGS, STATUSES)
 
 from .game_schemas import (BySides, Contract, HandRecord, LegalSchema, ObservationSchema, Room, Ruleset, Seat, Side,
                            Suit, Trick)

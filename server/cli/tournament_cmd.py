@@ -27,8 +27,8 @@ from server.engine import RulesetError, make_ruleset
 from server.store import Store, StoreError
 from server.settings import SUPERVISE_SECONDS
 from server.registry import builtin_roster
-from server.tournaments import (DEFAULTS, FORMATS, PROGRESSIVE, PROGRESSIVE_BASE, SECRET, SpecError, fit_boards, live_stats, public_deals,
-                                 validate, waiting_for)
+from server.tournaments import (DEFAULTS, FORMATS, PROGRESSIVE, PROGRESSIVE_BASE, SECRET, SpecError, fit_boards,
+                                live_stats, public_deals, validate, waiting_for)
 from workers.bots import BUILTIN
 from workers.match import ROOMS
 from workers.driver import TournamentStopped, cli_driver, interrupt, resume, start, stop_command, watch

@@ -11,8 +11,8 @@ from server.api import create_app
 from server.api.schemas import MatchSchema, ResultsSchema, TournamentSchema
 from server.progressive import TableResult, first_seating, seating_after
 from server.registry import builtin_roster
-from server.tournaments import (PROGRESSIVE, SpecError, advance, fit_boards, plan_matches, planned_totals, rebuild_ratings,
-                                results, validate)
+from server.tournaments import (PROGRESSIVE, SpecError, advance, fit_boards, plan_matches, planned_totals,
+                                rebuild_ratings, results, validate)
 from workers.bots import BUILTIN
 from workers.jobs import play_chunk_with
 
