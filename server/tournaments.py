@@ -319,7 +319,7 @@ def pairings(spec: dict[str, Any], m: int = 2) -> list[tuple[str, ...]]:
     return [(c, *refs) for c in spec["candidates"] for refs in combinations(spec["references"], m - 1)]
 
 
-def plan_matches(spec: dict[str, Any], deal_seed: str = "") -> list[dict[str, Any]]:
+def plan_matches(spec: dict[str, Any], deal_seed: str | None = None) -> list[dict[str, Any]]:
     """The tournament's matches, all on boards first..first+boards-1 of the same deal set.
 
     Two-room formats: one match per pairing over all the boards (with the tournament's
@@ -333,6 +333,8 @@ def plan_matches(spec: dict[str, Any], deal_seed: str = "") -> list[dict[str, An
     the later rounds are added as the earlier ones end (``advance``).
     """
     if spec["format"] == PROGRESSIVE:
+        if deal_seed is None:
+            raise ValueError("a progressive tournament is seated from its deal set's seed (RULES-family 11.5)")
         return round_matches(spec, 1, first_seating(deal_seed, spec["bots"]))
     common = _common(spec)
     last = spec["first"] + spec["boards"] - 1

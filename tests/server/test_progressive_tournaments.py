@@ -36,6 +36,8 @@ def test_the_first_round_is_seated_by_the_entrant_hash_with_house_bots_at_the_la
     matches = plan_matches(spec, DEALS.seed)
     assert [m["entrants"] for m in matches] == [list(t) for t in first_seating(DEALS.seed, FIVE)]
     assert sorted(e for m in matches for e in m["entrants"]) == sorted(FIVE + ["rule#h1", "rule#h2", "rule#h3"])
+    with pytest.raises(ValueError, match="seated from its deal set's seed"):
+        plan_matches(spec)
     assert [(m["kind"], m["round"], m["table"], m["first"], m["last"]) for m in matches] == [
         ("progressive", 1, 1, 1, 4), ("progressive", 1, 2, 1, 4)]
 
