@@ -15,6 +15,7 @@ from server.tournaments import (PROGRESSIVE, SpecError, advance, fit_boards, pla
                                 rebuild_ratings, results, validate)
 from workers.bots import BUILTIN
 from workers.jobs import play_chunk_with
+from workers.supervisor import supervise
 
 ROSTER = builtin_roster(BUILTIN)
 FIVE = ["random", "rule", "search", "rule#2", "random#2"]
@@ -182,3 +183,16 @@ def test_the_api_refuses_bad_progressive_requests_with_422(store, client, body, 
     problem = bad.get_json()
     assert words in str(problem)
     assert store.tournament_ids() == []
+
+
+def test_the_supervisor_seats_and_enqueues_a_round_that_a_dead_job_left(store, queue):
+    spec = spec_of(bots=FIVE, rounds=2)
+    store.put_dealset(DEALS)
+    tid = store.create_tournament(spec, plan_matches(spec, DEALS.seed), "test", 60_000, planned_totals(spec))
+    for mid in store.match_ids(tid):
+        play_chunk_with(store, mid, 1, 4)      # no queue: as if the job died before enqueueing round 2
+    assert len(store.match_ids(tid)) == 4, "the round is seated by whoever completes it"
+    supervise(store, queue, tid)
+    round_two = {mid for mid in store.match_ids(tid) if store.match(mid)["round"] == 2}
+    queued = [queue.fetch_job(j) for j in queue.get_job_ids()]
+    assert {job.args[1] for job in queued} == round_two and all(job.args[2:] == [5, 8] for job in queued)
