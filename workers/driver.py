@@ -24,7 +24,7 @@ from server.registry import ensure_builtins, roster
 from server.settings import LEASE_MS, SUPERVISE_SECONDS
 from server.store import Store
 from server.engine import make_ruleset
-from server.tournaments import SECRET, chunks, fit_boards, plan_matches, validate
+from server.tournaments import SECRET, chunks, fit_boards, plan_matches, planned_totals, validate
 from workers.bots import BUILTIN
 from workers.jobs import enqueue_chunks
 from workers.local import LocalWorkers
@@ -61,7 +61,7 @@ def start(store: Store, queue: Queue, request: dict[str, Any], driver: str, deal
         deals = dealsets.load(spec["deals"])
     fit_boards(spec, len(deals.boards), deals.players)
     store.put_dealset(deals)
-    tid = store.create_tournament(spec, plan_matches(spec), driver, LEASE_MS)
+    tid = store.create_tournament(spec, plan_matches(spec, deals.seed), driver, LEASE_MS, planned_totals(spec))
     for mid in store.match_ids(tid):
         enqueue_chunks(store, queue, tid, mid, chunks(store.match(mid), spec["chunk"]))
     return tid
