@@ -26,7 +26,7 @@ from server.stats import corrected_summary, summarize
 from server.store import Store
 from server.engine import RulesetError, make_ruleset
 from server.field_matches import entrant_stats
-from server.tournaments import DEFAULTS, SpecError, public_deals
+from server.tournaments import DEFAULTS, SpecError, public_deals, table_shape
 from workers.driver import cli_driver, start
 from workers.match import net, units_of
 
@@ -154,7 +154,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"{option} must be 1 or more, not {args.boards}")
     test = sprt_settings(args) if args.sprt else None
     try:
-        deals = dealsets.load(args.deals or public_deals(make_ruleset(args.ruleset, args.options).players))
+        deals = dealsets.load(args.deals or public_deals(*table_shape(args.ruleset, args.options)))
     except (dealsets.DealSetError, RulesetError) as exc:
         raise UsageError(str(exc)) from None
     spec = {"ruleset": args.ruleset, "options": args.options, "deals": deals.name, "seed": args.seed}

@@ -22,12 +22,12 @@ from redis.exceptions import RedisError
 from tqdm import tqdm
 
 from server import dealsets
-from server.engine import RulesetError, make_ruleset
+from server.engine import RulesetError
 from server.store import Store, StoreError
 from server.settings import SUPERVISE_SECONDS
 from server.registry import builtin_roster
 from server.tournaments import (DEFAULTS, FORMATS, SECRET, SpecError, fit_boards, live_stats, public_deals,
-                                 validate, waiting_for)
+                                 table_shape, validate, waiting_for)
 from workers.bots import BUILTIN
 from workers.match import ROOMS
 from workers.driver import TournamentStopped, cli_driver, interrupt, resume, start, stop_command, watch
@@ -164,7 +164,7 @@ def finish(args: argparse.Namespace, a: Arena, results: dict[str, Any]) -> int:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        name = args.deals or public_deals(make_ruleset(args.ruleset, args.options).players)
+        name = args.deals or public_deals(*table_shape(args.ruleset, args.options))
         deals = None if name == SECRET else dealsets.load(name)
     except (dealsets.DealSetError, RulesetError) as exc:
         raise UsageError(str(exc)) from None
@@ -172,7 +172,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         spec = validate({**request, "deals": deals.name if deals else SECRET}, builtin_roster(BUILTIN))
         if deals:
-            fit_boards(spec, len(deals.boards), deals.players)     # before starting anything
+            fit_boards(spec, len(deals.boards), deals.players, deals.deck)     # before starting anything
     except SpecError as exc:
         raise UsageError(str(exc)) from None
     driver = cli_driver()
