@@ -362,11 +362,13 @@ class Observation(dict):
 
     @property
     def unseen_trumps(self) -> list[str]:
-        """Trumps I have not seen anywhere: held by others or still out of play, highest first."""
+        """Trumps I have not seen anywhere: held by others or still out of play, highest first
+        (snoozer's joker last)."""
         if self.trump is None:
             return []
         seen = self.seen_cards
-        return [c for c in C.all_trumps(self.trump, self.plain_trumps) if c not in seen]
+        joker = self.ruleset in C.JOKER_RULESETS
+        return [c for c in C.all_trumps(self.trump, self.plain_trumps, joker) if c not in seen]
 
     # --- bidding and scores
     @property
