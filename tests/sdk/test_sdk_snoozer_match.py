@@ -50,8 +50,12 @@ def test_a_snoozer_match_of_five_entrants_two_of_them_remote_sdk_bots(server, rq
     [mid] = store.match_ids(created)
     match = store.match(mid)
     assert match["entrants"] == ENTRANTS and match["ruleset"] == "snoozer"
-    revealed = dealsets.check_reveal(store.tournament(created)["deals_seed"], commitment)
+    seed = admin.tournament(created).raw["deals_seed"]
+    revealed = dealsets.check_reveal(seed, commitment)
     assert revealed.deck == 53
+    verified = run_cli("deals", "verify", "--seed", seed, "--commitment", commitment["seed_sha256"], "--boards",
+                       str(BOARDS), "--players", "5", "--deck", "53", "--server", server.url, "--tournament", created)
+    assert verified.returncode == 0 and f"{BOARDS} finished boards checked" in verified.stdout, verified.stderr
     for n in range(1, BOARDS + 1):
         pair = admin.board_pair(mid, n).to_dict()
         assert len(pair["rooms"]) == 5
