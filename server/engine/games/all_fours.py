@@ -269,7 +269,8 @@ class AllFoursHand(Hand):
     def random_step(self, rng: Random) -> None:
         """Apply one uniformly random legal decision (benchmarks, properties, rollouts)."""
         if self.phase == PLAY:
-            legal = follow_mask(self.hands[self.to_act], self.tricks[-1], self.tables)
+            tables = self.tables      # None: the pitch, whose cards the game may restrict (legal_mask)
+            legal = follow_mask(self.hands[self.to_act], self.tricks[-1], tables) if tables else self.legal_mask()
             for _ in range(int(rng.random() * legal.bit_count())):
                 legal &= legal - 1          # drop the lowest card: the chosen one is then lowest
             self.do_play((legal & -legal).bit_length() - 1)

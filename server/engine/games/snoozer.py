@@ -11,7 +11,6 @@ not be ``JK`` (it names no suit, 6.2, 14), the Three and the joker's 15 among th
 
 from __future__ import annotations
 
-from random import Random
 from typing import Any
 
 from ..cards import FIVE, JOKER, JOKER_TRUMP_TABLES, NINE, TEN, THREE
@@ -40,16 +39,6 @@ class SnoozerHand(PedroHand):
         if self.tables is None:
             return self.hands[self.to_act] & ~JOKER_BIT
         return super().legal_mask()
-
-    def random_step(self, rng: Random) -> None:
-        """The All Fours hand's, the pitch drawn among the cards ``legal_mask`` allows."""
-        if self.phase == PLAY and self.tables is None:
-            legal = self.legal_mask()
-            for _ in range(int(rng.random() * legal.bit_count())):
-                legal &= legal - 1
-            self.do_play((legal & -legal).bit_length() - 1)
-        else:
-            super().random_step(rng)
 
     def _refuse_rule(self, action: Any) -> None:
         """A pitch of ``JK`` names its rule (6.2, 14) rather than a follow rule."""
