@@ -48,7 +48,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("more", nargs="*", metavar="bot", help="one bot per unit where the ruleset's table has more "
                    "than two (seven_up with three players: three bots), compared against the field")
     p.add_argument("--deals", help="deal set name or file (default: the published set of the ruleset's table "
-                   "size: standard, standard-2p ... standard-7p)")
+                   "size and deck: standard, standard-2p ... standard-7p; snoozer standard-53-4p ... "
+                   "standard-53-7p)")
     p.add_argument("--boards", type=int, help=f"number of boards (default {BOARDS}); with --sprt the most "
                                               "played, as --max-boards")
     p.add_argument("--first", type=int, default=1)

@@ -49,7 +49,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--references", nargs="+",
                    help="gauntlet: the bots every candidate plays; blind: the reference bots (default: rule)")
     p.add_argument("--deals", help="deal set name or file, or 'secret' for a fresh secret set (default: the "
-                   "published set of the ruleset's table size: standard, standard-2p ... standard-7p)")
+                   "published set of the ruleset's table size and deck: standard, standard-2p ... standard-7p; "
+                   "snoozer standard-53-4p ... standard-53-7p)")
     p.add_argument("--boards", type=int, default=24,
                    help="board pairs per match (default 24: the search bot takes about 1 s a pair)")
     p.add_argument("--first", type=int, default=DEFAULTS["first"], help="first board number (default 1)")
