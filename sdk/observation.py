@@ -209,7 +209,7 @@ class Observation(dict):
     @property
     def alone(self) -> bool:
         """Whether each plays for himself: any table but four, and the auction games
-        (auction_pitch, pedro) at four too, whose sides are the seats."""
+        (auction_pitch, pedro, snoozer) at four too, whose sides are the seats."""
         return len(self.seats) != 4 or self["seat"] in self.sides
 
     @property
@@ -275,6 +275,11 @@ class Observation(dict):
     def plain_trumps(self) -> bool:
         """Whether trumps are the suit's thirteen cards (the All Fours games), not Cinch's."""
         return self.ruleset in C.PLAIN_TRUMPS
+
+    @property
+    def deck(self) -> tuple[str, ...]:
+        """Every card of the game's pack: the 52, and in snoozer the joker ``"JK"`` too."""
+        return C.DECK_53 if self.ruleset in C.JOKER_RULESETS else C.ALL_CARDS
 
     def is_trump(self, card: str) -> bool:
         return C.is_trump(card, self.trump, self.plain_trumps)
@@ -357,11 +362,13 @@ class Observation(dict):
 
     @property
     def unseen_trumps(self) -> list[str]:
-        """Trumps I have not seen anywhere: held by others or still out of play, highest first."""
+        """Trumps I have not seen anywhere: held by others or still out of play, highest first
+        (snoozer's joker last)."""
         if self.trump is None:
             return []
         seen = self.seen_cards
-        return [c for c in C.all_trumps(self.trump, self.plain_trumps) if c not in seen]
+        joker = self.ruleset in C.JOKER_RULESETS
+        return [c for c in C.all_trumps(self.trump, self.plain_trumps, joker) if c not in seen]
 
     # --- bidding and scores
     @property
@@ -409,7 +416,7 @@ class Observation(dict):
         """What is asked (one of ``DECISIONS``): "bid" (a bid or a pass), "trump",
         "discard", "rob", "play"; in the All Fours games "beg" (stand or beg), "give"
         (give or run), "bunch" (bunch or pass), "accept" (accept or refuse); in the
-        auction games (auction_pitch, pedro) "sale" (sell or pitch); None when nothing is
+        auction games (auction_pitch, pedro, snoozer) "sale" (sell or pitch); None when nothing is
         asked of me."""
         legal = self.get("legal")
         if not legal:

@@ -83,7 +83,7 @@ from typing import Any
 
 from redis import Redis
 
-from .dealsets import DealSet
+from .dealsets import DealSet, shape
 from .ratings import replay, shown
 from .records import current_pair, current_room, current_table_hand
 from .settings import CLOSED_DECISION_SECONDS
@@ -453,8 +453,8 @@ class Store:
     def put_dealset(self, deals: DealSet) -> None:
         """Publish a deal set for workers on any machine; refuses a different set of the same name."""
         key = self.key("deals", deals.name)
-        shape = {"players": deals.players} if deals.players != 4 else {}
-        meta = json.dumps({"name": deals.name, "seed": deals.seed, "boards": len(deals.boards), **shape})
+        meta = json.dumps({"name": deals.name, "seed": deals.seed, "boards": len(deals.boards),
+                           **shape(deals)})
         stored = self.redis.hget(key, "meta")
         if stored is not None:
             if json.loads(stored) != json.loads(meta) or self.board(deals.name, 1) != deals.boards[0]:
@@ -474,8 +474,9 @@ class Store:
             raw, meta = self.redis.hmget(self.key("deals", name), [str(number), "meta"])
             if raw is None:
                 raise StoreError(f"deal set {name!r} has no board {number} in this store")
-            seats = seats_for(json.loads(meta).get("players", 4))
-            cached = self._boards[(name, number)] = Board.from_dict(json.loads(raw), seats)
+            table = json.loads(meta)
+            cached = self._boards[(name, number)] = Board.from_dict(
+                json.loads(raw), seats_for(table.get("players", 4)), table.get("deck", 52))
         return cached
 
     # ------------------------------------------------------------------ tournaments and matches

@@ -43,7 +43,7 @@ from itertools import combinations
 from typing import Any, Callable, Iterable
 
 from .anytime import confidence_sequence
-from .engine import SEATS, RulesetError, make_ruleset
+from .engine import SEATS, RulesetError, game_spec, make_ruleset
 from .field_matches import KIND, entrant_stats, field_evidence, is_field, pairwise
 from .match_sprt import decide, sprt_summary
 from .progressive import (BOARDS_PER_ROUND, COPY, MIN_ENTRANTS, TableResult, boards_of, default_rounds,
@@ -281,15 +281,24 @@ def _sprt(spec: dict[str, Any], chunk_asked: bool) -> None:
         spec["chunk"] = SPRT_CHUNK
 
 
-def public_deals(players: int) -> str:
-    """The published deal set of a table size: ``standard``, ``standard-2p``, ..."""
+def public_deals(players: int, deck: int = 52) -> str:
+    """The published deal set of a table size and deck: ``standard``, ``standard-2p``, ...;
+    ``standard-53-4p`` ... ``standard-53-7p`` for snoozer's 53 cards."""
+    if deck != 52:
+        return f"{PUBLIC_DEALS}-{deck}-{players}p"
     return PUBLIC_DEALS if players == 4 else f"{PUBLIC_DEALS}-{players}p"
+
+
+def table_shape(ruleset: str, options: Any) -> tuple[int, int]:
+    """(players, cards in the deck) of a valid ruleset and options: what a deal set must fit."""
+    rules = make_ruleset(ruleset, options)
+    return rules.players, game_spec(rules).deck
 
 
 def _deals(spec: dict[str, Any], roster: dict[str, dict[str, Any]]) -> None:
     remote = [n for n in entrants(spec) if roster[n]["kind"] != "builtin"]
     if spec["deals"] is None:
-        spec["deals"] = SECRET if remote else public_deals(make_ruleset(spec["ruleset"], spec["options"]).players)
+        spec["deals"] = SECRET if remote else public_deals(*table_shape(spec["ruleset"], spec["options"]))
     if not isinstance(spec["deals"], str) or not spec["deals"]:
         raise SpecError("deals must be the name of a deal set, or \"secret\"")
     if spec["deals"] != SECRET and remote and not spec["practice"]:
@@ -298,13 +307,17 @@ def _deals(spec: dict[str, Any], roster: dict[str, dict[str, Any]]) -> None:
                         "unless it is marked \"practice\": true")
 
 
-def fit_boards(spec: dict[str, Any], deal_count: int, players: int = 4) -> None:
+def fit_boards(spec: dict[str, Any], deal_count: int, players: int = 4, deck: int = 52) -> None:
     """Check that boards first..first+boards-1 exist in a deal set of ``deal_count`` boards
-    and that the set is dealt for the ruleset's table size."""
-    wanted = make_ruleset(spec["ruleset"], spec["options"]).players
+    and that the set is dealt for the ruleset's table size and deck (RULES-family F2: a
+    52-card set never deals snoozer, nor a 53-card set another game)."""
+    wanted, cards = table_shape(spec["ruleset"], spec["options"])
     if players != wanted:
         raise SpecError(f"deals: {spec['deals']} is dealt for {players} players, the ruleset seats {wanted} "
-                        f"(the published set for {wanted} is {public_deals(wanted)})")
+                        f"(the published set for {wanted} is {public_deals(wanted, cards)})")
+    if deck != cards:
+        raise SpecError(f"deals: {spec['deals']} is a {deck}-card set, {spec['ruleset']} is played with {cards} "
+                        f"cards (the published set is {public_deals(wanted, cards)})")
     if spec["format"] == PROGRESSIVE:
         _whole(spec, "rounds", 1, deal_count // BOARDS_PER_ROUND)
     _whole(spec, "first", 1, deal_count)

@@ -23,12 +23,12 @@ from redis.exceptions import RedisError
 from tqdm import tqdm
 
 from server import dealsets
-from server.engine import RulesetError, make_ruleset
+from server.engine import RulesetError
 from server.store import Store, StoreError
 from server.settings import SUPERVISE_SECONDS
 from server.registry import builtin_roster
 from server.tournaments import (DEFAULTS, FORMATS, PROGRESSIVE, PROGRESSIVE_BASE, SECRET, SpecError, fit_boards,
-                                live_stats, public_deals, validate, waiting_for)
+                                live_stats, public_deals, table_shape, validate, waiting_for)
 from workers.bots import BUILTIN
 from workers.match import ROOMS
 from workers.driver import TournamentStopped, cli_driver, interrupt, resume, start, stop_command, watch
@@ -54,7 +54,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--references", nargs="+",
                    help="gauntlet: the bots every candidate plays; blind: the reference bots (default: rule)")
     p.add_argument("--deals", help="deal set name or file, or 'secret' for a fresh secret set (default: the "
-                   "published set of the ruleset's table size: standard, standard-2p ... standard-7p)")
+                   "published set of the ruleset's table size and deck: standard, standard-2p ... standard-7p; "
+                   "snoozer standard-53-4p ... standard-53-7p)")
     p.add_argument("--boards", type=int,
                    help=f"board pairs per match (default {CLI_BOARDS}: the search bot takes about 1 s a pair); "
                         "not with progressive")
@@ -180,7 +181,7 @@ def finish(args: argparse.Namespace, a: Arena, results: dict[str, Any]) -> int:
 def run(args: argparse.Namespace) -> int:
     try:
         ruleset = args.ruleset or (PROGRESSIVE_BASE if args.format == PROGRESSIVE else DEFAULTS["ruleset"])
-        name = args.deals or public_deals(make_ruleset(ruleset, args.options).players)
+        name = args.deals or public_deals(*table_shape(ruleset, args.options))
         deals = None if name == SECRET else dealsets.load(name)
     except (dealsets.DealSetError, RulesetError) as exc:
         raise UsageError(str(exc)) from None
@@ -188,7 +189,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         spec = validate({**request, "deals": deals.name if deals else SECRET}, builtin_roster(BUILTIN))
         if deals:
-            fit_boards(spec, len(deals.boards), deals.players)     # before starting anything
+            fit_boards(spec, len(deals.boards), deals.players, deals.deck)     # before starting anything
     except SpecError as exc:
         raise UsageError(str(exc)) from None
     driver = cli_driver()

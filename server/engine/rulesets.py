@@ -130,6 +130,7 @@ class GameSpec:
     options: Mapping[str, Check]
     hand: type
     partnerships: bool = False   # with four players, NS v EW (else each seat for itself)
+    deck: int = 52               # cards in the pack: 53 with snoozer's joker (RULES-family F2)
 
     @property
     def name(self) -> str:
