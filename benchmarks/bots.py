@@ -2,7 +2,7 @@
 
     python benchmarks/bots.py [--first 1] [--boards 400] [--samples N] [--timing-boards 40] [--timing-only]
                               [--skip-baseline] [--ruleset american62] [--options JSON]
-    python benchmarks/bots.py --family [--first 601] [--boards 400]
+    python benchmarks/bots.py --family [--first 601] [--boards 400] [--only RULESET ...]
 
 Timing: the search bot (default setting, or ``--samples``) plays N/S (the first unit) against the rule
 bot on ``--timing-boards`` boards of the ``standard`` deal set from board ``--first``,
@@ -32,7 +32,7 @@ import sys
 import time
 
 from server import dealsets
-from server.engine import DONE, make_ruleset, new_hand, observation
+from server.engine import DONE, game_spec, make_ruleset, new_hand, observation
 from server.stats import summarize
 from server.tournaments import public_deals
 from workers.bots import RandomBot, RuleBot
@@ -146,15 +146,17 @@ def match(label: str, rules, boards, x, y, quiet: bool = False):
     return s
 
 
-def family_table(first: int, count: int, samples: int) -> None:
-    """The strength table of every ruleset and table size (README): rule vs random and
-    search vs rule, one markdown row each."""
+def family_table(first: int, count: int, samples: int, only: list[str] | None = None) -> None:
+    """The strength table of every ruleset (or those ``only`` names) and table size
+    (README): rule vs random and search vs rule, one markdown row each."""
     from server.engine import GAMES
     print("| ruleset | players | rule vs random | search vs rule |\n| --- | --- | --- | --- |")
     for name, spec in GAMES.items():
+        if only and name not in only:
+            continue
         for players in spec.players:
             rules = make_ruleset(name, {"players": players} if players != 4 else None)
-            deals = dealsets.load(public_deals(players))
+            deals = dealsets.load(public_deals(players, spec.deck))
             boards = [(n, deals.board(n)) for n in range(first, first + count)]
             cells = []
             for x, y in ((RuleBot(seed=1), RandomBot(seed=2)), (SearchBot(seed=1, samples=samples), RuleBot(seed=2))):
@@ -175,12 +177,13 @@ def main() -> None:
     parser.add_argument("--options", type=json.loads, default=None, help="ruleset options as JSON")
     parser.add_argument("--family", action="store_true",
                         help="the strength table of every ruleset and table size, on --first/--boards")
+    parser.add_argument("--only", action="append", help="with --family: only this ruleset (repeatable)")
     args = parser.parse_args()
     if args.family:
-        family_table(args.first, args.boards, args.samples)
+        family_table(args.first, args.boards, args.samples, args.only)
         return
     rules = make_ruleset(args.ruleset, args.options)
-    deals = dealsets.load(public_deals(rules.players))
+    deals = dealsets.load(public_deals(rules.players, game_spec(rules).deck))
     first = args.first
     count = len(deals.boards)
     if not 1 <= first or first + max(args.timing_boards, 0 if args.timing_only else args.boards) - 1 > count:

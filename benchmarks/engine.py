@@ -28,9 +28,10 @@ def rate(fn, seconds: float) -> float:
     return count / elapsed
 
 
-def boards_for(players: int) -> list:
+def boards_for(players: int, deck: int = 52) -> list:
+    """500 boards for a table of ``players`` and a ``deck``-card pack (snoozer's 53)."""
     seats = seats_for(players)
-    return [generate_board("bench", n, seats) for n in range(1, 501)]
+    return [generate_board("bench", n, seats, deck) for n in range(1, 501)]
 
 
 def fast_hands(rules, boards, rng):
@@ -83,7 +84,7 @@ def main() -> None:
     for name in args.ruleset or GAMES:
         for players in GAMES[name].players:
             rules = make_ruleset(name, {"players": players} if players != 4 else None)
-            boards = boards_for(players)
+            boards = boards_for(players, GAMES[name].deck)
             rng = Random(1)
             fast = rate(fast_hands(rules, boards, rng), args.seconds)
             wire = rate(wire_hands(rules, boards, rng), args.seconds)

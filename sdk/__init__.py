@@ -22,14 +22,15 @@ from .client import Client, __version__
 from .errors import ApiError, NetworkError, SdkError
 from .launch import main
 from .models import (BoardPair, BotInfo, BotToken, Decision, Health, Leaderboard, LeaderboardEntry, Match,
-                     MatchStats, Rating, RatingHistory, RatingPoint, Results, Room, Standing, Table, TableRecord,
-                     Tournament)
+                     MatchStats, ProgressiveRound, ProgressiveTable, Rating, RatingHistory, RatingPoint, Results, Room,
+                     Standing, Table, TableRecord, Tournament)
 from .observation import (Action, IllegalAction, Observation, check, first_action, is_legal, random_action)
 from .runner import Runner, run
 
 __all__ = [
     "Action", "ApiError", "BoardPair", "Bot", "BotInfo", "BotToken", "Client", "Decision", "FunctionBot", "Health",
     "IllegalAction", "Leaderboard", "LeaderboardEntry", "Match", "MatchStats", "NetworkError", "Observation",
+    "ProgressiveRound", "ProgressiveTable",
     "Rating", "RatingHistory", "RatingPoint", "Results", "Room", "Runner", "SdkError", "Standing", "Table", "TableRecord", "Tournament",
     "__version__", "as_bot", "cards", "check", "first_action", "is_legal", "load_bot", "main", "random_action", "run",
 ]

@@ -18,7 +18,7 @@ action's type (``"stand"``) or an action dict::
     bunch(obs)   -> "bunch" or "pass" (two players, with the bunch option)
     accept(obs)  -> "accept" or "refuse" (answering a bunch)
 
-and in the auction games (auction_pitch, pedro), where bids are ``bid``'s::
+and in the auction games (auction_pitch, pedro, snoozer), where bids are ``bid``'s::
 
     sale(obs)    -> "sell" or "pitch" (the eldest, after the auction)
 

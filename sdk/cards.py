@@ -12,8 +12,14 @@ default: once trump is named, the five of the same-colour suit (the *left Pedro*
 trump too, ranking just below the five of trumps (the *right Pedro*). Counting cards,
 each worth its points to the side that takes it in a trick: the trump Ace (High), Jack,
 Ten (Game), Two (Low) one each, both Pedros five each. In the All Fours games
-(``PLAIN_TRUMPS``: seven_up, pitch, all_fives, auction_pitch, pedro) the trumps are the thirteen cards of the
-suit alone, A high: pass ``plain=True`` (an ``Observation`` does it for you).
+(``PLAIN_TRUMPS``: seven_up, pitch, all_fives, auction_pitch, pedro, snoozer) the trumps are the thirteen
+cards of the suit alone, A high: pass ``plain=True`` (an ``Observation`` does it for you).
+
+snoozer adds a 53rd card, the joker ``JOKER = "JK"``: no rank and no suit (test for it
+before reading ``card[0]`` or ``card[1]``; ``rank`` and ``suit`` give ``""``). Once trump
+is fixed it is a trump, the lowest, below the two: it follows a trump lead, may be played
+on a plain lead at will, wins a plain-suit trick no other trump is in, and counts 15 to
+whoever takes it (``SNOOZER_POINTS``). It is never the pitch.
 
 Nothing here talks to the server: these are the helpers a bot's ``act`` needs.
 """
@@ -29,22 +35,30 @@ SIDES = ("NS", "EW")
 SAME_COLOUR = {"C": "S", "S": "C", "D": "H", "H": "D"}
 COUNTING = {"A": 1, "J": 1, "T": 1, "5": 5, "2": 1}
 ALL_CARDS = tuple(r + s for s in SUITS for r in RANKS)
-PLAIN_TRUMPS = frozenset({"seven_up", "pitch", "all_fives", "auction_pitch", "pedro"})
+JOKER = "JK"
+DECK_53 = (*ALL_CARDS, JOKER)   # snoozer's pack
+PLAIN_TRUMPS = frozenset({"seven_up", "pitch", "all_fives", "auction_pitch", "pedro", "snoozer"})
+JOKER_RULESETS = frozenset({"snoozer"})
+"""The rulesets played with the 53-card pack (RULES-family F2)."""
+SNOOZER_POINTS = {"T": 1, "3": 3, "5": 5, "9": 9, JOKER: 15}
+"""snoozer's counting trumps besides High, Low and Jack (1 each), by rank; the joker by name."""
 """The rulesets whose trumps are the suit's thirteen cards (RULES-family F4, *plain*)."""
 
 
 def rank(card: str) -> str:
-    return card[0]
+    """The rank character; ``""`` for the joker, which has none."""
+    return "" if card == JOKER else card[0]
 
 
 def suit(card: str) -> str:
-    """The printed suit (see ``effective_suit`` for the left Pedro)."""
-    return card[1]
+    """The printed suit (see ``effective_suit`` for the left Pedro and the joker); ``""``
+    for the joker."""
+    return "" if card == JOKER else card[1]
 
 
 def rank_index(card: str) -> int:
-    """0 for a two ... 12 for an ace."""
-    return RANKS.index(card[0])
+    """0 for a two ... 12 for an ace; -1 for the joker (below the two)."""
+    return -1 if card == JOKER else RANKS.index(card[0])
 
 
 def seats_for(players: int) -> tuple[str, ...]:
@@ -91,22 +105,27 @@ def left_pedro(trump: str) -> str:
 
 
 def is_trump(card: str, trump: str | None, plain: bool = False) -> bool:
+    """Whether ``card`` is a trump once ``trump`` is fixed (the joker always is then)."""
     if trump is None:
         return False
-    return card[1] == trump or (not plain and card == left_pedro(trump))
+    return card == JOKER or card[1] == trump or (not plain and card == left_pedro(trump))
 
 
 def effective_suit(card: str, trump: str | None, plain: bool = False) -> str:
-    """The suit a card belongs to in play: the left Pedro belongs to trumps (Cinch)."""
-    return trump if trump is not None and is_trump(card, trump, plain) else card[1]
+    """The suit a card belongs to in play: the left Pedro belongs to trumps (Cinch), the
+    joker too (snoozer; ``""`` before trump is fixed)."""
+    return trump if trump is not None and is_trump(card, trump, plain) else suit(card)
 
 
 def strength(card: str, trump: str | None, plain: bool = False) -> int:
     """Trick-taking order: trumps 100 and up (Cinch: A K Q J T 9 8 7 6 5 left-5 4 3 2;
-    ``plain``: A to 2), other cards 0-12.
+    ``plain``: A to 2), the joker 99 (under every trump, over every plain card), other
+    cards 0-12.
 
     Only meaningful for comparing cards that can win the same trick.
     """
+    if card == JOKER:
+        return 99
     r = RANKS.index(card[0])
     if trump is not None:
         if card[1] == trump:
@@ -118,13 +137,13 @@ def strength(card: str, trump: str | None, plain: bool = False) -> int:
 
 def card_points(card: str, trump: str | None) -> int:
     """Points the card is worth to the side that takes it in Cinch (0 for plain cards)."""
-    if not is_trump(card, trump):
+    if card == JOKER or not is_trump(card, trump):
         return 0
     return COUNTING.get(card[0], 0)
 
 
 def is_pedro(card: str, trump: str | None) -> bool:
-    return trump is not None and card[0] == "5" and is_trump(card, trump)
+    return trump is not None and rank(card) == "5" and is_trump(card, trump)
 
 
 def trumps_in(cards: Iterable[str], trump: str | None, plain: bool = False) -> list[str]:
@@ -132,9 +151,10 @@ def trumps_in(cards: Iterable[str], trump: str | None, plain: bool = False) -> l
     return sorted((c for c in cards if is_trump(c, trump, plain)), key=lambda c: -strength(c, trump, plain))
 
 
-def all_trumps(trump: str, plain: bool = False) -> list[str]:
-    """The trumps, highest first: fourteen in Cinch, thirteen ``plain``."""
-    return trumps_in(ALL_CARDS, trump, plain)
+def all_trumps(trump: str, plain: bool = False, joker: bool = False) -> list[str]:
+    """The trumps, highest first: fourteen in Cinch, thirteen ``plain``, and with ``joker``
+    (snoozer) the joker last, fourteen."""
+    return trumps_in(DECK_53 if joker else ALL_CARDS, trump, plain)
 
 
 def by_strength(cards: Iterable[str], trump: str | None, highest_first: bool = False,

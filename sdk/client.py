@@ -262,7 +262,7 @@ class Client:
                           deals: str | None = None, first: int | None = None, boards: int | None = None,
                           chunk: int | None = None, seed: int | None = None,
                           limits: dict[str, int] | None = None, practice: bool | None = None,
-                          sprt: dict[str, float] | None = None, **extra: Any) -> str:
+                          sprt: dict[str, float] | None = None, rounds: int | None = None, **extra: Any) -> str:
         """Create a tournament (admin) and queue its matches; returns its id.
 
         Round robin: ``bots``; gauntlet: ``format="gauntlet"`` with ``candidates`` and
@@ -273,13 +273,16 @@ class Client:
         bots: ``decision_ms``, ``bank_ms``, ``max_timeouts``. ``sprt`` (two-room formats):
         ``delta0``, ``delta1``, ``alpha``, ``beta`` ({} for the defaults) stops each match
         as soon as its sequential test decides; ``boards`` is then the most it plays.
+        Progressive Cinch: ``format="progressive"`` with ``bots`` (at least four; ``"rule#2"``
+        enters ``rule`` again) and ``rounds`` (default 2T); its boards follow from its rounds.
         """
         body: dict[str, Any] = {
             "bots": None if bots is None else list(bots), "format": format,
             "candidates": None if candidates is None else list(candidates),
             "references": None if references is None else list(references),
             "ruleset": ruleset, "options": options, "deals": deals, "first": first, "boards": boards,
-            "chunk": chunk, "seed": seed, "limits": limits, "practice": practice, "sprt": sprt, **extra}
+            "chunk": chunk, "seed": seed, "limits": limits, "practice": practice, "sprt": sprt,
+            "rounds": rounds, **extra}
         body = {k: v for k, v in body.items() if v is not None}
         return self._json("POST", "/tournaments", auth="admin", json=body)["id"]
 

@@ -113,7 +113,7 @@ class Decision(Model):
 @dataclass
 class Tournament(Model):
     id: str = ""
-    format: str = ""            # "round_robin", "gauntlet" or "blind"
+    format: str = ""            # "round_robin", "gauntlet", "blind" or "progressive"
     ruleset: str = ""
     options: dict[str, Any] = field(default_factory=dict)
     deals: str = ""
@@ -135,6 +135,7 @@ class Tournament(Model):
     finished: float | None = None
     commitment: dict[str, Any] | None = None    # secret deal set: name, boards, seed_sha256, deals_sha256
     deals_seed: str | None = None   # the secret set's seed, once finished (``cinch deals verify --seed``)
+    rounds: int | None = None       # progressive: its rounds of four boards
 
     @property
     def is_finished(self) -> bool:
@@ -217,6 +218,47 @@ class Standing(Model):
     tied: int = 0
     lost: int = 0
     mean: float = 0.0               # mean net points per board pair
+    last_table: int | None = None   # progressive: the table of its latest finished round (a tie-break)
+
+    @property
+    def rounds_won(self) -> int:
+        """Progressive: the rounds won (``match_wins`` there); its net points are ``total``."""
+        return self.match_wins
+
+
+@dataclass
+class ProgressiveTable(Model):
+    """One table of a progressive round (RULES-family 11): entrants by seat, partners at
+    N/S and E/W; the pairs' table scores so far; the winning side once its four boards
+    are played."""
+
+    table: int = 0                  # 1 is the head table
+    match: str = ""                 # the table's 4-board match (Client.board_pair(match, n))
+    seats: dict[str, str] = field(default_factory=dict)     # "N", "E", "S", "W" -> entrant
+    ns: int = 0
+    ew: int = 0
+    boards: int = 0                 # boards stored of four
+    winner: str | None = None       # "NS" or "EW"; None while it is played
+
+    def pair(self, side: str) -> tuple[str, str]:
+        """The two entrants of ``side`` ("NS" or "EW")."""
+        return self.seats[side[0]], self.seats[side[1]]
+
+    @property
+    def winners(self) -> tuple[str, str] | None:
+        return None if self.winner is None else self.pair(self.winner)
+
+
+@dataclass
+class ProgressiveRound(Model):
+    round: int = 0
+    first: int = 0                  # its boards: first..last (4r-3..4r)
+    last: int = 0
+    tables: list[ProgressiveTable] = field(default_factory=list)    # head first
+
+    @classmethod
+    def parse(cls, data: dict[str, Any]) -> "ProgressiveRound":
+        return cls.from_dict(data, tables=[ProgressiveTable.from_dict(t) for t in data.get("tables") or []])
 
 
 @dataclass
@@ -227,16 +269,34 @@ class Results(Model):
     standings: list[Standing] = field(default_factory=list)            # best first
     crosstable: dict[str, dict[str, MatchStats]] = field(default_factory=dict)   # row bot vs column bot
     matches: list[Match] = field(default_factory=list)
+    rounds: list[ProgressiveRound] = field(default_factory=list)      # progressive: the rounds seated so far
 
     @classmethod
     def parse(cls, data: dict[str, Any]) -> "Results":
         cross = {me: {other: MatchStats.from_dict(s) for other, s in row.items()}
                  for me, row in (data.get("crosstable") or {}).items()}
         return cls.from_dict(data, standings=[Standing.from_dict(r) for r in data.get("standings") or []],
-                             crosstable=cross, matches=[Match.parse(m) for m in data.get("matches") or []])
+                             crosstable=cross, matches=[Match.parse(m) for m in data.get("matches") or []],
+                             rounds=[ProgressiveRound.parse(r) for r in data.get("rounds") or []])
 
     def standing(self, bot: str) -> Standing | None:
         return next((s for s in self.standings if s.bot == bot), None)
+
+    def progressive_text(self) -> str:
+        """A progressive tournament's standings and rounds as text (what ``cinch
+        tournament`` and ``cinch remote standings`` print)."""
+        lines = ["Standings (rounds won, then net points, then the lower table in the last round; not rated)",
+                 f"  {'#':>2} {'entrant':16} {'won':>4} {'of':>4} {'net':>6} {'last table':>11}"]
+        for rank, row in enumerate(self.standings, 1):
+            last = "-" if row.last_table is None else row.last_table
+            lines.append(f"  {rank:>2} {row.bot:16} {row.rounds_won:>4} {row.matches:>4} {row.total:>+6} {last:>11}")
+        for rd in self.rounds:
+            lines += ["", f"Round {rd.round} (boards {rd.first}-{rd.last})"]
+            for tb in rd.tables:
+                (n, s), (e, w) = tb.pair("NS"), tb.pair("EW")
+                lines.append(f"  table {tb.table}: {n} & {s} {tb.ns:+d}  v  {e} & {w} {tb.ew:+d}  -> "
+                             f"{tb.winner or 'playing'}")
+        return "\n".join(lines)
 
     def match_of(self, a: str, b: str) -> Match | None:
         """The match between ``a`` and ``b``, in either order."""

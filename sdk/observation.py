@@ -217,7 +217,8 @@ class Observation(dict):
     @property
     def alone(self) -> bool:
         """Whether each plays for himself: the sides are the seats (any table but the
-        partnerships: NS v EW at four, widow_cinch's P1P4, P2P5, P3P6 at six)."""
+        partnerships: NS v EW at four, widow_cinch's P1P4, P2P5, P3P6 at six; the auction
+        games, auction_pitch, pedro and snoozer, at four too)."""
         return self["seat"] in self.sides
 
     @property
@@ -287,6 +288,11 @@ class Observation(dict):
     def plain_trumps(self) -> bool:
         """Whether trumps are the suit's thirteen cards (the All Fours games), not Cinch's."""
         return self.ruleset in C.PLAIN_TRUMPS
+
+    @property
+    def deck(self) -> tuple[str, ...]:
+        """Every card of the game's pack: the 52, and in snoozer the joker ``"JK"`` too."""
+        return C.DECK_53 if self.ruleset in C.JOKER_RULESETS else C.ALL_CARDS
 
     def is_trump(self, card: str) -> bool:
         return C.is_trump(card, self.trump, self.plain_trumps)
@@ -375,11 +381,13 @@ class Observation(dict):
 
     @property
     def unseen_trumps(self) -> list[str]:
-        """Trumps I have not seen anywhere: held by others or still out of play, highest first."""
+        """Trumps I have not seen anywhere: held by others or still out of play, highest first
+        (snoozer's joker last)."""
         if self.trump is None:
             return []
         seen = self.seen_cards
-        return [c for c in C.all_trumps(self.trump, self.plain_trumps) if c not in seen]
+        joker = self.ruleset in C.JOKER_RULESETS
+        return [c for c in C.all_trumps(self.trump, self.plain_trumps, joker) if c not in seen]
 
     # --- bidding and scores
     @property
@@ -427,7 +435,7 @@ class Observation(dict):
         """What is asked (one of ``DECISIONS``): "bid" (a bid or a pass), "trump",
         "discard", "rob", "play"; in the All Fours games "beg" (stand or beg), "give"
         (give or run), "bunch" (bunch or pass), "accept" (accept or refuse); in the
-        auction games (auction_pitch, pedro) "sale" (sell or pitch); None when nothing is
+        auction games (auction_pitch, pedro, snoozer) "sale" (sell or pitch); None when nothing is
         asked of me."""
         legal = self.get("legal")
         if not legal:

@@ -6,9 +6,10 @@ board per line ``{"board": n, "dealer": ..., "deck": [...], "seed": ...}``. A se
 by the canonical generator can be rebuilt from its seed alone (RULES.md section 2);
 ``verify`` checks that it was.
 
-A set is made for one table shape (RULES-family F2): the header says ``"players": k``
-when k is not 4, and the dealers are then ``P1`` ... ``Pk``. A four-seat header has no
-``players`` field, so the files published before the family stay byte for byte the same.
+A set is made for one table shape and one deck (RULES-family F2): the header says
+``"players": k`` when k is not 4, and the dealers are then ``P1`` ... ``Pk``; it says
+``"deck": 53`` for snoozer's pack with the joker. A four-seat 52-card header has neither
+field, so the files published before the family stay byte for byte the same.
 
 A *secret* set (``secret``) is made from a fresh 128-bit seed nobody outside the server
 knows, so a bot cannot look its hands up; the server publishes its *commitment* (the
@@ -28,7 +29,7 @@ from pathlib import Path
 from typing import Iterable
 
 from .engine.boards import Board, BoardError, generate_board
-from .engine.cards import seats_for
+from .engine.cards import DECK_SIZES, seats_for
 
 FORMAT = "cinch-deals/1"
 DEALS_DIR = Path(os.environ.get("CINCH_DEALS_DIR", Path(__file__).resolve().parent.parent / "deals"))
@@ -44,6 +45,7 @@ class DealSet:
     seed: str = field(repr=False)           # a secret set's seed must never reach a log line
     boards: tuple[Board, ...] = field(repr=False)
     players: int = 4
+    deck: int = 52                          # cards in the pack (F2): 53 for snoozer
 
     def board(self, number: int) -> Board:
         """Board ``number``, 1-based like the file and the generator."""
@@ -55,20 +57,30 @@ class DealSet:
 PLAYERS = range(2, 8)   # every table shape of the family
 
 
-def generate(seed: str, count: int, name: str | None = None, players: int = 4) -> DealSet:
+def generate(seed: str, count: int, name: str | None = None, players: int = 4, deck: int = 52) -> DealSet:
     if count < 1:
         raise DealSetError("a deal set needs at least one board")
     if players not in PLAYERS:
         raise DealSetError(f"a deal set is for 2 to 7 players, not {players}")
+    if deck not in DECK_SIZES:
+        raise DealSetError(f"a deal set's deck is 52 or 53 cards, not {deck}")
     seats = seats_for(players)
-    return DealSet(name or seed, seed, tuple(generate_board(seed, n, seats) for n in range(1, count + 1)), players)
+    boards = tuple(generate_board(seed, n, seats, deck) for n in range(1, count + 1))
+    return DealSet(name or seed, seed, boards, players, deck)
+
+
+def shape(deals: DealSet) -> dict[str, int]:
+    """The header fields of a set's table shape and deck, each only when it is not the
+    four-seat 52-card default (so older files and commitments keep their bytes)."""
+    out = {"players": deals.players} if deals.players != 4 else {}
+    if deals.deck != 52:
+        out["deck"] = deals.deck
+    return out
 
 
 def dumps(deals: DealSet) -> str:
     """The file text: stable key order and one board per line, so its sha256 is stable."""
-    header = {"format": FORMAT, "name": deals.name, "seed": deals.seed, "boards": len(deals.boards)}
-    if deals.players != 4:
-        header["players"] = deals.players
+    header = {"format": FORMAT, "name": deals.name, "seed": deals.seed, "boards": len(deals.boards), **shape(deals)}
     lines = [json.dumps(header)]
     for n, board in enumerate(deals.boards, 1):
         lines.append(json.dumps({"board": n, **board.to_dict()}))
@@ -108,20 +120,23 @@ def parse(lines: Iterable[str], source: str = "<deals>") -> DealSet:
             players = data.get("players", 4)
             if players not in PLAYERS or isinstance(players, bool):
                 raise DealSetError(f"{where}: the header's players must be 2 to 7, not {players!r}")
+            deck = data.get("deck", 52)
+            if deck not in DECK_SIZES or isinstance(deck, bool):
+                raise DealSetError(f"{where}: the header's deck must be 52 or 53 cards, not {deck!r}")
             header, seats = data, seats_for(players)
             continue
         expected = len(boards) + 1
         if data.get("board") != expected:
             raise DealSetError(f"{where}: expected board {expected}, found {data.get('board')!r}")
         try:
-            boards.append(Board.from_dict(data, seats))
+            boards.append(Board.from_dict(data, seats, deck))
         except BoardError as exc:
             raise DealSetError(f"{where}: {exc}") from None
     if header is None:
         raise DealSetError(f"{source}: empty file, expected a header line")
     if len(boards) != header["boards"]:
         raise DealSetError(f"{source}: the header promises {header['boards']} boards, the file has {len(boards)}")
-    return DealSet(header["name"], header["seed"], tuple(boards), header.get("players", 4))
+    return DealSet(header["name"], header["seed"], tuple(boards), header.get("players", 4), header.get("deck", 52))
 
 
 def path_for(name_or_path: str) -> Path:
@@ -146,7 +161,7 @@ def load(name_or_path: str) -> DealSet:
 def mismatches(deals: DealSet) -> list[int]:
     """Board numbers that differ from the canonical generator for the set's seed."""
     seats = seats_for(deals.players)
-    return [n for n, board in enumerate(deals.boards, 1) if board != generate_board(deals.seed, n, seats)]
+    return [n for n, board in enumerate(deals.boards, 1) if board != generate_board(deals.seed, n, seats, deals.deck)]
 
 
 # ---------------------------------------------------------------------- secret sets and commitments
@@ -167,17 +182,16 @@ def commitment(deals: DealSet) -> dict[str, object]:
     """What the server publishes before play: the set's name and size, the sha256 of its
     seed and the sha256 of its file text (``dumps``)."""
     out: dict[str, object] = {"name": deals.name, "boards": len(deals.boards),
-                              "seed_sha256": sha256_text(deals.seed), "deals_sha256": sha256_text(dumps(deals))}
-    if deals.players != 4:
-        out["players"] = deals.players
+                              "seed_sha256": sha256_text(deals.seed), "deals_sha256": sha256_text(dumps(deals)),
+                              **shape(deals)}
     return out
 
 
-def secret(boards: int, players: int = 4) -> tuple[DealSet, dict[str, object]]:
-    """A fresh secret set of ``boards`` boards for ``players`` seats (128-bit random
-    seed, canonical generator) and its commitment."""
+def secret(boards: int, players: int = 4, deck: int = 52) -> tuple[DealSet, dict[str, object]]:
+    """A fresh secret set of ``boards`` boards for ``players`` seats and a ``deck``-card
+    pack (128-bit random seed, canonical generator) and its commitment."""
     seed = secrets.token_hex(16)
-    deals = generate(seed, boards, secret_name(seed), players)
+    deals = generate(seed, boards, secret_name(seed), players, deck)
     return deals, commitment(deals)
 
 
@@ -203,7 +217,10 @@ def check_reveal(seed: str, committed: dict[str, object]) -> DealSet:
     players = committed.get("players", 4)
     if players not in PLAYERS or isinstance(players, bool):
         raise DealSetError(f"the commitment's players must be 2 to 7, not {players!r}")
-    deals = generate(seed, count, name, players)
+    deck = committed.get("deck", 52)
+    if deck not in DECK_SIZES or isinstance(deck, bool):
+        raise DealSetError(f"the commitment's deck must be 52 or 53 cards, not {deck!r}")
+    deals = generate(seed, count, name, players, deck)
     digest = sha256_text(dumps(deals))
     wanted = committed.get("deals_sha256")
     if wanted is not None and digest != str(wanted).lower():

@@ -83,11 +83,24 @@ from typing import Any
 
 from redis import Redis
 
-from .dealsets import DealSet
+from .dealsets import DealSet, shape
 from .ratings import replay, shown
 from .records import current_pair, current_room, current_table_hand
 from .settings import CLOSED_DECISION_SECONDS
 from .engine import Board, make_ruleset, seats_for
+
+# KEYS[1] the tournament's match list; ARGV[1] the match key prefix, then (match id, spec JSON) pairs.
+_ADD_MATCHES = """
+local added = 0
+for i = 2, #ARGV, 2 do
+  if redis.call('HSETNX', ARGV[1] .. ARGV[i], 'spec', ARGV[i + 1]) == 1 then
+    redis.call('HSET', ARGV[1] .. ARGV[i], 'status', 'running')
+    redis.call('RPUSH', KEYS[1], ARGV[i])
+    added = added + 1
+  end
+end
+return added
+"""
 
 _RECORD_PAIRS = """
 if redis.call('SISMEMBER', KEYS[5], ARGV[1]) == 1 then return {0, redis.call('SCARD', KEYS[5])} end
@@ -430,6 +443,7 @@ class Store:
         self._lease = redis.register_script(_LEASE)
         self._take_over = redis.register_script(_TAKE_OVER)
         self._stop = redis.register_script(_STOP)
+        self._add_matches = redis.register_script(_ADD_MATCHES)
         self._boards: dict[tuple[str, int], Board] = {}
 
     def key(self, *parts: object) -> str:
@@ -439,8 +453,8 @@ class Store:
     def put_dealset(self, deals: DealSet) -> None:
         """Publish a deal set for workers on any machine; refuses a different set of the same name."""
         key = self.key("deals", deals.name)
-        shape = {"players": deals.players} if deals.players != 4 else {}
-        meta = json.dumps({"name": deals.name, "seed": deals.seed, "boards": len(deals.boards), **shape})
+        meta = json.dumps({"name": deals.name, "seed": deals.seed, "boards": len(deals.boards),
+                           **shape(deals)})
         stored = self.redis.hget(key, "meta")
         if stored is not None:
             if json.loads(stored) != json.loads(meta) or self.board(deals.name, 1) != deals.boards[0]:
@@ -460,21 +474,26 @@ class Store:
             raw, meta = self.redis.hmget(self.key("deals", name), [str(number), "meta"])
             if raw is None:
                 raise StoreError(f"deal set {name!r} has no board {number} in this store")
-            seats = seats_for(json.loads(meta).get("players", 4))
-            cached = self._boards[(name, number)] = Board.from_dict(json.loads(raw), seats)
+            table = json.loads(meta)
+            cached = self._boards[(name, number)] = Board.from_dict(
+                json.loads(raw), seats_for(table.get("players", 4)), table.get("deck", 52))
         return cached
 
     # ------------------------------------------------------------------ tournaments and matches
     def create_tournament(self, spec: dict[str, Any], matches: list[dict[str, Any]], driver: str,
-                          lease_ms: int) -> str:
-        """Store a tournament (queued, held by ``driver``) and its matches in one transaction."""
+                          lease_ms: int, planned: tuple[int, int] | None = None) -> str:
+        """Store a tournament (queued, held by ``driver``) and its matches in one transaction.
+
+        ``planned`` is (matches, board pairs) in all when later matches are added as play
+        goes on (``add_matches``: a progressive tournament's rounds), so that its progress
+        and its completion count them from the start."""
         tid = f"t{self.redis.incr(self.key('seq', 'tournament'))}"
         now = time.time()
-        pairs_total = sum(m["last"] - m["first"] + 1 for m in matches)
+        matches_total, pairs_total = planned or (len(matches), sum(m["last"] - m["first"] + 1 for m in matches))
         pipe = self.redis.pipeline(transaction=True)
         pipe.hset(self.key("tournament", tid), mapping={
             "spec": json.dumps({**spec, "id": tid}), "status": "queued", "driver": driver, "pairs_done": 0,
-            "pairs_total": pairs_total, "matches_total": len(matches), "created": now})
+            "pairs_total": pairs_total, "matches_total": matches_total, "created": now})
         pipe.set(self.key("tournament", tid, "lease"), driver, px=lease_ms)
         pipe.zadd(self.key("tournaments"), {tid: now})
         pipe.sadd(self.key("tournaments", "active"), tid)
@@ -485,6 +504,15 @@ class Store:
             pipe.hset(self.key("match", mid), mapping={"spec": json.dumps(match), "status": "running"})
         pipe.execute()
         return tid
+
+    def add_matches(self, tid: str, matches: list[dict[str, Any]]) -> int:
+        """Add matches (each with its ``id``) to a tournament's schedule, each once whoever
+        adds it: a round computed twice (by the job that finished the round and by the
+        supervisor) is stored once. Returns how many were new."""
+        args: list[str] = [self.key("match", "")]
+        for match in matches:
+            args += [match["id"], json.dumps({**match, "tournament": tid})]
+        return int(self._add_matches(keys=[self.key("tournament", tid, "matches")], args=args))
 
     def tournament(self, tid: str) -> dict[str, Any]:
         """A tournament's spec and state. A queued or running one whose driver's lease has

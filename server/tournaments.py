@@ -10,6 +10,11 @@ A tournament is a list of duplicate matches on the same boards. Formats:
   round robin plays every ``m``-subset of ``bots``, a gauntlet every candidate with every
   ``m - 1`` references; ``rooms`` (``rotate``, or ``permute`` for ``m <= 4``) is its
   seating plan. The blind movement and ``sprt`` are for two units only;
+* ``progressive``: Progressive Cinch (RULES-family section 11, ``server.progressive``):
+  individual ``bots`` at tables of four, four boards a round, the winning pair of a
+  table moving up and the partners dividing; each table of a round is one 4-board match
+  (``kind: "progressive"``, one room a board) and the next round's tables are added once
+  a round is complete (``advance``). Its results are not rated (``after_match_progress``);
 * ``blind``: the blind movement. Every one of ``bots`` plays every board once, against a
   built-in reference bot, and is scored against the reference pair's own result on the
   same cards (``workers.match.play_blind_board``); entrants are compared with each other
@@ -38,22 +43,27 @@ from itertools import combinations
 from typing import Any, Callable, Iterable
 
 from .anytime import confidence_sequence
-from .engine import RulesetError, game_spec, make_ruleset
+from .engine import SEATS, RulesetError, game_spec, make_ruleset
 from .field_matches import KIND, entrant_stats, field_evidence, is_field, pairwise
 from .match_sprt import decide, sprt_summary
+from .progressive import (BOARDS_PER_ROUND, COPY, MIN_ENTRANTS, TableResult, boards_of, default_rounds,
+                          bot_of, first_seating, seating_after, standings, tables_for)
 from .ratings import record
 from .sequential import Sprt
 from .stats import MatchStats, corrected_summary, mirrored, summarize
 from .store import Store
 from workers.match import seatings, units_of
 
-FORMATS = ("round_robin", "gauntlet", "blind")
+FORMATS = ("round_robin", "gauntlet", "blind", "progressive")
+PROGRESSIVE = "progressive"     # the format, and the kind of its table matches
+PROGRESSIVE_BASE = "foster51"   # RULES-family 11.2: "The ordinary game of Cinch is played"
+MAX_ROUNDS = 250                # the published 4-seat set's 1,000 boards
 TWO_ROOM = ("round_robin", "gauntlet")
 SECRET = "secret"       # ``deals``: a fresh secret set, committed at creation, revealed at the end
 STATUSES = ("queued", "running", "interrupted", "cancelled", "finished", "failed")
 DEFAULTS = {"format": None, "ruleset": "american62", "options": {}, "deals": None, "practice": False,
             "first": 1, "boards": 100, "chunk": 20, "seed": 1, "limits": {}, "sprt": None,
-            "rooms": "rotate"}
+            "rooms": "rotate", "rounds": None}
 PUBLIC_DEALS = "standard"     # the default deal set when every entrant is built in
 BLIND_REFERENCE = "rule"      # the blind movement's default reference bot
 LIMITS = {"decision_ms": (50, 600_000), "bank_ms": (0, 3_600_000), "max_timeouts": (0, 10_000)}
@@ -114,12 +124,19 @@ def validate(request: dict[str, Any], roster: dict[str, dict[str, Any]]) -> dict
         spec["format"] = "round_robin" if everyone_trusted else "blind"
     if spec["format"] not in FORMATS:
         raise SpecError(f"format must be one of {', '.join(FORMATS)}, not {spec['format']!r}")
+    if spec["format"] == PROGRESSIVE and "ruleset" not in request:
+        spec["ruleset"] = PROGRESSIVE_BASE
+    if spec["format"] != PROGRESSIVE and spec["rounds"] is not None:
+        raise SpecError("rounds: only a progressive tournament plays rounds; other formats set boards")
     try:
         make_ruleset(spec["ruleset"], spec["options"])
     except RulesetError as exc:
         raise SpecError(str(exc)) from None
     _shape(spec)
-    _entrants(spec, roster)
+    if spec["format"] == PROGRESSIVE:
+        _progressive(spec, request, roster)
+    else:
+        _entrants(spec, roster)
     if not isinstance(spec["practice"], bool):
         raise SpecError(f"practice must be true or false, not {spec['practice']!r}")
     _deals(spec, roster)
@@ -198,6 +215,43 @@ def _entrants(spec: dict[str, Any], roster: dict[str, dict[str, Any]]) -> None:
                             f"admin marks the bot trusted (POST /api/v1/bots/{untrusted[0]}/trust)")
 
 
+def _progressive(spec: dict[str, Any], request: dict[str, Any], roster: dict[str, dict[str, Any]]) -> None:
+    """Check and complete a progressive tournament (RULES-family 11): a 4-seat partnership
+    ruleset, at least ``MIN_ENTRANTS`` bots, ``rounds`` (default ``2T``); its boards are
+    fixed by the rounds (round r plays boards 4r-3..4r), one job a table unless ``chunk``
+    says. Every entrant plays each board once, so untrusted bots may enter."""
+    rules = make_ruleset(spec["ruleset"], spec["options"])
+    if rules.players != 4 or entrants_per_match(spec) != 2:
+        raise SpecError(f"ruleset: Progressive Cinch is played by two partnerships at tables of four "
+                        f"(RULES-family 11.2); {spec['ruleset']} with {rules.players} players is not")
+    fixed = [f for f in ("boards", "first", "candidates", "references", "sprt") if f in request]
+    if fixed:
+        raise SpecError(f"{fixed[0]}: a progressive tournament plays boards 4r-3..4r in round r at every table "
+                        f"and has only bots as entrants; set rounds (and bots) instead")
+    bots = spec.get("bots")
+    if not isinstance(bots, list) or not all(isinstance(n, str) for n in bots):
+        raise SpecError("bots must be a list of bot names")
+    odd = [n for n in bots if not COPY.match(n)]
+    if odd:
+        raise SpecError(f"bots: {odd[0]!r} is neither a bot's name nor a name with #1..#99 (to enter a bot again)")
+    if len(set(bots)) != len(bots):
+        raise SpecError("bots names an entrant twice (enter a bot again as name#2, name#3 ...)")
+    _names({"bots": entrants(spec)}, "bots", roster)
+    twice = [n for n in bots if n != bot_of(n) and roster[bot_of(n)]["kind"] != "builtin"]
+    if twice:
+        raise SpecError(f"bots: {twice[0]} enters the remote bot {bot_of(twice[0])} again; only built-in bots may be "
+                        "entered more than once (one remote bot at two seats would see two hands)")
+    if len(bots) < MIN_ENTRANTS:
+        raise SpecError(f"bots: Progressive Cinch needs at least {MIN_ENTRANTS} entrants (a table of four), "
+                        f"not {len(bots)}; house bots fill only the last table")
+    if spec["rounds"] is None:
+        spec["rounds"] = min(default_rounds(len(bots)), MAX_ROUNDS)
+    _whole(spec, "rounds", 1, MAX_ROUNDS)
+    spec.update(first=1, boards=BOARDS_PER_ROUND * spec["rounds"])
+    if "chunk" not in request:
+        spec["chunk"] = BOARDS_PER_ROUND
+
+
 def _sprt(spec: dict[str, Any], chunk_asked: bool) -> None:
     """Check and complete ``sprt``: each match of a two-room format tested on its own
     (``server.match_sprt``), ``boards`` its most; jobs of ``SPRT_CHUNK`` boards unless
@@ -228,15 +282,24 @@ def _sprt(spec: dict[str, Any], chunk_asked: bool) -> None:
         spec["chunk"] = SPRT_CHUNK
 
 
-def public_deals(players: int) -> str:
-    """The published deal set of a table size: ``standard``, ``standard-2p``, ..."""
+def public_deals(players: int, deck: int = 52) -> str:
+    """The published deal set of a table size and deck: ``standard``, ``standard-2p``, ...;
+    ``standard-53-4p`` ... ``standard-53-7p`` for snoozer's 53 cards."""
+    if deck != 52:
+        return f"{PUBLIC_DEALS}-{deck}-{players}p"
     return PUBLIC_DEALS if players == 4 else f"{PUBLIC_DEALS}-{players}p"
+
+
+def table_shape(ruleset: str, options: Any) -> tuple[int, int]:
+    """(players, cards in the deck) of a valid ruleset and options: what a deal set must fit."""
+    rules = make_ruleset(ruleset, options)
+    return rules.players, game_spec(rules).deck
 
 
 def _deals(spec: dict[str, Any], roster: dict[str, dict[str, Any]]) -> None:
     remote = [n for n in entrants(spec) if roster[n]["kind"] != "builtin"]
     if spec["deals"] is None:
-        spec["deals"] = SECRET if remote else public_deals(make_ruleset(spec["ruleset"], spec["options"]).players)
+        spec["deals"] = SECRET if remote else public_deals(*table_shape(spec["ruleset"], spec["options"]))
     if not isinstance(spec["deals"], str) or not spec["deals"]:
         raise SpecError("deals must be the name of a deal set, or \"secret\"")
     if spec["deals"] != SECRET and remote and not spec["practice"]:
@@ -245,13 +308,19 @@ def _deals(spec: dict[str, Any], roster: dict[str, dict[str, Any]]) -> None:
                         "unless it is marked \"practice\": true")
 
 
-def fit_boards(spec: dict[str, Any], deal_count: int, players: int = 4) -> None:
+def fit_boards(spec: dict[str, Any], deal_count: int, players: int = 4, deck: int = 52) -> None:
     """Check that boards first..first+boards-1 exist in a deal set of ``deal_count`` boards
-    and that the set is dealt for the ruleset's table size."""
-    wanted = make_ruleset(spec["ruleset"], spec["options"]).players
+    and that the set is dealt for the ruleset's table size and deck (RULES-family F2: a
+    52-card set never deals snoozer, nor a 53-card set another game)."""
+    wanted, cards = table_shape(spec["ruleset"], spec["options"])
     if players != wanted:
         raise SpecError(f"deals: {spec['deals']} is dealt for {players} players, the ruleset seats {wanted} "
-                        f"(the published set for {wanted} is {public_deals(wanted)})")
+                        f"(the published set for {wanted} is {public_deals(wanted, cards)})")
+    if deck != cards:
+        raise SpecError(f"deals: {spec['deals']} is a {deck}-card set, {spec['ruleset']} is played with {cards} "
+                        f"cards (the published set is {public_deals(wanted, cards)})")
+    if spec["format"] == PROGRESSIVE:
+        _whole(spec, "rounds", 1, deal_count // BOARDS_PER_ROUND)
     _whole(spec, "first", 1, deal_count)
     _whole(spec, "boards", 1, deal_count - spec["first"] + 1)
 
@@ -264,7 +333,7 @@ def pairings(spec: dict[str, Any], m: int = 2) -> list[tuple[str, ...]]:
     return [(c, *refs) for c in spec["candidates"] for refs in combinations(spec["references"], m - 1)]
 
 
-def plan_matches(spec: dict[str, Any]) -> list[dict[str, Any]]:
+def plan_matches(spec: dict[str, Any], deal_seed: str | None = None) -> list[dict[str, Any]]:
     """The tournament's matches, all on boards first..first+boards-1 of the same deal set.
 
     Two-room formats: one match per pairing over all the boards (with the tournament's
@@ -273,10 +342,15 @@ def plan_matches(spec: dict[str, Any]) -> list[dict[str, Any]]:
     so that every entrant meets each reference on the same boards and plays each board
     once; ``index`` (the entrant's place) fixes its side on each board. A ruleset of
     ``m > 2`` units: one match of ``m`` entrants (``entrants``; ``x`` and ``y`` its first
-    two) per ``pairings``, played in the ``rooms`` seating plan.
+    two) per ``pairings``, played in the ``rooms`` seating plan. Progressive: the first
+    round's tables (``round_matches``), seated from the deal set's seed ``deal_seed``;
+    the later rounds are added as the earlier ones end (``advance``).
     """
-    common = {"ruleset": spec["ruleset"], "options": spec["options"], "deals": spec["deals"],
-              "seed": spec["seed"], "limits": spec["limits"]}
+    if spec["format"] == PROGRESSIVE:
+        if deal_seed is None:
+            raise ValueError("a progressive tournament is seated from its deal set's seed (RULES-family 11.5)")
+        return round_matches(spec, 1, first_seating(deal_seed, spec["bots"]))
+    common = _common(spec)
     last = spec["first"] + spec["boards"] - 1
     if spec["format"] in TWO_ROOM:
         m = entrants_per_match(spec)
@@ -289,6 +363,84 @@ def plan_matches(spec: dict[str, Any]) -> list[dict[str, Any]]:
     bounds = [spec["first"] + spec["boards"] * j // len(refs) for j in range(len(refs) + 1)]
     return [{"kind": "blind", "x": entrant, "y": ref, "index": i, "first": bounds[j], "last": bounds[j + 1] - 1,
              **common} for i, entrant in enumerate(spec["bots"]) for j, ref in enumerate(refs)]
+
+
+def _common(spec: dict[str, Any]) -> dict[str, Any]:
+    """What every match of a tournament shares."""
+    return {"ruleset": spec["ruleset"], "options": spec["options"], "deals": spec["deals"],
+            "seed": spec["seed"], "limits": spec["limits"]}
+
+
+def planned_totals(spec: dict[str, Any]) -> tuple[int, int] | None:
+    """(matches, board pairs) a progressive tournament will have in all, its later rounds
+    not stored yet (``Store.create_tournament``); None for a format planned at once."""
+    if spec["format"] != PROGRESSIVE:
+        return None
+    tables = tables_for(len(spec["bots"]))
+    return tables * spec["rounds"], tables * spec["boards"]
+
+
+def round_matches(spec: dict[str, Any], round_: int, seating: list[tuple[str, ...]]) -> list[dict[str, Any]]:
+    """A progressive round's tables as matches of one room a board: ``entrants`` at N, E,
+    S, W (``x``, ``y`` the first two), boards ``4r-3..4r``. Match ``(r-1)T + t`` of the
+    tournament is table ``t`` of round ``r``, so a round added twice keeps its ids."""
+    first, last = boards_of(round_)
+    out = []
+    for table, seats in enumerate(seating, 1):
+        match = {"kind": PROGRESSIVE, "round": round_, "table": table, "entrants": list(seats), "x": seats[0],
+                 "y": seats[1], "first": first, "last": last, **_common(spec)}
+        if "id" in spec:
+            match["id"] = f"{spec['id']}.m{(round_ - 1) * len(seating) + table}"
+        out.append(match)
+    return out
+
+
+def deal_seed(store: Store, spec: dict[str, Any]) -> str:
+    """``S`` of RULES-family 11: the tournament's deal-set seed (kept in the store, and
+    served only once a secret set's tournament is finished)."""
+    return (store.dealset_meta(spec["deals"]) or {})["seed"]
+
+
+def table_scores(store: Store, match: dict[str, Any]) -> tuple[int, int, int]:
+    """A progressive table's (N/S table score, E/W table score, boards stored): the sums
+    of the pairs' hand score changes over its boards stored so far (RULES-family 11.3)."""
+    ns = ew = 0
+    boards = 0
+    for number in range(match["first"], match["last"] + 1):
+        record = store.pair(match["id"], number)
+        if record is not None:
+            delta = record["rooms"][0]["result"]["delta"]
+            ns, ew, boards = ns + delta["NS"], ew + delta["EW"], boards + 1
+    return ns, ew, boards
+
+
+def progressive_rounds(store: Store, spec: dict[str, Any]) -> list[list[tuple[dict[str, Any], TableResult | None]]]:
+    """A progressive tournament's stored rounds, each its tables head first, with each
+    table's result once its four boards are stored (None while it is played)."""
+    rounds: dict[int, list[tuple[dict[str, Any], TableResult | None]]] = {}
+    for mid in store.match_ids(spec["id"]):
+        match = store.match(mid)
+        ns, ew, boards = table_scores(store, match)
+        done = boards == match["last"] - match["first"] + 1
+        result = TableResult(match["round"], match["table"], tuple(match["entrants"]), ns, ew) if done else None
+        rounds.setdefault(match["round"], []).append((match, result))
+    return [sorted(rounds[r], key=lambda item: item[0]["table"]) for r in sorted(rounds)]
+
+
+def advance(store: Store, tid: str) -> int:
+    """Add a progressive tournament's next round once every table of its last round has
+    its four boards: seated by the movement (``server.progressive.seating_after``) from
+    the stored table results. Idempotent (the round's match ids are fixed), so the job
+    that stored a round's last board and the supervisor may both call it. Returns the
+    matches added (0 for another format, mid-round, or after the last round)."""
+    spec = store.tournament(tid)
+    if spec["format"] != PROGRESSIVE:
+        return 0
+    rounds = progressive_rounds(store, spec)
+    if len(rounds) >= spec["rounds"] or any(result is None for _, result in rounds[-1]):
+        return 0
+    seating = seating_after(deal_seed(store, spec), spec["bots"], [[r for _, r in tables] for tables in rounds])
+    return store.add_matches(tid, round_matches(spec, len(rounds) + 1, seating))
 
 
 def chunks(match: dict[str, Any], size: int, skip: set[int] = frozenset()) -> list[tuple[int, int]]:
@@ -305,7 +457,10 @@ def chunks(match: dict[str, Any], size: int, skip: set[int] = frozenset()) -> li
 
 def entrants(spec: dict[str, Any]) -> list[str]:
     """Every bot in a tournament, in the order the request named them (a blind
-    movement's reference bots included)."""
+    movement's reference bots included; a progressive entrant's bot once however often
+    it is entered)."""
+    if spec.get("format") == PROGRESSIVE:
+        return list(dict.fromkeys(bot_of(n) for n in spec["bots"]))
     return list(spec.get("bots") or []) + list(spec.get("candidates") or []) + list(spec.get("references") or [])
 
 
@@ -466,7 +621,10 @@ def after_match_progress(store: Store, match: dict[str, Any]) -> bool:
     mid, tid = match["id"], match["tournament"]
     if mid not in store.complete_matches(tid) and not decide(store, match):
         return False
-    rate_match(store, match)
+    if match.get("kind") == PROGRESSIVE:
+        advance(store, tid)       # not rated: see README, "Progressive Cinch"
+    else:
+        rate_match(store, match)
     return finish_if_complete(store, tid)
 
 
@@ -484,6 +642,8 @@ def rebuild_ratings(store: Store, rulesets: Iterable[str] | None = None) -> dict
         for mid in store.match_ids(tid):
             if mid in complete:
                 match = store.match(mid)
+                if match.get("kind") == PROGRESSIVE:
+                    continue          # progressive tables are never rated
                 if is_field(match):
                     steps += [(c, lambda d=d: d) for c, d in pairwise(store, match)]
                 else:
@@ -537,6 +697,8 @@ def results(store: Store, tid: str) -> dict[str, Any]:
     over every match that holds both (``field_matches.pairwise``).
     """
     spec = store.tournament(tid)
+    if spec["format"] == PROGRESSIVE:
+        return progressive_results(store, spec)
     blind = spec["format"] == "blind"
     matches = []
     cross: dict[str, dict[str, Any]] = {}
@@ -574,9 +736,7 @@ def results(store: Store, tid: str) -> dict[str, Any]:
                 r["match_wins"] += st.outcome() == 1
                 r["match_draws"] += st.outcome() == 0
                 add_boards(r, st)
-            matches.append({"id": mid, "x": match["x"], "y": match["y"], "entrants": match["entrants"],
-                            "status": match["status"], "stats": entries[0][1].to_dict(), "corrected": None,
-                            "entrant_stats": [{"bot": bot, **st.to_dict()} for bot, st in entries]})
+            matches.append(seated_summary(match, entries))
             for comparison, diffs in pairwise(store, match):
                 field_diffs.setdefault((comparison["x"], comparison["y"]), []).extend(diffs[b] for b in sorted(diffs))
             continue
@@ -602,3 +762,54 @@ def results(store: Store, tid: str) -> dict[str, Any]:
     standings = sorted(table.values(), key=lambda r: (-r["mean"], r["bot"]))
     return {"tournament": tid, "format": spec["format"], "ruleset": spec["ruleset"],
             "standings": standings, "crosstable": cross, "matches": matches}
+
+
+def seated_summary(match: dict[str, Any], entries: list[tuple[str, MatchStats]]) -> dict[str, Any]:
+    """A match of several entrants in the results: X's statistics and every entrant's."""
+    return {"id": match["id"], "x": match["x"], "y": match["y"], "entrants": match["entrants"],
+            "status": match["status"], "stats": entries[0][1].to_dict(), "corrected": None,
+            "entrant_stats": [{"bot": bot, **st.to_dict()} for bot, st in entries]}
+
+
+def progressive_results(store: Store, spec: dict[str, Any]) -> dict[str, Any]:
+    """A progressive tournament's results over the tables finished so far: the standings
+    of RULES-family 11.8 (``server.progressive.standings``; the house entrants have no
+    row), each round's tables (seats, table scores, winner) and each table as a match.
+
+    A standings row has the common shape, read the progressive way: ``matches`` the
+    rounds (tables) finished, ``match_wins`` the rounds won, ``total`` the net points (its
+    pair's table score less the other pair's), ``boards``, ``won``/``tied``/``lost`` and
+    ``mean`` over its boards' nets, and ``last_table`` the tie-break's table."""
+    seed = deal_seed(store, spec)
+    rounds = progressive_rounds(store, spec)
+    nets: dict[str, list[int]] = {}
+    for tables in rounds:
+        for match, result in tables:
+            if result is not None:
+                for scores in store.entrant_scores(match["id"]).values():
+                    for entrant, score in zip(match["entrants"], scores):
+                        nets.setdefault(entrant, []).append(score)
+    finished = [result for tables in rounds for _, result in tables if result is not None]
+    standing = []
+    for row in standings(seed, spec["bots"], finished):
+        board_nets = nets.get(row["bot"], [])
+        st = summarize(board_nets)
+        standing.append({"bot": row["bot"], "matches": row["rounds"], "match_wins": row["rounds_won"],
+                         "match_draws": 0, "boards": st.boards, "total": row["net"], "won": st.won, "tied": st.tied,
+                         "lost": st.lost, "mean": round(row["net"] / st.boards, 4) if st.boards else 0.0,
+                         "last_table": row["last_table"]})
+    shown = []
+    for tables in rounds:
+        shown.append({"round": tables[0][0]["round"], "first": tables[0][0]["first"], "last": tables[0][0]["last"],
+                      "tables": [table_view(store, seed, match, result) for match, result in tables]})
+    matches = [seated_summary(match, entrant_stats(store, match)) for tables in rounds for match, _ in tables]
+    return {"tournament": spec["id"], "format": spec["format"], "ruleset": spec["ruleset"], "standings": standing,
+            "crosstable": {}, "matches": matches, "rounds": shown}
+
+
+def table_view(store: Store, seed: str, match: dict[str, Any], result: TableResult | None) -> dict[str, Any]:
+    """One progressive table as served: its match, entrants by seat, table scores so far,
+    and its winning side once its four boards are stored."""
+    ns, ew, boards = table_scores(store, match)
+    return {"table": match["table"], "match": match["id"], "seats": dict(zip(SEATS, match["entrants"])),
+            "ns": ns, "ew": ew, "boards": boards, "winner": None if result is None else result.winner(seed)}

@@ -23,8 +23,7 @@ from server.dealsets import DealSet
 from server.registry import ensure_builtins, roster
 from server.settings import LEASE_MS, SUPERVISE_SECONDS
 from server.store import Store
-from server.engine import make_ruleset
-from server.tournaments import SECRET, chunks, fit_boards, plan_matches, validate
+from server.tournaments import SECRET, chunks, fit_boards, plan_matches, planned_totals, table_shape, validate
 from workers.bots import BUILTIN
 from workers.jobs import enqueue_chunks
 from workers.local import LocalWorkers
@@ -54,14 +53,14 @@ def start(store: Store, queue: Queue, request: dict[str, Any], driver: str, deal
     ensure_builtins(store, BUILTIN)
     spec = validate({**request, "deals": deals.name} if deals else request, roster(store))
     if spec["deals"] == SECRET:
-        players = make_ruleset(spec["ruleset"], spec["options"]).players
-        deals, commitment = dealsets.secret(spec["first"] + spec["boards"] - 1, players)
+        deals, commitment = dealsets.secret(spec["first"] + spec["boards"] - 1,
+                                            *table_shape(spec["ruleset"], spec["options"]))
         spec.update(deals=deals.name, commitment=commitment)
     elif deals is None:
         deals = dealsets.load(spec["deals"])
-    fit_boards(spec, len(deals.boards), deals.players)
+    fit_boards(spec, len(deals.boards), deals.players, deals.deck)
     store.put_dealset(deals)
-    tid = store.create_tournament(spec, plan_matches(spec), driver, LEASE_MS)
+    tid = store.create_tournament(spec, plan_matches(spec, deals.seed), driver, LEASE_MS, planned_totals(spec))
     for mid in store.match_ids(tid):
         enqueue_chunks(store, queue, tid, mid, chunks(store.match(mid), spec["chunk"]))
     return tid

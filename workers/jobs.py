@@ -30,10 +30,11 @@ from server.settings import CLAIM_MS, HEARTBEAT_SECONDS, JOB_TIMEOUT
 from server.store import Store
 from server.match_sprt import decide
 from server.field_matches import is_field
-from server.tournaments import after_match_progress
+from server.progressive import bot_of
+from server.tournaments import PROGRESSIVE, advance, after_match_progress, chunks
 from workers.bots import BUILTIN, Agent, make_bot
 from workers.luck import blind_luck, lucky_pair, with_luck
-from workers.match import entrant_side, play_blind_board, play_boards, play_pairs, play_par_room, units_of
+from workers.match import entrant_side, play_blind_board, play_boards, play_pairs, play_par_room, play_table, units_of
 from workers.worker import stopping
 
 QUEUE = "cinch"
@@ -86,13 +87,16 @@ class Heartbeat:
 def play_chunk(prefix: str, mid: str, first: int, last: int) -> int:
     """Play boards first..last of match ``mid`` that are not stored yet; returns how many."""
     job = get_current_job()
-    return play_chunk_with(Store(job.connection, prefix), mid, first, last, job.id, should_stop=stopping)
+    store = Store(job.connection, prefix)
+    return play_chunk_with(store, mid, first, last, job.id, should_stop=stopping, queue=queue_for(store, job.origin))
 
 
 def play_chunk_with(store: Store, mid: str, first: int, last: int, job_id: str = "local",
-                    should_stop: Callable[[], bool] = lambda: False) -> int:
+                    should_stop: Callable[[], bool] = lambda: False, queue: Queue | None = None) -> int:
     """The body of ``play_chunk``; ``should_stop`` is asked between rooms (a worker
     asked to stop ends its job early, and the supervisor gives the rest to another).
+    The job that completes a progressive round seats the next one and, given its
+    ``queue``, enqueues its tables at once (else the supervisor's next pass does).
 
     The job first claims every board of its range that is not stored or being played,
     then plays them: a two-room match with its rooms interleaved (``play_pairs``), a
@@ -121,6 +125,9 @@ def play_chunk_with(store: Store, mid: str, first: int, last: int, job_id: str =
         boards = [(n, store.board(match["deals"], n)) for n in claimed]
         if match.get("kind") == "blind":
             records = blind_records(store, rules, match, boards, x, y, halted)
+        elif match.get("kind") == PROGRESSIVE:
+            seated = [x, y, *(agent_for(store, name, match) for name in match["entrants"][2:])]
+            records = play_table(rules, boards, seated, mid, halted)
         elif is_field(match):
             field = [x, y, *(agent_for(store, name, match) for name in match["entrants"][2:])]
             records = play_boards(rules, boards, field, match["rooms"], mid, halted)
@@ -134,6 +141,8 @@ def play_chunk_with(store: Store, mid: str, first: int, last: int, job_id: str =
             if decide(store, match):     # its sequential test decided: the rest is not played
                 drop_waiting_jobs(store, match)
                 break
+    if match.get("kind") == PROGRESSIVE and queue is not None and advance(store, match["tournament"]):
+        enqueue_round(store, queue, match["tournament"], match["round"] + 1)
     after_match_progress(store, match)
     return played
 
@@ -179,9 +188,10 @@ def blind_records(store: Store, rules: Ruleset, match: dict, boards: list[tuple[
 
 
 def agent_for(store: Store, name: str, match: dict) -> Agent:
-    """A built-in bot by name, or the remote seat of a registered bot."""
-    if name in BUILTIN:
-        return make_bot(name, match["seed"])
+    """A built-in bot by name (a progressive house entrant's id names its bot), or the
+    remote seat of a registered bot."""
+    if bot_of(name) in BUILTIN:
+        return make_bot(bot_of(name), match["seed"])
     return RemoteAgent(store, name, match["id"], match.get("limits"))
 
 
@@ -217,6 +227,15 @@ def cancel_waiting(jobs: list[Job | None]) -> None:
                 job.cancel()
             except Exception:        # started or removed meanwhile
                 pass
+
+
+def enqueue_round(store: Store, queue: Queue, tid: str, round_: int) -> None:
+    """Enqueue the tables of a progressive round just seated (``server.tournaments.advance``)."""
+    size = store.tournament(tid)["chunk"]
+    for mid in store.match_ids(tid):
+        match = store.match(mid)
+        if match["round"] == round_:
+            enqueue_chunks(store, queue, tid, mid, chunks(match, size, skip=store.stored_boards(mid)))
 
 
 def drop_waiting_jobs(store: Store, match: dict) -> None:

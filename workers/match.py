@@ -11,6 +11,7 @@ partnership of two seats or a single seat (RULES-family section 12).
   interleaved; each entrant's board score is the sum of its nets (``nets``).
 * Two-room match (``play_pairs``): the same for two partnerships, X at N/S in room 1 and
   at E/W in room 2, kept in its own record shape (``score`` is X's).
+* Progressive table (``play_table``): four individual entrants, one room a board.
 * Blind movement: an entrant plays a board once, against the reference bot, and is
   scored against the reference pair's own result on the same cards
   (``play_blind_board``), so it never holds a board twice.
@@ -176,6 +177,25 @@ def play_boards(rules: Ruleset, boards: list[tuple[int, Board]], entrants: Seque
 def board_record(number: int, rooms: list[dict[str, Any]]) -> dict[str, Any]:
     """A board's record for any shape: its rooms and each entrant's board score."""
     return {"board": number, "rooms": rooms, "entrant_scores": [as_number(s) for s in board_scores(rooms)]}
+
+
+# ---------------------------------------------------------------- a progressive table
+def play_table(rules: Ruleset, boards: list[tuple[int, Board]], seated: Sequence[Agent], context: str = "",
+               should_stop: Callable[[], bool] = lambda: False) -> Iterator[dict[str, Any]]:
+    """A Progressive Cinch table (RULES-family 11): one room a board, ``seated[i]`` an
+    individual entrant at seat ``i`` (N, E, S, W), partners at N/S and E/W. Yields each
+    board's record (``board_record``: every entrant's score is its side's net) as the
+    room ends; stops between rooms when ``should_stop()`` says so."""
+    names, side_of = units_of(rules)
+    for number, board in boards:
+        if should_stop():
+            return
+        key = room_key(context, number, 1)
+        for agent in seated:
+            if hasattr(agent, "new_hand"):
+                agent.new_hand(key)
+        room = play_room(rules, board, seated)
+        yield board_record(number, [{**room, "units": [names[u] for u in side_of]}])
 
 
 # ---------------------------------------------------------------- the two-room match

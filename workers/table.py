@@ -19,6 +19,7 @@ from rq import get_current_job
 from server.engine import (
     DONE,
     Game,
+    game_spec,
     generate_board,
     make_ruleset,
     observation,
@@ -43,7 +44,8 @@ def play_table_with(store: Store, tid: str) -> None:
         return
     rules = make_ruleset(table["ruleset"], table["options"])
     seats = seats_for(rules.players)
-    game = Game(rules, lambda n: generate_board(table["deal_seed"], n, seats), first_dealer=seats[0])
+    deck = game_spec(rules).deck          # snoozer's 53 cards, else 52
+    game = Game(rules, lambda n: generate_board(table["deal_seed"], n, seats, deck), first_dealer=seats[0])
     for record in store.table_hands(tid):           # resume: replay what is already recorded
         hand = game.new_hand()
         for action in record["actions"]:

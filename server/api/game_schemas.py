@@ -17,7 +17,7 @@ from marshmallow import fields, validate
 from marshmallow_oneofschema import OneOfSchema
 
 from server.engine import GAMES
-from server.engine.cards import CARD_NAMES, SEATS, SUITS, seats_for
+from server.engine.cards import ALL_NAMES, SEATS, SUITS, seats_for
 from server.engine.games.all_fours import ACCEPT, BEG, BUNCH, GIVE
 from server.engine.games.auction_pitch import SALE
 from server.engine.games.widow_cinch import WIDOW
@@ -33,7 +33,8 @@ SIDES += [name for spec in GAMES.values() for names, _ in spec.fixed_sides.value
 MAX_BID = 63                                   # sixty_three's top bid; each ruleset's range is in legal
 
 ENUMS: dict[str, tuple[list[str], str]] = {
-    "Card": (list(CARD_NAMES), "rank (2-9, T, J, Q, K, A) then suit (C, D, H, S), e.g. 'TH'"),
+    "Card": (list(ALL_NAMES), "rank (2-9, T, J, Q, K, A) then suit (C, D, H, S), e.g. 'TH'; or 'JK', "
+                              "the joker, in snoozer's 53-card pack only"),
     "Seat": (SEAT_NAMES, "a seat at the table: N E S W at four, else P1 ... Pk clockwise"),
     "Suit": (list(SUITS), "clubs, diamonds, hearts, spades"),
     "Side": (SIDES, "who scores: a partnership (North-South, East-West; P1P4, P2P5, P3P6 in widow_cinch) "
@@ -57,7 +58,7 @@ def Card(**kw: Any) -> fields.String:
     return _enum("Card", **kw)
 
 
-def Cards(max_length: int = 52, **kw: Any) -> fields.List:
+def Cards(max_length: int = len(ALL_NAMES), **kw: Any) -> fields.List:
     return fields.List(Card(), validate=validate.Length(max=max_length), **kw)
 
 
@@ -265,7 +266,8 @@ class Item(ma.Schema):
     """One scoring item of the hand so far (RULES-family replay contract)."""
 
     item = fields.String(required=True, metadata={"description": (
-        "turned-jack, gift, sale, peg, set-back, high, low, jack, game, ten, five, nine (All Fours games), or "
+        "turned-jack, gift, sale, peg, set-back, high, low, jack, game, ten, three, five, nine, snoozer (All Fours "
+        "games), or "
         "the counting card (Cinch games)")})
     side = Side(required=True)
     value = fields.Integer(required=True)
@@ -334,7 +336,7 @@ class TurnUpObservation(AllFoursObservation):
 
 
 class AuctionPitchObservation(AllFoursObservation):
-    """auction_pitch and pedro: the auction, bid by bid, as well."""
+    """auction_pitch, pedro and snoozer: the auction, bid by bid, as well."""
 
     bids = fields.List(fields.Nested(BidRecord), required=True)
 
@@ -382,6 +384,11 @@ OPTIONS: dict[str, tuple[type[ma.Schema], type[ObservationBase]]] = {
     "pedro": (_options("PedroOptions", "pedro's options that differ from the defaults.",
                        players=_players(4, 5, 6, 7), target=_target(), deal_all=fields.Boolean()),
               AuctionPitchObservation),
+    "snoozer": (_options("SnoozerOptions", "snoozer's options that differ from the defaults.",
+                         players=_players(4, 5, 6, 7), deal_all=fields.Boolean(),
+                         target=fields.Integer(validate=validate.OneOf([50, 100]), metadata={
+                             "description": "the game's target, 50 or 100 (no effect on a duplicate board)"})),
+                AuctionPitchObservation),
     "widow_cinch": (_options("WidowCinchOptions", "widow_cinch's options that differ from the defaults.",
                              target=_target()), WidowCinchObservation),
 }
@@ -406,7 +413,8 @@ assert set(ObservationSchema.type_schemas) == set(RULESETS)      # a new ruleset
 
 class BoardSchema(ma.Schema):
     dealer = Seat(required=True)
-    deck = Cards(52, required=True, metadata={"description": "the shuffled deck, dealt as RULES.md section 2 says"})
+    deck = Cards(required=True, metadata={"description": (
+        "the shuffled deck, dealt as RULES.md section 2 says: 52 cards, or 53 with 'JK' for snoozer")})
     seed = fields.String(required=True, metadata={"description": "what the deck was generated from"})
 
 

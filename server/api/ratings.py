@@ -3,7 +3,7 @@
 from flask.views import MethodView
 from flask_smorest import Blueprint, abort
 
-from server.engine import BASE_RULESETS
+from server.engine import GAMES
 from server.ratings import leaderboard
 from server.store import StoreError
 
@@ -24,8 +24,9 @@ class Ratings(MethodView):
 
 
 def known_ruleset(ruleset: str) -> None:
-    if ruleset not in BASE_RULESETS:
-        abort(404, message=f"unknown ruleset {ruleset!r} (known: {', '.join(BASE_RULESETS)})")
+    """404 unless ``ruleset`` is a registered game: every ruleset has its leaderboard."""
+    if ruleset not in GAMES:
+        abort(404, message=f"unknown ruleset {ruleset!r} (known: {', '.join(GAMES)})")
 
 
 @blp.route("/<ruleset>/<bot>/history")

@@ -10,7 +10,8 @@ from marshmallow import fields, validate
 
 from server import anytime, sequential
 from workers.match import ROOMS
-from server.tournaments import DEFAULTS, FORMATS, LIMITS, SPRT_CHUNK, SPRT_DELTA_LIMIT, SPRT_SETTINGS, STATUSES
+from server.tournaments import (DEFAULTS, FORMATS, LIMITS, MAX_ROUNDS, PROGRESSIVE_BASE, SPRT_CHUNK, SPRT_DELTA_LIMIT,
+                                SPRT_SETTINGS, STATUSES)
 
 from .game_schemas import (BySides, Contract, HandRecord, LegalSchema, ObservationSchema, Room, Ruleset, Seat, Side,
                            Suit, Trick)
@@ -179,17 +180,24 @@ ROOMS_FIELD = dict(validate=validate.OneOf(ROOMS), metadata={"description": (
 
 class TournamentCreateSchema(ma.Schema):
     format = fields.String(validate=validate.OneOf(FORMATS), metadata={"description": (
-        "round_robin, gauntlet (two-room matches: trusted bots only) or blind (the blind movement); "
+        "round_robin, gauntlet (two-room matches: trusted bots only), blind (the blind movement) or progressive "
+        "(Progressive Cinch, RULES-family 11: individual bots at tables of four, rounds of four boards; not rated); "
         "default: round_robin when every bot is trusted, blind otherwise. Every bot named must be a "
         "registered, active bot, and no bot may be named twice")})
     bots = fields.List(fields.String(), validate=validate.Length(max=64), metadata={"description": (
-        "round_robin: at least two; blind: the entrants, at least one")})
+        "round_robin: at least two; blind: the entrants, at least one; progressive: the entrants, at least four "
+        "(house bots rule#1, rule#2 ... fill the last table)")})
     candidates = fields.List(fields.String(), validate=validate.Length(max=64), metadata={
         "description": "gauntlet: the bots that meet every reference"})
     references = fields.List(fields.String(), validate=validate.Length(max=64), metadata={"description": (
         "gauntlet: the bots each candidate meets; blind: the built-in bots the entrants are scored against "
         "(default rule), each over its own block of the boards")})
-    ruleset = Ruleset(load_default=DEFAULTS["ruleset"])
+    ruleset = Ruleset(metadata={"description": (
+        f"default {DEFAULTS['ruleset']}; progressive: {PROGRESSIVE_BASE} (section 11's base: a 4-seat "
+        "partnership ruleset)")})
+    rounds = fields.Integer(strict=True, validate=validate.Range(min=1, max=MAX_ROUNDS), metadata={
+        "description": "progressive only: the rounds (default 2T for T tables); round r plays boards 4r-3..4r, "
+                       "so boards and first are not set"})
     options = fields.Dict(load_default=dict, metadata={"description": (
         "the ruleset's named options (american62 takes none; foster51's are the Foster51Options schema)")})
     deals = fields.String(validate=validate.Length(max=64), metadata={"description": (
@@ -197,11 +205,13 @@ class TournamentCreateSchema(ma.Schema):
         "secret otherwise (a named set with remote bots needs practice)")})
     practice = StrictBool(load_default=False, metadata={"description": (
         "allow a named (public) deal set with remote bots: results of a practice run prove little")})
-    first = fields.Integer(strict=True, load_default=DEFAULTS["first"], validate=validate.Range(min=1), metadata={
-        "description": "the deal set's first board played; first + boards - 1 must be a board of the set"})
-    boards = fields.Integer(strict=True, load_default=DEFAULTS["boards"], validate=validate.Range(min=1), metadata={
-        "description": "boards played; at most what the deal set holds from first on (a secret set is made this "
-                       "size), and for the blind movement at least one per reference"})
+    first = fields.Integer(strict=True, validate=validate.Range(min=1), metadata={
+        "description": f"the deal set's first board played (default {DEFAULTS['first']}); first + boards - 1 must be "
+                       "a board of the set; not with progressive"})
+    boards = fields.Integer(strict=True, validate=validate.Range(min=1), metadata={
+        "description": f"boards played (default {DEFAULTS['boards']}); at most what the deal set holds from first on "
+                       "(a secret set is made this size), and for the blind movement at least one per reference; "
+                       "progressive: 4 x rounds, not set"})
     chunk = fields.Integer(strict=True, validate=validate.Range(min=1, max=1000), metadata={
         "description": f"boards per worker job (default {DEFAULTS['chunk']}, {SPRT_CHUNK} with sprt)"})
     seed = fields.Integer(strict=True, load_default=DEFAULTS["seed"], validate=validate.Range(min=0), metadata={
@@ -246,6 +256,7 @@ class TournamentSchema(ma.Schema):
     sprt = fields.Nested(SprtSettingsSchema, allow_none=True, metadata={
         "description": "the sequential test's settings, or null: every match plays all its boards"})
     rooms = fields.String(**ROOMS_FIELD)
+    rounds = fields.Integer(allow_none=True, metadata={"description": "progressive: its rounds; null otherwise"})
     practice = fields.Boolean(required=True, metadata={
         "description": "a practice run: a named deal set with remote bots"})
     status = fields.String(required=True, validate=validate.OneOf(STATUSES), metadata={"description": (
@@ -361,6 +372,30 @@ class StandingSchema(ma.Schema):
     tied = fields.Integer(required=True)
     lost = fields.Integer(required=True)
     mean = fields.Float(required=True, metadata={"description": "raw mean score per board over all its matches"})
+    last_table = fields.Integer(allow_none=True, metadata={"description": (
+        "progressive: the entrant's table in the latest round it finished (a tie-break; there matches are the "
+        "rounds finished, match_wins the rounds won, total the net points)")})
+
+
+class ProgressiveTableSchema(ma.Schema):
+    """One table of one progressive round (RULES-family 11)."""
+
+    table = fields.Integer(required=True, metadata={"description": "1 is the head table"})
+    match = fields.String(required=True, metadata={"description": "the table's 4-board match"})
+    seats = fields.Dict(required=True, keys=Seat(), values=fields.String(), metadata={
+        "description": "seat (N, E, S, W) -> entrant (house bots: rule#1, ...); partners at N/S and E/W"})
+    ns = fields.Integer(required=True, metadata={"description": "N/S's table score over the boards stored"})
+    ew = fields.Integer(required=True)
+    boards = fields.Integer(required=True, metadata={"description": "boards stored of the table's four"})
+    winner = fields.String(required=True, allow_none=True, validate=validate.OneOf(["NS", "EW"]), metadata={
+        "description": "the winning side (equal scores: the cut of 11.4) once its four boards are played"})
+
+
+class ProgressiveRoundSchema(ma.Schema):
+    round = fields.Integer(required=True)
+    first = fields.Integer(required=True, metadata={"description": "its boards: first..last (4r-3..4r)"})
+    last = fields.Integer(required=True)
+    tables = fields.List(fields.Nested(ProgressiveTableSchema), required=True, metadata={"description": "head first"})
 
 
 class ResultsSchema(ma.Schema):
@@ -372,6 +407,9 @@ class ResultsSchema(ma.Schema):
         keys=fields.String(), values=fields.Nested(StatsSchema)), metadata={
         "description": "row bot -> column bot -> the row bot's raw scores against the column bot"})
     matches = fields.List(fields.Nested(MatchSummarySchema), required=True)
+    rounds = fields.List(fields.Nested(ProgressiveRoundSchema), metadata={"description": (
+        "progressive: the rounds seated so far; standings are by rounds won, then net points, then the lower "
+        "table in the last round, then sha256(S/progressive/rank/id)")})
 
 
 class BoardPairSchema(ma.Schema):

@@ -13,7 +13,7 @@ from flask_smorest import Blueprint, abort
 from server import dealsets
 from server.store import Store, StoreError
 from server.field_matches import entrant_stats, is_field
-from server.tournaments import SpecError, live_stats, match_corrected, results, sprt_of, waiting_for
+from server.tournaments import PROGRESSIVE, SpecError, live_stats, match_corrected, results, sprt_of, waiting_for
 from workers.driver import TournamentStopped, resume, start
 from workers.supervisor import SERVICE, halt
 
@@ -55,7 +55,7 @@ def match_view(store: Store, mid: str, match: dict | None = None) -> dict:
     m = match or store.match(mid)
     players = m.get("entrants") or [m["x"], m["y"]]
     field = {"entrants": players, "entrant_stats": [{"bot": bot, **st.to_dict()} for bot, st in entrant_stats(store, m)]
-             } if is_field(m) else {}
+             } if is_field(m) or m.get("kind") == PROGRESSIVE else {}
     return {"id": mid, "x": m["x"], "y": m["y"], "status": m["status"], **field,
             "stats": live_stats(store, mid), "corrected": match_corrected(store, mid), **sprt_of(store, m),
             "timeouts": store.timeouts(mid),

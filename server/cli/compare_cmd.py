@@ -26,7 +26,7 @@ from server.stats import corrected_summary, summarize
 from server.store import Store
 from server.engine import RulesetError, make_ruleset
 from server.field_matches import entrant_stats
-from server.tournaments import DEFAULTS, SpecError, public_deals
+from server.tournaments import DEFAULTS, SpecError, public_deals, table_shape
 from workers.driver import cli_driver, start
 from workers.match import net, units_of
 
@@ -48,7 +48,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("more", nargs="*", metavar="bot", help="one bot per unit where the ruleset's table has more "
                    "than two (seven_up with three players: three bots), compared against the field")
     p.add_argument("--deals", help="deal set name or file (default: the published set of the ruleset's table "
-                   "size: standard, standard-2p ... standard-7p)")
+                   "size and deck: standard, standard-2p ... standard-7p; snoozer standard-53-4p ... "
+                   "standard-53-7p)")
     p.add_argument("--boards", type=int, help=f"number of boards (default {BOARDS}); with --sprt the most "
                                               "played, as --max-boards")
     p.add_argument("--first", type=int, default=1)
@@ -154,7 +155,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"{option} must be 1 or more, not {args.boards}")
     test = sprt_settings(args) if args.sprt else None
     try:
-        deals = dealsets.load(args.deals or public_deals(make_ruleset(args.ruleset, args.options).players))
+        deals = dealsets.load(args.deals or public_deals(*table_shape(args.ruleset, args.options)))
     except (dealsets.DealSetError, RulesetError) as exc:
         raise UsageError(str(exc)) from None
     spec = {"ruleset": args.ruleset, "options": args.options, "deals": deals.name, "seed": args.seed}

@@ -10,6 +10,7 @@ from typing import Any
 
 from .. import dealsets
 from ..engine.boards import Board, BoardError
+from ..engine.cards import seats_for
 from .errors import UsageError
 
 
@@ -22,6 +23,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     gen.add_argument("--name", help="the set's name (default: the seed)")
     gen.add_argument("--players", type=int, default=4, choices=range(2, 8), metavar="K",
                      help="the table's seats, 2 to 7 (default 4): dealers rotate over P1..PK, or N E S W at 4")
+    gen.add_argument("--deck", type=int, default=52, choices=(52, 53),
+                     help="cards in the pack: 52 (default), or 53 with the joker JK for snoozer")
     gen.add_argument("--out", type=Path, help="output file (default: SEED.jsonl in the current folder)")
     gen.set_defaults(run=run_generate)
     ver = actions.add_parser(
@@ -37,6 +40,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     ver.add_argument("--boards", type=int, help="the number of boards the commitment promises")
     ver.add_argument("--players", type=int, choices=range(2, 8), metavar="K",
                      help="the seats of the committed set (default 4)")
+    ver.add_argument("--deck", type=int, choices=(52, 53), help="the committed set's pack (default 52; snoozer 53)")
     ver.add_argument("--deals-sha256", metavar="SHA256", help="the published sha256 of the set's file (deals_sha256)")
     ver.add_argument("--server", metavar="URL", help="a Cinch server, to check the boards it served")
     ver.add_argument("--tournament", metavar="ID", help="the tournament to check on --server")
@@ -48,7 +52,7 @@ def run_generate(args: argparse.Namespace) -> int:
         raise UsageError("--boards must be at least 1")
     out = args.out or Path(f"{args.seed}.jsonl")
     try:
-        digest = dealsets.write(dealsets.generate(args.seed, args.boards, args.name, args.players), out)
+        digest = dealsets.write(dealsets.generate(args.seed, args.boards, args.name, args.players, args.deck), out)
     except OSError as exc:
         raise UsageError(f"cannot write {out}: {exc.strerror}") from None
     print(f"wrote {args.boards} boards to {out}\nsha256 {digest}")
@@ -60,8 +64,8 @@ def run_verify(args: argparse.Namespace) -> int:
         return run_verify_seed(args)
     if args.deals is None:
         raise UsageError("name a deal-set file or set, or give --seed, --commitment and --boards")
-    if args.server or args.tournament or args.boards is not None or args.deals_sha256 or args.players:
-        raise UsageError("--boards, --players, --deals-sha256, --server and --tournament go with --seed and "
+    if args.server or args.tournament or args.boards is not None or args.deals_sha256 or args.players or args.deck:
+        raise UsageError("--boards, --players, --deck, --deals-sha256, --server and --tournament go with --seed and "
                          "--commitment")
     try:
         deals = dealsets.load(args.deals)
@@ -88,6 +92,8 @@ def run_verify_seed(args: argparse.Namespace) -> int:
     committed: dict[str, Any] = {"seed_sha256": args.commitment, "boards": args.boards}
     if args.players:
         committed["players"] = args.players
+    if args.deck:
+        committed["deck"] = args.deck
     if args.deals_sha256:
         committed["deals_sha256"] = args.deals_sha256
     try:
@@ -127,7 +133,7 @@ def check_served(url: str, tid: str, deals: dealsets.DealSet) -> int:
                 if n > len(deals.boards):
                     raise UsageError(f"match {match.id} played board {n}, but the set has only "
                                      f"{len(deals.boards)} boards")
-                _check_rooms(match.id, n, record, deals.board(n))
+                _check_rooms(match.id, n, record, deals)
                 checked += 1
     except sdk.SdkError as exc:
         raise UsageError(f"{url}: {exc}") from None
@@ -151,14 +157,16 @@ def _check_tournament_commitment(served: dict[str, Any], deals: dealsets.DealSet
         raise UsageError(f"the tournament is dealt from {served['deals']!r}, the seed makes {deals.name!r}")
 
 
-def _check_rooms(mid: str, n: int, record: dict[str, Any], expected: Board) -> None:
+def _check_rooms(mid: str, n: int, record: dict[str, Any], deals: dealsets.DealSet) -> None:
+    """Every room of board ``n``'s served record was dealt board ``n`` of ``deals``."""
+    expected = deals.board(n)
     rooms = record.get("rooms")
     if not isinstance(rooms, list) or not rooms:
         raise UsageError(f"match {mid} board {n}: the served record has no rooms")
     for index, room in enumerate(rooms, 1):
         served = room.get("board") if isinstance(room, dict) else None
         try:
-            board = Board.from_dict(served)
+            board = Board.from_dict(served, seats_for(deals.players), deals.deck)
         except BoardError as exc:
             raise UsageError(f"match {mid} board {n} room {index}: the served board is not valid ({exc})") from None
         if board != expected:

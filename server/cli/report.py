@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from server.ratings import leaderboard
+from sdk.models import Results
 
 
 def interval(stats: dict[str, Any]) -> str:
@@ -37,6 +38,9 @@ def sprt_line(sprt: dict[str, Any]) -> str:
 
 def print_results(results: dict[str, Any], ratings: dict[str, dict[str, Any]]) -> None:
     print(f"\nTournament {results['tournament']} ({results['format']}, {results['ruleset']})\n")
+    if results["format"] == "progressive":
+        print(Results.parse(results).progressive_text())     # the SDK's text, so both CLIs print the same
+        return
     field = any(m.get("entrants") for m in results["matches"])
     print("Standings (raw mean score against the reference pair per board; W-T-L in boards)"
           if results['format'] == "blind" else

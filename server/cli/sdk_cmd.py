@@ -86,8 +86,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     tactions = tournament.add_subparsers(dest="tournament_command", required=True, metavar="ACTION")
     p = tactions.add_parser("create", help="create a tournament (admin) and print its id")
     p.add_argument("--bots", nargs="+", help="round robin or blind movement: the bots")
-    p.add_argument("--format", choices=("round_robin", "gauntlet", "blind"),
+    p.add_argument("--format", choices=("round_robin", "gauntlet", "blind", "progressive"),
                    help="server default: round_robin if every bot is trusted, else blind")
+    p.add_argument("--rounds", type=int, help="progressive: rounds of four boards (server default 2T)")
     p.add_argument("--candidates", nargs="+", help="gauntlet: the bots being tested")
     p.add_argument("--references", nargs="+",
                    help="gauntlet: the bots every candidate plays; blind: the built-in reference bots")
@@ -211,7 +212,7 @@ def run_create(args: argparse.Namespace) -> int:
     tid = client.create_tournament(args.bots, format=fmt, candidates=args.candidates, references=args.references,
                                    ruleset=args.ruleset, options=args.options, deals=args.deals, first=args.first,
                                    boards=args.boards, chunk=args.chunk, seed=args.seed, limits=limits or None,
-                                   practice=args.practice or None)
+                                   practice=args.practice or None, rounds=args.rounds)
     print(tid, flush=True)
     if args.watch:
         return _watch(client, tid, poll=1.0, timeout=None, quiet=False)
@@ -290,6 +291,9 @@ def run_standings(args: argparse.Namespace) -> int:
 
 def _print_results(results: sdk.Results, matches: list[sdk.Match]) -> None:
     print(f"\nTournament {results.tournament} ({results.format}, {results.ruleset})\n")
+    if results.format == "progressive":
+        print(results.progressive_text())
+        return
     print("Standings (mean score against the reference pair per board; W-T-L in boards)" if results.format == "blind"
           else "Standings (mean net points per board pair; W-T-L in board pairs)")
     print(f"  {'#':>2} {'bot':16} {'mean':>8} {'boards':>7} {'W-T-L':>15} {'matches won':>12}")

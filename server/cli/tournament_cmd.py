@@ -1,6 +1,7 @@
 """``cinch tournament``: the main job, a duplicate tournament of bots through RQ workers.
 
     cinch tournament [--bots ...] [--boards N] ...   run a new one to the end, with a progress bar
+    cinch tournament --format progressive --rounds N --bots ...   Progressive Cinch (RULES-family 11)
                      [--sprt [--delta0 ...]]         ... each match stopped once its sequential test decides
     cinch tournament resume ID                       continue an interrupted, cancelled or failed one
     cinch tournament cancel ID                       stop one for good (its queued jobs are removed)
@@ -22,12 +23,12 @@ from redis.exceptions import RedisError
 from tqdm import tqdm
 
 from server import dealsets
-from server.engine import RulesetError, make_ruleset
+from server.engine import RulesetError
 from server.store import Store, StoreError
 from server.settings import SUPERVISE_SECONDS
 from server.registry import builtin_roster
-from server.tournaments import (DEFAULTS, FORMATS, SECRET, SpecError, fit_boards, live_stats, public_deals,
-                                 validate, waiting_for)
+from server.tournaments import (DEFAULTS, FORMATS, PROGRESSIVE, PROGRESSIVE_BASE, SECRET, SpecError, fit_boards,
+                                live_stats, public_deals, table_shape, validate, waiting_for)
 from workers.bots import BUILTIN
 from workers.match import ROOMS
 from workers.driver import TournamentStopped, cli_driver, interrupt, resume, start, stop_command, watch
@@ -37,6 +38,10 @@ from .connect import Arena, arena
 from .errors import UsageError
 from .report import live_match, print_results
 from .sprt_options import add_sprt_arguments, sprt_request
+
+
+CLI_BOARDS = 24     # the search bot takes about 1 s a board pair
+CLI_CHUNK = 5
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -49,13 +54,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--references", nargs="+",
                    help="gauntlet: the bots every candidate plays; blind: the reference bots (default: rule)")
     p.add_argument("--deals", help="deal set name or file, or 'secret' for a fresh secret set (default: the "
-                   "published set of the ruleset's table size: standard, standard-2p ... standard-7p)")
-    p.add_argument("--boards", type=int, default=24,
-                   help="board pairs per match (default 24: the search bot takes about 1 s a pair)")
-    p.add_argument("--first", type=int, default=DEFAULTS["first"], help="first board number (default 1)")
-    p.add_argument("--ruleset", default=DEFAULTS["ruleset"])
+                   "published set of the ruleset's table size and deck: standard, standard-2p ... standard-7p; "
+                   "snoozer standard-53-4p ... standard-53-7p)")
+    p.add_argument("--boards", type=int,
+                   help=f"board pairs per match (default {CLI_BOARDS}: the search bot takes about 1 s a pair); "
+                        "not with progressive")
+    p.add_argument("--first", type=int, help="first board number (default 1); not with progressive")
+    p.add_argument("--rounds", type=int,
+                   help="progressive: rounds of four boards (default 2T for T tables of four)")
+    p.add_argument("--ruleset", help=f"default {DEFAULTS['ruleset']}; progressive: {PROGRESSIVE_BASE}")
     p.add_argument("--options", type=json.loads, default={}, help="ruleset options as JSON")
-    p.add_argument("--chunk", type=int, default=5, help="boards per job (default 5)")
+    p.add_argument("--chunk", type=int, help=f"boards per job (default {CLI_CHUNK}; progressive: one table, 4)")
     p.add_argument("--seed", type=int, default=DEFAULTS["seed"], help="seed of the built-in bots")
     p.add_argument("--rooms", choices=ROOMS, default=DEFAULTS["rooms"],
                    help="seating plan of a match of k single seats (k > 2): rotate (k rooms, default) or "
@@ -83,9 +92,16 @@ def _driving_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def request_from(args: argparse.Namespace) -> dict:
-    request = {"format": args.format, "ruleset": args.ruleset, "options": args.options, "first": args.first,
-               "boards": args.boards, "chunk": args.chunk, "seed": args.seed, "rooms": args.rooms,
+    """The tournament request the arguments ask for. A progressive one carries only what
+    was given (its boards follow from its rounds, so a --boards given is refused by name)."""
+    request = {"format": args.format, "options": args.options, "seed": args.seed, "rooms": args.rooms,
                **sprt_request(args)}
+    given = {"ruleset": args.ruleset, "first": args.first, "boards": args.boards, "chunk": args.chunk,
+             "rounds": args.rounds}
+    if args.format != PROGRESSIVE:
+        given = {"ruleset": DEFAULTS["ruleset"], "first": DEFAULTS["first"], "boards": CLI_BOARDS,
+                 "chunk": CLI_CHUNK, **{k: v for k, v in given.items() if v is not None}}
+    request.update({k: v for k, v in given.items() if v is not None})
     if args.format == "gauntlet":
         request.update(candidates=args.candidates or [], references=args.references or [])
     else:
@@ -164,7 +180,8 @@ def finish(args: argparse.Namespace, a: Arena, results: dict[str, Any]) -> int:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        name = args.deals or public_deals(make_ruleset(args.ruleset, args.options).players)
+        ruleset = args.ruleset or (PROGRESSIVE_BASE if args.format == PROGRESSIVE else DEFAULTS["ruleset"])
+        name = args.deals or public_deals(*table_shape(ruleset, args.options))
         deals = None if name == SECRET else dealsets.load(name)
     except (dealsets.DealSetError, RulesetError) as exc:
         raise UsageError(str(exc)) from None
@@ -172,7 +189,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         spec = validate({**request, "deals": deals.name if deals else SECRET}, builtin_roster(BUILTIN))
         if deals:
-            fit_boards(spec, len(deals.boards), deals.players)     # before starting anything
+            fit_boards(spec, len(deals.boards), deals.players, deals.deck)     # before starting anything
     except SpecError as exc:
         raise UsageError(str(exc)) from None
     driver = cli_driver()

@@ -8,7 +8,7 @@ hands, and ``replay`` for auditing.
 """
 
 from .boards import Board, BoardError, generate_board
-from .cards import CARD_NAMES, SEATS, SIDES, SUITS, seats_for
+from .cards import ALL_NAMES, CARD_NAMES, SEATS, SIDES, SUITS, seats_for
 from .game import Game
 from .games import GAMES
 from .hand import Hand, IllegalAction, new_hand
@@ -18,7 +18,7 @@ from .rulesets import BASE_RULESETS, DEFAULT_RULESET, GameSpec, Ruleset, Ruleset
 from .state import BIDDING, DISCARD, DONE, PLAY, ROB, TRUMP, HandState
 
 __all__ = [
-    "BASE_RULESETS", "BIDDING", "Board", "BoardError", "CARD_NAMES", "DEFAULT_RULESET", "DISCARD", "DONE",
+    "ALL_NAMES", "BASE_RULESETS", "BIDDING", "Board", "BoardError", "CARD_NAMES", "DEFAULT_RULESET", "DISCARD", "DONE",
     "GAMES", "Game", "GameSpec", "Hand", "HandState", "IllegalAction", "PLAY", "ROB", "ReplayError", "Ruleset",
     "RulesetError", "SEATS", "SIDES", "SUITS", "TRUMP", "game_spec", "generate_board", "make_ruleset",
     "new_hand", "observation", "replay", "seats_for",

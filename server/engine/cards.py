@@ -1,7 +1,9 @@
 """Cards as small integers, with per-trump lookup tables.
 
 The engine is the inner loop of every search bot and benchmark, so cards are ints
-(``suit * 13 + rank``) and sets of cards are 52-bit masks. Everything that depends on
+(``suit * 13 + rank``) and sets of cards are 52-bit masks; snoozer's joker ``JK``
+(RULES-family F2) is card 52, after every suit card, so a 53-card mask only adds a bit
+and nothing about the 52 others moves. Everything that depends on
 the trump suit (which suit a card belongs to, how trumps rank, what counts) is computed
 once per trump suit here, so the play loop only indexes tables. Card *strings* such as
 ``"5D"`` are the only format outside the engine; this module converts at the boundary.
@@ -21,16 +23,26 @@ def seats_for(players: int) -> tuple[str, ...]:
     """The seat names of a ``players``-seat table, clockwise (RULES-family F1)."""
     return SEATS if players == 4 else tuple(f"P{i}" for i in range(1, players + 1))
 
-# Card index layout: suit * 13 + rank, rank 0 = '2' ... 12 = 'A'.
+# Card index layout: suit * 13 + rank, rank 0 = '2' ... 12 = 'A'; then the joker, 52.
+# CARD_NAMES are the 52 suit cards (every deck but snoozer's); ALL_NAMES, indexed by any
+# card, add the joker's string: the form to print a card that may be the joker.
+JOKER = 52
 CARD_NAMES: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS)
-CARD_INDEX: dict[str, int] = {name: i for i, name in enumerate(CARD_NAMES)}
-ALL_CARDS_MASK = (1 << 52) - 1
+ALL_NAMES: tuple[str, ...] = (*CARD_NAMES, "JK")
+CARD_INDEX: dict[str, int] = {name: i for i, name in enumerate(ALL_NAMES)}
+ALL_CARDS_MASK = (1 << 52) - 1   # the 52 suit cards (no joker)
+DECK_SIZES = (52, 53)            # every deck of the family (F2)
+
+
+def deck_mask(size: int) -> int:
+    """Every card of a ``size``-card deck (52, or 53 with the joker) as a mask."""
+    return (1 << size) - 1
 
 FIVE, TWO, TEN, JACK, ACE = 3, 0, 8, 9, 12
 THREE, NINE, QUEEN, KING = 1, 7, 10, 11
 
 # Pips for Game (RULES-family F7), by card: A 4, K 3, Q 2, J 1, T 10 in every suit.
-PIPS: tuple[int, ...] = tuple({ACE: 4, KING: 3, QUEEN: 2, JACK: 1, TEN: 10}.get(c % 13, 0) for c in range(52))
+PIPS: tuple[int, ...] = (*({ACE: 4, KING: 3, QUEEN: 2, JACK: 1, TEN: 10}.get(c % 13, 0) for c in range(52)), 0)
 
 
 def suit_of(card: int) -> int:
@@ -56,7 +68,7 @@ def parse_card(text: object) -> int:
         index = CARD_INDEX.get(text)
         if index is not None:
             return index
-    raise ValueError(f"{text!r} is not a card (rank 2-9 T J Q K A, then suit C D H S)")
+    raise ValueError(f"{text!r} is not a card (rank 2-9 T J Q K A, then suit C D H S; JK the joker)")
 
 
 def mask_of(cards: Iterable[int]) -> int:
@@ -78,7 +90,7 @@ def cards_of(mask: int) -> list[int]:
 
 def names_of(mask: int) -> list[str]:
     """Card strings of a mask, sorted by printed suit then rank (the output order)."""
-    return [CARD_NAMES[c] for c in cards_of(mask)]
+    return [ALL_NAMES[c] for c in cards_of(mask)]
 
 
 def popcount(mask: int) -> int:
@@ -145,3 +157,23 @@ class PlainTrumpTables:
 
 
 PLAIN_TRUMP_TABLES: tuple[PlainTrumpTables, ...] = tuple(PlainTrumpTables(t) for t in range(4))
+
+
+class JokerTrumpTables(PlainTrumpTables):
+    """snoozer's trumps (RULES-family F4, 6.2): the 13 cards of the suit, then ``JK`` below
+    the ``2``. The joker belongs to the trump suit, so it follows a trump lead, may be
+    played at will on a plain lead, makes its own lead a trump lead, and beats every plain
+    card while losing to every other trump (strength 99, just under the 2's 100)."""
+
+    __slots__ = ()
+
+    def __init__(self, trump: int):
+        super().__init__(trump)
+        self.trump_mask |= 1 << JOKER
+        self.effective_suit = (*self.effective_suit, trump)
+        self.strength = (*self.strength, 99)
+        self.points = (*self.points, 0)
+        self.noncounting_trumps = self.trump_mask
+
+
+JOKER_TRUMP_TABLES: tuple[JokerTrumpTables, ...] = tuple(JokerTrumpTables(t) for t in range(4))

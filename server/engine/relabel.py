@@ -30,7 +30,7 @@ import hashlib
 import hmac
 from typing import Any
 
-from .cards import CARD_INDEX, SEATS, SIDES, seats_for
+from .cards import ALL_NAMES, CARD_INDEX, JOKER, SEATS, SIDES, seats_for
 
 BLACK, RED = ("C", "S"), ("D", "H")
 
@@ -172,8 +172,8 @@ def translate(value: Any, mapping: dict[str, str], rotation: int = 0, key: str |
     if value is None or value.__class__ in (int, bool):
         return value
     if isinstance(value, str):
-        if value in CARD_INDEX:
-            return value[0] + mapping[value[1]]
+        if value in CARD_INDEX:    # snoozer's joker has no suit: it is the same card in every view
+            return value if value == ALL_NAMES[JOKER] else value[0] + mapping[value[1]]
         if key in _SUIT_KEYS and value in mapping:
             return mapping[value]
         if key in _SEAT_KEYS and rotation:

@@ -40,8 +40,9 @@ def start_hand(doc: Any) -> Hand:
         raise ReplayError("input must be a JSON object with ruleset, board and actions", None)
     try:
         rules = make_ruleset(doc.get("ruleset", DEFAULT_RULESET), doc.get("options"))
-        sides = game_spec(rules).sides(rules.players)[0]
-        board = Board.from_dict(doc.get("board"), seats_for(rules.players))
+        spec = game_spec(rules)
+        sides = spec.sides(rules.players)[0]
+        board = Board.from_dict(doc.get("board"), seats_for(rules.players), spec.deck)
     except (RulesetError, BoardError) as exc:
         raise ReplayError(str(exc), None) from None
     return new_hand(rules, board, _scores(doc.get("scores"), sides))

@@ -130,6 +130,7 @@ class GameSpec:
     options: Mapping[str, Check]
     hand: type
     partnerships: bool = False   # with four players, NS v EW (else each seat for itself)
+    deck: int = 52               # cards in the pack: 53 with snoozer's joker (RULES-family F2)
     # Other fixed partnerships, per table size: (side names, seat index -> side index),
     # e.g. widow_cinch's three sides of two at six. The one place the core learns them.
     fixed_sides: Mapping[int, tuple[tuple[str, ...], tuple[int, ...]]] = field(default_factory=dict)

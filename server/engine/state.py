@@ -24,7 +24,7 @@ from random import Random
 from typing import Any, Sequence
 
 from .boards import Board, restock_order
-from .cards import (CARD_INDEX, CARD_NAMES, RANKS, SEATS, SIDES, SUITS, TRUMP_TABLES, TrumpTables, cards_of,
+from .cards import (ALL_NAMES, CARD_INDEX, CARD_NAMES, RANKS, SEATS, SIDES, SUITS, TRUMP_TABLES, TrumpTables, cards_of,
                     mask_of, names_of)
 from .rulesets import DRAW_AMERICAN, Ruleset
 from .scoring import bidder_goes_out_next, game_winner, hand_delta, made_contract
@@ -596,7 +596,7 @@ class HandState(Hand):
         seat = self.to_act
         hand = self.hands[seat]
         for c in cards_of(cards & ~hand):
-            raise IllegalAction(f"{SEATS[seat]} does not hold {CARD_NAMES[c]}")
+            raise IllegalAction(f"{SEATS[seat]} does not hold {ALL_NAMES[c]}")
         src, low, high, must = self.discard_rules()
         for c in cards_of(cards & ~src):
             if self.rules.draw == DRAW_AMERICAN:
@@ -617,7 +617,7 @@ class HandState(Hand):
     def _apply_rob(self, action: dict) -> None:
         keep = card_set(action.get("keep"), "rob keep")
         for c in cards_of(keep & ~self.rob_pool):
-            raise IllegalAction(f"{CARD_NAMES[c]} is neither in the dealer's hand nor in the stock")
+            raise IllegalAction(f"{ALL_NAMES[c]} is neither in the dealer's hand nor in the stock")
         for c in cards_of(self.rob_must & ~keep):
             why = ("every trump, in american62" if (self.tables.trump_mask >> c) & 1
                    else "dealt blind from the rebuilt stock")
@@ -634,9 +634,9 @@ class HandState(Hand):
         name = SEATS[seat]
         hand = self.hands[seat]
         if not (hand >> card) & 1:
-            raise IllegalAction(f"{name} does not hold {CARD_NAMES[card]}")
+            raise IllegalAction(f"{name} does not hold {ALL_NAMES[card]}")
         for c in cards_of(extras & ~hand):
-            raise IllegalAction(f"{name} does not hold {CARD_NAMES[c]}")
+            raise IllegalAction(f"{name} does not hold {ALL_NAMES[c]}")
         if (extras >> card) & 1:
             raise IllegalAction(f"{CARD_NAMES[card]} cannot be both the main card and an extra")
         if card not in self.legal_plays():

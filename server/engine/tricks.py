@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from .cards import CARD_NAMES, SEATS, SUITS, TrumpTables, names_of
+from .cards import ALL_NAMES, SEATS, SUITS, TrumpTables, names_of
 
 
 class Trick:
@@ -54,7 +54,7 @@ class Trick:
         return {
             "leader": seats[self.leader],
             "winner": None if self.winner is None else seats[self.winner],
-            "plays": [{"seat": seats[s], "card": CARD_NAMES[c], "extras": names_of(x)} for s, c, x in self.plays],
+            "plays": [{"seat": seats[s], "card": ALL_NAMES[c], "extras": names_of(x)} for s, c, x in self.plays],
         }
 
 
@@ -70,7 +70,7 @@ def follow_mask(hand: int, trick: Trick, tab: TrumpTables) -> int:
 
 def follow_error(card: int, trick: Trick, tab: TrumpTables) -> str:
     """Why ``card`` breaks the follow rules on ``trick`` (the refusal's message)."""
-    name = CARD_NAMES[card]
+    name = ALL_NAMES[card]
     if trick.lead_suit == tab.trump:
         return f"{name} breaks the follow rules: a trump was led and the player holds a trump"
     return f"{name} breaks the follow rules: {SUITS[trick.lead_suit]} was led: the player must follow suit or trump"

@@ -9,7 +9,9 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from flask import Blueprint
+from flask import Blueprint, url_for
+
+from server.progressive import bot_of
 
 from ..api.limits import check_request
 
@@ -43,3 +45,12 @@ def card_parts(name: str) -> dict[str, Any]:
 
 
 bp.add_app_template_global(card_parts, "card_parts")
+
+
+def bot_url(entrant: str) -> str:
+    """The page of the bot behind an entrant: a progressive entrant ``rule#2`` (or a house
+    ``rule#h1``) links to ``rule``'s page, never to a URL cut at its ``#``."""
+    return url_for("pages.bot_page", name=bot_of(entrant))
+
+
+bp.add_app_template_global(bot_url, "bot_url")

@@ -19,7 +19,6 @@ from server.engine import SEATS, HandState, replay
 from server.engine.record import scores_after
 from server.engine.replay import start_hand
 from server.store import StoreError
-from server.field_matches import is_field
 from workers.match import net, nets
 
 from ..api.context import arena
@@ -111,8 +110,8 @@ def board_pair_page(mid: str, board: int):
         abort(404, description=f"board {board} is not finished in every match of tournament {tid} yet "
                                f"(or is not one of its boards): no one sees its cards until then")
     cinch = isinstance(start_hand(record["rooms"][0]), HandState)
-    if is_field(match) or not cinch:
-        match, record = (match, record) if is_field(match) else as_field(match, record)
+    if "entrants" in match or not cinch:      # k entrants, a progressive table, or a game drawn as rooms
+        match, record = (match, record) if "entrants" in match else as_field(match, record)
         return render_template("board_field.html", match=match, mid=mid, tid=tid, board=board, record=record,
                                rooms=field_rooms(match, record))
     rooms = rooms_of(match, record)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from flask import abort, render_template, request
 
-from server.engine import BASE_RULESETS, DEFAULT_RULESET
+from server.engine import BASE_RULESETS, DEFAULT_RULESET, GAMES
 from server.ratings import leaderboard
 
 from ..api.context import arena
@@ -25,14 +25,17 @@ def bot_kinds() -> dict[str, str]:
 @bp.route("/leaderboard")
 def leaderboard_page():
     ruleset = request.args.get("ruleset", DEFAULT_RULESET)
-    if ruleset not in BASE_RULESETS:
-        abort(404, description=f"unknown ruleset {ruleset!r} (known: {', '.join(BASE_RULESETS)})")
+    if ruleset not in GAMES:
+        abort(404, description=f"unknown ruleset {ruleset!r} (known: {', '.join(GAMES)})")
     store = arena().store
+    rated = set(store.rating_rulesets())
+    # a tab for each Cinch ruleset, and for each other game of the family once it has ratings
+    tabs = [r for r in GAMES if r in BASE_RULESETS or r in rated or r == ruleset]
     rows = leaderboard(store.ratings(ruleset))
     kinds = bot_kinds()
     history = store.rating_history(ruleset, [r["bot"] for r in rows], last=TREND_POINTS)
     trends = {bot: sparkline([p["rating"] for p in points], f"{bot}'s rating over its last {len(points)} changes")
               for bot, points in history.items()}
     seen = {r["bot"]: store.last_seen(r["bot"]) for r in rows if kinds.get(r["bot"]) == "remote"}
-    return render_template("leaderboard.html", ruleset=ruleset, rulesets=list(BASE_RULESETS), rows=rows,
+    return render_template("leaderboard.html", ruleset=ruleset, rulesets=tabs, rows=rows,
                            kinds=kinds, trends=trends, seen=seen)

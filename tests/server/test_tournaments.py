@@ -57,6 +57,25 @@ def test_boards_must_fit_the_deal_set():
         fit_boards(spec, 13)
 
 
+def test_a_deal_set_must_be_of_the_ruleset_s_deck():
+    """RULES-family F2: a 52-card set never deals snoozer, nor a 53-card set another game;
+    the refusal names the published set to use. Without deals the public one is chosen."""
+    five = ["rule", "random", "search", "carol", "dave"]
+    roster = {**ROSTER, "dave": {"kind": "remote", "trusted": True}}
+    spec = validate({"ruleset": "snoozer", "options": {"players": 5}, "bots": five, "practice": True,
+                     "deals": "standard-5p"}, roster)
+    with pytest.raises(SpecError, match=r"standard-5p is a 52-card set, snoozer is played with 53 cards "
+                                        r"\(the published set is standard-53-5p\)"):
+        fit_boards(spec, 1000, 5, 52)
+    fit_boards(spec, 1000, 5, 53)
+    pedro = validate({"ruleset": "pedro", "options": {"players": 5}, "bots": five, "practice": True,
+                      "deals": "standard-53-5p"}, roster)
+    with pytest.raises(SpecError, match="standard-53-5p is a 53-card set, pedro is played with 52 cards"):
+        fit_boards(pedro, 1000, 5, 53)
+    snoozer4 = validate({"ruleset": "snoozer", "bots": five[:4]}, {**roster, "carol": ROSTER["rule"]})
+    assert snoozer4["deals"] == "standard-53-4p"
+
+
 def test_the_blind_plan_gives_every_entrant_every_board_once_and_the_same_references():
     spec = validate({"format": "blind", "bots": ["alice", "bob", "carol"], "references": ["rule", "search"],
                      "first": 3, "boards": 11}, ROSTER)

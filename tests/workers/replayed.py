@@ -61,13 +61,16 @@ def stored(store: Store, tid: str) -> dict[str, list[dict[str, Any] | None]]:
             for mid in store.match_ids(tid)}
 
 
-def kill_a_busy_worker(store: Store, queue, workers: LocalWorkers, tid: str) -> None:
-    """Once ``tid`` has stored a few boards, SIGKILL a worker in the middle of a job (the
-    worker and its work horse), as a crash would."""
+def kill_a_busy_worker(store: Store, queue, workers: LocalWorkers, tid: str, at: int = 4) -> None:
+    """Once ``tid`` has stored ``at`` boards and a job is running, SIGKILL its worker in
+    the middle of the job (the worker and its work horse), as a crash would."""
+    def busy() -> list:
+        jobs = [queue.fetch_job(j) for j in StartedJobRegistry(queue=queue).get_job_ids(cleanup=False)]
+        return [job for job in jobs if job is not None and job.worker_name in workers.procs]
+
     # generous: a loaded machine (CI beside other work) has taken over 30 s to store four boards of six rooms
-    wait_for(lambda: store.tournament(tid)["pairs_done"] >= 4, timeout=180, what="the match to start")
-    busy = [queue.fetch_job(j) for j in StartedJobRegistry(queue=queue).get_job_ids(cleanup=False)]
-    victim = next(job.worker_name for job in busy if job is not None)
+    wait_for(lambda: store.tournament(tid)["pairs_done"] >= at and busy(), timeout=180, what="the match to start")
+    victim = busy()[0].worker_name
     proc = workers.procs[victim]
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait(timeout=10)

@@ -1,5 +1,5 @@
 """``rule`` for the All Fours games (``seven_up``, ``pitch``, ``all_fives``, ``auction_pitch``,
-``pedro``).
+``pedro``, ``snoozer``).
 
 The same idea as the Cinch rule bot, for games where the four points are High, Low,
 Jack and Game (RULES-family 1.10) and trump is turned up or pitched:
@@ -15,7 +15,11 @@ Jack and Game (RULES-family 1.10) and trump is turned up or pitched:
   when the bid is at least what he would make himself, else pitches;
 * in play: win a trick that holds the Jack or pips when the card is cheap enough,
   throw tens on a partner's sure trick, keep the Low and the Jack out of danger by
-  playing them where they cannot be captured, otherwise play the cheapest card.
+  playing them where they cannot be captured, otherwise play the cheapest card;
+* snoozer's joker (15 points, the lowest trump, the winner of a plain-suit trick no other
+  trump is in): played last to a plain trick that holds no trump (a sure 15), led only
+  once every other trump is out, kept back otherwise; a joker on the table is taken with
+  the strongest card that beats it.
 
 Pure function of (seed, observation), like every built-in bot.
 """
@@ -28,16 +32,30 @@ from .base import Action, Observation
 
 RANKS = "23456789TJQKA"
 PIPS = {"A": 4, "K": 3, "Q": 2, "J": 1, "T": 10}
-GAMES = ("seven_up", "pitch", "all_fives", "auction_pitch", "pedro")
+GAMES = ("seven_up", "pitch", "all_fives", "auction_pitch", "pedro", "snoozer")
+JOKER = "JK"                    # snoozer's 53rd card: no rank, no suit until trump is fixed
+PEDRO_COUNTS = {"T": 1, "5": 5, "9": 9}              # pedro's cards besides High, Low, Jack
+SNOOZER_COUNTS = {"T": 1, "3": 3, "5": 5, "9": 9}    # snoozer's, the joker's 15 apart
 
 
 def rank(card: str) -> int:
-    return RANKS.index(card[0])
+    """0 for a two ... 12 for an ace; the joker -1, below the two."""
+    return -1 if card == JOKER else RANKS.index(card[0])
+
+
+def suit_of(card: str, trump: str | None) -> str:
+    """The suit a card follows: the joker's is trump once it is fixed (RULES-family 6.2)."""
+    return (trump or "") if card == JOKER else card[1]
+
+
+def pips(card: str) -> int:
+    return 0 if card == JOKER else PIPS.get(card[0], 0)
 
 
 def strength(card: str, trump: str | None, lead: str | None) -> int:
-    """How a card ranks in a trick: trumps above the led suit, other suits never win."""
-    if trump and card[1] == trump:
+    """How a card ranks in a trick: trumps above the led suit (the joker the lowest trump,
+    99), other suits never win."""
+    if trump and suit_of(card, trump) == trump:
         return 100 + rank(card)
     return rank(card) if card[1] == lead else -1
 
@@ -69,25 +87,27 @@ def partner(obs: Observation, seat: str) -> str | None:
     return seats[(seats.index(seat) + 2) % 4] if len(seats) == 4 and "NS" in obs.get("scores", {"NS": 0}) else None
 
 
-def expected_points(hand: list[str], suit: str, pedro: bool) -> int:
+def expected_points(hand: list[str], suit: str, ruleset: str) -> int:
     """What a pitcher holding ``hand`` may expect to make with ``suit`` as trump: High with
     the Ace, Low with a two or three, the Jack guarded, Game (auction_pitch) with length
-    or pedro's Ten, Five and Nine guarded by a higher trump."""
-    cards = sorted((c for c in hand if c[1] == suit), key=rank)
+    or pedro's Ten, Five and Nine (snoozer's Three too) guarded by a higher trump; in
+    snoozer the joker's 15 when three trumps can draw the others before it is led."""
+    cards = sorted((c for c in hand if c != JOKER and c[1] == suit), key=rank)
     if not cards:
         return 0
     points = (cards[-1][0] == "A") + (rank(cards[0]) <= 1)
     held = {c[0] for c in cards}
     guarded = len(cards) >= 2 and rank(cards[-1]) >= RANKS.index("Q")
     points += "J" in held and guarded
-    if not pedro:
+    if ruleset not in ("pedro", "snoozer"):
         return points + (len(cards) >= 3 and bool(held & {"A", "T"}))
-    return points + ("T" in held and guarded) + 5 * ("5" in held and guarded) + 9 * ("9" in held and guarded)
+    counts = SNOOZER_COUNTS if ruleset == "snoozer" else PEDRO_COUNTS
+    points += sum(value for r, value in counts.items() if r in held and guarded)
+    return points + 15 * (JOKER in hand and len(cards) >= 3)
 
 
 def best_expected(obs: Observation) -> int:
-    pedro = obs["ruleset"] == "pedro"
-    return max(expected_points(obs["hand"], s, pedro) for s in "CDHS")
+    return max(expected_points(obs["hand"], s, obs["ruleset"]) for s in "CDHS")
 
 
 def choose_bid(obs: Observation) -> Action:
@@ -120,38 +140,46 @@ def choose_play(obs: Observation, cards: list[str]) -> str:
     trick = current_trick(obs)
     if trump is None or trick is None:       # the pitch, or a lead
         return lead(obs, cards, trump)
-    lead_suit = trick["plays"][0]["card"][1]
+    lead_suit = suit_of(trick["plays"][0]["card"], trump)
     best = max(trick["plays"], key=lambda p: strength(p["card"], trump, lead_suit))
     best_key = strength(best["card"], trump, lead_suit)
     last = len(trick["plays"]) == len(obs["seats"]) - 1
     mate = partner(obs, obs["seat"])
-    on_table = sum(PIPS.get(p["card"][0], 0) for p in trick["plays"])
+    on_table = sum(pips(p["card"]) for p in trick["plays"])
     jack_on_table = any(p["card"] == "J" + trump for p in trick["plays"])
     winners = sorted((c for c in cards if strength(c, trump, lead_suit) > best_key),
                      key=lambda c: strength(c, trump, lead_suit))
     if best["seat"] == mate and (last or best_key >= 100 + 11):
-        return max(cards, key=lambda c: (PIPS.get(c[0], 0) if c[1] != trump else -1, -rank(c)))
+        return max(cards, key=lambda c: (pips(c) if suit_of(c, trump) != trump else -1, -rank(c)))
+    if JOKER in winners and last:            # a plain trick without a trump: the joker's sure 15
+        return JOKER
+    if winners and any(p["card"] == JOKER for p in trick["plays"]):
+        return winners[-1]                   # the joker's 15: taken with the strongest card, to keep it
     if winners and (jack_on_table or on_table >= 10 or last):
         return winners[0]
     jack = "J" + trump
     if jack in winners and last:
         return jack
-    return min(cards, key=lambda c: (PIPS.get(c[0], 0) + (50 if c == jack else 0), c[1] == trump, rank(c)))
+    return min(cards, key=lambda c: (pips(c) + (50 if c == jack else 0) + (60 if c == JOKER else 0),
+                                     suit_of(c, trump) == trump, rank(c)))
 
 
 def lead(obs: Observation, cards: list[str], trump: str | None) -> str:
     """Lead the top trump when it is the boss (it draws the others), else the cheapest
-    card; the pitch is the top card of the strongest suit."""
+    card; the pitch is the top card of the strongest suit (never the joker, which names
+    no suit); the joker is led once every other trump is out (then nothing beats it)."""
     if trump is None:
         suit = max("CDHS", key=lambda s: (suit_value(obs["hand"], s), s))
-        return max((c for c in cards if c[1] == suit), key=rank)
+        return max((c for c in cards if c != JOKER and c[1] == suit), key=rank)
     gone = played_cards(obs)
-    trumps = sorted((c for c in cards if c[1] == trump), key=rank, reverse=True)
-    if trumps:
+    trumps = sorted((c for c in cards if suit_of(c, trump) == trump), key=rank, reverse=True)
+    if trumps and trumps[0] != JOKER:
         higher = [r + trump for r in RANKS[rank(trumps[0]) + 1:]]
         if all(c in gone for c in higher):
             return trumps[0]
-    return min(cards, key=lambda c: (c[1] == trump, PIPS.get(c[0], 0), rank(c)))
+    if JOKER in cards and all(r + trump in gone or r + trump in cards for r in RANKS):
+        return JOKER
+    return min(cards, key=lambda c: (suit_of(c, trump) == trump, pips(c) + (60 if c == JOKER else 0), rank(c)))
 
 
 def choose_discard(obs: Observation, choice: dict[str, Any]) -> list[str]:

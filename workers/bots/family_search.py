@@ -22,7 +22,8 @@ from __future__ import annotations
 from random import Random
 from typing import Any
 
-from server.engine.cards import CARD_INDEX, CARD_NAMES, PIPS, cards_of
+from server.engine.cards import ALL_NAMES, CARD_INDEX, PIPS, cards_of
+from server.engine.games import GAMES
 from server.engine.hand import Hand
 from server.engine.world import WorldError, world_state
 
@@ -51,13 +52,14 @@ def _known_out(value: Any, key: str | None = None) -> set[str]:
 
 
 def unseen(obs: Observation) -> list[str]:
-    """The cards that may be in another seat's hand, as this seat sees the hand."""
+    """The cards of the game's pack (snoozer's joker included) that may be in another
+    seat's hand, as this seat sees the hand."""
     gone = set(obs["hand"]) | _known_out(obs)
     for trick in obs["tricks"]:
         for p in trick["plays"]:
             gone.add(p["card"])
             gone.update(p["extras"])
-    return [c for c in CARD_NAMES if c not in gone]
+    return [c for c in ALL_NAMES[:GAMES[obs["ruleset"]].deck] if c not in gone]
 
 
 def sample_world(obs: Observation, rng: Random, tries: int) -> Hand | None:
@@ -155,4 +157,4 @@ class FamilySearch:
         if not worlds:
             return None
         best = max(range(len(cards)), key=lambda j: (totals[j], -cards[j]))
-        return {"type": "play", "card": CARD_NAMES[cards[best]]}
+        return {"type": "play", "card": ALL_NAMES[cards[best]]}

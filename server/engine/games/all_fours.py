@@ -23,10 +23,10 @@ from random import Random
 from typing import Any
 
 from ..boards import Board, bunch_order
-from ..cards import (ALL_CARDS_MASK, CARD_NAMES, FIVE, JACK, PLAIN_TRUMP_TABLES, SUITS, cards_of, mask_of,
+from ..cards import (ALL_NAMES, CARD_NAMES, FIVE, JACK, PLAIN_TRUMP_TABLES, SUITS, cards_of, deck_mask, mask_of,
                      names_of, seats_for)
 from ..hand import Hand, IllegalAction, card_set, one_card
-from ..rulesets import Ruleset, check_bool, check_positive
+from ..rulesets import Ruleset, check_bool, check_positive, game_spec
 from ..tricks import Trick, follow_error, follow_mask
 
 BEG, GIVE, BUNCH, ACCEPT, DISCARD, PLAY, DONE = "beg", "give", "bunch", "accept", "discard", "play", "done"
@@ -112,7 +112,7 @@ class AllFoursHand(Hand):
         The deal is unknown and replaced by ``hands``; it is a board's hand (the
         observation does not say whether a game's target applies)."""
         seats = obs["seats"]
-        state = cls(rules, Board(obs["dealer"], tuple(range(52)), "00"),
+        state = cls(rules, Board(obs["dealer"], tuple(range(game_spec(rules).deck)), "00"),
                     tuple(obs["scores"][side] for side in _table(rules.name, len(seats))[1]))
         state.hands = list(hands)
         state.dealt = 0
@@ -233,7 +233,7 @@ class AllFoursHand(Hand):
         return follow_mask(self.hands[self.to_act], self.tricks[-1], self.tables)
 
     def legal_plays(self) -> list[int]:
-        return cards_of(follow_mask(self.hands[self.to_act], self.tricks[-1], self.tables))
+        return cards_of(self.legal_mask())
 
     def do_play(self, card: int, extras: int = 0) -> None:
         """Play ``card`` for the seat to act (trusted: ``extras`` is always 0 here)."""
@@ -269,7 +269,8 @@ class AllFoursHand(Hand):
     def random_step(self, rng: Random) -> None:
         """Apply one uniformly random legal decision (benchmarks, properties, rollouts)."""
         if self.phase == PLAY:
-            legal = follow_mask(self.hands[self.to_act], self.tricks[-1], self.tables)
+            tables = self.tables      # None: the pitch, whose cards the game may restrict (legal_mask)
+            legal = follow_mask(self.hands[self.to_act], self.tricks[-1], tables) if tables else self.legal_mask()
             for _ in range(int(rng.random() * legal.bit_count())):
                 legal &= legal - 1          # drop the lowest card: the chosen one is then lowest
             self.do_play((legal & -legal).bit_length() - 1)
@@ -288,7 +289,7 @@ class AllFoursHand(Hand):
         if self.phase == DONE:
             return None
         if self.phase == PLAY:
-            return [{"type": "play", "card": CARD_NAMES[c]} for c in self.legal_plays()]
+            return [{"type": "play", "card": ALL_NAMES[c]} for c in self.legal_plays()]
         if self.phase == DISCARD:
             n = self.discard_count()
             return [{"type": "discard", "from": names_of(self.hands[self.to_act]), "min": n, "max": n}]
@@ -322,7 +323,7 @@ class AllFoursHand(Hand):
             raise IllegalAction("there are no extras in this game: 'extras' must be empty")
         seat = self.seats[self.to_act]
         if not self.hands[self.to_act] >> card & 1:
-            raise IllegalAction(f"{seat} does not hold {CARD_NAMES[card]}")
+            raise IllegalAction(f"{seat} does not hold {ALL_NAMES[card]}")
         if not self.legal_mask() >> card & 1:
             raise IllegalAction(follow_error(card, self.tricks[-1], self.tables))
         return card
@@ -330,7 +331,7 @@ class AllFoursHand(Hand):
     def _checked_discard(self, action: dict[str, Any]) -> int:
         cards = card_set(action.get("cards"), "discard cards")
         for c in cards_of(cards & ~self.hands[self.to_act]):
-            raise IllegalAction(f"{self.seats[self.to_act]} does not hold {CARD_NAMES[c]}")
+            raise IllegalAction(f"{self.seats[self.to_act]} does not hold {ALL_NAMES[c]}")
         n = self.discard_count()
         if cards.bit_count() != n:
             raise IllegalAction(f"a discard here must be {n} cards, not {cards.bit_count()}")
@@ -353,7 +354,7 @@ class AllFoursHand(Hand):
     def _record(self) -> dict[str, Any]:
         held = self.dealt | self.turnup_mask()
         return {"discards": self.seat_dict(self.discards()), "stock": [],
-                "out_of_play": names_of(ALL_CARDS_MASK & ~held), "widow": [], "turnups": self._turnup_names()}
+                "out_of_play": names_of(deck_mask(len(self.board.deck)) & ~held), "widow": [], "turnups": self._turnup_names()}
 
     def _turnup_names(self) -> list[str]:
         return []

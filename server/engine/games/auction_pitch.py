@@ -21,7 +21,7 @@ from __future__ import annotations
 from random import Random
 from typing import Any
 
-from ..cards import CARD_NAMES, JACK
+from ..cards import ALL_CARDS_MASK, ALL_NAMES, JACK
 from ..hand import IllegalAction, bid_amount
 from ..rulesets import GameSpec, Ruleset, check_positive
 from .all_fours import AllFoursHand, pips
@@ -182,7 +182,9 @@ class AuctionPitchHand(AllFoursHand):
         in_play = 0
         for mask in self.hands_after_draw:
             in_play |= mask
-        trumps = in_play & self.tables.trump_mask     # never empty: the pitch is a trump
+        # the suit's trumps (never empty: the pitch is one); snoozer's joker is neither High
+        # nor Low (6.3)
+        trumps = in_play & self.tables.trump_mask & ALL_CARDS_MASK
         high, low = trumps.bit_length() - 1, (trumps & -trumps).bit_length() - 1
         owner = self._winner_side if self.to_winner else self._holder_side
         items: list[Item] = [("high", owner(high), 1, high), ("low", owner(low), 1, low)]
@@ -212,7 +214,7 @@ class AuctionPitchHand(AllFoursHand):
         for item, side, value, card in items:
             if failed and side == pitcher:
                 continue
-            if self._score(item, side, value, **({"card": CARD_NAMES[card]} if card >= 0 else {})):
+            if self._score(item, side, value, **({"card": ALL_NAMES[card]} if card >= 0 else {})):
                 return
         self._finish()
 

@@ -28,12 +28,12 @@ class PedroRules(Ruleset):
 
 
 @cache
-def deal_all_rounds(k: int) -> tuple[tuple[int, int], ...]:
-    """(start, packet size) of each round when all the cards are dealt (5.1): rounds of 3
-    while at least 3k cards remain, then rounds of 1 while at least k remain."""
+def deal_all_rounds(k: int, cards: int = 52) -> tuple[tuple[int, int], ...]:
+    """(start, packet size) of each round when all ``cards`` are dealt (5.1, 6.1): rounds
+    of 3 while at least 3k cards remain, then rounds of 1 while at least k remain."""
     rounds, x = [], 0
     for size in (3, 1):
-        while 52 - x >= size * k:
+        while cards - x >= size * k:
             rounds.append((x, size))
             x += size * k
     return tuple(rounds)
@@ -44,6 +44,7 @@ class PedroHand(AuctionPitchHand):
 
     __slots__ = ()
     to_winner = True   # 5.3: "Everything counts to the player winning it"
+    card_items = CARD_ITEMS   # the trumps that count after High, Low and Jack, by rank, in order
 
     def _deal(self, deck: tuple[int, ...]) -> None:
         if not self.rules.deal_all:
@@ -52,17 +53,17 @@ class PedroHand(AuctionPitchHand):
         k, eldest = self.k, self.eldest
         hands = [0] * k
         end = 0
-        for x, size in deal_all_rounds(k):
+        for x, size in deal_all_rounds(k, len(deck)):
             for i in range(k):   # F3: a round of ``size`` from x gives o_i deck[x+size*i : x+size*(i+1)]
                 hands[(eldest + i) % k] |= mask_of(deck[x + size * i:x + size * (i + 1)])
             end = x + size * k
         self.hands = hands
-        self.dealt = mask_of(deck[:end])   # the last 52 mod k cards are out of play
+        self.dealt = mask_of(deck[:end])   # the last cards (52 mod k in pedro) are out of play
 
     def _game_items(self, in_play: int) -> list[Item]:
         """The Ten (Game), Five and Nine of trumps, each to its winner if in play (5.3)."""
         base = self.trump * 13
-        return [(item, self._winner_side(base + rank), value, base + rank) for item, rank, value in CARD_ITEMS
+        return [(item, self._winner_side(base + rank), value, base + rank) for item, rank, value in self.card_items
                 if in_play >> (base + rank) & 1]
 
 

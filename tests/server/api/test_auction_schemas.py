@@ -1,5 +1,6 @@
-"""The API's typed shapes accept what the auction games (auction_pitch, pedro) write and
-answer: observations at every phase and k, the sell and pitch actions, hand records."""
+"""The API's typed shapes accept what the auction games (auction_pitch, pedro, snoozer)
+write and answer: observations at every phase and k, the sell and pitch actions, hand
+records (snoozer's with the joker and a 53-card board)."""
 
 from __future__ import annotations
 
@@ -8,18 +9,19 @@ from random import Random
 import pytest
 
 from server.api.game_schemas import ActionSchema, HandRecord, LegalSchema, ObservationSchema
-from server.engine import generate_board, make_ruleset, new_hand, observation, seats_for
+from server.engine import GAMES, generate_board, make_ruleset, new_hand, observation, seats_for
 from server.engine.playout import random_action
 from server.engine.record import hand_record
 
 
-@pytest.mark.parametrize("name,options", [("auction_pitch", {}), ("pedro", {}), ("pedro", {"deal_all": True})])
+@pytest.mark.parametrize("name,options", [("auction_pitch", {}), ("pedro", {}), ("pedro", {"deal_all": True}),
+                                          ("snoozer", {}), ("snoozer", {"deal_all": True, "target": 100})])
 @pytest.mark.parametrize("k", [4, 5, 6, 7])
 def test_every_observation_action_and_record_fits_the_schemas(name, options, k):
     rules = make_ruleset(name, {"players": k, **options})
     rng, phases = Random(k), set()
     for n in range(1, 8):
-        state = new_hand(rules, generate_board("auction-schemas", n, seats_for(k)))
+        state = new_hand(rules, generate_board("auction-schemas", n, seats_for(k), GAMES[name].deck))
         while True:
             phases.add(state.phase)
             for seat in (None, *state.seats):
@@ -40,3 +42,17 @@ def test_sell_and_pitch_are_actions_and_unknown_fields_are_refused():
     for kind in ("sell", "pitch"):
         assert ActionSchema().load({"type": kind}) == {"type": kind}
         assert ActionSchema().validate({"type": kind, "amount": 3})
+
+
+def test_the_joker_is_a_card_and_snoozer_options_are_typed():
+    assert ActionSchema().load({"type": "play", "card": "JK"}) == {"type": "play", "card": "JK"}
+    assert ActionSchema().validate({"type": "play", "card": "JQ"})
+    schema = ObservationSchema().type_schemas["snoozer"]
+    assert schema.fields["options"].schema.validate({"target": 100, "players": 7, "deal_all": True}) == {}
+    assert schema.fields["options"].schema.validate({"target": 60})            # 50 or 100 only (6.4)
+    rules = make_ruleset("snoozer", {"players": 5, "deal_all": True})
+    state = new_hand(rules, generate_board("jk-record", 1, seats_for(5), 53))
+    while state.phase != "done":
+        state.random_step(Random(1))
+    record = hand_record(state, [])
+    assert len(record["board"]["deck"]) == 53 and HandRecord().validate(record) == {}

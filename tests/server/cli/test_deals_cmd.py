@@ -152,3 +152,54 @@ def test_verify_takes_a_file_or_a_seed_not_both(tmp_path):
     assert run.returncode == 2 and "--seed" in run.stderr
     run = cinch("deals", "verify", "standard", "--boards", "3")
     assert run.returncode == 2 and "go with --seed" in run.stderr
+
+
+# ---------------------------------------------------------------------- snoozer's 53-card pack (RULES-family F2)
+@pytest.mark.parametrize("players", [4, 5, 6, 7])
+def test_each_snoozer_shape_has_a_published_53_card_set_with_its_sha256(players):
+    name = f"standard-53-{players}p"
+    path = ROOT / "deals" / f"{name}.jsonl"
+    recorded = (ROOT / "deals" / f"{name}.jsonl.sha256").read_text().split()[0]
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == recorded
+    deals = dealsets.load(name)
+    assert (deals.players, deals.deck, len(deals.boards)) == (players, 53, 1000)
+    assert dealsets.mismatches(deals) == []
+    assert all(len(set(b.deck)) == 53 and 52 in b.deck for b in deals.boards)
+
+
+def test_the_53_card_generator_sorts_the_joker_by_its_own_hash():
+    # F2: deck = the 53 cards sorted by sha256(f"{S}/{n}/{card}"), "JK" among them
+    board = dealsets.generate("standard", 3, players=5, deck=53).boards[2]
+    names = board.to_dict()["deck"]
+    assert names == sorted(names, key=lambda c: hashlib.sha256(f"standard/3/{c}".encode()).hexdigest())
+    assert "JK" in names and board.dealer == "P3"
+
+
+def test_generate_and_verify_a_53_card_set(tmp_path):
+    out = tmp_path / "jk.jsonl"
+    run = cinch("deals", "generate", "--seed", "jk", "--boards", "3", "--players", "6", "--deck", "53",
+                "--out", str(out))
+    assert run.returncode == 0, run.stderr
+    assert '"players": 6, "deck": 53' in out.read_text().splitlines()[0]
+    assert "3 valid boards" in cinch("deals", "verify", str(out)).stdout
+    out.write_text(out.read_text().replace('"deck": 53}', '"deck": 54}', 1))
+    bad = cinch("deals", "verify", str(out))
+    assert bad.returncode == 2 and "deck must be 52 or 53" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_a_52_card_set_read_as_53_names_the_deck_size(tmp_path):
+    out = tmp_path / "mixed.jsonl"
+    cinch("deals", "generate", "--seed", "m", "--boards", "2", "--out", str(out))
+    out.write_text(out.read_text().replace('"boards": 2}', '"boards": 2, "deck": 53}', 1))
+    bad = cinch("deals", "verify", str(out))
+    assert bad.returncode == 2 and "line 2" in bad.stderr and "not 52" in bad.stderr and "deck size" in bad.stderr
+
+
+def test_verify_a_revealed_53_card_seed_needs_its_deck():
+    deals, committed = dealsets.secret(3, players=4, deck=53)
+    assert committed["deck"] == 53
+    flags = ["deals", "verify", "--seed", deals.seed, "--commitment", committed["seed_sha256"], "--boards", "3",
+             "--deals-sha256", committed["deals_sha256"]]
+    assert cinch(*flags, "--deck", "53").returncode == 0
+    wrong = cinch(*flags)            # rebuilt as 52 cards: another file
+    assert wrong.returncode == 2 and "the rebuilt set's sha256 is" in wrong.stderr

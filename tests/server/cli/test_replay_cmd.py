@@ -51,6 +51,8 @@ def test_illegal_action_exit_2_error_on_stderr_nothing_on_stdout(case_id):
     ('{"ruleset": "american62", "board": {"dealer": "N", "deck": ["AS"], "seed": "ab"}, "actions": []}',
      "52 distinct cards"),
     ('[1, 2]', "JSON object"),
+    (json.dumps({"ruleset": "snoozer", "board": {"dealer": "N", "deck": [r + s for s in "CDHS" for r in "23456789TJQKA"],
+                                                 "seed": "ab"}, "actions": []}), "not 52: a deal set is made for one"),
 ])
 def test_malformed_input_is_an_error_object_not_a_traceback(text, fragment):
     run = cinch("replay", "-", stdin=text)
@@ -83,3 +85,20 @@ def test_every_family_ruleset_replays_through_the_command(ruleset):
     run = cinch("replay", "-", stdin=json.dumps(bad["input"]))
     assert run.returncode == 2 and run.stdout == "" and "Traceback" not in run.stderr
     assert json.loads(run.stderr)["index"] == bad["expect"]["index"]
+
+
+def test_snoozer_cases_through_the_command():
+    """The family's snoozer cases (the joker on a trump lead, a sale, deal_all ...) through
+    ``cinch replay`` as a user runs it: the exit status and the result of each."""
+    family = DATA / "family" / "cases-snoozer.jsonl"
+    cases = [json.loads(line) for line in family.open()]
+    assert len(cases) >= 5
+    for case in cases:
+        run = cinch("replay", "-", stdin=json.dumps(case["input"]))
+        assert run.returncode == case["expect"]["status"], (case["id"], run.stderr)
+        if run.returncode == 0:
+            out, expected = json.loads(run.stdout), case["expect"]["output"]
+            assert {k: out[k] for k in ("complete", "to_act", "contract", "trump", "points", "delta")} == \
+                {k: expected[k] for k in ("complete", "to_act", "contract", "trump", "points", "delta")}, case["id"]
+        else:
+            assert json.loads(run.stderr)["index"] == case["expect"]["index"], case["id"]

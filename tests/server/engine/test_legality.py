@@ -5,7 +5,7 @@ from random import Random
 import pytest
 
 from server.engine import GAMES, IllegalAction, generate_board, make_ruleset, new_hand, observation, seats_for
-from server.engine.cards import CARD_NAMES
+from server.engine.cards import ALL_NAMES
 from server.engine.legality import check
 from server.engine.playout import random_action
 
@@ -13,7 +13,7 @@ from server.engine.playout import random_action
 def mutations(action, rng):
     """The action itself and nearby wrong ones: other cards, sizes, amounts, fields."""
     yield action
-    card = CARD_NAMES[rng.randrange(52)]
+    card = ALL_NAMES[rng.randrange(53)]           # the joker too: refused alike where nobody holds it
     out = dict(action)
     for key in ("cards", "keep", "extras"):
         if key in out:
@@ -39,13 +39,14 @@ SHAPES = [(name, {"players": k} if k != 4 else None) for name in GAMES for k in 
 @pytest.mark.parametrize("name, options", [*SHAPES, ("foster51", {"trump_discard_over_six_only": True}),
                                            ("seven_up", {"players": 2, "two_player_bunch": True}),
                                            ("blind_cinch", {"base": "american62"}),
-                                           ("pedro", {"players": 5, "deal_all": True})])
+                                           ("pedro", {"players": 5, "deal_all": True}),
+                                           ("snoozer", {"players": 6, "deal_all": True})])
 def test_check_accepts_exactly_what_apply_accepts(name, options):
     rules = make_ruleset(name, options)
     rng = Random(4)
     compared = 0
     for n in range(1, 60):
-        state = new_hand(rules, generate_board("legality", n, seats_for(rules.players)))
+        state = new_hand(rules, generate_board("legality", n, seats_for(rules.players), GAMES[name].deck))
         while state.phase != "done":
             legal = observation(state, state.seat_to_act())["legal"]
             for candidate in mutations(random_action(legal, rng), rng):

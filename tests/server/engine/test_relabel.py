@@ -48,3 +48,22 @@ def test_a_relabeled_hand_plays_out_identically():
 def test_rooms_get_independent_maps():
     maps = {tuple(relabeling_for(b"k", f"t1.m1/{n}/{room}").values()) for n in range(20) for room in (1, 2)}
     assert len(maps) > 4
+
+
+def test_the_joker_is_the_same_card_in_every_view_and_a_snoozer_hand_plays_through_one():
+    from server.engine import new_hand, seats_for
+    from server.engine.relabel import View
+
+    for m in relabelings():
+        assert translate({"hand": ["AH", "JK"], "card": "JK"}, m) == {"hand": ["A" + m["H"], "JK"], "card": "JK"}
+    rules = make_ruleset("snoozer", {"players": 5, "deal_all": True})
+    for n in range(1, 12):
+        view = View(relabeling_for(b"secret", f"jk/{n}"), rotation=n, players=5)
+        state = new_hand(rules, generate_board("relabel-jk", n, seats_for(5), 53))
+        rng = Random(n)
+        while state.phase != "done":          # every answer through the view is legal
+            seen = view.show(observation(state, state.seat_to_act()))
+            state.apply(view.back(random_action(seen["legal"], rng)))
+        out = state.describe()
+        played = any(p["card"] == "JK" for t in out["tricks"] for p in t["plays"])
+        assert played != ("JK" in out["record"]["out_of_play"])

@@ -62,3 +62,11 @@ def test_cards_are_drawn_with_suit_symbols_in_red_and_black(client):
     assert 'data-card="TH"' in out and "10" in out and "\u2665" in out
     assert 'class="card red ' in out and 'class="card black ' in out and "\u2663" in out
     assert 'data-card="JK"' in out and 'data-suit="D"' in out
+
+
+def test_every_registered_ruleset_has_a_leaderboard_page_and_a_rated_one_a_tab(client, store: Store):
+    page = html(client.get("/leaderboard?ruleset=snoozer"))
+    assert "Leaderboard snoozer" in page and 'aria-current="page">snoozer<' in page
+    assert "ruleset=pedro" not in html(client.get("/leaderboard"))            # no ratings yet: no tab
+    store.redis.hset(store.key("ratings", "pedro"), "rule", "{}")            # pedro has ratings now
+    assert "ruleset=pedro" in html(client.get("/leaderboard"))

@@ -9,7 +9,7 @@ import pytest
 from pagecheck import html
 
 from server.api import create_app
-from server.engine import generate_board
+from server.engine import generate_board, replay
 from workers.table import play_table_with
 
 ADMIN = "pages-admin"
@@ -156,3 +156,21 @@ def test_a_three_player_seven_up_table_shows_its_seats_sides_and_hands(client, s
         assert all(f'<tr data-seat="{s}"><th scope="row">{s}</th>' in hand for s in seats)
     final = " &middot; ".join(f"{s} {v['scores'][s]}" for s in seats)
     assert f"<b>{final}</b>" in hand                            # the last hand ends at the game's final score
+
+
+def test_a_snoozer_table_deals_53_cards_and_its_hands_replay_and_draw_the_joker(client, store):
+    seats = {"P1": "rule", "P2": "random", "P3": "rule", "P4": "random", "P5": "rule"}
+    tid = create(client, seats, ruleset="snoozer", options={"players": 5})
+    play_table_with(store, tid)
+    v = client.get(f"/api/v1/tables/{tid}").get_json()
+    assert v["status"] == "finished" and v["winner"] in seats and v["scores"][v["winner"]] >= 50
+    jokers = 0
+    record = client.get(f"/api/v1/tables/{tid}/record").get_json()
+    assert len(record["hands"]) == v["hands_played"] >= 2
+    for n, hand in enumerate(record["hands"], 1):
+        assert replay(hand)["delta"] == hand["result"]["delta"]
+        assert hand["board"]["deck"] == generate_board(v["deal_seed"], n, tuple(seats), 53).to_dict()["deck"]
+        if any(a.get("card") == "JK" for a in hand["actions"]):
+            jokers += 1
+            assert 'data-card="JK"' in html(client.get(f"/tables/{tid}/hands/{n}"))
+    assert jokers, "in a whole game of six-card hands the joker is dealt at least once"

@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
-from server.engine import CARD_NAMES, Board, IllegalAction, make_ruleset, new_hand, observation, seats_for
+from server.engine import ALL_NAMES, CARD_NAMES, GAMES, Board, IllegalAction, make_ruleset, new_hand, observation, seats_for
 from server.engine.playout import random_action
 from allfours_decks import cards_in
 
@@ -32,14 +32,16 @@ def props(examples: int):
 
 
 @st.composite
-def boards(draw, k: int) -> Board:
+def boards(draw, k: int, size: int = 52) -> Board:
+    """A random board for ``k`` seats and a ``size``-card deck (53: snoozer's, with JK)."""
     seats = seats_for(k)
-    return Board.from_dict({"dealer": draw(st.sampled_from(seats)), "deck": list(draw(st.permutations(CARD_NAMES))),
-                            "seed": draw(st.binary(min_size=1, max_size=8)).hex()}, seats)
+    deck = list(draw(st.permutations(ALL_NAMES[:size])))
+    return Board.from_dict({"dealer": draw(st.sampled_from(seats)), "deck": deck,
+                            "seed": draw(st.binary(min_size=1, max_size=8)).hex()}, seats, size)
 
 
 def names(mask: int) -> set[str]:
-    return {CARD_NAMES[c] for c in range(52) if mask >> c & 1}
+    return {ALL_NAMES[c] for c in range(len(ALL_NAMES)) if mask >> c & 1}
 
 
 def played(state) -> set[str]:
@@ -48,9 +50,10 @@ def played(state) -> set[str]:
 
 def check_cards(state, undealt: set[str], *more: set[str]) -> None:
     """The hands, the cards played, ``undealt`` and the ``more`` parts (discards, turn-ups)
-    are the 52 cards, each once."""
+    are the deck's cards (52, or 53 with snoozer's joker), each once."""
     parts = [names(h) for h in state.hands] + [played(state), undealt, *more]
-    assert sum(map(len, parts)) == 52 and set().union(*parts) == set(CARD_NAMES)
+    size = len(state.board.deck)
+    assert sum(map(len, parts)) == size and set().union(*parts) == set(ALL_NAMES[:size])
 
 
 def check_views(state, undealt: set[str], discards: list[int] | None = None, turned_jacks: bool = False) -> None:
@@ -106,7 +109,7 @@ def play_random_hand(family: Family, name: str, k: int, data, seed: int, wire: b
     """A random board played by random legal actions (wire or fast layer), checked at
     every decision (cards, views, refusals) and at the end (cards, result; the replay doc
     only on the wire layer, the fast layer keeping no action record)."""
-    board = data.draw(boards(k))
+    board = data.draw(boards(k, GAMES[name].deck))
     options = family.options_for(name, k, data)
     state = new_hand(make_ruleset(name, options), board)
     rng = Random(seed)

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
-from server.engine import CARD_NAMES, Board, make_ruleset, new_hand, seats_for
+from server.engine import ALL_NAMES, CARD_NAMES, Board, game_spec, make_ruleset, new_hand, seats_for
 from server.engine.hand import Hand
 
 
-CARD_SET = frozenset(CARD_NAMES)
+CARD_SET = frozenset(ALL_NAMES)   # snoozer's joker included: a JK in a view is a card too
 
 
 def turnup_deck(hands: Sequence[Sequence[str]], turnup: str | None = None,
@@ -41,9 +41,10 @@ def run_start(k: int, j: int) -> int:
 
 
 def board(deck: list[str], k: int, dealer: int = -1, seed: str = "ab") -> Board:
-    """A board of ``deck`` at a ``k``-seat table, dealt by seat index ``dealer`` (the last)."""
+    """A board of ``deck`` (52 cards, or 53 with JK) at a ``k``-seat table, dealt by seat
+    index ``dealer`` (the last)."""
     seats = seats_for(k)
-    return Board.from_dict({"dealer": seats[dealer], "deck": deck, "seed": seed}, seats)
+    return Board.from_dict({"dealer": seats[dealer], "deck": deck, "seed": seed}, seats, len(deck))
 
 
 def hand(name: str, deck: list[str], k: int, dealer: int = -1, *, scores: tuple[int, ...] | None = None,

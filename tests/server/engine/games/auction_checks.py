@@ -1,4 +1,5 @@
-"""Random-hand properties of the auction pitch games (auction_pitch, pedro), for k = 4 ... 7.
+"""Random-hand properties of the auction pitch games (auction_pitch, pedro, snoozer), for
+k = 4 ... 7.
 
 test_auction_properties.py draws boards, options and a seed with hypothesis for each
 ruleset and calls ``play_random_hand`` / ``play_random_game_hand`` here (the checks the
@@ -7,7 +8,7 @@ where the deal puts them (hands, tricks, the rest out of play), refused actions 
 nothing, no observation shows a card hidden from its seat. At the end: the replay of the
 recorded actions is the live hand (wire layer), the auction went as 4.2 / 5.2 say, and the
 trick winners, items, points and delta are those the rules give, re-derived here from card
-strings (4.5-4.7, 5.3, 5.4).
+strings (4.5-4.7, 5.3, 5.4; snoozer's joker, Three and 36 points, 6.2-6.4).
 """
 
 from __future__ import annotations
@@ -16,30 +17,32 @@ from random import Random
 
 from hypothesis import strategies as st
 
-from server.engine import CARD_NAMES, make_ruleset, new_hand, replay, seats_for
+from server.engine import ALL_NAMES, GAMES, make_ruleset, new_hand, replay, seats_for
 from server.engine.games.pedro import deal_all_rounds
 import allfours_checks as shared
 from allfours_checks import PIPS, RANKS, Family
 
 KS = (4, 5, 6, 7)
 PEDRO_CARDS = (("ten", "T", 1), ("five", "5", 5), ("nine", "9", 9))
+SNOOZER_CARDS = (("ten", "T", 1), ("three", "3", 3), ("five", "5", 5), ("nine", "9", 9))
+TARGETS = {"snoozer": st.sampled_from([50, 100])}   # 6.4; the others take any positive target
 
 
 def options_for(name: str, k: int, data) -> dict:
     options = {"players": k}
-    if name == "pedro":
+    if name in ("pedro", "snoozer"):
         options["deal_all"] = data.draw(st.booleans())
     return options
 
 
 def out_of_play(state) -> set[str]:
-    """The undealt cards by the deal's positions (4.1; 5.1 with deal_all)."""
+    """The undealt cards by the deal's positions (4.1; 5.1, 6.1 with deal_all)."""
     k = state.k
     end = 6 * k
     if getattr(state.rules, "deal_all", False):
-        start, size = deal_all_rounds(k)[-1]
+        start, size = deal_all_rounds(k, len(state.board.deck))[-1]
         end = start + size * k
-    return {CARD_NAMES[c] for c in state.board.deck[end:]}
+    return {ALL_NAMES[c] for c in state.board.deck[end:]}
 
 
 def check_cards(state) -> None:
@@ -53,13 +56,15 @@ def check_views(state) -> None:
 
 def refused(state, legal: list[dict], kinds: set[str]) -> list:
     """Bids out of range or not whole, a bid not above the highest (or once the auction is
-    over), and actions wanting a field."""
+    over), actions wanting a field, and a pitch of JK (6.2; elsewhere nobody holds it)."""
     bad = [{"type": "bid", "amount": state.rules.max_bid + 1}, {"type": "bid", "amount": "1"}, "stand",
            {"type": "play"}, {"type": "trump", "suit": "H"}]
     if "bid" in kinds or state.phase == "bidding":
         bad.append({"type": "bid", "amount": max(state.high_bid, state.rules.min_bid - 1)})
     else:
         bad.append({"type": "bid", "amount": state.rules.max_bid})
+    if state.phase == "play" and state.trump is None:
+        bad.append({"type": "play", "card": "JK"})   # never a pitch: not held, or names no suit
     return bad
 
 
@@ -101,26 +106,37 @@ def check_auction(state, out: dict) -> None:
 def expected_items(state, out: dict) -> tuple[list[tuple], dict[str, int]]:
     """The items in their order and the points won, re-derived from the hand's card strings."""
     trump, hands = out["trump"], out["hands_after_draw"]
-    pedro = state.rules.name == "pedro"
+    name = state.rules.name
+    pedro = name in ("pedro", "snoozer")
+
+    def suit(card: str) -> str:       # JK is a trump, the lowest (F4, 6.2)
+        return trump if card == "JK" else card[1]
+
+    def rank(card: str) -> int:
+        return -1 if card == "JK" else RANKS.index(card[0])
+
     won: dict[str, list[str]] = {seat: [] for seat in state.seats}
-    assert out["tricks"][0]["leader"] == out["declarer"]
+    assert out["tricks"][0]["leader"] == out["declarer"] and out["tricks"][0]["plays"][0]["card"] != "JK"
     for trick in out["tricks"]:
         cards = [p["card"] for p in trick["plays"]]
-        trumps = [c for c in cards if c[1] == trump]
-        best = max(trumps or [c for c in cards if c[1] == cards[0][1]], key=lambda c: RANKS.index(c[0]))
+        trumps = [c for c in cards if suit(c) == trump]
+        best = max(trumps or [c for c in cards if suit(c) == suit(cards[0])], key=rank)
         winner = trick["plays"][cards.index(best)]["seat"]
         assert trick["winner"] == winner
         won[winner] += cards
     holder = {c: seat for seat, cards in hands.items() for c in cards}
     winner_of = {c: seat for seat, cards in won.items() for c in cards}
     owner = winner_of if pedro else holder
-    in_play = sorted((c for c in holder if c[1] == trump), key=lambda c: RANKS.index(c[0]))
+    in_play = sorted((c for c in holder if c != "JK" and c[1] == trump), key=rank)   # JK: neither (6.3)
     items = [("high", owner[in_play[-1]], 1, in_play[-1]), ("low", owner[in_play[0]], 1, in_play[0])]
     if "J" + trump in holder:
         items.append(("jack", winner_of["J" + trump], 1, "J" + trump))
     if pedro:
-        items += [(item, winner_of[rank + trump], value, rank + trump) for item, rank, value in PEDRO_CARDS
-                  if rank + trump in holder]
+        counted = SNOOZER_CARDS if name == "snoozer" else PEDRO_CARDS
+        items += [(item, winner_of[r + trump], value, r + trump) for item, r, value in counted
+                  if r + trump in holder]
+        if "JK" in holder:
+            items.append(("snoozer", winner_of["JK"], 15, "JK"))
     else:
         pips = {s: sum(PIPS.get(c[0], 0) for c in cards) for s, cards in won.items()}
         top = max(pips.values())
@@ -168,9 +184,9 @@ def play_random_hand(name: str, k: int, data, seed: int, wire: bool) -> None:
 def play_random_game_hand(name: str, k: int, data, seed: int) -> None:
     """A hand of a game at random scores: no sale puts the eldest out (4.3) and no item
     is applied once a player has reached the target (F9)."""
-    options = {**options_for(name, k, data), "target": data.draw(st.integers(1, 20))}
+    options = {**options_for(name, k, data), "target": data.draw(TARGETS.get(name, st.integers(1, 20)))}
     rules = make_ruleset(name, options)
-    board = data.draw(shared.boards(k))
+    board = data.draw(shared.boards(k, GAMES[name].deck))
     scores = tuple(data.draw(st.integers(-10, rules.target - 1)) for _ in range(k))
     state = new_hand(rules, board, scores)
     rng = Random(seed)
@@ -191,8 +207,8 @@ def play_random_game(name: str, k: int, seed: int) -> None:
     game ends with exactly one player at or above the target, none before."""
     from server.engine import Game, generate_board
 
-    rules = make_ruleset(name, {"players": k, "target": 11})
-    game = Game(rules, lambda n: generate_board(f"auction-game-{seed}", n, seats_for(k)))
+    rules = make_ruleset(name, {"players": k, "target": 50 if name == "snoozer" else 11})
+    game = Game(rules, lambda n: generate_board(f"auction-game-{seed}", n, seats_for(k), GAMES[name].deck))
     rng = Random(seed)
     dealers = []
     while game.winner is None:

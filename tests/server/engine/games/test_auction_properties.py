@@ -1,5 +1,5 @@
-"""The random-hand properties of the auction games, auction_pitch (RULES-family section 4)
-and pedro (section 5, with and without deal_all), for k = 4 ... 7: random hands keep the
+"""The random-hand properties of the auction games, auction_pitch (RULES-family section 4),
+pedro (section 5) and snoozer (section 6; both with and without deal_all), for k = 4 ... 7: random hands keep the
 rules at every decision and at the end, a hand of a game scores nothing after the target
 and no sale puts the eldest out, and a whole game of random hands ends with one winner
 (the checks are in auction_checks.py)."""
@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from allfours_checks import props
 from auction_checks import KS, play_random_game, play_random_game_hand, play_random_hand
 
-AUCTIONS = ("auction_pitch", "pedro")
+AUCTIONS = ("auction_pitch", "pedro", "snoozer")
 
 
 @pytest.mark.parametrize("k", KS)
