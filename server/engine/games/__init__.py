@@ -7,8 +7,8 @@ hand class) and listing the module here; nothing else in the tree names a game.
 from __future__ import annotations
 
 from ..rulesets import GameSpec
-from . import all_fives, auction_pitch, blind_cinch, cinch, pedro, pitch, seven_up, sixty_three
+from . import all_fives, auction_cinch, auction_pitch, blind_cinch, cinch, pedro, pitch, seven_up, sixty_three
 
 GAMES: dict[str, GameSpec] = {spec.name: spec for module in (cinch, seven_up, pitch, all_fives, blind_cinch, sixty_three,
-                                              auction_pitch, pedro)
+                                              auction_pitch, pedro, auction_cinch)
                               for spec in module.SPECS}
