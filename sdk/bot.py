@@ -22,6 +22,10 @@ and in the auction games (auction_pitch, pedro), where bids are ``bid``'s::
 
     sale(obs)    -> "sell" or "pitch" (the eldest, after the auction)
 
+and in auction_cinch::
+
+    call(obs)    -> the called card ("KC"), or an action dict (the declarer, after the draw)
+
 Methods not overridden choose a random legal action (``self.rng``, seeded by
 ``seed``). The runner may call ``act`` from several threads at once (one per open
 decision: a bot holds up to two seats in each of several matches), so keep a bot's
@@ -41,7 +45,7 @@ from typing import Any, Callable
 
 from . import cards as C
 from .errors import SdkError
-from .observation import Action, Observation, bid, discard, pass_, play, rob, trump
+from .observation import Action, Observation, bid, call, discard, pass_, play, rob, trump
 
 
 class Bot:
@@ -100,6 +104,9 @@ class Bot:
     def sale(self, obs: Observation) -> str | Action:
         return obs.random_action(self.rng)
 
+    def call(self, obs: Observation) -> str | Action:
+        return obs.random_action(self.rng)
+
     def extras(self, obs: Observation, card: str, count: int, choices: list[str]) -> list[str]:
         """The extras to add to ``card`` when ``count`` are owed: by default the lowest trumps."""
         return C.by_strength(choices, obs.trump, plain=obs.plain_trumps)[:count]
@@ -124,6 +131,8 @@ class Bot:
                 action = play(card, extras)
             else:
                 action = play(result)
+        elif kind == "call" and isinstance(result, str):
+            action = call(result)
         elif kind in ("beg", "give", "bunch", "accept", "sale") and isinstance(result, str):
             action = {"type": result}
         else:

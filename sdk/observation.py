@@ -22,14 +22,15 @@ Action = dict[str, Any]
 
 # What is asked, named by the phase that asks it ("bidding" asks for a bid); the All Fours
 # games add the eldest's beg or stand, the dealer's give or run, and a bunch proposal
-# and its answer, and the auction games the eldest's sale (RULES-family section 13).
-DECISIONS = ("bid", "trump", "discard", "rob", "play", "beg", "give", "bunch", "accept", "sale")
+# and its answer, the auction games the eldest's sale, and auction_cinch the declarer's call
+# (RULES-family section 13).
+DECISIONS = ("bid", "trump", "discard", "rob", "play", "beg", "give", "bunch", "accept", "sale", "call")
 _KIND_OF_TYPE = {"pass": "bid", "bid": "bid", "trump": "trump", "discard": "discard", "rob": "rob", "play": "play",
                  "stand": "beg", "beg": "beg", "give": "give", "run": "give", "bunch": "bunch", "accept": "accept",
-                 "refuse": "accept", "sell": "sale", "pitch": "sale"}
+                 "refuse": "accept", "sell": "sale", "pitch": "sale", "call": "call"}
 # The fields of each action type: pass and the family's types are their name alone.
 _FIELDS = {"pass": set(), "bid": {"amount"}, "trump": {"suit"}, "discard": {"cards"}, "rob": {"keep"},
-           "play": {"card", "extras"}, **{kind: set() for kind in ("stand", "beg", "give", "run", "bunch", "accept",
+           "play": {"card", "extras"}, "call": {"card"}, **{kind: set() for kind in ("stand", "beg", "give", "run", "bunch", "accept",
                                                                    "refuse", "sell", "pitch")}}
 
 
@@ -60,6 +61,11 @@ def play(card: str, extras: Iterable[str] | None = None) -> Action:
     if extras:
         action["extras"] = list(extras)
     return action
+
+
+def call(card: str) -> Action:
+    """auction_cinch's declarer calls ``card``: its holder, if another player, is his partner."""
+    return {"type": "call", "card": card}
 
 
 # ---------------------------------------------------------------------- concrete actions from a legal list
@@ -213,8 +219,32 @@ class Observation(dict):
         return len(self.seats) != 4 or self["seat"] in self.sides
 
     @property
+    def makers(self) -> list[str] | None:
+        """auction_cinch: the declarer and the called card's holder, from the call on (the
+        declarer alone when nobody else held it); None before the call and in other games."""
+        makers = self.get("makers")
+        return None if makers is None else list(makers)
+
+    @property
+    def allies(self) -> tuple[str, ...]:
+        """The other seats whose tricks count for my side in this hand: my partner in
+        partnerships; in auction_cinch, once the call is made, my fellow makers or my
+        fellow opponents; else nobody."""
+        makers = self.makers
+        if makers is not None:
+            mine = self["seat"] in makers
+            return tuple(s for s in self.seats if s != self["seat"] and (s in makers) == mine)
+        partner = self.partner
+        return () if partner is None else (partner,)
+
+    @property
     def partner(self) -> str | None:
-        """My partner at a table of four in partnerships; None where each plays for himself."""
+        """My partner at a table of four in partnerships; in auction_cinch the declarer's
+        partner once called (for each of the two, the other); None otherwise."""
+        makers = self.makers
+        if makers is not None:
+            others = [s for s in makers if s != self["seat"]]
+            return others[0] if self["seat"] in makers and others else None
         return None if self.alone else C.partner(self["seat"], self.seats)
 
     @property
@@ -329,7 +359,7 @@ class Observation(dict):
     @property
     def partner_winning(self) -> bool:
         best = self.winning_play
-        return best is not None and best["seat"] == self.partner
+        return best is not None and best["seat"] in self.allies
 
     @property
     def cards_played(self) -> list[str]:
@@ -343,8 +373,10 @@ class Observation(dict):
 
     @property
     def shown_cards(self) -> list[str]:
-        """Cards discarded face up (foster51), seen by everyone."""
-        return [c for d in self.get("draws") or [] for c in d.get("shown") or []]
+        """Cards discarded face up (foster51, auction_cinch), seen by everyone and still out
+        of play: those put back into a rebuilt stock (``restocked``) may be anywhere again."""
+        back = set(self.get("restocked") or [])
+        return [c for d in self.get("draws") or [] for c in d.get("shown") or [] if c not in back]
 
     @property
     def seen_cards(self) -> set[str]:
@@ -353,6 +385,7 @@ class Observation(dict):
         for d in self.get("draws") or []:
             if d.get("seat") == self["seat"]:
                 seen |= set(d.get("cards") or []) | set(d.get("left_in_stock") or [])
+        seen -= set(self.get("restocked") or []) - set(self.hand) - set(self.cards_played)
         return seen
 
     @property

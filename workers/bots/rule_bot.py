@@ -147,7 +147,8 @@ class View:
 
     trump: str
     seat: str
-    partner: str
+    seats: tuple[str, ...]           # the table, clockwise
+    allies: frozenset[str]           # the other seats of our side in this hand (``allies_of``)
     low_to_holder: bool
     trick: list[tuple[str, str]]     # the trick in progress: (seat, main card)
     unseen_trumps: list[str]         # trumps another player may still hold, highest first
@@ -173,12 +174,37 @@ class View:
         return self.points(card)
 
     def is_opponent(self, seat: str) -> bool:
-        return seat != self.seat and seat != self.partner
+        return seat != self.seat and seat not in self.allies
 
 
 def partner_of(seat: str) -> str:
     """The seat across the table."""
     return SEATS[(SEATS.index(seat) + 2) % 4]
+
+
+def allies_of(obs: Observation) -> frozenset[str]:
+    """The seats whose tricks count for our side: partner across at four; in auction_cinch,
+    once the call has made the sides (``makers``), our fellow makers or fellow opponents,
+    and before it nobody."""
+    seat, makers = obs["seat"], obs.get("makers")
+    if makers is not None:
+        return frozenset(s for s in obs["seats"] if s != seat and (s in makers) == (seat in makers))
+    return frozenset({partner_of(seat)}) if len(obs["seats"]) == 4 else frozenset()
+
+
+def on_declaring_side(obs: Observation) -> bool:
+    return obs["declarer"] == obs["seat"] or obs["declarer"] in allies_of(obs)
+
+
+def choose_call(obs: Observation) -> Action:
+    """auction_cinch's call: the highest trump we lack that may be in another hand (not
+    ours, not a face-up discard still out of play), so the partner holds a catcher; with
+    every such trump ours or out, a card of our own (we play alone)."""
+    trump, hand = obs["trump"], set(obs["hand"])
+    back = set(obs.get("restocked") or ())
+    out = {c for d in obs["draws"] for c in d["shown"] if c not in back}
+    wanted = next((c for c in all_trumps(trump) if c not in hand and c not in out), None)
+    return {"type": "call", "card": wanted or min(hand)}
 
 
 def make_view(obs: Observation) -> View:
@@ -196,6 +222,7 @@ def make_view(obs: Observation) -> View:
         seen.update(draw["shown"])
         seen.update(draw.get("cards") or ())
         seen.update(draw.get("left_in_stock") or ())
+    seen -= set(obs.get("restocked") or ()) - set(hand)   # put back into the stock: anywhere again
     void: set[str] = set()
     current: list[tuple[str, str]] = []
     for trick in obs["tricks"]:
@@ -209,7 +236,7 @@ def make_view(obs: Observation) -> View:
         if trick["winner"] is None:
             current = [(p["seat"], p["card"]) for p in plays]
     return View(
-        trump=trump, seat=seat, partner=partner_of(seat),
+        trump=trump, seat=seat, seats=tuple(obs["seats"]), allies=allies_of(obs),
         low_to_holder=low_goes_to_holder(obs),
         trick=current,
         unseen_trumps=[c for c in all_trumps(trump) if c not in seen],
@@ -242,8 +269,9 @@ def trick_state(view: View) -> tuple[str, int, str | None, int]:
 
 def seats_after_me(view: View) -> list[str]:
     """Who still plays to this trick after me."""
-    i = SEATS.index(view.seat)
-    return [SEATS[(i + k) % 4] for k in range(1, 4 - len(view.trick))]
+    seats = view.seats
+    i = seats.index(view.seat)
+    return [seats[(i + k) % len(seats)] for k in range(1, len(seats) - len(view.trick))]
 
 
 def beats(view: View, card: str, best_key: int, lead_suit: str) -> bool:
@@ -329,7 +357,7 @@ def choose_follow(view: View, legal: list[str]) -> str:
     """Second, third or fourth to a trick: give, win, cinch or throw, in that order."""
     lead_suit, best_key, best_seat, pts = trick_state(view)
     later = seats_after_me(view)
-    partner_winning = best_seat == view.partner
+    partner_winning = best_seat in view.allies
     if partner_winning and sure_against(view, best_key, later):
         return dump_to_partner(view, legal)
 
@@ -456,7 +484,7 @@ def choose_bid(obs: Observation, legal: list[dict[str, Any]], rng_source: Any) -
     amounts = sorted(a["amount"] for a in legal if a["type"] == "bid")
     high = max((b["amount"] for b in obs["bids"] if b["type"] == "bid"), default=0)
     high_seat = next((b["seat"] for b in obs["bids"] if b["type"] == "bid" and b["amount"] == high), None)
-    if high_seat == partner_of(seat):
+    if high_seat in allies_of(obs):
         limit -= 2    # partner already holds the contract: take it only with a clearly better hand
     can = [a for a in amounts if a <= limit]
     if can:
@@ -498,7 +526,9 @@ class RuleBot:
             suit = best_suit(hand, low_goes_to_holder(observation), is_dealer, rng_source).suit
             return {"type": "trump", "suit": suit}
         trump = observation["trump"]
-        declaring = observation["declarer"] in (observation["seat"], partner_of(observation["seat"]))
+        declaring = on_declaring_side(observation)
+        if kind == "call":
+            return choose_call(observation)
         if kind == "discard":
             return {"type": "discard", "cards": choose_discard(trump, legal[0], declaring)}
         if kind == "rob":
