@@ -416,6 +416,9 @@ class Observation(dict):
 
     @property
     def we_declared(self) -> bool:
+        """Whether my side declared: in auction_cinch, whether I am one of the makers."""
+        if self.makers is not None:
+            return self["seat"] in self.makers
         return self.declarer is not None and C.side(self.declarer, self.sides) == self.side
 
     @property

@@ -18,7 +18,7 @@ from .state import IllegalAction
 # The fields of every action type (RULES.md 6, RULES-family 13); the types that are
 # their name alone (pass, stand, beg, give, run, bunch, accept, refuse, sell, pitch) have none.
 _FIELDS = {"pass": set(), "bid": {"amount"}, "trump": {"suit"}, "discard": {"cards"}, "rob": {"keep"},
-           "play": {"card", "extras"}, **{kind: set() for kind in ("stand", "beg", "give", "run", "bunch", "accept",
+           "play": {"card", "extras"}, "call": {"card"}, **{kind: set() for kind in ("stand", "beg", "give", "run", "bunch", "accept",
                                                                    "refuse", "sell", "pitch")}}
 
 

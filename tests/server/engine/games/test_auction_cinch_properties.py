@@ -20,7 +20,8 @@ from hypothesis import strategies as st
 import allfours_checks as shared
 from allfours_checks import Family, names, props
 from allfours_decks import cards_in
-from server.engine import CARD_NAMES, observation, replay
+from server.engine import CARD_NAMES, Game, generate_board, make_ruleset, observation, replay, seats_for
+from server.engine.playout import playout
 from server.engine.rulesets import FOSTER51
 from server.engine.scoring import hand_delta
 
@@ -125,3 +126,18 @@ FAMILY = Family(options_for, check_cards, check_views, check_refusals, check_res
 @given(data=st.data(), seed=st.integers(0, 2**32), wire=st.booleans())
 def test_random_hands_keep_the_rules(k, data, seed, wire):
     shared.play_random_hand(FAMILY, "auction_cinch", k, data, seed, wire)
+
+
+@pytest.mark.parametrize("k", (5, 6))
+def test_a_game_of_random_hands_ends_with_the_highest_player_over_the_target(k):
+    rules = make_ruleset("auction_cinch", {"players": k})
+    for seed in range(3):
+        game = Game(rules, lambda n: generate_board(f"auction-cinch-game-{seed}", n, seats_for(k)))
+        rng = Random(seed)
+        while game.winner is None:
+            hand = playout(game.new_hand(), rng)
+            before = game.scores
+            game.finish_hand(hand)
+            assert game.scores == tuple(b + d for b, d in zip(before, hand.delta()))   # the whole hand at once
+        top = game.scores[game.sides.index(game.winner)]
+        assert top >= rules.target and top == max(game.scores)
