@@ -51,14 +51,14 @@ def test_two_remote_sdk_bots_play_a_five_player_auction_cinch_table(server, rq_w
     options = {"players": 5, "target": 31}
     clients, bots, runners = {}, {}, {}
     for seat in ("P1", "P3"):
-        clients[seat] = sdk.Client(server.url, token=admin.register_bot(f"sdk-razzle-{seat}").token)
+        clients[seat] = sdk.Client(server.url, token=admin.register_bot(f"sdk-razzle-{seat.lower()}").token)
         bots[seat] = CallerBot(seed=seat)
     tid = clients["P1"].create_table({"P2": "rule", "P4": "random", "P5": "search"}, ruleset="auction_cinch",
                                      options=options)
     assert admin.table(tid).open_seats == ["P1", "P3"]
     for seat in ("P1", "P3"):
         runners[seat] = sdk.Runner(bots[seat], clients[seat], wait=5).start()
-        assert clients[seat].join_table(tid, seat).seats[seat] == f"sdk-razzle-{seat}"
+        assert clients[seat].join_table(tid, seat).seats[seat] == f"sdk-razzle-{seat.lower()}"
     final = admin.wait_for_table(tid, poll=0.2, timeout=600)
     for runner in runners.values():
         runner.stop()

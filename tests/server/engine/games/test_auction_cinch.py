@@ -6,9 +6,14 @@ in test_auction_cinch_properties.py."""
 
 from __future__ import annotations
 
+from random import Random
+
 import pytest
 
-from server.engine import CARD_NAMES, IllegalAction, observation
+from server.engine import (CARD_NAMES, Board, IllegalAction, generate_board, make_ruleset, new_hand, observation,
+                           seats_for)
+from server.engine.playout import random_action
+from server.engine.relabel import View, relabelings
 from server.engine.boards import restock_order
 from server.engine.cards import CARD_INDEX
 from server.engine.games.auction_cinch import AUCTION_CINCH
@@ -219,3 +224,34 @@ def test_several_over_the_target_the_highest_total_then_the_declarer_then_trick_
     makers = game_hand("AH")
     assert makers.delta() == (14, 14, 0, 0, 0) and makers.taken[0] > makers.taken[1]
     assert makers.settle((37, 37, 0, 0, 0))[1] == 1                  # tied: the declarer before trick points
+
+
+@pytest.mark.parametrize("k", [5, 6])
+def test_a_room_view_of_auction_cinch_is_the_game_on_the_rotated_relabeled_board(k):
+    """Suit maps and table rotations (ARCHITECTURE, rooms) are symmetries here too: the call,
+    the partner and the makers move with the seats (while no reshuffle has happened: a
+    restock's order hashes the real card names)."""
+    rules = make_ruleset("auction_cinch", {"players": k})
+    seats = seats_for(k)
+    compared = 0
+    for n in range(1, 13):
+        board = generate_board("auction-cinch-views", n, seats)
+        view = View(relabelings()[n % 8], n % k, k)
+        shown_board = Board.from_dict({"dealer": seats[(seats.index(board.dealer) + n % k) % k],
+                                       "deck": [view.show(CARD_NAMES[c]) for c in board.deck], "seed": board.seed},
+                                      seats)
+        real, twin = new_hand(rules, board), new_hand(rules, shown_board)
+        rng = Random(n)
+        while real.phase != "done":
+            obs = observation(real, real.seat_to_act())
+            shown = view.show(obs)
+            assert view.back(shown) == obs
+            alike = real.restocks == 0
+            if alike:
+                assert observation(twin, shown["seat"]) == shown
+                compared += obs["phase"] == "play"
+            answer = random_action(shown["legal"], rng)
+            real.apply(view.back(answer))
+            if alike:
+                twin.apply(answer)
+    assert compared > 50
