@@ -177,13 +177,15 @@ class AuctionCinchHand(AllFoursHand):
         """Makers against opponents by ``foster51``'s hand rule (10.7); the counting trumps
         among the discards are the makers' (16.11), those in the stock nobody's."""
         tab = self.tables
-        makers = sum(self.taken[s] for s in range(self.k) if self.makers >> s & 1)
-        makers += sum(tab.points[c] for c in cards_of(self.pile & tab.counting_mask))
-        opponents = sum(self.taken[s] for s in range(self.k) if not self.makers >> s & 1)
-        self.team_points = (makers, opponents)
-        gain = hand_delta(self.rules, 0, self.contract[1] if self.contract else None, self.team_points)
-        self.seat_delta = tuple(gain[0] if self.makers >> s & 1 else gain[1] for s in range(self.k))
         self.phase, self.to_act = DONE, None
+        team = [self.team_of(s) for s in range(self.k)]
+        won = [0, 0]
+        for s in range(self.k):
+            won[team[s]] += self.taken[s]
+        won[0] += sum(tab.points[c] for c in cards_of(self.pile & tab.counting_mask))
+        self.team_points = (won[0], won[1])
+        gain = hand_delta(self.rules, 0, self.contract[1] if self.contract else None, self.team_points)
+        self.seat_delta = tuple(gain[t] for t in team)
 
     def _random_decision(self, rng: Random) -> None:
         """One uniformly random decision before the play (the All Fours hand's
@@ -298,7 +300,7 @@ class AuctionCinchHand(AllFoursHand):
         for trick in self.tricks:
             if trick.winner is None:
                 break
-            side = MAKERS if self.makers >> trick.winner & 1 else OPPONENTS
+            side = (MAKERS, OPPONENTS)[self.team_of(trick.winner)]
             for _, c, _ in trick.plays:
                 if points[c]:
                     out.append({"item": CARD_NAMES[c], "side": side, "value": points[c]})
