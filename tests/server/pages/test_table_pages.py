@@ -156,3 +156,18 @@ def test_a_three_player_seven_up_table_shows_its_seats_sides_and_hands(client, s
         assert all(f'<tr data-seat="{s}"><th scope="row">{s}</th>' in hand for s in seats)
     final = " &middot; ".join(f"{s} {v['scores'][s]}" for s in seats)
     assert f"<b>{final}</b>" in hand                            # the last hand ends at the game's final score
+
+
+def test_a_five_player_auction_cinch_table_shows_its_seats_and_every_hand(client, store):
+    seats = {"P1": "rule", "P2": "random", "P3": "rule", "P4": "random", "P5": "rule"}
+    tid = create(client, seats, "auction_cinch", {"players": 5, "target": 21})
+    play_table_with(store, tid)
+    v = client.get(f"/api/v1/tables/{tid}").get_json()
+    assert v["status"] == "finished" and v["winner"] in seats and set(v["scores"]) == set(seats)
+    page = html(client.get(f"/tables/{tid}"))
+    assert all(f'data-side="{seat}"' in page for seat in seats)
+    record = client.get(f"/api/v1/tables/{tid}/record").get_json()["hands"]
+    for n in range(1, v["hands_played"] + 1):
+        hand = html(client.get(f"/tables/{tid}/hands/{n}"))
+        assert hand.count('class="trick"') == len(record[n - 1]["public"]["tricks"]) == 6
+        assert any(a["type"] == "call" for a in record[n - 1]["actions"])
