@@ -182,14 +182,19 @@ def partner_of(seat: str) -> str:
     return SEATS[(SEATS.index(seat) + 2) % 4]
 
 
+def seats_of(obs: Observation) -> tuple[str, ...]:
+    """The table's seats, clockwise (N E S W where an observation does not list them)."""
+    return tuple(obs.get("seats") or SEATS)
+
+
 def allies_of(obs: Observation) -> frozenset[str]:
     """The seats whose tricks count for our side: partner across at four; in auction_cinch,
     once the call has made the sides (``makers``), our fellow makers or fellow opponents,
     and before it nobody."""
     seat, makers = obs["seat"], obs.get("makers")
     if makers is not None:
-        return frozenset(s for s in obs["seats"] if s != seat and (s in makers) == (seat in makers))
-    return frozenset({partner_of(seat)}) if len(obs["seats"]) == 4 else frozenset()
+        return frozenset(s for s in seats_of(obs) if s != seat and (s in makers) == (seat in makers))
+    return frozenset({partner_of(seat)}) if len(seats_of(obs)) == 4 else frozenset()
 
 
 def on_declaring_side(obs: Observation) -> bool:
@@ -236,7 +241,7 @@ def make_view(obs: Observation) -> View:
         if trick["winner"] is None:
             current = [(p["seat"], p["card"]) for p in plays]
     return View(
-        trump=trump, seat=seat, seats=tuple(obs["seats"]), allies=allies_of(obs),
+        trump=trump, seat=seat, seats=seats_of(obs), allies=allies_of(obs),
         low_to_holder=low_goes_to_holder(obs),
         trick=current,
         unseen_trumps=[c for c in all_trumps(trump) if c not in seen],
