@@ -132,7 +132,7 @@ def test_random_hands_keep_the_rules(k, data, seed, wire):
 def test_a_game_of_random_hands_ends_with_the_highest_player_over_the_target(k):
     rules = make_ruleset("auction_cinch", {"players": k})
     for seed in range(3):
-        game = Game(rules, lambda n: generate_board(f"auction-cinch-game-{seed}", n, seats_for(k)))
+        game = Game(rules, lambda n, seed=seed: generate_board(f"auction-cinch-game-{seed}", n, seats_for(k)))
         rng = Random(seed)
         while game.winner is None:
             hand = playout(game.new_hand(), rng)
