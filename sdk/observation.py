@@ -192,7 +192,7 @@ class Observation(dict):
     for every ruleset: ruleset, options, seat, seats, dealer, phase, to_act, hand,
     hand_sizes, contract, declarer, trump, tricks, points, scores, legal; then the game's
     own (Cinch: bids, draws, restocks, bidder_goes_out; the All Fours games: items,
-    turnups, ...)."""
+    turnups, ...; auction_cinch: bids, draws, restocked, stock_size, called, partner, makers)."""
 
     # --- who
     @property
