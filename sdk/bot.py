@@ -26,6 +26,10 @@ and in widow_cinch, the declarer before naming trump::
 
     widow(obs)   -> True to take the widow, False to leave it, or an action dict
 
+and in auction_cinch::
+
+    call(obs)    -> the called card ("KC"), or an action dict (the declarer, after the draw)
+
 Methods not overridden choose a random legal action (``self.rng``, seeded by
 ``seed``). The runner may call ``act`` from several threads at once (one per open
 decision: a bot holds up to two seats in each of several matches), so keep a bot's
@@ -45,7 +49,7 @@ from typing import Any, Callable
 
 from . import cards as C
 from .errors import SdkError
-from .observation import Action, Observation, bid, discard, pass_, play, rob, trump, widow
+from .observation import Action, Observation, bid, call, discard, pass_, play, rob, trump, widow
 
 
 class Bot:
@@ -107,6 +111,9 @@ class Bot:
     def widow(self, obs: Observation) -> bool | Action:
         return obs.random_action(self.rng)
 
+    def call(self, obs: Observation) -> str | Action:
+        return obs.random_action(self.rng)
+
     def extras(self, obs: Observation, card: str, count: int, choices: list[str]) -> list[str]:
         """The extras to add to ``card`` when ``count`` are owed: by default the lowest trumps."""
         return C.by_strength(choices, obs.trump, plain=obs.plain_trumps)[:count]
@@ -131,6 +138,8 @@ class Bot:
                 action = play(card, extras)
             else:
                 action = play(result)
+        elif kind == "call" and isinstance(result, str):
+            action = call(result)
         elif kind in ("beg", "give", "bunch", "accept", "sale") and isinstance(result, str):
             action = {"type": result}
         elif kind == "widow" and isinstance(result, bool):

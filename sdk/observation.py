@@ -22,16 +22,16 @@ Action = dict[str, Any]
 
 # What is asked, named by the phase that asks it ("bidding" asks for a bid); the All Fours
 # games add the eldest's beg or stand, the dealer's give or run, and a bunch proposal
-# and its answer, the auction games the eldest's sale, and widow_cinch the declarer's
-# widow, taken or left (RULES-family section 13).
-DECISIONS = ("bid", "trump", "discard", "rob", "play", "beg", "give", "bunch", "accept", "sale", "widow")
+# and its answer, the auction games the eldest's sale, widow_cinch the declarer's widow,
+# taken or left, and auction_cinch the declarer's call (RULES-family section 13).
+DECISIONS = ("bid", "trump", "discard", "rob", "play", "beg", "give", "bunch", "accept", "sale", "widow", "call")
 _KIND_OF_TYPE = {"pass": "bid", "bid": "bid", "trump": "trump", "discard": "discard", "rob": "rob", "play": "play",
                  "stand": "beg", "beg": "beg", "give": "give", "run": "give", "bunch": "bunch", "accept": "accept",
-                 "refuse": "accept", "sell": "sale", "pitch": "sale", "widow": "widow"}
+                 "refuse": "accept", "sell": "sale", "pitch": "sale", "widow": "widow", "call": "call"}
 # The fields of each action type: pass and the family's types are their name alone.
 _FIELDS = {"pass": set(), "bid": {"amount"}, "trump": {"suit"}, "discard": {"cards"}, "rob": {"keep"},
-           "play": {"card", "extras"}, "widow": {"take"}, **{kind: set() for kind in ("stand", "beg", "give", "run", "bunch", "accept",
-                                                                   "refuse", "sell", "pitch")}}
+           "play": {"card", "extras"}, "widow": {"take"}, "call": {"card"},
+           **{kind: set() for kind in ("stand", "beg", "give", "run", "bunch", "accept", "refuse", "sell", "pitch")}}
 
 
 # ---------------------------------------------------------------------- action builders
@@ -66,6 +66,11 @@ def play(card: str, extras: Iterable[str] | None = None) -> Action:
     if extras:
         action["extras"] = list(extras)
     return action
+
+
+def call(card: str) -> Action:
+    """auction_cinch's declarer calls ``card``: its holder, if another player, is his partner."""
+    return {"type": "call", "card": card}
 
 
 # ---------------------------------------------------------------------- concrete actions from a legal list
@@ -194,7 +199,7 @@ class Observation(dict):
     for every ruleset: ruleset, options, seat, seats, dealer, phase, to_act, hand,
     hand_sizes, contract, declarer, trump, tricks, points, scores, legal; then the game's
     own (Cinch: bids, draws, restocks, bidder_goes_out; the All Fours games: items,
-    turnups, ...)."""
+    turnups, ...; auction_cinch: bids, draws, restocked, stock_size, called, partner, makers)."""
 
     # --- who
     @property
@@ -222,9 +227,33 @@ class Observation(dict):
         return self["seat"] in self.sides
 
     @property
+    def makers(self) -> list[str] | None:
+        """auction_cinch: the declarer and the called card's holder, from the call on (the
+        declarer alone when nobody else held it); None before the call and in other games."""
+        makers = self.get("makers")
+        return None if makers is None else list(makers)
+
+    @property
+    def allies(self) -> tuple[str, ...]:
+        """The other seats whose tricks count for my side in this hand: my partner in
+        partnerships; in auction_cinch, once the call is made, my fellow makers or my
+        fellow opponents; else nobody."""
+        makers = self.makers
+        if makers is not None:
+            mine = self["seat"] in makers
+            return tuple(s for s in self.seats if s != self["seat"] and (s in makers) == mine)
+        partner = self.partner
+        return () if partner is None else (partner,)
+
+    @property
     def partner(self) -> str | None:
         """My partner: the other seat of my side (opposite at four, three seats on in
-        widow_cinch); None where each plays for himself."""
+        widow_cinch); in auction_cinch the declarer's partner once called (for each of the
+        two, the other); None where each plays for himself."""
+        makers = self.makers
+        if makers is not None:
+            others = [s for s in makers if s != self["seat"]]
+            return others[0] if self["seat"] in makers and others else None
         return None if self.alone else next(s for s in self._clockwise() if C.side(s, self.sides) == self.side)
 
     @property
@@ -347,7 +376,7 @@ class Observation(dict):
     @property
     def partner_winning(self) -> bool:
         best = self.winning_play
-        return best is not None and best["seat"] == self.partner
+        return best is not None and best["seat"] in self.allies
 
     @property
     def cards_played(self) -> list[str]:
@@ -367,8 +396,10 @@ class Observation(dict):
 
     @property
     def shown_cards(self) -> list[str]:
-        """Cards discarded face up (foster51, widow_cinch), seen by everyone."""
-        return [c for d in self.get("draws") or [] for c in d.get("shown") or []]
+        """Cards discarded face up (foster51, widow_cinch, auction_cinch), seen by everyone and still out
+        of play: those put back into a rebuilt stock (``restocked``) may be anywhere again."""
+        back = set(self.get("restocked") or [])
+        return [c for d in self.get("draws") or [] for c in d.get("shown") or [] if c not in back]
 
     @property
     def seen_cards(self) -> set[str]:
@@ -377,6 +408,7 @@ class Observation(dict):
         for d in self.get("draws") or []:
             if d.get("seat") == self["seat"]:
                 seen |= set(d.get("cards") or []) | set(d.get("left_in_stock") or [])
+        seen -= set(self.get("restocked") or []) - set(self.hand) - set(self.cards_played)
         return seen
 
     @property
@@ -409,6 +441,9 @@ class Observation(dict):
 
     @property
     def we_declared(self) -> bool:
+        """Whether my side declared: in auction_cinch, whether I am one of the makers."""
+        if self.makers is not None:
+            return self["seat"] in self.makers
         return self.declarer is not None and C.side(self.declarer, self.sides) == self.side
 
     @property

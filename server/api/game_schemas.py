@@ -19,13 +19,14 @@ from marshmallow_oneofschema import OneOfSchema
 from server.engine import GAMES
 from server.engine.cards import ALL_NAMES, SEATS, SUITS, seats_for
 from server.engine.games.all_fours import ACCEPT, BEG, BUNCH, GIVE
+from server.engine.games.auction_cinch import CALL, MAKERS, OPPONENTS
 from server.engine.games.auction_pitch import SALE
 from server.engine.games.widow_cinch import WIDOW
 from server.engine.rulesets import OPTION_NAMES, SCORING_DIFFERENCE, SCORING_EIGHT_POINT, SCORING_SET_BACK
 from server.engine.state import BIDDING, DISCARD, DONE, PLAY, ROB, TRUMP
 
 RULESETS = list(GAMES)
-PHASES = [BIDDING, SALE, WIDOW, TRUMP, BEG, GIVE, BUNCH, ACCEPT, DISCARD, ROB, PLAY, DONE]
+PHASES = [BIDDING, SALE, WIDOW, TRUMP, BEG, GIVE, BUNCH, ACCEPT, DISCARD, ROB, CALL, PLAY, DONE]
 SINGLE_SEATS = list(seats_for(7))             # P1 ... P7: every seat of a table that is not N E S W
 SEAT_NAMES = [*SEATS, *SINGLE_SEATS]
 SIDES = ["NS", "EW", *SEATS, *SINGLE_SEATS]   # N E S W: the auction games at four, each for himself
@@ -167,6 +168,14 @@ class WidowAction(PassAction):
         "description": "true: take the widow; false: leave it"})
 
 
+class CallAction(PassAction):
+    """auction_cinch's declarer calls a card (RULES-family 10.5): its holder, if another
+    player, is his partner; else he plays alone. Each legal entry is a complete call."""
+
+    type = Kind("call")
+    card = Card(required=True)
+
+
 def _bare(kind: str, doc: str) -> PassAction:
     """An action that is its type alone (RULES-family section 13)."""
     return type(f"{kind.capitalize()}Action", (PassAction,), {"type": Kind(kind), "__doc__": doc})()
@@ -185,7 +194,8 @@ class ActionSchema(ByType):
     RULES-family section 13)."""
 
     type_schemas = {"pass": PassAction(), "bid": BidAction(), "trump": TrumpAction(), "discard": DiscardAction(),
-                    "rob": RobAction(), "play": PlayAction(), "widow": WidowAction(), **BARE_ACTIONS}
+                    "rob": RobAction(), "play": PlayAction(), "widow": WidowAction(), "call": CallAction(),
+                    **BARE_ACTIONS}
 
 
 # ---------------------------------------------------------------- legal entries
@@ -224,7 +234,8 @@ class LegalSchema(ByType):
     it is, or a choice (discard, rob, play with extras) that says what to send."""
 
     type_schemas = {"pass": PassAction(), "bid": BidAction(), "trump": TrumpAction(), "play": PlayChoice(),
-                    "discard": DiscardChoice(), "rob": RobChoice(), "widow": WidowAction(), **BARE_ACTIONS}
+                    "discard": DiscardChoice(), "rob": RobChoice(), "widow": WidowAction(), "call": CallAction(),
+                    **BARE_ACTIONS}
 
 
 # ---------------------------------------------------------------- observations
@@ -341,6 +352,40 @@ class AuctionPitchObservation(AllFoursObservation):
     bids = fields.List(fields.Nested(BidRecord), required=True)
 
 
+class AuctionCinchItem(Item):
+    """auction_cinch: a counting card scored for the hand's makers or opponents."""
+
+    side = fields.String(required=True, validate=validate.OneOf([MAKERS, OPPONENTS]))
+
+
+class AuctionCinchDraw(ma.Schema):
+    """One seat's draw in auction_cinch: its discards are face up, what it drew its own."""
+
+    seat = Seat(required=True)
+    discarded = fields.Integer(required=True, metadata={"description": "how many cards the seat discarded"})
+    received = fields.Integer(required=True, metadata={"description": "how many it drew"})
+    shown = Cards(required=True, metadata={"description": "its discards, face up (public)"})
+    drawn = Cards(required=True, allow_none=True, metadata={
+        "description": "the cards it drew: the seat's own draw only, else null"})
+
+
+class AuctionCinchObservation(ObservationBase):
+    """auction_cinch (Razzle-dazzle): the auction, the draw, the call and its makers."""
+
+    items = fields.List(fields.Nested(AuctionCinchItem), required=True)
+    bids = fields.List(fields.Nested(BidRecord), required=True)
+    draws = fields.List(fields.Nested(AuctionCinchDraw), required=True)
+    restocks = fields.Integer(required=True, metadata={"description": "times the stock was rebuilt"})
+    restocked = Cards(required=True, metadata={
+        "description": "discards put back into a rebuilt stock: in play again, wherever drawn"})
+    stock_size = fields.Integer(required=True, metadata={"description": "cards left in the stock"})
+    called = Card(required=True, allow_none=True, metadata={"description": "the declarer's called card"})
+    partner = Seat(required=True, allow_none=True, metadata={
+        "description": "the called card's holder, the declarer's partner; null before the call or alone"})
+    makers = fields.List(Seat(), required=True, allow_none=True, metadata={
+        "description": "the declarer and his partner, from the call on; null before it"})
+
+
 def _target() -> fields.Integer:
     return fields.Integer(validate=validate.Range(min=1), metadata={"description": "the game's target (no effect "
                                                                                    "on a duplicate board)"})
@@ -391,6 +436,8 @@ OPTIONS: dict[str, tuple[type[ma.Schema], type[ObservationBase]]] = {
                 AuctionPitchObservation),
     "widow_cinch": (_options("WidowCinchOptions", "widow_cinch's options that differ from the defaults.",
                              target=_target()), WidowCinchObservation),
+    "auction_cinch": (_options("AuctionCinchOptions", "auction_cinch's options that differ from the defaults.",
+                               players=_players(5, 6), target=_target()), AuctionCinchObservation),
 }
 
 

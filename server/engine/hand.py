@@ -104,6 +104,12 @@ class Hand:
         from ``obs``. ``server.engine.world`` replays the tricks on it."""
         raise NotImplementedError
 
+    def team_of(self, seat: int) -> int:
+        """The partnership hook: who ``seat`` plays the tricks with now (seats of one team
+        answer the same number). Fixed sides by default; a game whose partnerships are
+        decided in the hand (auction_cinch's call) answers from its own state."""
+        return self.side_of[seat]
+
     def check_extras(self, seat: int, card: int, extras: int) -> None:
         """Refuse extras that the rules do not allow with ``card`` (none in most games)."""
         if extras:

@@ -18,8 +18,8 @@ from .state import IllegalAction
 # The fields of every action type (RULES.md 6, RULES-family 13); the types that are
 # their name alone (pass, stand, beg, give, run, bunch, accept, refuse, sell, pitch) have none.
 _FIELDS = {"pass": set(), "bid": {"amount"}, "trump": {"suit"}, "discard": {"cards"}, "rob": {"keep"},
-           "play": {"card", "extras"}, "widow": {"take"}, **{kind: set() for kind in ("stand", "beg", "give", "run", "bunch", "accept",
-                                                                   "refuse", "sell", "pitch")}}
+           "play": {"card", "extras"}, "widow": {"take"}, "call": {"card"},
+           **{kind: set() for kind in ("stand", "beg", "give", "run", "bunch", "accept", "refuse", "sell", "pitch")}}
 
 
 def _cards(value: Any, field: str) -> set[str]:

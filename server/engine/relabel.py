@@ -114,7 +114,8 @@ def all_views() -> list[View]:
 _SUIT_KEYS = ("trump", "suit")
 # Fields whose value is a seat (or, for a result, a side); a list under one of these
 # names is a list of them.
-_SEAT_KEYS = ("seat", "seats", "dealer", "to_act", "declarer", "leader", "winner", "side")
+_SEAT_KEYS = ("seat", "seats", "dealer", "to_act", "declarer", "leader", "winner", "side", "partner", "makers")
+_SEAT_LISTS = ("seats", "makers")          # lists of seats kept in clockwise order, which hides the rotation
 _SEAT_SET, _SIDE_SET = frozenset(SEATS), frozenset(SIDES)
 _SINGLE = seats_for(7)                    # P1 ... P7
 _SINGLE_SET = frozenset(_SINGLE)
@@ -186,7 +187,7 @@ def translate(value: Any, mapping: dict[str, str], rotation: int = 0, key: str |
             out.sort(key=CARD_INDEX.__getitem__)
         elif key == "legal":
             out.sort(key=_legal_order)
-        elif key == "seats" and (order := _canonical(out)):
+        elif key in _SEAT_LISTS and (order := _canonical(out)):
             out.sort(key=order.index)   # the table's seat list stays in clockwise order
         return out
     if isinstance(value, dict):

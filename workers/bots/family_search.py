@@ -53,8 +53,9 @@ def _known_out(value: Any, key: str | None = None) -> set[str]:
 
 def unseen(obs: Observation) -> list[str]:
     """The cards of the game's pack (snoozer's joker included) that may be in another
-    seat's hand, as this seat sees the hand."""
-    gone = set(obs["hand"]) | _known_out(obs)
+    seat's hand, as this seat sees the hand. Face-up discards put back into a rebuilt stock
+    (``restocked``, auction_cinch) are in play again: whoever drew them may hold them."""
+    gone = (_known_out(obs) - set(obs.get("restocked") or ())) | set(obs["hand"])
     for trick in obs["tricks"]:
         for p in trick["plays"]:
             gone.add(p["card"])
@@ -67,18 +68,29 @@ def sample_world(obs: Observation, rng: Random, tries: int) -> Hand | None:
     me = obs["seat"]
     others = [s for s in obs["seats"] if s != me]
     pool = unseen(obs)
+    placed = {seat: [card] for card, seat in public_holders(obs).items() if card in pool}
+    pool = [c for c in pool if not any(c in cards for cards in placed.values())]
     for _ in range(tries):
         rng.shuffle(pool)
         world, at = {me: obs["hand"]}, 0
         for seat in others:
-            size = obs["hand_sizes"][seat]
-            world[seat] = pool[at:at + size]
+            known = placed.get(seat, [])
+            size = obs["hand_sizes"][seat] - len(known)
+            world[seat] = known + pool[at:at + size]
             at += size
         try:
             return world_state(obs, world)
         except WorldError:
             continue
     return None
+
+
+def public_holders(obs: Observation) -> dict[str, str]:
+    """Cards whose holder everyone knows: auction_cinch's called card is in its partner's
+    hand (until played). A world that breaks such a fact is refused by ``world_state``."""
+    if obs.get("partner") and obs.get("called"):
+        return {obs["called"]: obs["partner"]}
+    return {}
 
 
 def unit_net(state: Hand, seat: int) -> float:

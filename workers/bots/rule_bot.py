@@ -150,7 +150,7 @@ class View:
     trump: str
     seat: str
     seats: tuple[str, ...]           # the table, clockwise
-    partner: str
+    allies: frozenset[str]           # the other seats of our side in this hand (``allies_of``)
     low_to_holder: bool
     trick: list[tuple[str, str]]     # the trick in progress: (seat, main card)
     unseen_trumps: list[str]         # trumps another player may still hold, highest first
@@ -176,14 +176,39 @@ class View:
         return self.points(card)
 
     def is_opponent(self, seat: str) -> bool:
-        return seat != self.seat and seat != self.partner
+        return seat != self.seat and seat not in self.allies
 
 
-def partner_of(obs: Observation, seat: str) -> str:
-    """``seat``'s partner: the other seat of its side (the sides are the keys of ``scores``:
-    NS and EW at four, P1P4, P2P5 and P3P6 in widow_cinch)."""
+def seats_of(obs: Observation) -> tuple[str, ...]:
+    """The table's seats, clockwise (N E S W where an observation does not list them)."""
+    return tuple(obs.get("seats") or SEATS)
+
+
+def allies_of(obs: Observation) -> frozenset[str]:
+    """The seats whose tricks count for our side: the other seats of our fixed side (the
+    sides are the keys of ``scores``: NS and EW at four, P1P4, P2P5 and P3P6 in
+    widow_cinch, each seat alone in the single-seat games); in auction_cinch, once the call
+    has made the sides (``makers``), our fellow makers or fellow opponents."""
+    seat, makers = obs["seat"], obs.get("makers")
+    if makers is not None:
+        return frozenset(s for s in seats_of(obs) if s != seat and (s in makers) == (seat in makers))
     side = next(s for s in obs.get("scores") or SIDES if seat in s)
-    return next(other for other in obs.get("seats") or SEATS if other != seat and other in side)
+    return frozenset(other for other in seats_of(obs) if other != seat and other in side)
+
+
+def on_declaring_side(obs: Observation) -> bool:
+    return obs["declarer"] == obs["seat"] or obs["declarer"] in allies_of(obs)
+
+
+def choose_call(obs: Observation) -> Action:
+    """auction_cinch's call: the highest trump we lack that may be in another hand (not
+    ours, not a face-up discard still out of play), so the partner holds a catcher; with
+    every such trump ours or out, a card of our own (we play alone)."""
+    trump, hand = obs["trump"], set(obs["hand"])
+    back = set(obs.get("restocked") or ())
+    out = {c for d in obs["draws"] for c in d["shown"] if c not in back}
+    wanted = next((c for c in all_trumps(trump) if c not in hand and c not in out), None)
+    return {"type": "call", "card": wanted or min(hand)}
 
 
 def make_view(obs: Observation) -> View:
@@ -201,6 +226,7 @@ def make_view(obs: Observation) -> View:
         seen.update(draw["shown"])
         seen.update(draw.get("cards") or ())
         seen.update(draw.get("left_in_stock") or ())
+    seen -= set(obs.get("restocked") or ()) - set(hand)   # put back into the stock: anywhere again
     void: set[str] = set()
     current: list[tuple[str, str]] = []
     for trick in obs["tricks"]:
@@ -214,7 +240,7 @@ def make_view(obs: Observation) -> View:
         if trick["winner"] is None:
             current = [(p["seat"], p["card"]) for p in plays]
     return View(
-        trump=trump, seat=seat, seats=tuple(obs.get("seats") or SEATS), partner=partner_of(obs, seat),
+        trump=trump, seat=seat, seats=seats_of(obs), allies=allies_of(obs),
         low_to_holder=low_goes_to_holder(obs),
         trick=current,
         unseen_trumps=[c for c in all_trumps(trump) if c not in seen],
@@ -335,7 +361,7 @@ def choose_follow(view: View, legal: list[str]) -> str:
     """Second, third or fourth to a trick: give, win, cinch or throw, in that order."""
     lead_suit, best_key, best_seat, pts = trick_state(view)
     later = seats_after_me(view)
-    partner_winning = best_seat == view.partner
+    partner_winning = best_seat in view.allies
     if partner_winning and sure_against(view, best_key, later):
         return dump_to_partner(view, legal)
 
@@ -462,7 +488,7 @@ def choose_bid(obs: Observation, legal: list[dict[str, Any]], rng_source: Any) -
     amounts = sorted(a["amount"] for a in legal if a["type"] == "bid")
     high = max((b["amount"] for b in obs["bids"] if b["type"] == "bid"), default=0)
     high_seat = next((b["seat"] for b in obs["bids"] if b["type"] == "bid" and b["amount"] == high), None)
-    if high_seat == partner_of(obs, seat):
+    if high_seat in allies_of(obs):
         limit -= 2    # partner already holds the contract: take it only with a clearly better hand
     can = [a for a in amounts if a <= limit]
     if can:
@@ -514,7 +540,9 @@ class RuleBot:
             suit = best_suit(hand, low_goes_to_holder(observation), is_dealer, rng_source).suit
             return {"type": "trump", "suit": suit}
         trump = observation["trump"]
-        declaring = observation["declarer"] in (observation["seat"], partner_of(observation, observation["seat"]))
+        declaring = on_declaring_side(observation)
+        if kind == "call":
+            return choose_call(observation)
         if kind == "discard":
             return {"type": "discard", "cards": choose_discard(trump, legal[0], declaring)}
         if kind == "rob":

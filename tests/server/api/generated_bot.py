@@ -20,7 +20,8 @@ from arena_client import AuthenticatedClient, Client
 from arena_client.api.bots import register_bot, trust_bot
 from arena_client.api.decisions import answer_decision, next_decision
 from arena_client.api.tournaments import create_tournament, get_results, get_tournament
-from arena_client.models import (AcceptAction, BegAction, BidAction, BotRegister, BotToken, BunchAction, Decision,
+from arena_client.models import (AcceptAction, BegAction, BidAction, BotRegister, BotToken, BunchAction, CallAction,
+                                 Decision,
                                  DiscardAction, DiscardActionType, DiscardChoice, GiveAction, PassAction,
                                  PitchAction, PlayAction, PlayActionType, PlayChoice, RefuseAction, Results,
                                  RobAction, RobActionType, RobChoice, RunAction, SellAction, StandAction, Tournament,
@@ -30,11 +31,11 @@ from arena_client.types import UNSET
 
 # The actions that are their type alone (the All Fours games' begging and bunching, the
 # auction games' sale) and widow_cinch's widow (its ``take`` in the entry), sent back as
-# the legal entry gives them, like a pass or a bid.
+# the legal entry gives them, like a pass, a bid or auction_cinch's call.
 Bare = (AcceptAction | BegAction | BunchAction | GiveAction | PitchAction | RefuseAction | RunAction | SellAction
         | StandAction | WidowAction)
-Answer = BidAction | DiscardAction | PassAction | PlayAction | RobAction | TrumpAction | Bare
-Entry = BidAction | DiscardChoice | PassAction | PlayChoice | RobChoice | TrumpAction | Bare
+Answer = BidAction | CallAction | DiscardAction | PassAction | PlayAction | RobAction | TrumpAction | Bare
+Entry = BidAction | CallAction | DiscardChoice | PassAction | PlayChoice | RobChoice | TrumpAction | Bare
 
 
 def answer_for(entry: Entry) -> Answer:

@@ -69,7 +69,7 @@ def test_missing_file_is_a_clean_message():
 
 
 FAMILY = [json.loads(line) for f in sorted((DATA / "family").glob("cases-*.jsonl")) for line in f.open()]
-BUILT = ("seven_up", "pitch", "all_fives", "blind_cinch", "sixty_three")
+BUILT = ("seven_up", "pitch", "all_fives", "blind_cinch", "sixty_three", "auction_cinch")
 
 
 @pytest.mark.parametrize("ruleset", BUILT)

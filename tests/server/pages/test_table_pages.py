@@ -174,3 +174,18 @@ def test_a_snoozer_table_deals_53_cards_and_its_hands_replay_and_draw_the_joker(
             jokers += 1
             assert 'data-card="JK"' in html(client.get(f"/tables/{tid}/hands/{n}"))
     assert jokers, "in a whole game of six-card hands the joker is dealt at least once"
+
+
+def test_a_five_player_auction_cinch_table_shows_its_seats_and_every_hand(client, store):
+    seats = {"P1": "rule", "P2": "random", "P3": "rule", "P4": "random", "P5": "rule"}
+    tid = create(client, seats, "auction_cinch", {"players": 5, "target": 21})
+    play_table_with(store, tid)
+    v = client.get(f"/api/v1/tables/{tid}").get_json()
+    assert v["status"] == "finished" and v["winner"] in seats and set(v["scores"]) == set(seats)
+    page = html(client.get(f"/tables/{tid}"))
+    assert all(f'data-side="{seat}"' in page for seat in seats)
+    record = client.get(f"/api/v1/tables/{tid}/record").get_json()["hands"]
+    for n in range(1, v["hands_played"] + 1):
+        hand = html(client.get(f"/tables/{tid}/hands/{n}"))
+        assert hand.count('class="trick"') == len(record[n - 1]["public"]["tricks"]) == 6
+        assert any(a["type"] == "call" for a in record[n - 1]["actions"])

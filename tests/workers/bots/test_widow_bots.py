@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from server.engine import generate_board, make_ruleset, new_hand, observation, seats_for
 from workers.bots.random_bot import RandomBot
-from workers.bots.rule_bot import RuleBot, partner_of, seats_after_me, make_view
+from workers.bots.rule_bot import RuleBot, allies_of, seats_after_me, make_view
 from workers.bots.search_bot import SearchBot
 from workers.match import play_boards
 
@@ -35,8 +35,7 @@ def test_the_search_bot_plays_legally_at_six_seats():
 
 def test_the_rule_bot_finds_its_partner_three_seats_on_and_who_plays_after_it():
     state = play(1, [RuleBot(1)])
-    obs = observation(state, "P2")
-    assert partner_of(obs, "P2") == "P5" and partner_of(obs, "P6") == "P3"
+    assert allies_of(observation(state, "P2")) == {"P5"} and allies_of(observation(state, "P6")) == {"P3"}
     state = new_hand(RULES, generate_board("widow-bots", 2, seats_for(6)))
     rule = RuleBot(2)
     while state.phase != "play":
@@ -44,7 +43,7 @@ def test_the_rule_bot_finds_its_partner_three_seats_on_and_who_plays_after_it():
     state.apply(rule.decide(observation(state, state.seat_to_act())))     # the declarer leads
     view = make_view(observation(state, state.seat_to_act()))
     later = seats_after_me(view)
-    assert len(later) == 4 and view.partner in state.seats and view.partner not in (view.seat,)
+    assert len(later) == 4 and len(view.allies) == 1 and view.allies < set(state.seats) - {view.seat}
 
 
 def test_in_duplicate_the_rule_bot_beats_random_play():
