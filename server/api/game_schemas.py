@@ -173,7 +173,13 @@ class CallAction(PassAction):
     player, is his partner; else he plays alone. Each legal entry is a complete call."""
 
     type = Kind("call")
-    card = Card(required=True)
+    card = Card(required=True, metadata={"description": "one of the 52 cards: never JK"})
+
+    @ma.validates("card")
+    def _not_the_joker(self, value: str, **_: Any) -> None:
+        # one shared Card enum (JK included, for snoozer) keeps one Card type in clients
+        if value == "JK":
+            raise ma.ValidationError("a call names one of the 52 cards, not JK")
 
 
 def _bare(kind: str, doc: str) -> PassAction:

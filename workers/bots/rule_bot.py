@@ -192,7 +192,7 @@ def allies_of(obs: Observation) -> frozenset[str]:
     seat, makers = obs["seat"], obs.get("makers")
     if makers is not None:
         return frozenset(s for s in seats_of(obs) if s != seat and (s in makers) == (seat in makers))
-    side = next(s for s in obs.get("scores") or SIDES if seat in s)
+    side = next((s for s in obs.get("scores") or SIDES if seat in s), seat)
     return frozenset(other for other in seats_of(obs) if other != seat and other in side)
 
 

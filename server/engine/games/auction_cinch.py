@@ -26,7 +26,7 @@ from random import Random
 from typing import Any
 
 from ..boards import Board, restock_order
-from ..cards import CARD_INDEX, CARD_NAMES, SUITS, TRUMP_TABLES, cards_of, mask_of, names_of
+from ..cards import ALL_NAMES, CARD_INDEX, CARD_NAMES, JOKER, SUITS, TRUMP_TABLES, cards_of, mask_of, names_of
 from ..hand import IllegalAction, bid_amount, card_set
 from ..rulesets import DRAW_FOSTER, SCORING_DIFFERENCE, GameSpec, Ruleset, check_positive
 from ..scoring import hand_delta
@@ -248,7 +248,7 @@ class AuctionCinchHand(AllFoursHand):
         """A call that names no card is refused in 14's words whatever else is wrong."""
         if self.phase == CALL and isinstance(action, dict) and action.get("type") == "call":
             card = action.get("card")
-            if not isinstance(card, str) or card not in CARD_INDEX:
+            if not isinstance(card, str) or CARD_INDEX.get(card, JOKER) == JOKER:
                 raise IllegalAction(f"a call must name one of the 52 cards, not {card!r}")
 
     def decide_action(self, kind: str, action: dict[str, Any]) -> None:
@@ -280,7 +280,7 @@ class AuctionCinchHand(AllFoursHand):
     def _checked_discard(self, action: dict[str, Any]) -> int:
         cards = card_set(action.get("cards"), "discard cards")
         for c in cards_of(cards & ~self.hands[self.to_act]):
-            raise IllegalAction(f"{self.seats[self.to_act]} does not hold {CARD_NAMES[c]}")
+            raise IllegalAction(f"{self.seats[self.to_act]} does not hold {ALL_NAMES[c]}")
         return cards   # 0 to 6 cards of a six-card hand: any held set is legal (10.4)
 
     # ------------------------------------------------------------------ views
