@@ -257,10 +257,15 @@ class BidRecord(ma.Schema):
     amount = fields.Integer(metadata={"description": "bids only"})
 
 
-class Draw(ma.Schema):
+class DrawCounts(ma.Schema):
+    """What every seat's draw shows the table: how many cards went and came."""
+
     seat = Seat(required=True)
     discarded = fields.Integer(required=True, metadata={"description": "how many cards the seat discarded"})
     received = fields.Integer(required=True, metadata={"description": "how many it drew"})
+
+
+class Draw(DrawCounts):
     shown = Cards(required=True, metadata={"description": "discards shown face up (public)"})
     cards = Cards(required=True, allow_none=True, metadata={
         "description": "the cards it discarded: the seat's own draw only, else null"})
@@ -364,12 +369,9 @@ class AuctionCinchItem(Item):
     side = fields.String(required=True, validate=validate.OneOf([MAKERS, OPPONENTS]))
 
 
-class AuctionCinchDraw(ma.Schema):
+class AuctionCinchDraw(DrawCounts):
     """One seat's draw in auction_cinch: its discards are face up, what it drew its own."""
 
-    seat = Seat(required=True)
-    discarded = fields.Integer(required=True, metadata={"description": "how many cards the seat discarded"})
-    received = fields.Integer(required=True, metadata={"description": "how many it drew"})
     shown = Cards(required=True, metadata={"description": "its discards, face up (public)"})
     drawn = Cards(required=True, allow_none=True, metadata={
         "description": "the cards it drew: the seat's own draw only, else null"})

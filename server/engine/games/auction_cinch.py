@@ -33,6 +33,7 @@ from ..scoring import hand_delta
 from ..tricks import Trick
 from ..world import WorldError
 from .all_fours import DONE, PLAY, AllFoursHand
+from .single_bids import SingleBids
 
 BIDDING, TRUMP, DISCARD, CALL = "bidding", "trump", "discard", "call"
 MAKERS, OPPONENTS = "makers", "opponents"
@@ -43,8 +44,10 @@ _FIELDS: dict[str, tuple[str, ...]] = {"pass": (), "bid": ("amount",), "trump": 
 _EXPECTED = {BIDDING: "pass or bid", TRUMP: "trump", DISCARD: "discard", CALL: "call", PLAY: "play"}
 
 
-class AuctionCinchHand(AllFoursHand):
+class AuctionCinchHand(SingleBids, AllFoursHand):
     """One hand of Razzle-dazzle: auction, trump, draw, call, play, scoring."""
+
+    after_auction = TRUMP   # 10.3: the declarer names trump
 
     action_fields = _FIELDS
     phase_words = _EXPECTED
@@ -88,27 +91,6 @@ class AuctionCinchHand(AllFoursHand):
         return seat + 2
 
     # ------------------------------------------------------------------ fast layer
-    def legal_bids(self) -> list[int]:
-        """0 (pass) and every amount above the highest bid (10.3, foster51)."""
-        r = self.rules
-        return [0, *range(max(r.min_bid, self.high_bid + 1), r.max_bid + 1)]
-
-    def do_bid(self, amount: int) -> None:
-        """A bid (0: pass); after the dealer's turn the declarer names trump (10.3)."""
-        seat = self.to_act
-        self.bids.append((seat, amount))
-        if amount:
-            self.high_bid, self.high_bidder = amount, seat
-        if seat != self.dealer:
-            self.to_act = (seat + 1) % self.k
-            return
-        if self.high_bid:
-            self.contract = (self.high_bidder, self.high_bid)
-            self.declarer = self.high_bidder
-        else:
-            self.declarer = self.dealer
-        self.phase, self.to_act = TRUMP, self.declarer
-
     def do_trump(self, suit: int) -> None:
         """Trump named: the draw starts with the eldest (10.4)."""
         self.trump, self.tables = suit, TRUMP_TABLES[suit]

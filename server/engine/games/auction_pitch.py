@@ -25,13 +25,14 @@ from ..cards import ALL_CARDS_MASK, ALL_NAMES, JACK
 from ..hand import IllegalAction, bid_amount
 from ..rulesets import GameSpec, Ruleset, check_positive
 from .all_fours import AllFoursHand, pips
+from .single_bids import SingleBids
 
 BIDDING, SALE = "bidding", "sale"
 
 Item = tuple[str, int, int, int]   # (item, side, value, card or -1)
 
 
-class AuctionPitchHand(AllFoursHand):
+class AuctionPitchHand(SingleBids, AllFoursHand):
     """One hand of Auction Pitch: the auction, the sale, the pitch and the scoring."""
 
     to_winner = False   # pedro: every counting card scores for the player who wins it
@@ -73,12 +74,6 @@ class AuctionPitchHand(AllFoursHand):
         return new
 
     # ------------------------------------------------------------------ auction (fast layer)
-    def legal_bids(self) -> list[int]:
-        """The bids the player to act may make, 0 standing for pass: strictly above the
-        highest so far, up to the ruleset's maximum (4.2, 5.2)."""
-        r = self.rules
-        return [0, *range(max(r.min_bid, self.high_bid + 1), r.max_bid + 1)]
-
     def do_bid(self, amount: int) -> None:
         """A bid (0: pass) by the seat to act; then the next bidder, or the sale."""
         seat = self.to_act

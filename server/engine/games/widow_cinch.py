@@ -31,6 +31,7 @@ from ..cards import (ACE, CARD_INDEX, CARD_NAMES, FIVE, JACK, SUITS, TEN, TRUMP_
 from ..hand import IllegalAction, bid_amount
 from ..rulesets import FOSTER51, GameSpec, Ruleset, check_positive
 from .all_fours import DISCARD, DONE, PLAY, AllFoursHand
+from .single_bids import SingleBids
 
 BIDDING, WIDOW, TRUMP = "bidding", "widow", "trump"
 PLAYERS = 6
@@ -43,8 +44,10 @@ _EXPECTED = {BIDDING: "pass or bid", WIDOW: "widow (take or leave)", TRUMP: "tru
              PLAY: "play"}
 
 
-class WidowCinchHand(AllFoursHand):
+class WidowCinchHand(SingleBids, AllFoursHand):
     """One hand of Widow Cinch from the deal to the last trick."""
+
+    after_auction = WIDOW   # 9.3: the declarer takes or leaves the widow, then names trump
 
     action_fields = _FIELDS
     phase_words = _EXPECTED
@@ -78,27 +81,6 @@ class WidowCinchHand(AllFoursHand):
         new = super().clone()
         new.bids, new.discarded = self.bids.copy(), self.discarded.copy()
         return new
-
-    def legal_bids(self) -> list[int]:
-        """0 (pass) and every amount above the highest bid, up to 14 (foster51)."""
-        return [0, *range(max(self.rules.min_bid, self.high_bid + 1), self.rules.max_bid + 1)]
-
-    def do_bid(self, amount: int) -> None:
-        """A bid (0: pass) by the seat to act; after the dealer, the declarer is asked
-        about the widow: the highest bidder, or the dealer when all passed (9.3)."""
-        seat = self.to_act
-        self.bids.append((seat, amount))
-        if amount:
-            self.high_bid, self.high_bidder = amount, seat
-        if seat != self.dealer:
-            self.to_act = (seat + 1) % PLAYERS
-            return
-        if self.high_bid:
-            self.contract = (self.high_bidder, self.high_bid)
-            self.declarer = self.high_bidder
-        else:
-            self.declarer = self.dealer
-        self.phase, self.to_act = WIDOW, self.declarer
 
     def do_widow(self, take: bool) -> None:
         """Take the widow into the declarer's hand, or leave it out of play (9.4)."""
