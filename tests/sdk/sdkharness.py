@@ -16,7 +16,10 @@ from pathlib import Path
 
 import requests
 
+import sdk
 from server.cli.serve_cmd import gunicorn_command
+from server.engine.legality import check as server_check
+from server.engine.state import IllegalAction as ServerIllegal
 
 ROOT = Path(__file__).resolve().parents[2]
 ADMIN = "sdk-test-admin-token"
@@ -135,3 +138,18 @@ def wait_until(predicate, timeout: float, what: str, poll: float = 0.1):
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
         time.sleep(poll)
+
+
+def check_legality_agrees(candidates, raw: dict) -> int:
+    """Assert the SDK's legality check agrees with the server's on each of ``candidates``
+    against the observation ``raw`` (its legal list and seat); returns how many were checked."""
+    checked = 0
+    for candidate in candidates:
+        try:
+            server_check(candidate, raw["legal"], raw["seat"])
+            expected = True
+        except ServerIllegal:
+            expected = False
+        assert sdk.is_legal(candidate, raw["legal"], raw["seat"]) is expected, (candidate, raw["legal"])
+        checked += 1
+    return checked

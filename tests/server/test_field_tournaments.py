@@ -6,7 +6,7 @@ from itertools import combinations
 import pytest
 
 from server import dealsets
-from server.api import create_app
+from tournament_checks import client, play_tournament  # noqa: F401 (client is a fixture)
 from server.api.schemas import MatchSchema, ResultsSchema
 from server.field_matches import pairwise
 from server.registry import builtin_roster
@@ -68,19 +68,8 @@ def test_rooms_is_checked_for_two_units_too():
         validate({"bots": ["random", "rule"], "rooms": "bogus"}, ROSTER)
 
 
-@pytest.fixture
-def client(redis_url, store):
-    app = create_app({"REDIS_URL": redis_url, "CINCH_PREFIX": store.prefix, "CINCH_QUEUE": store.queue_name})
-    return app.test_client()
-
-
 def play(store, request, boards=6):
-    spec = spec_of(boards=boards, **request)
-    store.put_dealset(DEALS)
-    tid = store.create_tournament(spec, plan_matches(spec), "test", 60_000)
-    for mid in store.match_ids(tid):
-        play_chunk_with(store, mid, 1, boards)
-    return tid
+    return play_tournament(store, spec_of(boards=boards, **request), DEALS, boards)
 
 
 def test_a_played_match_stores_every_board_once_with_scores_summing_to_zero(store):

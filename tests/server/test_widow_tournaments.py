@@ -6,12 +6,11 @@ seating plans that cannot apply to sides of two, refused by name (API 422)."""
 import pytest
 
 from server import dealsets
-from server.api import create_app
+from tournament_checks import client, play_tournament  # noqa: F401 (client is a fixture)
 from server.api.schemas import MatchSchema, ResultsSchema
 from server.registry import builtin_roster
 from server.tournaments import SpecError, plan_matches, results, validate
 from workers.bots import BUILTIN
-from workers.jobs import play_chunk_with
 
 WIDOW = {"ruleset": "widow_cinch"}
 ROSTER = builtin_roster(BUILTIN)
@@ -39,19 +38,8 @@ def test_what_three_sides_cannot_do_is_refused_by_name(request_, words):
         spec_of(**request_)
 
 
-@pytest.fixture
-def client(redis_url, store):
-    app = create_app({"REDIS_URL": redis_url, "CINCH_PREFIX": store.prefix, "CINCH_QUEUE": store.queue_name})
-    return app.test_client()
-
-
 def play(store, boards=4):
-    spec = spec_of(boards=boards, bots=["random", "rule", "search"])
-    store.put_dealset(DEALS)
-    tid = store.create_tournament(spec, plan_matches(spec), "test", 60_000)
-    for mid in store.match_ids(tid):
-        play_chunk_with(store, mid, 1, boards)
-    return tid
+    return play_tournament(store, spec_of(boards=boards, bots=["random", "rule", "search"]), DEALS, boards)
 
 
 def test_each_partnership_holds_each_side_once_and_the_results_rate_every_two(store):

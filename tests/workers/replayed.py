@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from rq import Worker
-from rq.registry import StartedJobRegistry
+from rq.registry import FinishedJobRegistry, StartedJobRegistry
 
 from server.dealsets import DealSet
 from server.engine import make_ruleset
@@ -39,6 +39,12 @@ def workers(redis_url, queue):
     wait_for(lambda: len(Worker.all(queue=queue)) == 2, what="two rq workers to register")
     yield pool
     pool.stop()
+
+
+def check_played_by_workers(queue, workers: LocalWorkers) -> None:
+    """Some job finished, and every finished job was run by one of the rq worker processes."""
+    names = {queue.fetch_job(j).worker_name for j in FinishedJobRegistry(queue=queue).get_job_ids()}
+    assert names and names <= set(workers.procs), "chunks are played by the rq worker processes"
 
 
 def in_process(store: Store, tid: str, deals: DealSet) -> dict[str, list[dict[str, Any]]]:

@@ -5,13 +5,12 @@ the middle of a three-entrant match."""
 
 
 import pytest
-from rq.registry import FinishedJobRegistry
 
 from server import dealsets
 from server.api.schemas import ResultsSchema
 from workers.driver import cli_driver, start, watch
 
-from replayed import in_process, kill_a_busy_worker, stored, workers  # noqa: F401 (a fixture)
+from replayed import check_played_by_workers, in_process, kill_a_busy_worker, stored, workers  # noqa: F401 (a fixture)
 
 THREE = {"ruleset": "seven_up", "options": {"players": 3}}
 DEALS_3P = dealsets.generate("field-pipeline-3p", 240, players=3)
@@ -34,8 +33,7 @@ def test_seven_up_with_three_single_seats_round_robin_on_rq_workers(store, queue
     tid = start(store, queue, {**THREE, "bots": ["random", "rule", "search"], "boards": 60, "chunk": 15},
                 cli_driver(), DEALS_3P)
     results = watch(store, queue, tid, cli_driver(), timeout=120)
-    names = {queue.fetch_job(j).worker_name for j in FinishedJobRegistry(queue=queue).get_job_ids()}
-    assert names and names <= set(workers.procs), "chunks are played by the rq worker processes"
+    check_played_by_workers(queue, workers)
     every_board_once(store, tid)
     assert ResultsSchema().validate(results) == {}
     [match] = results["matches"]

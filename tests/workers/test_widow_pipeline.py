@@ -6,8 +6,6 @@ results and ratings take the three-sided scores."""
 
 import json
 
-from rq.registry import FinishedJobRegistry
-
 from server import dealsets
 from server.api.schemas import ResultsSchema
 from server.engine import make_ruleset
@@ -15,7 +13,7 @@ from workers.bots import make_bot
 from workers.driver import cli_driver, start, watch
 from workers.match import play_boards
 
-from replayed import workers  # noqa: F401 (a fixture)
+from replayed import check_played_by_workers, workers  # noqa: F401 (a fixture)
 
 WIDOW = {"ruleset": "widow_cinch", "options": {}}
 DEALS_6P = dealsets.generate("widow-pipeline-6p", 24, players=6)
@@ -26,8 +24,7 @@ def test_widow_cinch_three_sides_round_robin_on_rq_workers(store, queue, workers
     tid = start(store, queue, {**WIDOW, "bots": ["random", "rule", "search"], "boards": 24, "chunk": 6},
                 cli_driver(), DEALS_6P)
     results = watch(store, queue, tid, cli_driver(), timeout=240)
-    names = {queue.fetch_job(j).worker_name for j in FinishedJobRegistry(queue=queue).get_job_ids()}
-    assert names and names <= set(workers.procs), "chunks are played by the rq worker processes"
+    check_played_by_workers(queue, workers)
     [mid] = store.match_ids(tid)
     match = store.match(mid)
     assert match["entrants"] == ["random", "rule", "search"] and match["rooms"] == "rotate"

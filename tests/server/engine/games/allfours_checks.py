@@ -105,6 +105,23 @@ class Family(NamedTuple):
     check_result: Callable[[Any, dict | None], None]
 
 
+def play_checked(state, rng: Random, wire: bool, check_cards: Callable[[Any], None],
+                 check_views: Callable[[Any], None], check_refusals: Callable[[Any, Random], None]) -> None:
+    """Play ``state`` to the end by random legal actions, through the wire layer
+    (``apply``) or the fast one (``random_step``, checking that a clone taken before the
+    step did not move with it), running the three checks before every decision."""
+    while state.phase != "done":
+        check_cards(state)
+        check_views(state)
+        check_refusals(state, rng)
+        if wire:
+            state.apply(random_action(state.legal_actions(), rng))
+        else:
+            twin = state.clone()
+            state.random_step(rng)
+            assert twin.describe() != state.describe()    # the clone did not move with it
+
+
 def play_random_hand(family: Family, name: str, k: int, data, seed: int, wire: bool) -> None:
     """A random board played by random legal actions (wire or fast layer), checked at
     every decision (cards, views, refusals) and at the end (cards, result; the replay doc
@@ -112,17 +129,7 @@ def play_random_hand(family: Family, name: str, k: int, data, seed: int, wire: b
     board = data.draw(boards(k, GAMES[name].deck))
     options = family.options_for(name, k, data)
     state = new_hand(make_ruleset(name, options), board)
-    rng = Random(seed)
-    while state.phase != "done":
-        family.check_cards(state)
-        family.check_views(state)
-        family.check_refusals(state, rng)
-        if wire:
-            state.apply(random_action(state.legal_actions(), rng))
-        else:
-            twin = state.clone()
-            state.random_step(rng)
-            assert twin.describe() != state.describe()    # the clone did not move with it
+    play_checked(state, Random(seed), wire, family.check_cards, family.check_views, family.check_refusals)
     family.check_cards(state)
     doc = {"ruleset": name, "options": options, "board": board.to_dict(), "actions": state.actions}
     family.check_result(state, doc if wire else None)
