@@ -225,6 +225,16 @@ def one_card(value: Any) -> int:
         raise IllegalAction(str(exc)) from None
 
 
+def bid_entries(amounts: Iterable[int]) -> list[dict[str, Any]]:
+    """The auction's legal entries in RULES.md 6 form, 0 standing for pass."""
+    return [{"type": "bid", "amount": a} if a else {"type": "pass"} for a in amounts]
+
+
+def trump_entries() -> list[dict[str, Any]]:
+    """Naming trump: an entry a suit (a fresh list: callers may keep it)."""
+    return [{"type": "trump", "suit": s} for s in SUITS]
+
+
 def bid_amount(rules: Ruleset, amount: Any, high_bid: int) -> int:
     """The amount of a bid, or ``IllegalAction`` naming the rule it breaks: a whole number
     in the ruleset's range and above the highest bid so far (every auction of the family)."""

@@ -29,7 +29,7 @@ from .cards import (ALL_NAMES, CARD_INDEX, CARD_NAMES, RANKS, SEATS, SIDES, SUIT
 from .rulesets import DRAW_AMERICAN, Ruleset
 from .scoring import bidder_goes_out_next, game_winner, hand_delta, made_contract
 from .tricks import Trick
-from .hand import Hand, IllegalAction, bid_amount, card_set, one_card
+from .hand import Hand, IllegalAction, bid_amount, bid_entries, card_set, one_card, trump_entries
 
 BIDDING, TRUMP, DISCARD, ROB, PLAY, DONE = "bidding", "trump", "discard", "rob", "play", "done"
 _EXPECTED = {BIDDING: "pass or bid", TRUMP: "trump", DISCARD: "discard", ROB: "rob", PLAY: "play"}
@@ -527,9 +527,9 @@ class HandState(Hand):
         """Every legal action in RULES.md 6 form; one choice object for discard and rob."""
         phase = self.phase
         if phase == BIDDING:
-            return [{"type": "bid", "amount": a} if a else {"type": "pass"} for a in self.legal_bids()]
+            return bid_entries(self.legal_bids())
         if phase == TRUMP:
-            return [{"type": "trump", "suit": s} for s in SUITS]
+            return trump_entries()
         if phase == DISCARD:
             src, low, high, must = self.discard_rules()
             choice: dict[str, Any] = {"type": "discard", "from": names_of(src), "min": low}

@@ -27,7 +27,7 @@ from typing import Any
 
 from ..boards import Board, restock_order
 from ..cards import ALL_NAMES, CARD_INDEX, CARD_NAMES, JOKER, SUITS, TRUMP_TABLES, cards_of, mask_of, names_of
-from ..hand import IllegalAction, bid_amount, card_set
+from ..hand import IllegalAction, bid_amount, bid_entries, card_set, trump_entries
 from ..rulesets import DRAW_FOSTER, SCORING_DIFFERENCE, GameSpec, Ruleset, check_positive
 from ..scoring import hand_delta
 from ..tricks import Trick
@@ -217,9 +217,9 @@ class AuctionCinchHand(SingleBids, AllFoursHand):
     def legal_actions(self) -> list[dict[str, Any]] | None:
         phase = self.phase
         if phase == BIDDING:
-            return [{"type": "bid", "amount": a} if a else {"type": "pass"} for a in self.legal_bids()]
+            return bid_entries(self.legal_bids())
         if phase == TRUMP:
-            return [{"type": "trump", "suit": s} for s in SUITS]
+            return trump_entries()
         if phase == DISCARD:
             return [{"type": "discard", "from": names_of(self.hands[self.to_act]), "min": 0, "max": MAX_DISCARD}]
         if phase == CALL:

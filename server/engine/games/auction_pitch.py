@@ -22,7 +22,7 @@ from random import Random
 from typing import Any
 
 from ..cards import ALL_CARDS_MASK, ALL_NAMES, JACK
-from ..hand import IllegalAction, bid_amount
+from ..hand import IllegalAction, bid_amount, bid_entries
 from ..rulesets import GameSpec, Ruleset, check_positive
 from .all_fours import AllFoursHand, pips
 from .single_bids import SingleBids
@@ -150,7 +150,7 @@ class AuctionPitchHand(SingleBids, AllFoursHand):
     def legal_actions(self) -> list[dict[str, Any]] | None:
         """Bids as Cinch lists them (pass first, then every amount); else the All Fours hand's."""
         if self.phase == BIDDING:
-            return [{"type": "bid", "amount": a} if a else {"type": "pass"} for a in self.legal_bids()]
+            return bid_entries(self.legal_bids())
         return super().legal_actions()
 
     def decide_action(self, kind: str, action: dict[str, Any]) -> None:

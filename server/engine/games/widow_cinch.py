@@ -28,7 +28,7 @@ from typing import Any
 from ..boards import Board
 from ..cards import (ACE, CARD_INDEX, CARD_NAMES, FIVE, JACK, SUITS, TEN, TRUMP_TABLES, TWO, cards_of, mask_of,
                      names_of)
-from ..hand import IllegalAction, bid_amount
+from ..hand import IllegalAction, bid_amount, bid_entries, trump_entries
 from ..rulesets import FOSTER51, GameSpec, Ruleset, check_positive
 from .all_fours import DISCARD, DONE, PLAY, AllFoursHand
 from .single_bids import SingleBids
@@ -192,11 +192,11 @@ class WidowCinchHand(SingleBids, AllFoursHand):
     def legal_actions(self) -> list[dict[str, Any]] | None:
         phase = self.phase
         if phase == BIDDING:
-            return [{"type": "bid", "amount": a} if a else {"type": "pass"} for a in self.legal_bids()]
+            return bid_entries(self.legal_bids())
         if phase == WIDOW:
             return [{"type": "widow", "take": True}, {"type": "widow", "take": False}]
         if phase == TRUMP:
-            return [{"type": "trump", "suit": s} for s in SUITS]
+            return trump_entries()
         return super().legal_actions()
 
     def decide_action(self, kind: str, action: dict[str, Any]) -> None:
