@@ -48,13 +48,13 @@ def fingerprint(cards) -> tuple[str, ...]:
 
 
 def published_hands() -> dict[tuple[str, ...], str]:
-    """Every dealt hand of every four-seat deal set in deals/ (the attack is on an
-    american62 tournament), by fingerprint -> "set/board/seat"."""
+    """Every dealt hand of every four-seat 52-card deal set in deals/ (the attack is on an
+    american62 tournament, which no 53-card set can deal), by fingerprint -> "set/board/seat"."""
     index = {}
     rules = make_ruleset("american62")
     for path in sorted(dealsets.DEALS_DIR.glob("*.jsonl")):
         deals = dealsets.load(str(path))
-        if deals.players != 4:
+        if deals.players != 4 or deals.deck != 52:
             continue
         for number, board in enumerate(deals.boards, 1):
             for seat, hand in zip(SEATS, HandState(rules, board).hands):
