@@ -434,13 +434,27 @@ def advance(store: Store, tid: str) -> int:
     that stored a round's last board and the supervisor may both call it. Returns the
     matches added (0 for another format, mid-round, or after the last round)."""
     spec = store.tournament(tid)
-    if spec["format"] != PROGRESSIVE:
+    if spec["format"] != PROGRESSIVE or not _next_round_due(store, spec):
         return 0
     rounds = progressive_rounds(store, spec)
     if len(rounds) >= spec["rounds"] or any(result is None for _, result in rounds[-1]):
         return 0
     seating = seating_after(deal_seed(store, spec), spec["bots"], [[r for _, r in tables] for tables in rounds])
     return store.add_matches(tid, round_matches(spec, len(rounds) + 1, seating))
+
+
+def _next_round_due(store: Store, spec: dict[str, Any]) -> bool:
+    """Whether the latest round seated is not the last and every one of its tables has
+    all its boards stored, read from that round's tables alone. ``advance`` runs after
+    every job and, in each supervisor pass, for every complete table: reading every
+    round's results each time made a pass quadratic in the rounds (21 s at 80 rounds,
+    longer than the driver's lease, so the tournament kept reading as interrupted)."""
+    last = store.match_ids(spec["id"])[-tables_for(len(spec["bots"])):]
+    matches = [store.match(mid) for mid in last]
+    if len({m["round"] for m in matches}) != 1:      # not one whole round: let the full reading decide
+        return True
+    return matches[0]["round"] < spec["rounds"] and all(
+        len(store.stored_boards(m["id"])) == m["last"] - m["first"] + 1 for m in matches)
 
 
 def chunks(match: dict[str, Any], size: int, skip: set[int] = frozenset()) -> list[tuple[int, int]]:

@@ -196,3 +196,23 @@ def test_the_supervisor_seats_and_enqueues_a_round_that_a_dead_job_left(store, q
     round_two = {mid for mid in store.match_ids(tid) if store.match(mid)["round"] == 2}
     queued = [queue.fetch_job(j) for j in queue.get_job_ids()]
     assert {job.args[1] for job in queued} == round_two and all(job.args[2:] == [5, 8] for job in queued)
+
+
+def test_advance_reads_only_the_latest_round_until_it_is_played(store, monkeypatch):
+    """advance runs after every job and for every complete table in each supervisor pass:
+    reading every round's results each time made a pass quadratic in the rounds (21 s at
+    80 rounds, past the driver's lease)."""
+    import server.tournaments as tournaments
+
+    spec = spec_of(bots=FIVE, rounds=3)
+    store.put_dealset(DEALS)
+    tid = store.create_tournament(spec, plan_matches(spec, DEALS.seed), "test", 60_000, planned_totals(spec))
+    first, second = store.match_ids(tid)
+    play_chunk_with(store, first, 1, 4)
+    full_readings = []
+    real = tournaments.progressive_rounds
+    monkeypatch.setattr(tournaments, "progressive_rounds", lambda *a: full_readings.append(1) or real(*a))
+    assert advance(store, tid) == 0 and full_readings == [], "round 1 is not played yet: nothing read beyond it"
+    play_chunk_with(store, second, 1, 4)
+    assert len(store.match_ids(tid)) == 4 and full_readings == [1], "the job that ends round 1 seats round 2"
+    assert advance(store, tid) == 0 and full_readings == [1], "round 2 is seated and not played: no full reading"
