@@ -46,8 +46,8 @@ class Timed:
     def __init__(self, agent):
         self.agent = agent
         self.times: list[tuple[str, float]] = []
-        self.choices: list[float] = []    # decisions with more than one legal action
-        self.cpu: list[float] = []        # the same decisions in this process's CPU time
+        self.choices: list[float] = []  # decisions with more than one legal action
+        self.cpu: list[float] = []  # the same decisions in this process's CPU time
         self.most_nodes = 0
 
     def decide(self, obs):
@@ -86,18 +86,22 @@ def timing(rules, boards, first: int, samples: int) -> None:
     bot = Timed(SearchBot(seed=1, samples=samples))
     rule = RuleBot(seed=2)
     units = len(units_of(rules)[0])
-    agents = seat_agents(rules, [bot, *[rule] * (units - 1)])     # search holds the first unit
+    agents = seat_agents(rules, [bot, *[rule] * (units - 1)])  # search holds the first unit
     for board in boards:
         state = new_hand(rules, board)
         while state.phase != DONE:
             seat = state.seats[state.to_act]
             state.apply(agents[state.to_act].decide(observation(state, seat)))
     all_ms = [t * 1000 for _p, t in bot.times]
-    print(f"search bot (samples={samples}) decision time over {len(all_ms)} decisions on {len(boards)} boards "
-          f"from board {first} "
-          f"({rules.name}):")
-    print(f"  load average before/after the run: {load_before:.2f} / {os.getloadavg()[0]:.2f} (2 cores: above 1-2 "
-          f"the times include waiting for a core)")
+    print(
+        f"search bot (samples={samples}) decision time over {len(all_ms)} decisions on {len(boards)} boards "
+        f"from board {first} "
+        f"({rules.name}):"
+    )
+    print(
+        f"  load average before/after the run: {load_before:.2f} / {os.getloadavg()[0]:.2f} (2 cores: above 1-2 "
+        f"the times include waiting for a core)"
+    )
     print(f"  all: {spread(all_ms)}   mean {statistics.fmean(all_ms):.1f} ms")
     print(f"  all, CPU time (what the load does not change): {spread([t * 1000 for t in bot.cpu])}")
     real = [t * 1000 for t in bot.choices]
@@ -114,8 +118,10 @@ def timing(rules, boards, first: int, samples: int) -> None:
 
 def spread(ms: list[float]) -> str:
     """Median, p90, p99 and max of decision times in ms, as one line."""
-    return (f"median {statistics.median(ms):7.1f} ms  p90 {percentile(ms, 0.9):7.1f} ms  "
-            f"p99 {percentile(ms, 0.99):7.1f} ms  max {max(ms):7.1f} ms")
+    return (
+        f"median {statistics.median(ms):7.1f} ms  p90 {percentile(ms, 0.9):7.1f} ms  "
+        f"p99 {percentile(ms, 0.99):7.1f} ms  max {max(ms):7.1f} ms"
+    )
 
 
 def board_score(rules, number, board, x, y) -> float:
@@ -135,14 +141,20 @@ def match(label: str, rules, boards, x, y, quiet: bool = False):
         scores.append(board_score(rules, number, board, x, y))
         if len(scores) % 100 == 0:
             s = summarize(scores)
-            print(f"    ... {label}: {len(scores)} boards, mean {s.mean:+.3f} [{s.ci_low:+.3f}, {s.ci_high:+.3f}]",
-                  file=sys.stderr, flush=True)
+            print(
+                f"    ... {label}: {len(scores)} boards, mean {s.mean:+.3f} [{s.ci_low:+.3f}, {s.ci_high:+.3f}]",
+                file=sys.stderr,
+                flush=True,
+            )
     s = summarize(scores)
     elapsed = time.perf_counter() - start
     if not quiet:
-        print(f"  {label:18} boards {s.boards:5}  mean {s.mean:+7.3f} per board  95% [{s.ci_low:+.3f}, "
-              f"{s.ci_high:+.3f}]  won/tied/lost {s.won}/{s.tied}/{s.lost}  "
-              f"{'significant' if s.significant else 'not significant'}  ({elapsed:.0f} s)", flush=True)
+        print(
+            f"  {label:18} boards {s.boards:5}  mean {s.mean:+7.3f} per board  95% [{s.ci_low:+.3f}, "
+            f"{s.ci_high:+.3f}]  won/tied/lost {s.won}/{s.tied}/{s.lost}  "
+            f"{'significant' if s.significant else 'not significant'}  ({elapsed:.0f} s)",
+            flush=True,
+        )
     return s
 
 
@@ -150,6 +162,7 @@ def family_table(first: int, count: int, samples: int, only: list[str] | None = 
     """The strength table of every ruleset (or those ``only`` names) and table size
     (README): rule vs random and search vs rule, one markdown row each."""
     from server.engine import GAMES
+
     print("| ruleset | players | rule vs random | search vs rule |\n| --- | --- | --- | --- |")
     for name, spec in GAMES.items():
         if only and name not in only:
@@ -175,8 +188,9 @@ def main() -> None:
     parser.add_argument("--skip-baseline", action="store_true", help="do not play rule vs random")
     parser.add_argument("--ruleset", default="american62")
     parser.add_argument("--options", type=json.loads, default=None, help="ruleset options as JSON")
-    parser.add_argument("--family", action="store_true",
-                        help="the strength table of every ruleset and table size, on --first/--boards")
+    parser.add_argument(
+        "--family", action="store_true", help="the strength table of every ruleset and table size, on --first/--boards"
+    )
     parser.add_argument("--only", action="append", help="with --family: only this ruleset (repeatable)")
     args = parser.parse_args()
     if args.family:
@@ -194,8 +208,10 @@ def main() -> None:
         return
     last = first + args.boards - 1
     boards = [(n, deals.board(n)) for n in range(first, last + 1)]
-    print(f"duplicate matches, {rules.name} {rules.options() or ''}, {deals.name} boards {first}..{last} "
-          f"(X's score per board):")
+    print(
+        f"duplicate matches, {rules.name} {rules.options() or ''}, {deals.name} boards {first}..{last} "
+        f"(X's score per board):"
+    )
     if not args.skip_baseline:
         match("rule vs random", rules, boards, RuleBot(seed=1), RandomBot(seed=2))
     match(f"search({args.samples}) vs rule", rules, boards, SearchBot(seed=1, samples=args.samples), RuleBot(seed=2))

@@ -39,6 +39,7 @@ def fast_hands(rules, boards, rng):
         for board in boards[:100]:
             playout(new_hand(rules, board), rng)
         return 100
+
     return run
 
 
@@ -49,6 +50,7 @@ def wire_hands(rules, boards, rng):
             while state.phase != DONE:
                 state.apply(random_action(state.legal_actions(), rng))
         return 50
+
     return run
 
 
@@ -79,8 +81,10 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
     parser.add_argument("--ruleset", action="append", choices=sorted(GAMES), help="only these (default: all)")
     args = parser.parse_args()
-    print(f"{'ruleset':16} {'fast hands/s':>13} {'wire hands/s':>13} {'legal_plays us':>15} "
-          f"{'legal_actions us':>17} {'observation us':>15}")
+    print(
+        f"{'ruleset':16} {'fast hands/s':>13} {'wire hands/s':>13} {'legal_plays us':>15} "
+        f"{'legal_actions us':>17} {'observation us':>15}"
+    )
     for name in args.ruleset or GAMES:
         for players in GAMES[name].players:
             rules = make_ruleset(name, {"players": players} if players != 4 else None)

@@ -83,8 +83,9 @@ def board_score(rules, fmt: str, x: str, y: str, reference: str, seed: str, numb
     raise ValueError(f"unknown format {fmt!r}")
 
 
-def play_chunk(ruleset: str, fmt: str, x: str, y: str, reference: str, seed: str,
-               first: int, last: int) -> tuple[dict[int, int], float]:
+def play_chunk(
+    ruleset: str, fmt: str, x: str, y: str, reference: str, seed: str, first: int, last: int
+) -> tuple[dict[int, int], float]:
     """Scores of boards first..last, by number, and the CPU seconds they took."""
     rules = make_ruleset(ruleset, {})
     start = time.process_time()
@@ -104,7 +105,7 @@ def parse_pairs(text: str) -> list[tuple[str, str]]:
         x, sep, y = item.strip().partition(":")
         if not sep or not x or not y:
             raise SystemExit(f"--pairs: {item!r} is not X:Y")
-        make_bot(x), make_bot(y)    # KeyError names the built-in bots
+        make_bot(x), make_bot(y)  # KeyError names the built-in bots
         pairs.append((x, y))
     return pairs
 
@@ -112,33 +113,51 @@ def parse_pairs(text: str) -> list[tuple[str, str]]:
 def result_row(x: str, y: str, fmt: str, scores: list[int], cpu: float) -> dict[str, Any]:
     mean = fmean(scores)
     sd = stdev(scores) if len(scores) > 1 else 0.0
-    return {"pair": f"{x}:{y}", "format": fmt, "boards": len(scores), "mean": round(mean, 4), "sd": round(sd, 4),
-            "needed_formula": boards_to_separate(mean, sd), "needed_empirical": separation_point(scores),
-            "cpu_s_per_board": round(cpu / len(scores), 5), "summary": summarize(scores).to_dict()}
+    return {
+        "pair": f"{x}:{y}",
+        "format": fmt,
+        "boards": len(scores),
+        "mean": round(mean, 4),
+        "sd": round(sd, 4),
+        "needed_formula": boards_to_separate(mean, sd),
+        "needed_empirical": separation_point(scores),
+        "cpu_s_per_board": round(cpu / len(scores), 5),
+        "summary": summarize(scores).to_dict(),
+    }
 
 
 def print_table(header: str, rows: list[dict[str, Any]]) -> None:
     print(header)
-    print(f"{'pair':15} {'format':12} {'boards':>6} {'mean':>9} {'sd':>8} {'needed (formula)':>17} "
-          f"{'needed (this run)':>18} {'s/board':>8}")
+    print(
+        f"{'pair':15} {'format':12} {'boards':>6} {'mean':>9} {'sd':>8} {'needed (formula)':>17} "
+        f"{'needed (this run)':>18} {'s/board':>8}"
+    )
     for r in rows:
         formula = "-" if r["needed_formula"] is None else str(r["needed_formula"])
         empirical = f"> {r['boards']}" if r["needed_empirical"] is None else str(r["needed_empirical"])
         x, _, y = r["pair"].partition(":")
-        print(f"{x + ' vs ' + y:15} {r['format']:12} {r['boards']:6} {r['mean']:+9.3f} {r['sd']:8.3f} "
-              f"{formula:>17} {empirical:>18} {r['cpu_s_per_board']:8.3f}")
-    print("needed (formula): ceil((1.96 sd / mean)^2), the normal-approximation sample size for a 95% interval "
-          "to exclude zero at the observed mean and sd (a fresh run that long separates the pair about half "
-          "the time).\nneeded (this run): the first board count from which the running 95% interval "
-          "(server.stats.summarize) excludes zero up to the last board.\ns/board: CPU seconds per board "
-          "(two-room: 2 rooms; blind: par room + 2 entrant rooms; independent: 1 room).")
+        print(
+            f"{x + ' vs ' + y:15} {r['format']:12} {r['boards']:6} {r['mean']:+9.3f} {r['sd']:8.3f} "
+            f"{formula:>17} {empirical:>18} {r['cpu_s_per_board']:8.3f}"
+        )
+    print(
+        "needed (formula): ceil((1.96 sd / mean)^2), the normal-approximation sample size for a 95% interval "
+        "to exclude zero at the observed mean and sd (a fresh run that long separates the pair about half "
+        "the time).\nneeded (this run): the first board count from which the running 95% interval "
+        "(server.stats.summarize) excludes zero up to the last board.\ns/board: CPU seconds per board "
+        "(two-room: 2 rooms; blind: par room + 2 entrant rooms; independent: 1 room)."
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--boards", type=int, default=None,
-                        help=f"boards per format and pair (default {DEFAULT_BOARDS}, "
-                             f"{DEFAULT_SLOW_BOARDS} for pairs with the search bot)")
+    parser.add_argument(
+        "--boards",
+        type=int,
+        default=None,
+        help=f"boards per format and pair (default {DEFAULT_BOARDS}, "
+        f"{DEFAULT_SLOW_BOARDS} for pairs with the search bot)",
+    )
     parser.add_argument("--seed", default="1", help="names the deal set and seeds the bots")
     parser.add_argument("--pairs", default="rule:random,search:rule", help="X:Y pairs, comma separated")
     parser.add_argument("--reference", default="rule", help="the blind movement's reference bot")
@@ -157,31 +176,57 @@ def main() -> None:
         return DEFAULT_SLOW_BOARDS if {x, y, args.reference} & SLOW_BOTS else DEFAULT_BOARDS
 
     started = time.perf_counter()
-    tasks = [((x, y), fmt, first, last) for x, y in pairs for fmt in FORMATS
-             for first, last in chunks(boards_for(x, y), args.workers)]
-    tasks.sort(key=lambda t: not (set(t[0]) | {args.reference}) & SLOW_BOTS)   # slow chunks first
+    tasks = [
+        ((x, y), fmt, first, last)
+        for x, y in pairs
+        for fmt in FORMATS
+        for first, last in chunks(boards_for(x, y), args.workers)
+    ]
+    tasks.sort(key=lambda t: not (set(t[0]) | {args.reference}) & SLOW_BOTS)  # slow chunks first
     scores: dict[tuple[str, str, str], dict[int, int]] = {}
     cpu: dict[tuple[str, str, str], float] = {}
     with ProcessPoolExecutor(args.workers) as pool:
-        futures = {pool.submit(play_chunk, args.ruleset, fmt, x, y, args.reference, args.seed, first, last):
-                   (x, y, fmt) for (x, y), fmt, first, last in tasks}
+        futures = {
+            pool.submit(play_chunk, args.ruleset, fmt, x, y, args.reference, args.seed, first, last): (x, y, fmt)
+            for (x, y), fmt, first, last in tasks
+        }
         for future in as_completed(futures):
             key = futures[future]
             got, seconds = future.result()
             scores.setdefault(key, {}).update(got)
             cpu[key] = cpu.get(key, 0.0) + seconds
             if len(scores[key]) == boards_for(key[0], key[1]):
-                print(f"    ... {key[0]} vs {key[1]}, {key[2]}: {len(scores[key])} boards "
-                      f"({time.perf_counter() - started:.0f} s)", file=sys.stderr, flush=True)
-    rows = [result_row(x, y, fmt, [scores[x, y, fmt][n] for n in sorted(scores[x, y, fmt])], cpu[x, y, fmt])
-            for x, y in pairs for fmt in FORMATS]
+                print(
+                    f"    ... {key[0]} vs {key[1]}, {key[2]}: {len(scores[key])} boards "
+                    f"({time.perf_counter() - started:.0f} s)",
+                    file=sys.stderr,
+                    flush=True,
+                )
+    rows = [
+        result_row(x, y, fmt, [scores[x, y, fmt][n] for n in sorted(scores[x, y, fmt])], cpu[x, y, fmt])
+        for x, y in pairs
+        for fmt in FORMATS
+    ]
     wall = time.perf_counter() - started
-    header = (f"formats, {args.ruleset}, deal set {deal_set(args.seed)}, blind reference {args.reference}, "
-              f"{args.workers} workers, {wall:.0f} s")
+    header = (
+        f"formats, {args.ruleset}, deal set {deal_set(args.seed)}, blind reference {args.reference}, "
+        f"{args.workers} workers, {wall:.0f} s"
+    )
     if args.json:
-        print(json.dumps({"ruleset": args.ruleset, "deal_set": deal_set(args.seed), "seed": args.seed,
-                          "reference": args.reference, "workers": args.workers, "wall_s": round(wall, 1),
-                          "results": rows}, indent=2))
+        print(
+            json.dumps(
+                {
+                    "ruleset": args.ruleset,
+                    "deal_set": deal_set(args.seed),
+                    "seed": args.seed,
+                    "reference": args.reference,
+                    "workers": args.workers,
+                    "wall_s": round(wall, 1),
+                    "results": rows,
+                },
+                indent=2,
+            )
+        )
     else:
         print_table(header, rows)
 

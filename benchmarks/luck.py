@@ -69,8 +69,14 @@ def board(args: tuple[str, str, str, int]) -> dict[str, float]:
         ns, ew = (bot(x, f"ix{k}"), bot(y, f"iy{k}")) if side == "NS" else (bot(y, f"iy{k}"), bot(x, f"ix{k}"))
         room = with_luck(rules, other, play_sides(rules, other, ns, ew))
         hands.append((int(net(room["result"]["delta"], side)), room["luck"] if side == "NS" else -room["luck"]))
-    return {"board": n, "duplicate": pair["score"], "luck": pair["luck"], "luck_ms": luck_ms,
-            "independent": sum(s for s, _ in hands), "independent_luck": sum(lk for _, lk in hands)}
+    return {
+        "board": n,
+        "duplicate": pair["score"],
+        "luck": pair["luck"],
+        "luck_ms": luck_ms,
+        "independent": sum(s for s, _ in hands),
+        "independent_luck": sum(lk for _, lk in hands),
+    }
 
 
 def sequential(scores: list[float], orders: int, seed: int = 1) -> tuple[float, float]:
@@ -91,23 +97,38 @@ def sequential(scores: list[float], orders: int, seed: int = 1) -> tuple[float, 
 def summary(name: str, scores: list[float]) -> dict[str, Any]:
     """A way's figures; ``need`` is the unrounded (1.96 sd / mean)^2 that the ratios divide."""
     mean, sd = fmean(scores), stdev(scores)
-    return {"way": name, "mean": round(mean, 3), "sd": round(sd, 3), "boards": boards_to_separate(mean, sd),
-            "need": (1.96 * sd / mean) ** 2 if mean else None}
+    return {
+        "way": name,
+        "mean": round(mean, 3),
+        "sd": round(sd, 3),
+        "boards": boards_to_separate(mean, sd),
+        "need": (1.96 * sd / mean) ** 2 if mean else None,
+    }
 
 
-def measure(pool: ProcessPoolExecutor, ruleset: str, x: str, y: str, first: int, boards: int,
-            orders: int) -> dict[str, Any]:
-    rows = sorted(pool.map(board, [(ruleset, x, y, n) for n in range(first, first + boards)], chunksize=4),
-                  key=lambda r: r["board"])
+def measure(
+    pool: ProcessPoolExecutor, ruleset: str, x: str, y: str, first: int, boards: int, orders: int
+) -> dict[str, Any]:
+    rows = sorted(
+        pool.map(board, [(ruleset, x, y, n) for n in range(first, first + boards)], chunksize=4),
+        key=lambda r: r["board"],
+    )
     duplicate = [r["duplicate"] for r in rows]
     fixed = corrected(duplicate, [r["luck"] for r in rows])
-    ways = [summary("(a) independent", [r["independent"] for r in rows]),
-            summary("(b) duplicate", duplicate),
-            summary("(c) duplicate, luck-corrected", fixed)]
+    ways = [
+        summary("(a) independent", [r["independent"] for r in rows]),
+        summary("(b) duplicate", duplicate),
+        summary("(c) duplicate, luck-corrected", fixed),
+    ]
     used, h1 = sequential(fixed, orders)
-    return {"pair": f"{x}:{y}", "ruleset": ruleset, "boards": boards, "ways": ways,
-            "sequential": {"mean_boards": round(used, 1), "h1_share": round(h1, 3)},
-            "luck_ms_per_room": round(fmean(r["luck_ms"] for r in rows), 2)}
+    return {
+        "pair": f"{x}:{y}",
+        "ruleset": ruleset,
+        "boards": boards,
+        "ways": ways,
+        "sequential": {"mean_boards": round(used, 1), "h1_share": round(h1, 3)},
+        "luck_ms_per_room": round(fmean(r["luck_ms"] for r in rows), 2),
+    }
 
 
 def main() -> None:
@@ -136,8 +157,10 @@ def main() -> None:
                     ratio = f"{way['need'] / base:.2f}" if base and way["need"] else "-"
                     print(f"  {way['way']:32} {way['mean']:+8.2f} {way['sd']:8.2f} {way['boards']!s:>7} {ratio:>7}")
                 seq = result["sequential"]
-                print(f"  {'(d) SPRT on (c), 0 vs +5':32} {'':8} {'':8} {seq['mean_boards']:7} "
-                      f"{'':7}  (H1 in {100 * seq['h1_share']:.0f}% of {args.orders} orders)")
+                print(
+                    f"  {'(d) SPRT on (c), 0 vs +5':32} {'':8} {'':8} {seq['mean_boards']:7} "
+                    f"{'':7}  (H1 in {100 * seq['h1_share']:.0f}% of {args.orders} orders)"
+                )
                 print(f"  measuring the luck: {result['luck_ms_per_room']} ms a room")
                 sys.stdout.flush()
     if args.json:

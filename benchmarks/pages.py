@@ -45,8 +45,7 @@ def populate(store: Store, bots: int, boards: int) -> str:
         registry.register(store, name)
         store.set_bot_fields(name, trusted=True)
     deals = dealsets.load("standard")
-    spec = validate({"bots": names, "boards": boards, "deals": deals.name, "practice": True},
-                    registry.roster(store))
+    spec = validate({"bots": names, "boards": boards, "deals": deals.name, "practice": True}, registry.roster(store))
     store.put_dealset(deals)
     tid = store.create_tournament(spec, plan_matches(spec), "bench", 600_000)
     rng = random.Random(1)
@@ -54,12 +53,17 @@ def populate(store: Store, bots: int, boards: int) -> str:
     for index, mid in enumerate(store.match_ids(tid)):
         match = store.match(mid)
         if index == 0:
-            records = list(play_pairs(rules, [(n, deals.board(n)) for n in range(1, boards + 1)],
-                                      make_bot("rule"), make_bot("random")))
+            records = list(
+                play_pairs(
+                    rules, [(n, deals.board(n)) for n in range(1, boards + 1)], make_bot("rule"), make_bot("random")
+                )
+            )
         else:
             edge = names.index(match["y"]) - names.index(match["x"])
-            records = [{"board": n, "score": rng.randint(-30, 30) + edge, "rooms": [{"faults": []}] * 2}
-                       for n in range(1, boards + 1)]
+            records = [
+                {"board": n, "score": rng.randint(-30, 30) + edge, "rooms": [{"faults": []}] * 2}
+                for n in range(1, boards + 1)
+            ]
         store.record_pairs(match, records)
         after_match_progress(store, store.match(mid))
     return tid
@@ -96,15 +100,21 @@ def main() -> None:
         client = app.test_client()
         mids = Store(redis, prefix).match_ids(tid)
         print(f"{args.bots} bots, {len(mids)} matches of {args.boards} boards; {args.runs} renders each; {where}")
-        for path in ("/", "/tournaments", f"/tournaments/{tid}", f"/matches/{mids[0]}", f"/matches/{mids[0]}/boards/1",
-                     "/bots/bench00"):
-            client.get(path)                                  # warm: templates compiled once
+        for path in (
+            "/",
+            "/tournaments",
+            f"/tournaments/{tid}",
+            f"/matches/{mids[0]}",
+            f"/matches/{mids[0]}/boards/1",
+            "/bots/bench00",
+        ):
+            client.get(path)  # warm: templates compiled once
             median, p95 = timed(client, path, args.runs)
             print(f"  {path:22} median {median:6.1f} ms   p95 {p95:6.1f} ms")
     finally:
         keys = list(redis.scan_iter(match=f"{prefix}:*"))
         for i in range(0, len(keys), 500):
-            redis.delete(*keys[i:i + 500])
+            redis.delete(*keys[i : i + 500])
         if embedded is not None:
             embedded.release()
 

@@ -26,8 +26,8 @@ from server.engine import make_ruleset
 from server.store import Store
 from workers.bots import make_bot
 from workers.driver import cli_driver, start, watch
-from workers.jobs import queue_for
 from workers.embedded import EmbeddedRedis
+from workers.jobs import queue_for
 from workers.local import LocalWorkers
 from workers.match import play_match
 
@@ -56,7 +56,7 @@ def through_rq(redis: Redis, url: str, deals: dealsets.DealSet, boards: int, chu
         pool.stop()
         keys = list(redis.scan_iter(match=f"{store.prefix}:*")) + list(redis.scan_iter(match=f"rq:*{store.prefix}*"))
         for i in range(0, len(keys), 500):
-            redis.delete(*keys[i:i + 500])
+            redis.delete(*keys[i : i + 500])
 
 
 def main() -> None:

@@ -37,8 +37,17 @@ def comparisons(count: int, boards: int, bots: int = 10) -> list[dict[str, Any]]
     out = []
     for i in range(count):
         x, y = rng.sample(names, 2)
-        out.append(record(f"t{i // 10 + 1}.m{i % 10 + 1}", [i // 10 + 1, 0, i % 10 + 1], x, y, f"d{i}|{{}}|{x}|{y}",
-                          {b: rng.randint(-10, 12) for b in range(1, boards + 1)}, float(i)))
+        out.append(
+            record(
+                f"t{i // 10 + 1}.m{i % 10 + 1}",
+                [i // 10 + 1, 0, i % 10 + 1],
+                x,
+                y,
+                f"d{i}|{{}}|{x}|{y}",
+                {b: rng.randint(-10, 12) for b in range(1, boards + 1)},
+                float(i),
+            )
+        )
     return out
 
 
@@ -67,8 +76,13 @@ def row(store: Store, made: list[dict[str, Any]]) -> list[float]:
         replay(made, known)
         return time.perf_counter() - start
 
-    return [best_ms(lambda: pure({})), best_ms(lambda: pure(last_new)), best_ms(lambda: timed(store, [], made)),
-            best_ms(lambda: timed(store, made[:-1], made[-1:])), best_ms(lambda: timed(store, made[1:], made[:1]))]
+    return [
+        best_ms(lambda: pure({})),
+        best_ms(lambda: pure(last_new)),
+        best_ms(lambda: timed(store, [], made)),
+        best_ms(lambda: timed(store, made[:-1], made[-1:])),
+        best_ms(lambda: timed(store, made[1:], made[:1])),
+    ]
 
 
 def main() -> None:
@@ -79,7 +93,9 @@ def main() -> None:
     url = os.environ.get("REDIS_URL")
     with nullcontext(url) if url else EmbeddedRedis(Path(tempfile.mkdtemp())) as url:
         store = Store(Redis.from_url(url), prefix=f"bench{uuid.uuid4().hex[:8]}")
-        print("| comparisons | replay, all | replay, last new | refresh, all | refresh, last new | refresh, first new |")
+        print(
+            "| comparisons | replay, all | replay, last new | refresh, all | refresh, last new | refresh, first new |"
+        )
         print("| --- | --- | --- | --- | --- | --- |")
         for n in args.sizes:
             print(f"| {n:,} | " + " | ".join(f"{ms:.1f} ms" for ms in row(store, comparisons(n, args.boards))) + " |")

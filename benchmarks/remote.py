@@ -66,8 +66,7 @@ def thin_bot(base: str, token: str, stop_at: float) -> None:
         decision = found[0] if found else None
 
 
-def worker_loop(url: str, prefix: str, bot: str, obs: dict, begin: float, finish: float,
-                results: mp.Queue) -> None:
+def worker_loop(url: str, prefix: str, bot: str, obs: dict, begin: float, finish: float, results: mp.Queue) -> None:
     """A worker process's side of one remote seat: ask, wait for the answer, again."""
     agent = RemoteAgent(Store(Redis.from_url(url), prefix), bot, f"bench-{bot}", {"decision_ms": 5000, "bank_ms": 0})
     latencies = []
@@ -135,7 +134,9 @@ def main() -> None:
     base = f"http://127.0.0.1:{port}"
     server = subprocess.Popen(
         gunicorn_command(f"127.0.0.1:{port}", args.processes),
-        env={**os.environ, "REDIS_URL": url, "CINCH_PREFIX": prefix}, stderr=subprocess.DEVNULL)
+        env={**os.environ, "REDIS_URL": url, "CINCH_PREFIX": prefix},
+        stderr=subprocess.DEVNULL,
+    )
     try:
         while True:
             try:
@@ -143,8 +144,10 @@ def main() -> None:
                     break
             except requests.ConnectionError:
                 time.sleep(0.1)
-        tokens = [requests.post(f"{base}/api/v1/bots", json={"name": f"b{i}"}, timeout=5).json()["token"]
-                  for i in range(args.bots)]
+        tokens = [
+            requests.post(f"{base}/api/v1/bots", json={"name": f"b{i}"}, timeout=5).json()["token"]
+            for i in range(args.bots)
+        ]
         state = HandState(make_ruleset("american62"), generate_board("bench", 1))
         obs = observation(state, state.seat_to_act())
         stop_at = time.time() + args.seconds + 3
@@ -152,17 +155,21 @@ def main() -> None:
         bots = [mp.Process(target=loop, args=(base, t, stop_at)) for t in tokens]
         for b in bots:
             b.start()
-        begin = time.time() + 1.5          # bots and workers are up and connected by then
+        begin = time.time() + 1.5  # bots and workers are up and connected by then
         finish = begin + args.seconds
         results: mp.Queue = mp.Queue()
-        workers = [mp.Process(target=worker_loop, args=(url, prefix, f"b{i}", obs, begin, finish, results))
-                   for i in range(args.bots)]
+        workers = [
+            mp.Process(target=worker_loop, args=(url, prefix, f"b{i}", obs, begin, finish, results))
+            for i in range(args.bots)
+        ]
         for w in workers:
             w.start()
-        roles = {"bots": lambda: cpu_seconds([b.pid for b in bots]),
-                 "API (gunicorn)": lambda: cpu_seconds([server.pid, *children(server.pid)]),
-                 "Redis": lambda: redis_cpu(store.redis),
-                 "workers": lambda: cpu_seconds([w.pid for w in workers])}
+        roles = {
+            "bots": lambda: cpu_seconds([b.pid for b in bots]),
+            "API (gunicorn)": lambda: cpu_seconds([server.pid, *children(server.pid)]),
+            "Redis": lambda: redis_cpu(store.redis),
+            "workers": lambda: cpu_seconds([w.pid for w in workers]),
+        }
         time.sleep(max(0.0, begin - time.time()))
         before = {role: read() for role, read in roles.items()}
         time.sleep(max(0.0, finish - time.time()))
@@ -176,15 +183,17 @@ def main() -> None:
         p99 = latencies[int(len(latencies) * 0.99) - 1] * 1000
         print(f"{args.bots} remote bots ({args.client}), {len(latencies)} decisions in {elapsed:.1f} s")
         print(f"  round trip p50 {p50:.2f} ms, p99 {p99:.2f} ms, {len(latencies) / elapsed:.0f} decisions/s")
-        print("  CPU per decision: " + ", ".join(f"{role} {seconds / len(latencies) * 1000:.2f} ms"
-                                                 for role, seconds in used.items())
-              + f"; total {sum(used.values()) / len(latencies) * 1000:.2f} ms on {os.cpu_count()} cores")
+        print(
+            "  CPU per decision: "
+            + ", ".join(f"{role} {seconds / len(latencies) * 1000:.2f} ms" for role, seconds in used.items())
+            + f"; total {sum(used.values()) / len(latencies) * 1000:.2f} ms on {os.cpu_count()} cores"
+        )
     finally:
         server.terminate()
         server.wait(timeout=10)
         keys = list(store.redis.scan_iter(match=f"{prefix}:*"))
         for i in range(0, len(keys), 500):
-            store.redis.delete(*keys[i:i + 500])
+            store.redis.delete(*keys[i : i + 500])
         if embedded is not None:
             embedded.release()
 

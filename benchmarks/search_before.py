@@ -38,15 +38,20 @@ from server.tournaments import public_deals  # noqa: E402
 from workers.bots import RuleBot  # noqa: E402
 from workers.bots.search_bot import SearchBot  # noqa: E402
 
-BEFORE = "2900d88^"      # the commit before "Search bot, honestly fast (issue 12)"
+BEFORE = "2900d88^"  # the commit before "Search bot, honestly fast (issue 12)"
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def load_before():
     """The search bot module as it was at ``BEFORE``, imported from a temporary file."""
     try:
-        source = subprocess.run(["git", "show", f"{BEFORE}:workers/bots/search_bot.py"], cwd=ROOT, check=True,
-                                capture_output=True, text=True).stdout
+        source = subprocess.run(
+            ["git", "show", f"{BEFORE}:workers/bots/search_bot.py"],
+            cwd=ROOT,
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
     except (OSError, subprocess.CalledProcessError) as exc:
         sys.exit(f"search_before.py: cannot read the bot before the budget from git ({exc}); run it in a clone")
     source = source.replace("from .base import", "from workers.bots.base import")

@@ -25,17 +25,19 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from server import dealsets  # noqa: E402
 from server.engine import DONE, make_ruleset, new_hand, observation  # noqa: E402
 from server.tournaments import public_deals  # noqa: E402
-from workers.bots import RuleBot  # noqa: E402
-from workers.bots import search_bot  # noqa: E402
+from workers.bots import (
+    RuleBot,  # noqa: E402
+    search_bot,  # noqa: E402
+)
 
 
 def decisions(first: int, boards: int, tricks: int) -> list[dict]:
@@ -84,11 +86,14 @@ def main() -> None:
     parser.add_argument("--set", action="append", default=[], help="NAME=VALUE[,NAME=VALUE]: a setting to score")
     args = parser.parse_args()
     found = decisions(args.first, args.boards, args.tricks)
-    print(f"{len(found)} decisions (tricks 1-{args.tricks} with a choice, boards {args.first}.."
-          f"{args.first + args.boards - 1}); reference: {args.reference} exact layouts each", flush=True)
+    print(
+        f"{len(found)} decisions (tricks 1-{args.tricks} with a choice, boards {args.first}.."
+        f"{args.first + args.boards - 1}); reference: {args.reference} exact layouts each",
+        flush=True,
+    )
     key = hashlib.sha256(json.dumps([args.reference, found], sort_keys=True).encode()).hexdigest()[:16]
     cache = Path(tempfile.gettempdir()) / f"search-quality-{key}.json"
-    if cache.exists():       # the reference is the slow part: exact values of the same decisions do not change
+    if cache.exists():  # the reference is the slow part: exact values of the same decisions do not change
         reference = json.loads(cache.read_text())
     else:
         reference = []
@@ -116,11 +121,15 @@ def main() -> None:
                 agree += values[card] == best
         label = ",".join(f"{k}={v}" for k, v in setting.items()) or "default"
         every = [r for rs in regrets.values() for r in rs]
-        by_trick = ", ".join(f"trick {t} {kind}s {statistics.fmean(rs):.3f} (n={len(rs)})"
-                             for (t, kind), rs in sorted(regrets.items()))
-        print(f"  {label}: mean regret {statistics.fmean(every):.3f} ({by_trick}); picks the reference's best "
-              f"{agree}/{len(every)}; nodes median {statistics.median(nodes):.0f} max {max(nodes)}; "
-              f"ms median {statistics.median(times):.0f} max {max(times):.0f}", flush=True)
+        by_trick = ", ".join(
+            f"trick {t} {kind}s {statistics.fmean(rs):.3f} (n={len(rs)})" for (t, kind), rs in sorted(regrets.items())
+        )
+        print(
+            f"  {label}: mean regret {statistics.fmean(every):.3f} ({by_trick}); picks the reference's best "
+            f"{agree}/{len(every)}; nodes median {statistics.median(nodes):.0f} max {max(nodes)}; "
+            f"ms median {statistics.median(times):.0f} max {max(times):.0f}",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

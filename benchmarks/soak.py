@@ -91,9 +91,13 @@ def main() -> None:
     env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "CINCH_PREFIX")}
     env.update(CINCH_HOME=str(home), CINCH_ADMIN_TOKEN=ADMIN, PYTHONUNBUFFERED="1")
     serve_log = home / "serve.log"
-    serve = subprocess.Popen([sys.executable, "-m", "server.cli", "serve", "--bind", f"127.0.0.1:{port}",
-                              "--workers", str(args.workers)], cwd=ROOT, env=env,
-                             stdout=open(serve_log, "wb"), stderr=subprocess.STDOUT)
+    serve = subprocess.Popen(
+        [sys.executable, "-m", "server.cli", "serve", "--bind", f"127.0.0.1:{port}", "--workers", str(args.workers)],
+        cwd=ROOT,
+        env=env,
+        stdout=open(serve_log, "wb"),
+        stderr=subprocess.STDOUT,
+    )
     http = requests.Session()
     admin = {"Authorization": f"Bearer {ADMIN}"}
     bots: list[tuple[str, subprocess.Popen, Path]] = []
@@ -113,14 +117,34 @@ def main() -> None:
             token = http.post(f"{base}/bots", json={"name": name}, timeout=10).json()["token"]
             http.post(f"{base}/bots/{name}/trust", json={"trusted": True}, headers=admin, timeout=10)  # round robin
             log = home / f"{name}.log"
-            proc = subprocess.Popen([sys.executable, "-m", "server.cli", "bot", "run", "examples.random_bot:RandomBot",
-                                     "--server", f"http://127.0.0.1:{port}", "--token", token, "--seed", str(i)],
-                                    cwd=ROOT, env=env, stdout=open(log, "wb"), stderr=subprocess.STDOUT)
+            proc = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "server.cli",
+                    "bot",
+                    "run",
+                    "examples.random_bot:RandomBot",
+                    "--server",
+                    f"http://127.0.0.1:{port}",
+                    "--token",
+                    token,
+                    "--seed",
+                    str(i),
+                ],
+                cwd=ROOT,
+                env=env,
+                stdout=open(log, "wb"),
+                stderr=subprocess.STDOUT,
+            )
             bots.append((name, proc, log))
         names = [b[0] for b in bots]
         service = service_processes(psutil.Process(serve.pid), home)
-        print(f"{args.bots} bots, {args.workers} workers, {len(service)} service processes; "
-              f"soaking for {args.seconds:.0f} s", flush=True)
+        print(
+            f"{args.bots} bots, {args.workers} workers, {len(service)} service processes; "
+            f"soaking for {args.seconds:.0f} s",
+            flush=True,
+        )
 
         began = time.monotonic()
         statuses: dict[int, int] = {}
@@ -131,9 +155,19 @@ def main() -> None:
         while True:
             now = time.monotonic()
             if current is None and now - began < args.seconds:
-                r = http.post(f"{base}/tournaments", headers=admin, timeout=10,
-                              json={"bots": names, "boards": 1, "chunk": 1, "deals": "standard", "practice": True,
-                                    "first": 1 + len(tournaments) * 7 % 900})
+                r = http.post(
+                    f"{base}/tournaments",
+                    headers=admin,
+                    timeout=10,
+                    json={
+                        "bots": names,
+                        "boards": 1,
+                        "chunk": 1,
+                        "deals": "standard",
+                        "practice": True,
+                        "first": 1 + len(tournaments) * 7 % 900,
+                    },
+                )
                 statuses[r.status_code] = statuses.get(r.status_code, 0) + 1
                 current = r.json()["id"]
                 tournaments.append(current)
@@ -156,14 +190,14 @@ def main() -> None:
         elapsed = time.monotonic() - began
 
         answered = missed = bot_5xx = 0
-        for name, proc, log in bots:
+        for _name, proc, log in bots:
             proc.send_signal(signal.SIGINT)
             proc.wait(timeout=30)
             text = log.read_text(errors="replace")
             found = re.findall(r"(\d+) decisions answered, \d+ illegal replaced, \d+ bot errors, (\d+) missed", text)
             answered += int(found[-1][0]) if found else 0
             missed += int(found[-1][1]) if found else 0
-            bot_5xx += len(re.findall(r"\b5\d\d [A-Z][a-z]", text))     # an ApiError: "503 Service Unavailable"
+            bot_5xx += len(re.findall(r"\b5\d\d [A-Z][a-z]", text))  # an ApiError: "503 Service Unavailable"
         actions = timeouts = defaulted = pairs = 0
         for tid in tournaments:
             first = http.get(f"{base}/tournaments/{tid}", timeout=10).json()["first"]
@@ -177,18 +211,28 @@ def main() -> None:
         warm = next((s for s in samples if s[0] >= 60), samples[0])
         end = samples[-1]
         print(f"\nran {elapsed:.0f} s: {len(tournaments)} tournaments, {pairs} board pairs, {actions} decisions stored")
-        print(f"bots: {answered} answered, {missed} missed; timeouts recorded: {timeouts}, "
-              f"default actions in the records: {defaulted}")
-        print(f"lost decisions: {defaulted + missed}; double-answered: {answered - (actions - defaulted)}"
-              f" (bots' answers {answered} against stored decisions not defaulted {actions - defaulted})")
+        print(
+            f"bots: {answered} answered, {missed} missed; timeouts recorded: {timeouts}, "
+            f"default actions in the records: {defaulted}"
+        )
+        print(
+            f"lost decisions: {defaulted + missed}; double-answered: {answered - (actions - defaulted)}"
+            f" (bots' answers {answered} against stored decisions not defaulted {actions - defaulted})"
+        )
         fivexx = {k: v for k, v in statuses.items() if isinstance(k, int) and k >= 500}
         print(f"poller responses: {dict(sorted(statuses.items(), key=str))}; 5xx: {sum(fivexx.values())}")
-        print(f"server log: {server_log.count('500: unexpected')} logged 500s, {server_log.count('503:')} 503s; "
-              f"5xx codes in bot logs: {bot_5xx}")
-        print(f"service RSS {warm[1]:.0f} MiB at {warm[0]:.0f} s -> {end[1]:.0f} MiB at {end[0]:.0f} s "
-              f"({(end[1] - warm[1]) / warm[1] * 100:+.1f}%); open files {warm[2]} -> {end[2]}")
-        print("  by role: " + ", ".join(f"{role} {warm[3].get(role, 0):.0f} -> {mib:.0f} MiB"
-                                        for role, mib in sorted(end[3].items())))
+        print(
+            f"server log: {server_log.count('500: unexpected')} logged 500s, {server_log.count('503:')} 503s; "
+            f"5xx codes in bot logs: {bot_5xx}"
+        )
+        print(
+            f"service RSS {warm[1]:.0f} MiB at {warm[0]:.0f} s -> {end[1]:.0f} MiB at {end[0]:.0f} s "
+            f"({(end[1] - warm[1]) / warm[1] * 100:+.1f}%); open files {warm[2]} -> {end[2]}"
+        )
+        print(
+            "  by role: "
+            + ", ".join(f"{role} {warm[3].get(role, 0):.0f} -> {mib:.0f} MiB" for role, mib in sorted(end[3].items()))
+        )
     finally:
         for _, proc, _ in bots:
             if proc.poll() is None:

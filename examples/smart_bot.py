@@ -35,7 +35,7 @@ class SmartBot(sdk.Bot):
 
     def bid(self, obs):
         value = max(suit_value(obs.hand, s) for s in C.SUITS)
-        top = 14 if obs.ruleset == "foster51" else 7 + int(value - 7)   # american62 bids start at 7
+        top = 14 if obs.ruleset == "foster51" else 7 + int(value - 7)  # american62 bids start at 7
         affordable = [b for b in obs.legal_bids if b <= min(top, value + 1)]
         if affordable and value >= 6:
             return affordable[0]
@@ -58,7 +58,7 @@ class SmartBot(sdk.Bot):
         keep = list(choice["must_keep"])
         rest = [c for c in choice["from"] if c not in keep]
         rest.sort(key=lambda c: (obs.is_trump(c), C.strength(c, obs.trump)), reverse=True)
-        return keep + rest[:choice["size"] - len(keep)]
+        return keep + rest[: choice["size"] - len(keep)]
 
     def play(self, obs):
         trump, legal = obs.trump, obs.legal_cards
@@ -67,19 +67,19 @@ class SmartBot(sdk.Bot):
         if obs.leading:
             trumps = C.trumps_in(legal, trump)
             if trumps and C.strength(trumps[0], trump) > top_unseen:
-                return trumps[0]                        # a sure winner pulls trumps
+                return trumps[0]  # a sure winner pulls trumps
             return min(legal, key=lambda c: cost(c, trump))
         plays = obs.current_trick
         best = obs.winning_play["card"]
         last = len(plays) == 3
         safe = obs.partner_winning and (last or (C.is_trump(best, trump) and C.strength(best, trump) > top_unseen))
-        if safe:                                        # partner takes it: give him points
+        if safe:  # partner takes it: give him points
             return max(legal, key=lambda c: (C.card_points(c, trump), -C.strength(c, trump)))
         winners = [c for c in legal if C.beats(c, best, trump)]
         points = sum(C.card_points(c, trump) for p in plays for c in [p["card"], *(p.get("extras") or [])])
         if winners and (points or last):
             sure = [c for c in winners if last or C.strength(c, trump) > top_unseen]
-            if sure:                                    # win safely, saving a Pedro when possible
+            if sure:  # win safely, saving a Pedro when possible
                 return max(sure, key=lambda c: (C.card_points(c, trump), -C.strength(c, trump)))
             return min(winners, key=lambda c: cost(c, trump))
         return min(legal, key=lambda c: cost(c, trump))

@@ -44,8 +44,9 @@ import inspect
 import os
 import random
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from . import cards as C
 from .errors import SdkError
@@ -224,8 +225,14 @@ def load_bot(spec: str) -> Bot:
         except AttributeError:
             raise SdkError(f"bot {spec!r}: {target} has no {attr!r}") from None
     else:
-        classes = [v for v in vars(module).values() if inspect.isclass(v) and issubclass(v, Bot)
-                   and v not in (Bot, FunctionBot) and v.__module__ == module.__name__]
+        classes = [
+            v
+            for v in vars(module).values()
+            if inspect.isclass(v)
+            and issubclass(v, Bot)
+            and v not in (Bot, FunctionBot)
+            and v.__module__ == module.__name__
+        ]
         if len(classes) != 1:
             found = ", ".join(c.__name__ for c in classes) or "none"
             raise SdkError(f"bot {spec!r}: name the class as {target}:Name (Bot subclasses found: {found})")

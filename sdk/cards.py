@@ -26,7 +26,7 @@ Nothing here talks to the server: these are the helpers a bot's ``act`` needs.
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 RANKS = "23456789TJQKA"
 SUITS = "CDHS"
@@ -36,7 +36,7 @@ SAME_COLOUR = {"C": "S", "S": "C", "D": "H", "H": "D"}
 COUNTING = {"A": 1, "J": 1, "T": 1, "5": 5, "2": 1}
 ALL_CARDS = tuple(r + s for s in SUITS for r in RANKS)
 JOKER = "JK"
-DECK_53 = (*ALL_CARDS, JOKER)   # snoozer's pack
+DECK_53 = (*ALL_CARDS, JOKER)  # snoozer's pack
 PLAIN_TRUMPS = frozenset({"seven_up", "pitch", "all_fives", "auction_pitch", "pedro", "snoozer"})
 JOKER_RULESETS = frozenset({"snoozer"})
 """The rulesets played with the 53-card pack (RULES-family F2)."""
@@ -157,10 +157,8 @@ def all_trumps(trump: str, plain: bool = False, joker: bool = False) -> list[str
     return trumps_in(DECK_53 if joker else ALL_CARDS, trump, plain)
 
 
-def by_strength(cards: Iterable[str], trump: str | None, highest_first: bool = False,
-                plain: bool = False) -> list[str]:
-    return sorted(cards, key=lambda c: (is_trump(c, trump, plain), strength(c, trump, plain)),
-                  reverse=highest_first)
+def by_strength(cards: Iterable[str], trump: str | None, highest_first: bool = False, plain: bool = False) -> list[str]:
+    return sorted(cards, key=lambda c: (is_trump(c, trump, plain), strength(c, trump, plain)), reverse=highest_first)
 
 
 def winning_index(cards: Sequence[str], trump: str | None, plain: bool = False) -> int | None:

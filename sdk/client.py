@@ -20,16 +20,29 @@ import os
 import random
 import threading
 import time
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 import requests
 
 from .errors import ApiError, NetworkError, SdkError
-from .models import (BoardPair, BotInfo, BotToken, Decision, Health, Leaderboard, Match, RatingHistory, Results, Table,
-                     TableRecord, Tournament)
+from .models import (
+    BoardPair,
+    BotInfo,
+    BotToken,
+    Decision,
+    Health,
+    Leaderboard,
+    Match,
+    RatingHistory,
+    Results,
+    Table,
+    TableRecord,
+    Tournament,
+)
 
 __version__ = "0.1.0"
-MAX_RETRY_AFTER = 30.0      # seconds: a longer Retry-After is not waited out in one go
+MAX_RETRY_AFTER = 30.0  # seconds: a longer Retry-After is not waited out in one go
 USER_AGENT = f"cinch-sdk/{__version__} python-requests/{requests.__version__}"
 
 
@@ -46,8 +59,16 @@ class Client:
     """The arena's API. ``token`` is a bot's bearer token (decisions, rotating its own
     token); ``admin_token`` the arena's (creating tournaments, disabling bots)."""
 
-    def __init__(self, base_url: str, token: str | None = None, admin_token: str | None = None,
-                 timeout: float = 10.0, retries: int = 4, backoff: float = 0.25, max_backoff: float = 8.0):
+    def __init__(
+        self,
+        base_url: str,
+        token: str | None = None,
+        admin_token: str | None = None,
+        timeout: float = 10.0,
+        retries: int = 4,
+        backoff: float = 0.25,
+        max_backoff: float = 8.0,
+    ):
         self.base_url = _base(base_url)
         self.token, self.admin_token = token, admin_token
         self.timeout, self.retries, self.backoff, self.max_backoff = timeout, retries, backoff, max_backoff
@@ -56,8 +77,10 @@ class Client:
         self._lock = threading.Lock()
 
     def __repr__(self) -> str:
-        return f"Client({self.base_url!r}, token={'set' if self.token else None}, " \
-               f"admin_token={'set' if self.admin_token else None})"
+        return (
+            f"Client({self.base_url!r}, token={'set' if self.token else None}, "
+            f"admin_token={'set' if self.admin_token else None})"
+        )
 
     # ------------------------------------------------------------------ plumbing
     def _session(self) -> requests.Session:
@@ -84,7 +107,7 @@ class Client:
             session.close()
         self._local = threading.local()
 
-    def __enter__(self) -> "Client":
+    def __enter__(self) -> Client:
         return self
 
     def __exit__(self, *exc: Any) -> None:
@@ -101,7 +124,7 @@ class Client:
             token = self.admin_token
             if not token:
                 raise SdkError("this call needs the admin token (Client(..., admin_token=...))")
-        else:   # "any": the admin's if given, else the bot's
+        else:  # "any": the admin's if given, else the bot's
             token = self.admin_token or self.token
             if not token:
                 raise SdkError("this call needs a bot token or the admin token")
@@ -114,11 +137,19 @@ class Client:
         retry_after = getattr(error, "retry_after", None)
         if retry_after is not None:
             return min(retry_after, MAX_RETRY_AFTER)
-        return min(self.max_backoff, self.backoff * 2 ** attempt) * random.uniform(0.5, 1.0)
+        return min(self.max_backoff, self.backoff * 2**attempt) * random.uniform(0.5, 1.0)
 
-    def request(self, method: str, path: str, *, auth: str | None = None, json: Any = None,
-                params: dict[str, Any] | None = None, wait: float = 0.0,
-                retry: bool | None = None) -> requests.Response:
+    def request(
+        self,
+        method: str,
+        path: str,
+        *,
+        auth: str | None = None,
+        json: Any = None,
+        params: dict[str, Any] | None = None,
+        wait: float = 0.0,
+        retry: bool | None = None,
+    ) -> requests.Response:
         """One API call; returns the successful response or raises ``ApiError``/``NetworkError``.
 
         ``retry`` defaults to True for GET and False otherwise; ``wait`` is added to the
@@ -132,8 +163,9 @@ class Client:
             last = attempt == attempts - 1
             error: Exception | None = None
             try:
-                response = self._session().request(method, url, headers=headers, json=json, params=params,
-                                                   timeout=(self.timeout, self.timeout + wait))
+                response = self._session().request(
+                    method, url, headers=headers, json=json, params=params, timeout=(self.timeout, self.timeout + wait)
+                )
             except (requests.ConnectionError, requests.Timeout, requests.exceptions.ChunkedEncodingError) as exc:
                 if last:
                     raise NetworkError(f"cannot reach {self.base_url}: {_reason(exc)}", method, url) from None
@@ -153,9 +185,14 @@ class Client:
         try:
             return response.json()
         except ValueError:
-            raise ApiError(response.status_code, "Invalid response", f"expected JSON from {path}, got "
-                           f"{response.headers.get('Content-Type', 'no content type')}", None,
-                           method=method, url=response.url) from None
+            raise ApiError(
+                response.status_code,
+                "Invalid response",
+                f"expected JSON from {path}, got {response.headers.get('Content-Type', 'no content type')}",
+                None,
+                method=method,
+                url=response.url,
+            ) from None
 
     # ------------------------------------------------------------------ health
     def health(self) -> Health:
@@ -185,8 +222,11 @@ class Client:
     def register_bot(self, name: str, description: str = "", invite: str | None = None) -> BotToken:
         """Register a remote bot; the token in the answer is shown this once (409 if taken;
         403 if the arena's registration is closed or needs the invitation code ``invite``)."""
-        body = {"name": name, **({"description": description} if description else {}),
-                **({"invite": invite} if invite else {})}
+        body = {
+            "name": name,
+            **({"description": description} if description else {}),
+            **({"invite": invite} if invite else {}),
+        }
         return BotToken.from_dict(self._json("POST", "/bots", json=body))
 
     def bots(self) -> list[BotInfo]:
@@ -219,8 +259,9 @@ class Client:
     def trust_bot(self, name: str, trusted: bool = True) -> BotInfo:
         """Mark a remote bot trusted or not (admin): trusted bots may play two-room matches,
         where they meet every board twice; untrusted ones play only the blind movement."""
-        return BotInfo.parse(self._json("POST", f"/bots/{_seg(name)}/trust", auth="admin",
-                                        json={"trusted": bool(trusted)}))
+        return BotInfo.parse(
+            self._json("POST", f"/bots/{_seg(name)}/trust", auth="admin", json={"trusted": bool(trusted)})
+        )
 
     # ------------------------------------------------------------------ decisions
     def next_decision(self, wait: float = 20.0) -> Decision | None:
@@ -244,8 +285,9 @@ class Client:
         did = decision.id if isinstance(decision, Decision) else decision
         return bool(self._json("POST", f"/decisions/{_seg(did)}", auth="bot", json=action).get("accepted"))
 
-    def answer_and_next(self, decision: Decision | str, action: dict[str, Any], wait: float = 20.0,
-                        skip: Iterable[str] = ()) -> list[Decision]:
+    def answer_and_next(
+        self, decision: Decision | str, action: dict[str, Any], wait: float = 20.0, skip: Iterable[str] = ()
+    ) -> list[Decision]:
         """Answer a decision and get the bot's other open decisions back in the same exchange,
         waiting up to ``wait`` seconds (0-25) for one; decisions whose ids are in ``skip``
         are left out. Errors as ``answer``. This is the cheapest loop: one request per decision.
@@ -256,13 +298,26 @@ class Client:
         return [Decision.parse(d) for d in body.get("next", [])]
 
     # ------------------------------------------------------------------ tournaments
-    def create_tournament(self, bots: Iterable[str] | None = None, *, format: str | None = None,
-                          candidates: Iterable[str] | None = None, references: Iterable[str] | None = None,
-                          ruleset: str | None = None, options: dict[str, Any] | None = None,
-                          deals: str | None = None, first: int | None = None, boards: int | None = None,
-                          chunk: int | None = None, seed: int | None = None,
-                          limits: dict[str, int] | None = None, practice: bool | None = None,
-                          sprt: dict[str, float] | None = None, rounds: int | None = None, **extra: Any) -> str:
+    def create_tournament(
+        self,
+        bots: Iterable[str] | None = None,
+        *,
+        format: str | None = None,
+        candidates: Iterable[str] | None = None,
+        references: Iterable[str] | None = None,
+        ruleset: str | None = None,
+        options: dict[str, Any] | None = None,
+        deals: str | None = None,
+        first: int | None = None,
+        boards: int | None = None,
+        chunk: int | None = None,
+        seed: int | None = None,
+        limits: dict[str, int] | None = None,
+        practice: bool | None = None,
+        sprt: dict[str, float] | None = None,
+        rounds: int | None = None,
+        **extra: Any,
+    ) -> str:
         """Create a tournament (admin) and queue its matches; returns its id.
 
         Round robin: ``bots``; gauntlet: ``format="gauntlet"`` with ``candidates`` and
@@ -277,12 +332,23 @@ class Client:
         enters ``rule`` again) and ``rounds`` (default 2T); its boards follow from its rounds.
         """
         body: dict[str, Any] = {
-            "bots": None if bots is None else list(bots), "format": format,
+            "bots": None if bots is None else list(bots),
+            "format": format,
             "candidates": None if candidates is None else list(candidates),
             "references": None if references is None else list(references),
-            "ruleset": ruleset, "options": options, "deals": deals, "first": first, "boards": boards,
-            "chunk": chunk, "seed": seed, "limits": limits, "practice": practice, "sprt": sprt,
-            "rounds": rounds, **extra}
+            "ruleset": ruleset,
+            "options": options,
+            "deals": deals,
+            "first": first,
+            "boards": boards,
+            "chunk": chunk,
+            "seed": seed,
+            "limits": limits,
+            "practice": practice,
+            "sprt": sprt,
+            "rounds": rounds,
+            **extra,
+        }
         body = {k: v for k, v in body.items() if v is not None}
         return self._json("POST", "/tournaments", auth="admin", json=body)["id"]
 
@@ -318,15 +384,26 @@ class Client:
         match of the tournament: until then no one sees its cards)."""
         return BoardPair.parse(self._json("GET", f"/matches/{_seg(match_id)}/boards/{int(board)}"))
 
-    def wait_for_tournament(self, tid: str, poll: float = 1.0, timeout: float | None = None,
-                            on_progress: Callable[[Tournament], None] | None = None) -> Tournament:
+    def wait_for_tournament(
+        self,
+        tid: str,
+        poll: float = 1.0,
+        timeout: float | None = None,
+        on_progress: Callable[[Tournament], None] | None = None,
+    ) -> Tournament:
         """Poll until the tournament has ended (finished, cancelled or failed: see
         ``Tournament.has_ended``) and return it; ``TimeoutError`` after ``timeout`` seconds.
         Connection trouble is ridden out (the client's retries, then polling on)."""
         return self._wait(lambda: self.tournament(tid), f"tournament {tid}", poll, timeout, on_progress)
 
-    def _wait(self, fetch: Callable[[], Any], what: str, poll: float, timeout: float | None,
-              on_progress: Callable[[Any], None] | None) -> Any:
+    def _wait(
+        self,
+        fetch: Callable[[], Any],
+        what: str,
+        poll: float,
+        timeout: float | None,
+        on_progress: Callable[[Any], None] | None,
+    ) -> Any:
         end = None if timeout is None else time.monotonic() + timeout
         while True:
             try:
@@ -347,9 +424,15 @@ class Client:
             time.sleep(poll)
 
     # ------------------------------------------------------------------ tables
-    def create_table(self, seats: dict[str, str] | None = None, *, ruleset: str | None = None,
-                     options: dict[str, Any] | None = None, seed: int | None = None,
-                     limits: dict[str, int] | None = None) -> str:
+    def create_table(
+        self,
+        seats: dict[str, str] | None = None,
+        *,
+        ruleset: str | None = None,
+        options: dict[str, Any] | None = None,
+        seed: int | None = None,
+        limits: dict[str, int] | None = None,
+    ) -> str:
         """Create a table for one whole game (a bot's token or the admin's); returns its id.
 
         Any ruleset at any of its table sizes (``options={"players": 3}``). ``seats`` maps
@@ -377,8 +460,13 @@ class Client:
         """Every action of every hand, once the game is over (409 before)."""
         return TableRecord.from_dict(self._json("GET", f"/tables/{_seg(tid)}/record"))
 
-    def wait_for_table(self, tid: str, poll: float = 1.0, timeout: float | None = None,
-                       on_progress: Callable[[Table], None] | None = None) -> Table:
+    def wait_for_table(
+        self,
+        tid: str,
+        poll: float = 1.0,
+        timeout: float | None = None,
+        on_progress: Callable[[Table], None] | None = None,
+    ) -> Table:
         """Poll until the game is over; ``TimeoutError`` after ``timeout`` seconds."""
         return self._wait(lambda: self.table(tid), f"table {tid}", poll, timeout, on_progress)
 
@@ -406,8 +494,16 @@ def _num(value: float) -> str:
 def _reason(exc: Exception) -> str:
     """A one-line reason from requests' nested connection errors."""
     text = str(exc)
-    for marker in ("Connection refused", "Connection reset", "Remote end closed", "Read timed out",
-                   "Connection broken", "Connection aborted", "timed out", "Name or service not known"):
+    for marker in (
+        "Connection refused",
+        "Connection reset",
+        "Remote end closed",
+        "Read timed out",
+        "Connection broken",
+        "Connection aborted",
+        "timed out",
+        "Name or service not known",
+    ):
         if marker in text:
             return marker.lower()
     return text.splitlines()[0][:200] if text else type(exc).__name__

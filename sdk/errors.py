@@ -17,8 +17,17 @@ class ApiError(SdkError):
     ``retry_after`` is the ``Retry-After`` header in seconds (503 and 429), or None.
     """
 
-    def __init__(self, status: int, title: str = "", detail: str = "", errors: dict[str, Any] | None = None,
-                 type: str = "about:blank", method: str = "", url: str = "", retry_after: float | None = None):
+    def __init__(
+        self,
+        status: int,
+        title: str = "",
+        detail: str = "",
+        errors: dict[str, Any] | None = None,
+        type: str = "about:blank",
+        method: str = "",
+        url: str = "",
+        retry_after: float | None = None,
+    ):
         self.status, self.title, self.detail = status, title, detail
         self.errors, self.type, self.method, self.url = errors or {}, type, method, url
         self.retry_after = retry_after
@@ -30,12 +39,14 @@ class ApiError(SdkError):
             text += f": {self.detail}"
         return text
 
-    def __reduce__(self):       # picklable (keyword arguments are not by default)
-        return (type(self), (self.status, self.title, self.detail, self.errors, self.type, self.method, self.url,
-                             self.retry_after))
+    def __reduce__(self):  # picklable (keyword arguments are not by default)
+        return (
+            type(self),
+            (self.status, self.title, self.detail, self.errors, self.type, self.method, self.url, self.retry_after),
+        )
 
     @classmethod
-    def from_response(cls, response: Any) -> "ApiError":
+    def from_response(cls, response: Any) -> ApiError:
         """Build from a ``requests`` response, problem body or not."""
         body: Any = None
         try:
@@ -45,12 +56,27 @@ class ApiError(SdkError):
         method = getattr(response.request, "method", "") if response.request is not None else ""
         retry_after = _seconds(response.headers.get("Retry-After"))
         if isinstance(body, dict):
-            return cls(response.status_code, str(body.get("title") or response.reason or ""),
-                       str(body.get("detail") or ""), body.get("errors") if isinstance(body.get("errors"), dict)
-                       else None, str(body.get("type") or "about:blank"), method, response.url, retry_after)
+            return cls(
+                response.status_code,
+                str(body.get("title") or response.reason or ""),
+                str(body.get("detail") or ""),
+                body.get("errors") if isinstance(body.get("errors"), dict) else None,
+                str(body.get("type") or "about:blank"),
+                method,
+                response.url,
+                retry_after,
+            )
         text = (response.text or "").strip()
-        return cls(response.status_code, response.reason or "", text[:300], None, "about:blank", method, response.url,
-                   retry_after)
+        return cls(
+            response.status_code,
+            response.reason or "",
+            text[:300],
+            None,
+            "about:blank",
+            method,
+            response.url,
+            retry_after,
+        )
 
     @property
     def retryable(self) -> bool:

@@ -26,26 +26,39 @@ DEFAULT_SERVER = "http://127.0.0.1:8000"
 
 
 def add_server_argument(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--server", default=os.environ.get("CINCH_SERVER", DEFAULT_SERVER),
-                        help="the arena's URL (default: $CINCH_SERVER or %(default)s)")
+    parser.add_argument(
+        "--server",
+        default=os.environ.get("CINCH_SERVER", DEFAULT_SERVER),
+        help="the arena's URL (default: $CINCH_SERVER or %(default)s)",
+    )
 
 
 def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of running a bot (shared with ``cinch bot run``)."""
     add_server_argument(parser)
-    parser.add_argument("--token", default=os.environ.get("CINCH_TOKEN"),
-                        help="the bot's token (default: $CINCH_TOKEN)")
+    parser.add_argument(
+        "--token", default=os.environ.get("CINCH_TOKEN"), help="the bot's token (default: $CINCH_TOKEN)"
+    )
     parser.add_argument("--register", metavar="NAME", help="register the bot under NAME first (when no token)")
     parser.add_argument("--threads", type=int, default=8, help="decisions answered at once (default 8)")
     parser.add_argument("--wait", type=float, default=20.0, help="long-poll seconds, 1-25 (default 20)")
     parser.add_argument("--timeout", type=float, default=10.0, help="HTTP timeout in seconds (default 10)")
-    parser.add_argument("--max-backoff", type=float, default=10.0,
-                        help="longest pause between reconnection attempts (default 10 s)")
+    parser.add_argument(
+        "--max-backoff", type=float, default=10.0, help="longest pause between reconnection attempts (default 10 s)"
+    )
     parser.add_argument("--seed", help="seed of the bot's random generator")
-    parser.add_argument("--until-done", action="store_true",
-                        help="exit once the tournaments the bot is entered in have ended (at least one)")
-    parser.add_argument("--progress", type=float, default=3.0, metavar="SECONDS",
-                        help="how often to look at the bot's tournaments for the progress line (default 3)")
+    parser.add_argument(
+        "--until-done",
+        action="store_true",
+        help="exit once the tournaments the bot is entered in have ended (at least one)",
+    )
+    parser.add_argument(
+        "--progress",
+        type=float,
+        default=3.0,
+        metavar="SECONDS",
+        help="how often to look at the bot's tournaments for the progress line (default 3)",
+    )
     parser.add_argument("-v", "--verbose", action="count", default=0, help="more logging (-vv: debug)")
     parser.add_argument("-q", "--quiet", action="store_true", help="errors only")
 
@@ -76,21 +89,25 @@ def run_from_args(bot: Any, args: argparse.Namespace) -> dict[str, int]:
         client.token = issued.token
         print(f"registered {issued.name}; its token (shown once): {issued.token}", file=sys.stderr, flush=True)
     runner = Runner(bot, client, threads=args.threads, wait=args.wait, max_backoff=args.max_backoff)
-    Progress(runner, client, every=args.progress, until_done=args.until_done,
-             out=None if args.quiet else sys.stderr).start()
+    Progress(
+        runner, client, every=args.progress, until_done=args.until_done, out=None if args.quiet else sys.stderr
+    ).start()
     return runner.run()
 
 
 def summary(stats: dict[str, int]) -> str:
-    return (f"{stats.get('answered', 0)} decisions answered, {stats.get('illegal', 0)} illegal replaced, "
-            f"{stats.get('bot_errors', 0)} bot errors, {stats.get('expired', 0) + stats.get('undelivered', 0)} "
-            f"missed, {stats.get('reconnects', 0)} reconnections")
+    return (
+        f"{stats.get('answered', 0)} decisions answered, {stats.get('illegal', 0)} illegal replaced, "
+        f"{stats.get('bot_errors', 0)} bot errors, {stats.get('expired', 0) + stats.get('undelivered', 0)} "
+        f"missed, {stats.get('reconnects', 0)} reconnections"
+    )
 
 
 def main(bot: Any = None, argv: list[str] | None = None) -> None:
     """Parse the command line, run the bot until Ctrl-C, and exit (status 2 on errors)."""
-    parser = argparse.ArgumentParser(prog=None if bot is not None else "python -m sdk",
-                                     description="Serve a Cinch bot's decisions for the arena.")
+    parser = argparse.ArgumentParser(
+        prog=None if bot is not None else "python -m sdk", description="Serve a Cinch bot's decisions for the arena."
+    )
     if bot is None:
         parser.add_argument("bot", help="module:Class or file.py:Class")
     add_run_arguments(parser)

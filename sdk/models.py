@@ -44,22 +44,22 @@ class Health(Model):
 class Rating(Model):
     mu: float = 0.0
     sigma: float = 0.0
-    rating: float = 0.0         # mu - 3 sigma: the leaderboard's order
+    rating: float = 0.0  # mu - 3 sigma: the leaderboard's order
     matches: int = 0
 
 
 @dataclass
 class BotInfo(Model):
     name: str = ""
-    kind: str = ""              # "builtin" or "remote"
-    status: str = ""            # "active" or "disabled"
-    trusted: bool = False       # may play two-room matches (built-in, or marked by the admin)
+    kind: str = ""  # "builtin" or "remote"
+    status: str = ""  # "active" or "disabled"
+    trusted: bool = False  # may play two-room matches (built-in, or marked by the admin)
     description: str = ""
     created: float | None = None
-    ratings: dict[str, Rating] = field(default_factory=dict)   # per ruleset
+    ratings: dict[str, Rating] = field(default_factory=dict)  # per ruleset
 
     @classmethod
-    def parse(cls, data: dict[str, Any]) -> "BotInfo":
+    def parse(cls, data: dict[str, Any]) -> BotInfo:
         ratings = {k: Rating.from_dict(v) for k, v in (data.get("ratings") or {}).items()}
         return cls.from_dict(data, ratings=ratings)
 
@@ -71,7 +71,7 @@ class BotInfo(Model):
 @dataclass
 class BotToken(Model):
     name: str = ""
-    token: str = field(default="", repr=False)     # kept out of logs and tracebacks
+    token: str = field(default="", repr=False)  # kept out of logs and tracebacks
 
 
 @dataclass
@@ -83,17 +83,17 @@ class Decision(Model):
     legal: list[dict[str, Any]] = field(default_factory=list, repr=False)
     # The per-decision limit, the same for every decision: answer by then. The server
     # silently takes a later answer while the bot has time bank left in that match.
-    deadline: float = 0.0       # Unix time on the server's clock
-    deadline_in_ms: int = 0     # as of when the server answered (0 once past)
-    received: float = field(default_factory=time.monotonic, repr=False, compare=False)   # local monotonic clock
+    deadline: float = 0.0  # Unix time on the server's clock
+    deadline_in_ms: int = 0  # as of when the server answered (0 once past)
+    received: float = field(default_factory=time.monotonic, repr=False, compare=False)  # local monotonic clock
 
     @classmethod
-    def parse(cls, data: dict[str, Any]) -> "Decision":
+    def parse(cls, data: dict[str, Any]) -> Decision:
         obs = Observation(data.get("observation") or {})
         legal = data.get("legal")
         if legal is None:
             legal = obs.get("legal") or []
-        if obs.get("legal") is None:      # always let the bot read the legal list from the observation
+        if obs.get("legal") is None:  # always let the bot read the legal list from the observation
             obs["legal"] = legal
         return cls.from_dict(data, observation=obs, legal=legal)
 
@@ -113,7 +113,7 @@ class Decision(Model):
 @dataclass
 class Tournament(Model):
     id: str = ""
-    format: str = ""            # "round_robin", "gauntlet", "blind" or "progressive"
+    format: str = ""  # "round_robin", "gauntlet", "blind" or "progressive"
     ruleset: str = ""
     options: dict[str, Any] = field(default_factory=dict)
     deals: str = ""
@@ -123,19 +123,19 @@ class Tournament(Model):
     candidates: list[str] = field(default_factory=list)
     references: list[str] = field(default_factory=list)
     limits: dict[str, int] = field(default_factory=dict)
-    practice: bool = False      # a named (public) deal set with remote bots
-    seed: int = 1               # the built-in bots' seed
-    status: str = ""            # queued, running, interrupted, cancelled, finished, failed
-    driver: str | None = None   # "service", or the CLI command that runs it
-    error: str | None = None    # why it failed
-    waiting: list[dict[str, Any]] = field(default_factory=list)   # remote entrants: connected, timeouts
+    practice: bool = False  # a named (public) deal set with remote bots
+    seed: int = 1  # the built-in bots' seed
+    status: str = ""  # queued, running, interrupted, cancelled, finished, failed
+    driver: str | None = None  # "service", or the CLI command that runs it
+    error: str | None = None  # why it failed
+    waiting: list[dict[str, Any]] = field(default_factory=list)  # remote entrants: connected, timeouts
     pairs_done: int = 0
     pairs_total: int = 0
     created: float | None = None
     finished: float | None = None
-    commitment: dict[str, Any] | None = None    # secret deal set: name, boards, seed_sha256, deals_sha256
-    deals_seed: str | None = None   # the secret set's seed, once finished (``cinch deals verify --seed``)
-    rounds: int | None = None       # progressive: its rounds of four boards
+    commitment: dict[str, Any] | None = None  # secret deal set: name, boards, seed_sha256, deals_sha256
+    deals_seed: str | None = None  # the secret set's seed, once finished (``cinch deals verify --seed``)
+    rounds: int | None = None  # progressive: its rounds of four boards
 
     @property
     def is_finished(self) -> bool:
@@ -164,13 +164,13 @@ class MatchStats(Model):
     boards: int = 0
     total: int = 0
     mean: float = 0.0
-    ci_low: float | None = None     # 95% Student t interval; None under two boards
+    ci_low: float | None = None  # 95% Student t interval; None under two boards
     ci_high: float | None = None
     won: int = 0
     tied: int = 0
     lost: int = 0
-    los: float = 0.5                # likelihood of superiority
-    anytime_low: float | None = None    # anytime-valid 95% interval (a running match's, from Client.matches())
+    los: float = 0.5  # likelihood of superiority
+    anytime_low: float | None = None  # anytime-valid 95% interval (a running match's, from Client.matches())
     anytime_high: float | None = None
 
     @property
@@ -188,18 +188,21 @@ class Match(Model):
     id: str = ""
     x: str = ""
     y: str = ""
-    status: str = ""                # "running" or "complete"
-    stats: MatchStats = field(default_factory=MatchStats)     # raw: the scores as played
-    corrected: MatchStats | None = None     # luck-corrected mean and 95% interval (boards, mean, ci_*)
-    sprt: dict[str, Any] | None = None      # with the sprt option: decision, boards, llr, lower, upper, mean, ci_*
-    timeouts: dict[str, int] = field(default_factory=dict)     # only from Client.matches()
-    faulty: list[str] = field(default_factory=list)            # only from Client.matches()
+    status: str = ""  # "running" or "complete"
+    stats: MatchStats = field(default_factory=MatchStats)  # raw: the scores as played
+    corrected: MatchStats | None = None  # luck-corrected mean and 95% interval (boards, mean, ci_*)
+    sprt: dict[str, Any] | None = None  # with the sprt option: decision, boards, llr, lower, upper, mean, ci_*
+    timeouts: dict[str, int] = field(default_factory=dict)  # only from Client.matches()
+    faulty: list[str] = field(default_factory=list)  # only from Client.matches()
 
     @classmethod
-    def parse(cls, data: dict[str, Any]) -> "Match":
+    def parse(cls, data: dict[str, Any]) -> Match:
         corrected = data.get("corrected")
-        return cls.from_dict(data, stats=MatchStats.from_dict(data.get("stats") or {}),
-                             corrected=None if corrected is None else MatchStats.from_dict(corrected))
+        return cls.from_dict(
+            data,
+            stats=MatchStats.from_dict(data.get("stats") or {}),
+            corrected=None if corrected is None else MatchStats.from_dict(corrected),
+        )
 
     @property
     def bots(self) -> tuple[str, str]:
@@ -217,8 +220,8 @@ class Standing(Model):
     won: int = 0
     tied: int = 0
     lost: int = 0
-    mean: float = 0.0               # mean net points per board pair
-    last_table: int | None = None   # progressive: the table of its latest finished round (a tie-break)
+    mean: float = 0.0  # mean net points per board pair
+    last_table: int | None = None  # progressive: the table of its latest finished round (a tie-break)
 
     @property
     def rounds_won(self) -> int:
@@ -232,13 +235,13 @@ class ProgressiveTable(Model):
     N/S and E/W; the pairs' table scores so far; the winning side once its four boards
     are played."""
 
-    table: int = 0                  # 1 is the head table
-    match: str = ""                 # the table's 4-board match (Client.board_pair(match, n))
-    seats: dict[str, str] = field(default_factory=dict)     # "N", "E", "S", "W" -> entrant
+    table: int = 0  # 1 is the head table
+    match: str = ""  # the table's 4-board match (Client.board_pair(match, n))
+    seats: dict[str, str] = field(default_factory=dict)  # "N", "E", "S", "W" -> entrant
     ns: int = 0
     ew: int = 0
-    boards: int = 0                 # boards stored of four
-    winner: str | None = None       # "NS" or "EW"; None while it is played
+    boards: int = 0  # boards stored of four
+    winner: str | None = None  # "NS" or "EW"; None while it is played
 
     def pair(self, side: str) -> tuple[str, str]:
         """The two entrants of ``side`` ("NS" or "EW")."""
@@ -252,12 +255,12 @@ class ProgressiveTable(Model):
 @dataclass
 class ProgressiveRound(Model):
     round: int = 0
-    first: int = 0                  # its boards: first..last (4r-3..4r)
+    first: int = 0  # its boards: first..last (4r-3..4r)
     last: int = 0
-    tables: list[ProgressiveTable] = field(default_factory=list)    # head first
+    tables: list[ProgressiveTable] = field(default_factory=list)  # head first
 
     @classmethod
-    def parse(cls, data: dict[str, Any]) -> "ProgressiveRound":
+    def parse(cls, data: dict[str, Any]) -> ProgressiveRound:
         return cls.from_dict(data, tables=[ProgressiveTable.from_dict(t) for t in data.get("tables") or []])
 
 
@@ -266,18 +269,24 @@ class Results(Model):
     tournament: str = ""
     format: str = ""
     ruleset: str = ""
-    standings: list[Standing] = field(default_factory=list)            # best first
-    crosstable: dict[str, dict[str, MatchStats]] = field(default_factory=dict)   # row bot vs column bot
+    standings: list[Standing] = field(default_factory=list)  # best first
+    crosstable: dict[str, dict[str, MatchStats]] = field(default_factory=dict)  # row bot vs column bot
     matches: list[Match] = field(default_factory=list)
-    rounds: list[ProgressiveRound] = field(default_factory=list)      # progressive: the rounds seated so far
+    rounds: list[ProgressiveRound] = field(default_factory=list)  # progressive: the rounds seated so far
 
     @classmethod
-    def parse(cls, data: dict[str, Any]) -> "Results":
-        cross = {me: {other: MatchStats.from_dict(s) for other, s in row.items()}
-                 for me, row in (data.get("crosstable") or {}).items()}
-        return cls.from_dict(data, standings=[Standing.from_dict(r) for r in data.get("standings") or []],
-                             crosstable=cross, matches=[Match.parse(m) for m in data.get("matches") or []],
-                             rounds=[ProgressiveRound.parse(r) for r in data.get("rounds") or []])
+    def parse(cls, data: dict[str, Any]) -> Results:
+        cross = {
+            me: {other: MatchStats.from_dict(s) for other, s in row.items()}
+            for me, row in (data.get("crosstable") or {}).items()
+        }
+        return cls.from_dict(
+            data,
+            standings=[Standing.from_dict(r) for r in data.get("standings") or []],
+            crosstable=cross,
+            matches=[Match.parse(m) for m in data.get("matches") or []],
+            rounds=[ProgressiveRound.parse(r) for r in data.get("rounds") or []],
+        )
 
     def standing(self, bot: str) -> Standing | None:
         return next((s for s in self.standings if s.bot == bot), None)
@@ -285,8 +294,10 @@ class Results(Model):
     def progressive_text(self) -> str:
         """A progressive tournament's standings and rounds as text (what ``cinch
         tournament`` and ``cinch remote standings`` print)."""
-        lines = ["Standings (rounds won, then net points, then the lower table in the last round; not rated)",
-                 f"  {'#':>2} {'entrant':16} {'won':>4} {'of':>4} {'net':>6} {'last table':>11}"]
+        lines = [
+            "Standings (rounds won, then net points, then the lower table in the last round; not rated)",
+            f"  {'#':>2} {'entrant':16} {'won':>4} {'of':>4} {'net':>6} {'last table':>11}",
+        ]
         for rank, row in enumerate(self.standings, 1):
             last = "-" if row.last_table is None else row.last_table
             lines.append(f"  {rank:>2} {row.bot:16} {row.rounds_won:>4} {row.matches:>4} {row.total:>+6} {last:>11}")
@@ -294,8 +305,9 @@ class Results(Model):
             lines += ["", f"Round {rd.round} (boards {rd.first}-{rd.last})"]
             for tb in rd.tables:
                 (n, s), (e, w) = tb.pair("NS"), tb.pair("EW")
-                lines.append(f"  table {tb.table}: {n} & {s} {tb.ns:+d}  v  {e} & {w} {tb.ew:+d}  -> "
-                             f"{tb.winner or 'playing'}")
+                lines.append(
+                    f"  table {tb.table}: {n} & {s} {tb.ns:+d}  v  {e} & {w} {tb.ew:+d}  -> {tb.winner or 'playing'}"
+                )
         return "\n".join(lines)
 
     def match_of(self, a: str, b: str) -> Match | None:
@@ -311,11 +323,11 @@ class Room(Model):
     ruleset: str = ""
     options: dict[str, Any] = field(default_factory=dict)
     board: dict[str, Any] = field(default_factory=dict, repr=False)
-    scores: dict[str, int] = field(default_factory=dict)     # game scores before the hand (0-0)
+    scores: dict[str, int] = field(default_factory=dict)  # game scores before the hand (0-0)
     actions: list[dict[str, Any]] = field(default_factory=list, repr=False)
     faults: list[dict[str, Any]] = field(default_factory=list)
-    result: dict[str, Any] = field(default_factory=dict)    # contract, trump, tricks, points, delta
-    luck: float | None = None       # N/S's luck on the draw (README, "Luck correction")
+    result: dict[str, Any] = field(default_factory=dict)  # contract, trump, tricks, points, delta
+    luck: float | None = None  # N/S's luck on the draw (README, "Luck correction")
 
     @property
     def replay(self) -> dict[str, Any]:
@@ -355,12 +367,12 @@ class BoardPair(Model):
     """A board played in both rooms: match X at N/S in room 1 and at E/W in room 2."""
 
     board: int = 0
-    score: int = 0                  # X's score: its net in room 1 plus its net in room 2
+    score: int = 0  # X's score: its net in room 1 plus its net in room 2
     rooms: list[Room] = field(default_factory=list)
-    luck: float | None = None       # X's luck on the draw over both rooms
+    luck: float | None = None  # X's luck on the draw over both rooms
 
     @classmethod
-    def parse(cls, data: dict[str, Any]) -> "BoardPair":
+    def parse(cls, data: dict[str, Any]) -> BoardPair:
         return cls.from_dict(data, rooms=[Room.from_dict(r) for r in data.get("rooms") or []])
 
 
@@ -376,30 +388,30 @@ class LeaderboardEntry(Model):
 @dataclass
 class Leaderboard(Model):
     ruleset: str = ""
-    bots: list[LeaderboardEntry] = field(default_factory=list)    # best first
+    bots: list[LeaderboardEntry] = field(default_factory=list)  # best first
 
     @classmethod
-    def parse(cls, data: dict[str, Any]) -> "Leaderboard":
+    def parse(cls, data: dict[str, Any]) -> Leaderboard:
         return cls.from_dict(data, bots=[LeaderboardEntry.from_dict(r) for r in data.get("bots") or []])
 
 
 @dataclass
 class RatingPoint(Model):
-    t: float = 0.0              # when the rating changed (Unix time)
+    t: float = 0.0  # when the rating changed (Unix time)
     mu: float = 0.0
     sigma: float = 0.0
     rating: float = 0.0
-    match: str = ""             # the match (or blind comparison) that changed it
+    match: str = ""  # the match (or blind comparison) that changed it
 
 
 @dataclass
 class RatingHistory(Model):
     ruleset: str = ""
     bot: str = ""
-    points: list[RatingPoint] = field(default_factory=list)    # oldest first
+    points: list[RatingPoint] = field(default_factory=list)  # oldest first
 
     @classmethod
-    def parse(cls, data: dict[str, Any]) -> "RatingHistory":
+    def parse(cls, data: dict[str, Any]) -> RatingHistory:
         return cls.from_dict(data, points=[RatingPoint.from_dict(p) for p in data.get("points") or []])
 
 
@@ -414,16 +426,16 @@ class Table(Model):
     id: str = ""
     ruleset: str = ""
     options: dict[str, Any] = field(default_factory=dict)
-    seats: dict[str, str | None] = field(default_factory=dict)     # seat -> bot name, None while open
-    status: str = ""            # "open", "running" or "finished"
-    winner: str | None = None   # a side: "NS" or "EW", or a seat ("P2") where each plays for himself
+    seats: dict[str, str | None] = field(default_factory=dict)  # seat -> bot name, None while open
+    status: str = ""  # "open", "running" or "finished"
+    winner: str | None = None  # a side: "NS" or "EW", or a seat ("P2") where each plays for himself
     limits: dict[str, int] = field(default_factory=dict)
     hands_played: int = 0
     scores: dict[str, int] = field(default_factory=dict)
-    hands: list[dict[str, Any]] = field(default_factory=list, repr=False)    # summaries: scores before, delta
+    hands: list[dict[str, Any]] = field(default_factory=list, repr=False)  # summaries: scores before, delta
     live: dict[str, Any] | None = field(default=None, repr=False)
-    commitment: str = ""            # sha256 of the deal seed, from the start
-    deal_seed: str | None = None    # revealed once the game is over
+    commitment: str = ""  # sha256 of the deal seed, from the start
+    deal_seed: str | None = None  # revealed once the game is over
 
     @property
     def is_finished(self) -> bool:

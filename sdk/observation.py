@@ -14,7 +14,8 @@ server does.
 from __future__ import annotations
 
 import random as _random
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from . import cards as C
 
@@ -25,13 +26,37 @@ Action = dict[str, Any]
 # and its answer, the auction games the eldest's sale, widow_cinch the declarer's widow,
 # taken or left, and auction_cinch the declarer's call (RULES-family section 13).
 DECISIONS = ("bid", "trump", "discard", "rob", "play", "beg", "give", "bunch", "accept", "sale", "widow", "call")
-_KIND_OF_TYPE = {"pass": "bid", "bid": "bid", "trump": "trump", "discard": "discard", "rob": "rob", "play": "play",
-                 "stand": "beg", "beg": "beg", "give": "give", "run": "give", "bunch": "bunch", "accept": "accept",
-                 "refuse": "accept", "sell": "sale", "pitch": "sale", "widow": "widow", "call": "call"}
+_KIND_OF_TYPE = {
+    "pass": "bid",
+    "bid": "bid",
+    "trump": "trump",
+    "discard": "discard",
+    "rob": "rob",
+    "play": "play",
+    "stand": "beg",
+    "beg": "beg",
+    "give": "give",
+    "run": "give",
+    "bunch": "bunch",
+    "accept": "accept",
+    "refuse": "accept",
+    "sell": "sale",
+    "pitch": "sale",
+    "widow": "widow",
+    "call": "call",
+}
 # The fields of each action type: pass and the family's types are their name alone.
-_FIELDS = {"pass": set(), "bid": {"amount"}, "trump": {"suit"}, "discard": {"cards"}, "rob": {"keep"},
-           "play": {"card", "extras"}, "widow": {"take"}, "call": {"card"},
-           **{kind: set() for kind in ("stand", "beg", "give", "run", "bunch", "accept", "refuse", "sell", "pitch")}}
+_FIELDS = {
+    "pass": set(),
+    "bid": {"amount"},
+    "trump": {"suit"},
+    "discard": {"cards"},
+    "rob": {"keep"},
+    "play": {"card", "extras"},
+    "widow": {"take"},
+    "call": {"card"},
+    **{kind: set() for kind in ("stand", "beg", "give", "run", "bunch", "accept", "refuse", "sell", "pitch")},
+}
 
 
 # ---------------------------------------------------------------------- action builders
@@ -107,14 +132,14 @@ def first_action(legal: Sequence[dict[str, Any]]) -> Action:
     if kind == "discard":
         must = list(action.pop("must_include", []))
         optional = [c for c in action.pop("from") if c not in must]
-        action["cards"] = must + optional[:max(0, action.pop("min") - len(must))]
+        action["cards"] = must + optional[: max(0, action.pop("min") - len(must))]
         action.pop("max", None)
     elif kind == "rob":
         must = list(action.pop("must_keep"))
         optional = [c for c in action.pop("from") if c not in must]
-        action["keep"] = must + optional[:action.pop("size") - len(must)]
+        action["keep"] = must + optional[: action.pop("size") - len(must)]
     elif kind == "play" and "extras_count" in action:
-        action["extras"] = list(action.pop("extras_from"))[:action.pop("extras_count")]
+        action["extras"] = list(action.pop("extras_from"))[: action.pop("extras_count")]
     return action
 
 
@@ -124,7 +149,7 @@ class IllegalAction(ValueError):
 
 def _cards(value: Any, what: str) -> set[str]:
     if not isinstance(value, list) or not all(isinstance(c, str) and c in C.ALL_CARDS for c in value):
-        raise IllegalAction(f"{what} must be a list of cards such as \"AH\"")
+        raise IllegalAction(f'{what} must be a list of cards such as "AH"')
     if len(set(value)) != len(value):
         raise IllegalAction(f"{what} names a card twice")
     return set(value)

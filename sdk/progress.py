@@ -29,7 +29,7 @@ from .runner import Runner
 
 log = logging.getLogger("cinch.sdk")
 
-ACTIVE = ("queued", "running")     # every other status (finished, cancelled, failed, ...) has ended
+ACTIVE = ("queued", "running")  # every other status (finished, cancelled, failed, ...) has ended
 
 
 def entered(tournaments: list[Tournament], name: str) -> list[Tournament]:
@@ -41,20 +41,29 @@ def line(name: str, stats: dict[str, int], tournaments: list[Tournament]) -> str
     defaulted = stats.get("illegal", 0) + stats.get("bot_errors", 0)
     missed = stats.get("expired", 0) + stats.get("undelivered", 0)
     text = f"{name}: {stats.get('answered', 0)} answered, {defaulted} defaulted, {missed} missed"
-    shown = [f"{t.id} {t.status}" + (f" {t.pairs_done}/{t.pairs_total}" if t.status in ACTIVE else "")
-             for t in reversed(tournaments[-5:])]
+    shown = [
+        f"{t.id} {t.status}" + (f" {t.pairs_done}/{t.pairs_total}" if t.status in ACTIVE else "")
+        for t in reversed(tournaments[-5:])
+    ]
     return text + (" | " + ", ".join(shown) if shown else " | no tournaments yet")
 
 
 class Progress(threading.Thread):
-    def __init__(self, runner: Runner, client: Client, *, every: float = 3.0, until_done: bool = False,
-                 out: TextIO | None = sys.stderr):
+    def __init__(
+        self,
+        runner: Runner,
+        client: Client,
+        *,
+        every: float = 3.0,
+        until_done: bool = False,
+        out: TextIO | None = sys.stderr,
+    ):
         """``out`` None: no lines (``until_done`` still works)."""
         super().__init__(name="cinch-progress", daemon=True)
         self.runner, self.client, self.every, self.until_done, self.out = runner, client, every, until_done, out
         self.done = False
-        self._before: set[str] | None = None      # ids already over when the runner started
-        self._ours: set[str] = set()              # ids of this run's tournaments
+        self._before: set[str] | None = None  # ids already over when the runner started
+        self._ours: set[str] = set()  # ids of this run's tournaments
 
     def run(self) -> None:
         name, last = None, None
@@ -63,7 +72,7 @@ class Progress(threading.Thread):
                 name = name or self.client.me().name
                 mine = entered(self.client.tournaments(), name)
             except SdkError as exc:
-                log.debug("progress: %s", exc)      # the runner reports connection trouble itself
+                log.debug("progress: %s", exc)  # the runner reports connection trouble itself
             else:
                 text = line(name, dict(self.runner.stats), mine)
                 if text != last:

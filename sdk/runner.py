@@ -40,8 +40,9 @@ import signal
 import threading
 import time
 from collections import Counter, OrderedDict
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Callable
+from typing import Any
 
 from .bot import Bot, as_bot
 from .client import MAX_RETRY_AFTER, Client
@@ -51,15 +52,24 @@ from .observation import Action, first_action
 
 log = logging.getLogger("cinch.sdk")
 
-REMEMBER_SECONDS = 2 * 3600      # the server forgets a decision after an hour
-DEADLINE_GRACE = 1.0             # keep re-posting a little past the shown deadline (the bank may cover it)
-LISTEN_CHECK = 0.25              # how often the poller looks again while an answer listens
+REMEMBER_SECONDS = 2 * 3600  # the server forgets a decision after an hour
+DEADLINE_GRACE = 1.0  # keep re-posting a little past the shown deadline (the bank may cover it)
+LISTEN_CHECK = 0.25  # how often the poller looks again while an answer listens
 
 
 class Runner:
-    def __init__(self, bot: Any, client: Client, *, threads: int = 8, wait: float = 20.0,
-                 max_backoff: float = 10.0, busy_poll: float = 0.05, follow_wait: float = 2.0,
-                 on_answer: Callable[[Decision, Action, str], None] | None = None):
+    def __init__(
+        self,
+        bot: Any,
+        client: Client,
+        *,
+        threads: int = 8,
+        wait: float = 20.0,
+        max_backoff: float = 10.0,
+        busy_poll: float = 0.05,
+        follow_wait: float = 2.0,
+        on_answer: Callable[[Decision, Action, str], None] | None = None,
+    ):
         if not client.token:
             raise SdkError("the runner needs a bot token (Client(..., token=...))")
         self.bot: Bot = as_bot(bot)
@@ -74,7 +84,7 @@ class Runner:
         self._inflight: set[str] = set()
         self._done: OrderedDict[str, float] = OrderedDict()
         self._wake = threading.Event()
-        self._listening = 0           # answers in flight that wait for the next decision
+        self._listening = 0  # answers in flight that wait for the next decision
         self._thread: threading.Thread | None = None
 
     # ------------------------------------------------------------------ control
@@ -95,7 +105,7 @@ class Runner:
         """Wait up to ``timeout`` seconds for the runner to be stopped; True if it is."""
         return self._stop.wait(timeout)
 
-    def start(self) -> "Runner":
+    def start(self) -> Runner:
         """Run in a background thread (no signal handling); ``stop()`` then ``join()``."""
         self._thread = threading.Thread(target=self._run_quietly, name="cinch-runner", daemon=True)
         self._thread.start()
@@ -109,7 +119,7 @@ class Runner:
         try:
             self.run()
         except SdkError:
-            pass          # kept in self.error
+            pass  # kept in self.error
 
     def run(self) -> dict[str, int]:
         """Serve decisions until stopped; returns the counters (answered, illegal, ...).
@@ -130,7 +140,7 @@ class Runner:
             self._stop.set()
             self._wake.set()
             pool.shutdown(wait=True, cancel_futures=True)
-            poller.join(timeout=0.5)       # it may sit in a long-poll; it is a daemon and exits on its own
+            poller.join(timeout=0.5)  # it may sit in a long-poll; it is a daemon and exits on its own
             restore()
         log.info("stopped: %s", ", ".join(f"{k} {v}" for k, v in sorted(self.stats.items())) or "nothing done")
         if self.error is not None:
@@ -159,18 +169,19 @@ class Runner:
                     signal.signal(sig, old if old is not None else signal.SIG_DFL)
                 except (ValueError, OSError):
                     pass
+
         return restore
 
     # ------------------------------------------------------------------ finding decisions
     def _backoff(self, failures: int) -> float:
-        return min(self.max_backoff, 0.25 * 2 ** failures) * random.uniform(0.5, 1.0)
+        return min(self.max_backoff, 0.25 * 2**failures) * random.uniform(0.5, 1.0)
 
     def _poll_loop(self, pool: ThreadPoolExecutor) -> None:
         failures, down_since = 0, None
         while not self._stop.is_set():
             with self._lock:
                 busy, listening = bool(self._inflight), self._listening > 0
-            if busy and listening:          # an answer's response will bring what comes next
+            if busy and listening:  # an answer's response will bring what comes next
                 self._wake.wait(LISTEN_CHECK)
                 self._wake.clear()
                 continue
@@ -196,7 +207,7 @@ class Runner:
             except NetworkError as exc:
                 failures, down_since = self._note_failure(exc, failures, down_since)
                 continue
-            except Exception as exc:      # a bug or a surprise: keep serving
+            except Exception as exc:  # a bug or a surprise: keep serving
                 log.exception("unexpected error while polling")
                 failures, down_since = self._note_failure(exc, failures, down_since)
                 continue
@@ -211,7 +222,7 @@ class Runner:
                 self._wake.clear()
 
     def _note_failure(self, exc: Exception, failures: int, down_since: float | None) -> tuple[int, float | None]:
-        retry_after = getattr(exc, "retry_after", None)      # a 503 or 429 says when to come back
+        retry_after = getattr(exc, "retry_after", None)  # a 503 or 429 says when to come back
         delay = self._backoff(failures) if retry_after is None else min(retry_after, MAX_RETRY_AFTER)
         self._count("poll_errors")
         if down_since is None:
@@ -229,7 +240,7 @@ class Runner:
                 if self._stop.is_set():
                     raise RuntimeError("stopping")
                 pool.submit(self._handle, decision, pool)
-            except RuntimeError:          # stopping, or the pool is shutting down
+            except RuntimeError:  # stopping, or the pool is shutting down
                 with self._lock:
                     self._inflight.difference_update(d.id for d in decisions[i:])
                 return
@@ -291,8 +302,13 @@ class Runner:
             return action
         except Exception as exc:
             self._count("bot_errors")
-            log.error("the bot failed on decision %s (%s: %s); answering with the first legal action",
-                      decision.id, type(exc).__name__, exc, exc_info=log.isEnabledFor(logging.DEBUG))
+            log.error(
+                "the bot failed on decision %s (%s: %s); answering with the first legal action",
+                decision.id,
+                type(exc).__name__,
+                exc,
+                exc_info=log.isEnabledFor(logging.DEBUG),
+            )
             return first_action(decision.legal)
 
     def _post(self, decision: Decision, action: Action) -> list[Decision]:
@@ -303,8 +319,7 @@ class Runner:
             self._listening += listen
             skip = [i for i in self._inflight if i != decision.id]
         try:
-            return self.client.answer_and_next(decision.id, action, wait=self.follow_wait if listen else 0,
-                                               skip=skip)
+            return self.client.answer_and_next(decision.id, action, wait=self.follow_wait if listen else 0, skip=skip)
         finally:
             if listen:
                 with self._lock:
@@ -336,8 +351,13 @@ class Runner:
                         log.error("the server refused the first legal action for %s: %s", decision.id, exc)
                         return "illegal", action, []
                     self._count("illegal")
-                    log.warning("illegal action %s for decision %s (%s); answering with %s instead",
-                                action, decision.id, exc.detail or exc, fallback)
+                    log.warning(
+                        "illegal action %s for decision %s (%s); answering with %s instead",
+                        action,
+                        decision.id,
+                        exc.detail or exc,
+                        fallback,
+                    )
                     action = fallback
                     continue
                 error: Exception = exc
@@ -352,7 +372,7 @@ class Runner:
                 log.warning("answer to decision %s not delivered (%s); retrying until its deadline", decision.id, error)
             else:
                 log.debug("answer to decision %s not delivered (%s), attempt %d", decision.id, error, attempt + 1)
-            self._stop.wait(min(self.client.delay(attempt, error), left))   # a 503's Retry-After first
+            self._stop.wait(min(self.client.delay(attempt, error), left))  # a 503's Retry-After first
             attempt += 1
 
 

@@ -40,8 +40,8 @@ for the boards in the order they were finished, whatever order the jobs store th
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from statistics import fmean, stdev
-from typing import Sequence
 
 ALPHA = 0.05
 """One minus the confidence: the chance that the true mean is outside the interval at
@@ -68,8 +68,9 @@ def half_width(n: int, sd: float, alpha: float = ALPHA, tuned_for: int = TUNED_B
     return sd * math.sqrt(2 * (n * r2 + 1) / (n * n * r2) * math.log(math.sqrt(n * r2 + 1) / alpha))
 
 
-def confidence_sequence(scores: Sequence[float], alpha: float = ALPHA, tuned_for: int = TUNED_BOARDS,
-                        min_boards: int = MIN_BOARDS) -> tuple[float, float] | None:
+def confidence_sequence(
+    scores: Sequence[float], alpha: float = ALPHA, tuned_for: int = TUNED_BOARDS, min_boards: int = MIN_BOARDS
+) -> tuple[float, float] | None:
     """The (low, high) interval for the mean of ``scores`` (plain numbers, e.g. X's
     per-board scores so far), valid together with those at every other count; ``None``
     under ``min_boards`` scores. Raises ValueError for an alpha outside (0, 1) or a

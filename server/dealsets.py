@@ -24,9 +24,9 @@ import hashlib
 import json
 import os
 import secrets
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
 
 from .engine.boards import Board, BoardError, generate_board
 from .engine.cards import DECK_SIZES, seats_for
@@ -42,10 +42,10 @@ class DealSetError(ValueError):
 @dataclass(frozen=True)
 class DealSet:
     name: str
-    seed: str = field(repr=False)           # a secret set's seed must never reach a log line
+    seed: str = field(repr=False)  # a secret set's seed must never reach a log line
     boards: tuple[Board, ...] = field(repr=False)
     players: int = 4
-    deck: int = 52                          # cards in the pack (F2): 53 for snoozer
+    deck: int = 52  # cards in the pack (F2): 53 for snoozer
 
     def board(self, number: int) -> Board:
         """Board ``number``, 1-based like the file and the generator."""
@@ -54,7 +54,7 @@ class DealSet:
         return self.boards[number - 1]
 
 
-PLAYERS = range(2, 8)   # every table shape of the family
+PLAYERS = range(2, 8)  # every table shape of the family
 
 
 def generate(seed: str, count: int, name: str | None = None, players: int = 4, deck: int = 52) -> DealSet:
@@ -112,7 +112,7 @@ def parse(lines: Iterable[str], source: str = "<deals>") -> DealSet:
             raise DealSetError(f"{where}: expected a JSON object")
         if header is None:
             if data.get("format") != FORMAT:
-                raise DealSetError(f"{where}: the first line must be a header with \"format\": \"{FORMAT}\"")
+                raise DealSetError(f'{where}: the first line must be a header with "format": "{FORMAT}"')
             if not isinstance(data.get("seed"), str) or not isinstance(data.get("name"), str):
                 raise DealSetError(f"{where}: the header needs a name and a seed (strings)")
             if not isinstance(data.get("boards"), int) or data["boards"] < 1:
@@ -181,9 +181,13 @@ def secret_name(seed: str) -> str:
 def commitment(deals: DealSet) -> dict[str, object]:
     """What the server publishes before play: the set's name and size, the sha256 of its
     seed and the sha256 of its file text (``dumps``)."""
-    out: dict[str, object] = {"name": deals.name, "boards": len(deals.boards),
-                              "seed_sha256": sha256_text(deals.seed), "deals_sha256": sha256_text(dumps(deals)),
-                              **shape(deals)}
+    out: dict[str, object] = {
+        "name": deals.name,
+        "boards": len(deals.boards),
+        "seed_sha256": sha256_text(deals.seed),
+        "deals_sha256": sha256_text(dumps(deals)),
+        **shape(deals),
+    }
     return out
 
 
@@ -206,8 +210,9 @@ def check_reveal(seed: str, committed: dict[str, object]) -> DealSet:
         raise DealSetError("the commitment has no seed_sha256")
     actual = sha256_text(seed)
     if actual != expected.lower():
-        raise DealSetError(f"the seed does not match the commitment: its sha256 is {actual}, "
-                           f"the commitment says {expected}")
+        raise DealSetError(
+            f"the seed does not match the commitment: its sha256 is {actual}, the commitment says {expected}"
+        )
     count = committed.get("boards")
     if not isinstance(count, int) or isinstance(count, bool) or count < 1:
         raise DealSetError(f"the commitment's boards must be a positive count, not {count!r}")

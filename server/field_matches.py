@@ -58,10 +58,18 @@ def pairwise(store: Store, match: dict[str, Any]) -> list[tuple[dict[str, Any], 
     out = []
     for j, (a, b) in enumerate(combinations(range(len(match["entrants"])), 2), 1):
         x, y = match["entrants"][a], match["entrants"][b]
-        comparison = {"id": f"{match['id']}:{x}~{y}", "kind": KIND, "x": x, "y": y,
-                      "entrants": match["entrants"], "rooms": match["rooms"], "ruleset": match["ruleset"],
-                      "options": match["options"], "deals": match["deals"],
-                      "order": [int(tid[1:]), 0, int(index), j]}
+        comparison = {
+            "id": f"{match['id']}:{x}~{y}",
+            "kind": KIND,
+            "x": x,
+            "y": y,
+            "entrants": match["entrants"],
+            "rooms": match["rooms"],
+            "ruleset": match["ruleset"],
+            "options": match["options"],
+            "deals": match["deals"],
+            "order": [int(tid[1:]), 0, int(index), j],
+        }
         out.append((comparison, {n: difference(s[a], s[b]) for n, s in scores.items()}))
     return out
 

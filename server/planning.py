@@ -22,9 +22,10 @@ so the sample sizes, which go with its square, to about +-25%.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from statistics import NormalDist, stdev
-from typing import Any, Sequence
+from typing import Any
 
 from server.sequential import MIN_BOARDS, bounds
 from server.stats import luck_weight
@@ -66,8 +67,9 @@ def sequential_boards(delta: float, sd: float, alpha: float, beta: float) -> int
     return max(MIN_BOARDS, math.ceil(needed / gain))
 
 
-def plan(raw: Sequence[float], lucks: Sequence[float], delta: float | None = None,
-         alpha: float = 0.05, beta: float = 0.05) -> Plan:
+def plan(
+    raw: Sequence[float], lucks: Sequence[float], delta: float | None = None, alpha: float = 0.05, beta: float = 0.05
+) -> Plan:
     """The plan from a pilot's per-board scores and lucks. A long match corrects with a
     weight close to the whole pilot's slope (``luck_weight``), so the corrected spread is
     that of score - slope x luck over the pilot; ``delta`` defaults to the mean of those
@@ -78,6 +80,12 @@ def plan(raw: Sequence[float], lucks: Sequence[float], delta: float | None = Non
     corrected = [s - weight * k for s, k in zip(raw, lucks)]
     edge = abs(delta if delta is not None else sum(corrected) / len(corrected))
     sd_raw, sd_corrected = stdev(raw), stdev(corrected)
-    return Plan(len(raw), round(edge, 3), round(sd_raw, 3), round(sd_corrected, 3),
-                fixed_boards(edge, sd_raw, alpha, beta), fixed_boards(edge, sd_corrected, alpha, beta),
-                sequential_boards(edge, sd_corrected, alpha, beta))
+    return Plan(
+        len(raw),
+        round(edge, 3),
+        round(sd_raw, 3),
+        round(sd_corrected, 3),
+        fixed_boards(edge, sd_raw, alpha, beta),
+        fixed_boards(edge, sd_corrected, alpha, beta),
+        sequential_boards(edge, sd_corrected, alpha, beta),
+    )

@@ -25,8 +25,8 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from .engine import SEATS, SIDES
 
@@ -84,7 +84,7 @@ def first_seating(seed: str, entrants: Sequence[str]) -> Seating:
     """11.5: the field sorted by ``sha256(f"{S}/progressive/entrant/{id}")``; the ``i``-th
     sits at table ``i // 4 + 1``, seat ``"NESW"[i % 4]``."""
     order = sorted(field(entrants), key=lambda e: _hash(f"{seed}/progressive/entrant/{e}"))
-    return [tuple(order[i:i + 4]) for i in range(0, len(order), 4)]  # type: ignore[misc]
+    return [tuple(order[i : i + 4]) for i in range(0, len(order), 4)]  # type: ignore[misc]
 
 
 def cut(seed: str, round_: int, table: int) -> str:
@@ -163,13 +163,14 @@ def standings(seed: str, entrants: Sequence[str], results: Sequence[TableResult]
     table missing from ``results``) count only with the tables that have finished, so
     the standings are live; ``last_table`` is then the table of the latest round that
     holds a finished table of the entrant's."""
-    rows = {e: {"bot": e, "rounds": 0, "rounds_won": 0, "net": 0, "last_table": None, "_last_round": 0}
-            for e in entrants}
+    rows = {
+        e: {"bot": e, "rounds": 0, "rounds_won": 0, "net": 0, "last_table": None, "_last_round": 0} for e in entrants
+    }
     for r in results:
         side_won = r.winner(seed)
         for i, entrant in enumerate(r.seats):
             row = rows.get(entrant)
-            if row is None:          # a house entrant: no standing
+            if row is None:  # a house entrant: no standing
                 continue
             side = SIDES[i % 2]
             row["rounds"] += 1
@@ -177,7 +178,13 @@ def standings(seed: str, entrants: Sequence[str], results: Sequence[TableResult]
             row["net"] += (r.ns - r.ew) if side == "NS" else (r.ew - r.ns)
             if r.round >= row["_last_round"]:
                 row["_last_round"], row["last_table"] = r.round, r.table
-    ordered = sorted(rows.values(), key=lambda row: (
-        -row["rounds_won"], -row["net"], row["last_table"] if row["last_table"] is not None else float("inf"),
-        _hash(f"{seed}/progressive/rank/{row['bot']}")))
+    ordered = sorted(
+        rows.values(),
+        key=lambda row: (
+            -row["rounds_won"],
+            -row["net"],
+            row["last_table"] if row["last_table"] is not None else float("inf"),
+            _hash(f"{seed}/progressive/rank/{row['bot']}"),
+        ),
+    )
     return [{k: v for k, v in row.items() if not k.startswith("_")} for row in ordered]

@@ -48,18 +48,23 @@ def initial() -> dict[str, Any]:
     return {"mu": fresh.mu, "sigma": fresh.sigma, "matches": 0, "boards": 0}
 
 
-def update(x: dict[str, Any], y: dict[str, Any], outcome: int,
-           boards: int = 0) -> tuple[dict[str, Any], dict[str, Any]]:
+def update(
+    x: dict[str, Any], y: dict[str, Any], outcome: int, boards: int = 0
+) -> tuple[dict[str, Any], dict[str, Any]]:
     """New ratings of X and Y after a match X won (+1), drew (0) or lost (-1) on ``boards`` new board pairs."""
     ranks = {1: [1, 2], 0: [1, 1], -1: [2, 1]}[outcome]
-    [[rx], [ry]] = MODEL.rate([[MODEL.rating(mu=x["mu"], sigma=x["sigma"])],
-                               [MODEL.rating(mu=y["mu"], sigma=y["sigma"])]], ranks=ranks)
-    return ({"mu": rx.mu, "sigma": rx.sigma, "matches": x["matches"] + 1, "boards": x.get("boards", 0) + boards},
-            {"mu": ry.mu, "sigma": ry.sigma, "matches": y["matches"] + 1, "boards": y.get("boards", 0) + boards})
+    [[rx], [ry]] = MODEL.rate(
+        [[MODEL.rating(mu=x["mu"], sigma=x["sigma"])], [MODEL.rating(mu=y["mu"], sigma=y["sigma"])]], ranks=ranks
+    )
+    return (
+        {"mu": rx.mu, "sigma": rx.sigma, "matches": x["matches"] + 1, "boards": x.get("boards", 0) + boards},
+        {"mu": ry.mu, "sigma": ry.sigma, "matches": y["matches"] + 1, "boards": y.get("boards", 0) + boards},
+    )
 
 
-def record(cid: str, order: list[int], x: str, y: str, evidence: str, scores: dict[int, int],
-           t: float) -> dict[str, Any]:
+def record(
+    cid: str, order: list[int], x: str, y: str, evidence: str, scores: dict[int, int], t: float
+) -> dict[str, Any]:
     """A rated comparison as it is stored: everything ``replay`` needs.
 
     ``order`` is its canonical position (compared as a list, then the id breaks ties),
@@ -68,8 +73,16 @@ def record(cid: str, order: list[int], x: str, y: str, evidence: str, scores: di
     the result on all its boards (+1 X won, 0 drew, -1 lost: the 95% interval of the
     mean excludes zero or not), the result in the usual case of owning all of them."""
     ordered = [[b, scores[b]] for b in sorted(scores)]
-    return {"id": cid, "order": order, "x": x, "y": y, "evidence": evidence, "t": t,
-            "outcome": summarize([s for _, s in ordered]).outcome(), "scores": ordered}
+    return {
+        "id": cid,
+        "order": order,
+        "x": x,
+        "y": y,
+        "evidence": evidence,
+        "t": t,
+        "outcome": summarize([s for _, s in ordered]).outcome(),
+        "scores": ordered,
+    }
 
 
 @dataclass
@@ -90,8 +103,9 @@ def canonical(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
 Scores = Callable[[list[str]], dict[str, list[list[int]]]]
 
 
-def replay(records: list[dict[str, Any]], known: Mapping[str, list[dict[str, Any]] | None],
-           scores_of: Scores | None = None) -> Replay:
+def replay(
+    records: list[dict[str, Any]], known: Mapping[str, list[dict[str, Any]] | None], scores_of: Scores | None = None
+) -> Replay:
     """The ratings from ``records`` in canonical order, recomputing from the first record
     not in ``known`` (each reflected record's ``after`` ratings from the last replay).
 
@@ -112,7 +126,7 @@ def replay(records: list[dict[str, Any]], known: Mapping[str, list[dict[str, Any
     for r in prior:
         owned.setdefault(r["evidence"], set()).update(b for b, _ in scores[r["id"]])
     current: dict[str, dict[str, Any]] = {}
-    for r in reversed(ordered[:start]):          # each bot's last rating: reads few of ``known``
+    for r in reversed(ordered[:start]):  # each bot's last rating: reads few of ``known``
         if r["x"] not in current or r["y"] not in current:
             for bot, rating in zip((r["x"], r["y"]), known[r["id"]] or ()):
                 current.setdefault(bot, rating)
@@ -135,12 +149,16 @@ def shown(rating: dict[str, Any]) -> dict[str, float]:
     """A rating as every page and API answer shows it: mu, sigma and the conservative
     rating (mu - 3 sigma), rounded once here so the leaderboard and a bot's rating
     history (``Store.rating_history``) print the same numbers."""
-    return {"mu": round(rating["mu"], 3), "sigma": round(rating["sigma"], 3),
-            "rating": round(rating["mu"] - 3 * rating["sigma"], 3)}
+    return {
+        "mu": round(rating["mu"], 3),
+        "sigma": round(rating["sigma"], 3),
+        "rating": round(rating["mu"] - 3 * rating["sigma"], 3),
+    }
 
 
 def leaderboard(ratings: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
     """Bots by conservative rating (mu - 3 sigma), best first."""
-    rows = [{"bot": bot, **shown(r), "matches": r["matches"], "boards": r.get("boards", 0)}
-            for bot, r in ratings.items()]
+    rows = [
+        {"bot": bot, **shown(r), "matches": r["matches"], "boards": r.get("boards", 0)} for bot, r in ratings.items()
+    ]
     return sorted(rows, key=lambda row: (-row["rating"], row["bot"]))

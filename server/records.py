@@ -22,9 +22,16 @@ def current_room(room: dict[str, Any]) -> dict[str, Any]:
         return room
     replay = room["replay"]
     kept = {k: v for k, v in room.items() if k not in ("replay", "faults", *RESULT)}
-    return {"ruleset": replay["ruleset"], "options": replay["options"], "board": replay["board"],
-            "scores": {side: 0 for side in room["delta"]}, "actions": replay["actions"],
-            "faults": room.get("faults", []), "result": {k: room[k] for k in RESULT}, **kept}
+    return {
+        "ruleset": replay["ruleset"],
+        "options": replay["options"],
+        "board": replay["board"],
+        "scores": {side: 0 for side in room["delta"]},
+        "actions": replay["actions"],
+        "faults": room.get("faults", []),
+        "result": {k: room[k] for k in RESULT},
+        **kept,
+    }
 
 
 def current_pair(record: dict[str, Any]) -> dict[str, Any]:
@@ -43,9 +50,19 @@ def current_table_hand(hand: dict[str, Any], ruleset: str, options: dict[str, An
     public, delta = hand["public"], hand["delta"]
     tricks = {side: sum(1 for t in public["tricks"] if t["winner"] in side) for side in delta}
     kept = {k: v for k, v in hand.items() if k not in ("board", "actions", "faults", "scores", "delta")}
-    return {"ruleset": ruleset, "options": options, "board": hand["board"],
-            "scores": {side: after - delta[side] for side, after in hand["scores"].items()},
-            "actions": hand["actions"], "faults": hand.get("faults", []),
-            "result": {"contract": public["contract"], "trump": public["trump"], "tricks": tricks,
-                       "points": public["points"], "delta": delta},
-            **kept}
+    return {
+        "ruleset": ruleset,
+        "options": options,
+        "board": hand["board"],
+        "scores": {side: after - delta[side] for side, after in hand["scores"].items()},
+        "actions": hand["actions"],
+        "faults": hand.get("faults", []),
+        "result": {
+            "contract": public["contract"],
+            "trump": public["trump"],
+            "tricks": tricks,
+            "points": public["points"],
+            "delta": delta,
+        },
+        **kept,
+    }

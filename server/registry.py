@@ -11,7 +11,7 @@ import hashlib
 import re
 import secrets
 import time
-from typing import Iterable
+from collections.abc import Iterable
 
 from .store import Store
 
@@ -34,18 +34,24 @@ def token_hash(token: str) -> str:
 
 def ensure_builtins(store: Store, names: Iterable[str]) -> None:
     for name in names:
-        store.put_bot({"name": name, "kind": "builtin", "status": "active", "created": time.time(),
-                       "description": "built-in bot"}, only_new=True)
+        store.put_bot(
+            {
+                "name": name,
+                "kind": "builtin",
+                "status": "active",
+                "created": time.time(),
+                "description": "built-in bot",
+            },
+            only_new=True,
+        )
 
 
 def register(store: Store, name: str, description: str = "") -> str:
     """Register a remote bot; returns its token (the only time it is shown)."""
     if not NAME.match(name):
-        raise RegistryError("name must be 2-32 characters: lowercase letters, digits, - and _, "
-                            "starting with a letter")
+        raise RegistryError("name must be 2-32 characters: lowercase letters, digits, - and _, starting with a letter")
     token = new_token()
-    bot = {"name": name, "kind": "remote", "status": "active", "created": time.time(),
-           "description": description}
+    bot = {"name": name, "kind": "remote", "status": "active", "created": time.time(), "description": description}
     if not store.put_bot(bot, only_new=True, token_hash=token_hash(token)):
         raise RegistryError(f"a bot named {name!r} already exists")
     return token
@@ -74,8 +80,10 @@ def is_trusted(bot: dict) -> bool:
 def roster(store: Store) -> dict[str, dict]:
     """Every bot by name, with its kind, whether it is trusted and whether it is active
     (a disabled bot is listed, so that naming it is refused as disabled, not unknown)."""
-    return {b["name"]: {"kind": b["kind"], "trusted": is_trusted(b), "active": b["status"] == "active"}
-            for b in store.bots()}
+    return {
+        b["name"]: {"kind": b["kind"], "trusted": is_trusted(b), "active": b["status"] == "active"}
+        for b in store.bots()
+    }
 
 
 def builtin_roster(names: Iterable[str]) -> dict[str, dict]:
@@ -86,4 +94,3 @@ def builtin_roster(names: Iterable[str]) -> dict[str, dict]:
 def active_kinds(store: Store) -> dict[str, str]:
     """Every active bot's name and kind ("builtin" or "remote")."""
     return {b["name"]: b["kind"] for b in store.bots() if b["status"] == "active"}
-

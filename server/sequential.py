@@ -39,8 +39,8 @@ any time and gets the same answer for the boards it had already seen.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from server.stats import summarize
 
@@ -107,7 +107,7 @@ def run(scores: Sequence[int], test: Sprt) -> SprtResult:
     ratio = 0.0
     n = 0
     decision = None
-    for n, score in enumerate(scores[:test.max_boards], 1):
+    for n, score in enumerate(scores[: test.max_boards], 1):
         total += score
         squares += score * score
         if n < MIN_BOARDS:

@@ -10,15 +10,45 @@ engine-testing tools report it.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from statistics import NormalDist, fmean, stdev
-from typing import Any, Sequence
+from typing import Any
 
 # Two-sided 95% Student t critical values by degrees of freedom; above 30 the normal
 # value is within 2% and is used.
-_T95 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145,
-        2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048,
-        2.045, 2.042)
+_T95 = (
+    12.706,
+    4.303,
+    3.182,
+    2.776,
+    2.571,
+    2.447,
+    2.365,
+    2.306,
+    2.262,
+    2.228,
+    2.201,
+    2.179,
+    2.160,
+    2.145,
+    2.131,
+    2.120,
+    2.110,
+    2.101,
+    2.093,
+    2.086,
+    2.080,
+    2.074,
+    2.069,
+    2.064,
+    2.060,
+    2.056,
+    2.052,
+    2.048,
+    2.045,
+    2.042,
+)
 _Z95 = NormalDist().inv_cdf(0.975)
 
 
@@ -33,12 +63,12 @@ class MatchStats:
     boards: int
     total: int
     mean: float
-    ci_low: float | None   # None with fewer than two boards
+    ci_low: float | None  # None with fewer than two boards
     ci_high: float | None
     won: int
     tied: int
     lost: int
-    los: float           # probability that X is the stronger, from won/lost board pairs
+    los: float  # probability that X is the stronger, from won/lost board pairs
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -82,8 +112,9 @@ def mirrored(stats: MatchStats) -> MatchStats:
     """The same match seen from Y's side."""
     low = None if stats.ci_high is None else -stats.ci_high
     high = None if stats.ci_low is None else -stats.ci_low
-    return MatchStats(stats.boards, -stats.total, -stats.mean, low, high, stats.lost, stats.tied, stats.won,
-                      round(1 - stats.los, 4))
+    return MatchStats(
+        stats.boards, -stats.total, -stats.mean, low, high, stats.lost, stats.tied, stats.won, round(1 - stats.los, 4)
+    )
 
 
 def boards_to_separate(mean: float, sd: float, z: float = 1.96) -> int | None:
@@ -140,7 +171,7 @@ def corrected(scores: Sequence[float], lucks: Sequence[float]) -> list[float]:
     first ``BETA_FROM`` boards are left uncorrected (weight 0), as a slope from fewer is
     mostly noise."""
     out: list[float] = []
-    sums = [0.0] * 5          # n, sum of scores, of lucks, of score x luck, of luck^2
+    sums = [0.0] * 5  # n, sum of scores, of lucks, of score x luck, of luck^2
     for score, luck in zip(scores, lucks):
         out.append(score - (_slope(*sums) if sums[0] >= BETA_FROM else 0.0) * luck)
         for i, term in enumerate((1.0, score, luck, score * luck, luck * luck)):
@@ -151,8 +182,9 @@ def corrected(scores: Sequence[float], lucks: Sequence[float]) -> list[float]:
 def luck_weight(scores: Sequence[float], lucks: Sequence[float]) -> float:
     """The least-squares slope of score on luck over a whole sample, clipped to [0, 1]:
     the weight that takes the most variance out (what ``corrected``'s weight tends to)."""
-    return _slope(len(scores), sum(scores), sum(lucks), sum(s * k for s, k in zip(scores, lucks)),
-                  sum(k * k for k in lucks))
+    return _slope(
+        len(scores), sum(scores), sum(lucks), sum(s * k for s, k in zip(scores, lucks)), sum(k * k for k in lucks)
+    )
 
 
 def _slope(n: float, sum_s: float, sum_l: float, sum_sl: float, sum_ll: float) -> float:

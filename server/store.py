@@ -84,10 +84,10 @@ from typing import Any
 from redis import Redis
 
 from .dealsets import DealSet, shape
+from .engine import Board, make_ruleset, seats_for
 from .ratings import replay, shown
 from .records import current_pair, current_room, current_table_hand
 from .settings import CLOSED_DECISION_SECONDS
-from .engine import Board, make_ruleset, seats_for
 
 # KEYS[1] the tournament's match list; ARGV[1] the match key prefix, then (match id, spec JSON) pairs.
 _ADD_MATCHES = """
@@ -134,7 +134,9 @@ end
 # skipping the ids in the set ``skip``; at most ``limit`` of them (all if limit <= 0).
 # The real deadline (the pending zset's score) is never shown, nor is the order by it:
 # it holds the bank left, which would mark the match. ``set_of(i)``: ARGV[i..] as a set.
-_OPEN_LIST = _CLOCK + """
+_OPEN_LIST = (
+    _CLOCK
+    + """
 local function open_list(pending, prefix, limit, skip, now)
   redis.call('ZREMRANGEBYSCORE', pending, '-inf', now)
   local found = {}
@@ -162,6 +164,7 @@ local function set_of(first)
   return skip
 end
 """
+)
 
 # Shared Lua: note at ``key`` (the bot's ``seen``) that a bot talked to the API ``now``.
 _SEEN = """
@@ -171,16 +174,23 @@ end
 """
 
 # The open requests of a bot (one round trip for the long-poll), noting that it asked.
-_OPEN = _OPEN_LIST + _SEEN + """
+_OPEN = (
+    _OPEN_LIST
+    + _SEEN
+    + """
 local now = clock()
 seen(KEYS[2], now)
 return open_list(KEYS[1], ARGV[1], tonumber(ARGV[2]), set_of(3), now)
 """
+)
 
 # How many open decisions a bot has (expired ones not counted).
-_OPEN_COUNT = _CLOCK + """
+_OPEN_COUNT = (
+    _CLOCK
+    + """
 return redis.call('ZCOUNT', KEYS[1], '(' .. clock(), '+inf')
 """
+)
 
 # Shared Lua: the name of the active bot holding a token (by the token's hash).
 _TOKEN_BOT_FN = """
@@ -196,7 +206,11 @@ end
 # (the shown one may have passed: the bank left is a silent grace); then,
 # in the same round trip, the bot's other open requests (so an answer can carry the next
 # decision back). A token's bot that answers is noted as seen, whatever the outcome.
-_ANSWER = _OPEN_LIST + _TOKEN_BOT_FN + _SEEN + """
+_ANSWER = (
+    _OPEN_LIST
+    + _TOKEN_BOT_FN
+    + _SEEN
+    + """
 local holder = token_bot(KEYS[4], ARGV[6])
 if not holder then return {'unauthorized'} end
 local now = clock()
@@ -215,6 +229,7 @@ local out = open_list(KEYS[3], ARGV[4], tonumber(ARGV[5]), set_of(7), now)
 table.insert(out, 1, 'ok')
 return out
 """
+)
 
 # Publish a decision request for a bot in one round trip: refuse if the bot is faulty in
 # the match, else start its time bank if new, and set two deadlines on Redis's clock:
@@ -223,7 +238,9 @@ return out
 # only, the same for every decision of every match. The bot's name is published on
 # the wake channel (ARGV[8]) for the API processes holding its long-polls: they wait on
 # an event in memory, not on a Redis connection each.
-_ASK = _CLOCK + """
+_ASK = (
+    _CLOCK
+    + """
 if redis.call('SISMEMBER', KEYS[1], ARGV[1]) == 1 then return {'faulty'} end
 redis.call('HSETNX', KEYS[2], ARGV[1], ARGV[2])
 local bank = math.max(tonumber(redis.call('HGET', KEYS[2], ARGV[1])), 0)
@@ -237,19 +254,26 @@ redis.call('ZADD', KEYS[4], deadline, ARGV[4])
 redis.call('PUBLISH', ARGV[8], ARGV[1])
 return {'open', string.format('%.6f', now), deadline}
 """
+)
 
 # The active bot holding a token (by the token's hash), in one round trip.
-_TOKEN_BOT = _TOKEN_BOT_FN + """
+_TOKEN_BOT = (
+    _TOKEN_BOT_FN
+    + """
 return token_bot(KEYS[1], ARGV[1])
 """
+)
 
 # What judging an answer needs, with the token check in the same round trip: the
 # token's active bot (or nothing), then the decision's bot, status, legal actions, seat.
-_ANSWER_CONTEXT = _TOKEN_BOT_FN + """
+_ANSWER_CONTEXT = (
+    _TOKEN_BOT_FN
+    + """
 local name = token_bot(KEYS[1], ARGV[1])
 if not name then return {} end
 return {name, unpack(redis.call('HMGET', KEYS[2], 'bot', 'status', 'legal', 'seat'))}
 """
+)
 
 # Close an unanswered decision at its deadline; an answer that won the race is kept. A
 # closed decision (answered or expired) keeps only what refusing a late answer needs
@@ -453,8 +477,7 @@ class Store:
     def put_dealset(self, deals: DealSet) -> None:
         """Publish a deal set for workers on any machine; refuses a different set of the same name."""
         key = self.key("deals", deals.name)
-        meta = json.dumps({"name": deals.name, "seed": deals.seed, "boards": len(deals.boards),
-                           **shape(deals)})
+        meta = json.dumps({"name": deals.name, "seed": deals.seed, "boards": len(deals.boards), **shape(deals)})
         stored = self.redis.hget(key, "meta")
         if stored is not None:
             if json.loads(stored) != json.loads(meta) or self.board(deals.name, 1) != deals.boards[0]:
@@ -476,12 +499,19 @@ class Store:
                 raise StoreError(f"deal set {name!r} has no board {number} in this store")
             table = json.loads(meta)
             cached = self._boards[(name, number)] = Board.from_dict(
-                json.loads(raw), seats_for(table.get("players", 4)), table.get("deck", 52))
+                json.loads(raw), seats_for(table.get("players", 4)), table.get("deck", 52)
+            )
         return cached
 
     # ------------------------------------------------------------------ tournaments and matches
-    def create_tournament(self, spec: dict[str, Any], matches: list[dict[str, Any]], driver: str,
-                          lease_ms: int, planned: tuple[int, int] | None = None) -> str:
+    def create_tournament(
+        self,
+        spec: dict[str, Any],
+        matches: list[dict[str, Any]],
+        driver: str,
+        lease_ms: int,
+        planned: tuple[int, int] | None = None,
+    ) -> str:
         """Store a tournament (queued, held by ``driver``) and its matches in one transaction.
 
         ``planned`` is (matches, board pairs) in all when later matches are added as play
@@ -491,9 +521,18 @@ class Store:
         now = time.time()
         matches_total, pairs_total = planned or (len(matches), sum(m["last"] - m["first"] + 1 for m in matches))
         pipe = self.redis.pipeline(transaction=True)
-        pipe.hset(self.key("tournament", tid), mapping={
-            "spec": json.dumps({**spec, "id": tid}), "status": "queued", "driver": driver, "pairs_done": 0,
-            "pairs_total": pairs_total, "matches_total": matches_total, "created": now})
+        pipe.hset(
+            self.key("tournament", tid),
+            mapping={
+                "spec": json.dumps({**spec, "id": tid}),
+                "status": "queued",
+                "driver": driver,
+                "pairs_done": 0,
+                "pairs_total": pairs_total,
+                "matches_total": matches_total,
+                "created": now,
+            },
+        )
         pipe.set(self.key("tournament", tid, "lease"), driver, px=lease_ms)
         pipe.zadd(self.key("tournaments"), {tid: now})
         pipe.sadd(self.key("tournaments", "active"), tid)
@@ -528,16 +567,23 @@ class Store:
         if status in ACTIVE and not leased:
             status = "interrupted"
         text = {k.decode(): v.decode() for k, v in raw.items() if k in (b"driver", b"error")}
-        out.update(status=status, pairs_done=int(raw[b"pairs_done"]),
-                   pairs_total=int(raw[b"pairs_total"]), matches_total=int(raw[b"matches_total"]),
-                   created=float(raw[b"created"]), driver=text.get("driver"), error=text.get("error"),
-                   finished=float(raw[b"finished"]) if b"finished" in raw else None)
+        out.update(
+            status=status,
+            pairs_done=int(raw[b"pairs_done"]),
+            pairs_total=int(raw[b"pairs_total"]),
+            matches_total=int(raw[b"matches_total"]),
+            created=float(raw[b"created"]),
+            driver=text.get("driver"),
+            error=text.get("error"),
+            finished=float(raw[b"finished"]) if b"finished" in raw else None,
+        )
         return out
 
     def active_tournaments(self) -> list[str]:
         """Ids of tournaments whose stored status is queued or running (live or not)."""
-        return sorted((t.decode() for t in self.redis.smembers(self.key("tournaments", "active"))),
-                      key=lambda t: int(t[1:]))
+        return sorted(
+            (t.decode() for t in self.redis.smembers(self.key("tournaments", "active"))), key=lambda t: int(t[1:])
+        )
 
     def hold_lease(self, tid: str, driver: str, lease_ms: int) -> str | None:
         """Renew ``driver``'s lease on a tournament; None, or the other driver holding it."""
@@ -548,15 +594,24 @@ class Store:
         """Make ``driver`` the tournament's driver, to resume it; None, or why not
         ('finished', or the live driver holding it)."""
         self.tournament(tid)
-        why = self._take_over(keys=[self.key("tournament", tid), self.key("tournament", tid, "lease"),
-                                    self.key("tournaments", "active")], args=[driver, lease_ms, tid])
+        why = self._take_over(
+            keys=[self.key("tournament", tid), self.key("tournament", tid, "lease"), self.key("tournaments", "active")],
+            args=[driver, lease_ms, tid],
+        )
         return None if why == b"ok" else why.decode()
 
     def stop_tournament(self, tid: str, status: str, error: str = "", only_if_driverless: bool = False) -> bool:
         """Mark a tournament cancelled, interrupted or failed (never a finished one)."""
-        return bool(self._stop(keys=[self.key("tournament", tid), self.key("tournament", tid, "lease"),
-                                     self.key("tournaments", "active")],
-                               args=[status, time.time(), error, tid, "1" if only_if_driverless else "0"]))
+        return bool(
+            self._stop(
+                keys=[
+                    self.key("tournament", tid),
+                    self.key("tournament", tid, "lease"),
+                    self.key("tournaments", "active"),
+                ],
+                args=[status, time.time(), error, tid, "1" if only_if_driverless else "0"],
+            )
+        )
 
     def lead(self, holder: str, lease_ms: int) -> bool:
         """Hold (or renew) the one supervisor's lease: only its holder supervises the
@@ -600,10 +655,16 @@ class Store:
         """'ok' if ``job_id`` may play the board now; 'stop' if the tournament is not live
         (cancelled, interrupted, failed, finished); 'done' if stored or the match is complete
         (decided); 'busy' if another job plays it."""
-        return self._claim(keys=[self.key("tournament", tid), self.key("tournament", tid, "lease"),
-                                 self.key("claim", mid, board), self.key("match", mid, "pairs"),
-                                 self.key("tournament", tid, "complete")],
-                           args=[job_id, ttl_ms, board, mid]).decode()
+        return self._claim(
+            keys=[
+                self.key("tournament", tid),
+                self.key("tournament", tid, "lease"),
+                self.key("claim", mid, board),
+                self.key("match", mid, "pairs"),
+                self.key("tournament", tid, "complete"),
+            ],
+            args=[job_id, ttl_ms, board, mid],
+        ).decode()
 
     def claimed_boards(self, mid: str, boards: Iterable[int]) -> set[int]:
         """Which of ``boards`` some live job is playing right now."""
@@ -653,13 +714,24 @@ class Store:
         for record in records:
             luck = record.get("luck")
             score = record["entrant_scores"] if "entrant_scores" in record else record["score"]
-            args += [record["board"], json.dumps(record, separators=(",", ":")), json.dumps(score),
-                     "" if luck is None else repr(float(luck))]
+            args += [
+                record["board"],
+                json.dumps(record, separators=(",", ":")),
+                json.dumps(score),
+                "" if luck is None else repr(float(luck)),
+            ]
         mid, tid = match["id"], match["tournament"]
         added, complete = self._record(
-            keys=[self.key("match", mid, "pairs"), self.key("match", mid, "scores"), self.key("match", mid),
-                  self.key("tournament", tid), self.key("tournament", tid, "complete"),
-                  self.key("match", mid, "luck")], args=args)
+            keys=[
+                self.key("match", mid, "pairs"),
+                self.key("match", mid, "scores"),
+                self.key("match", mid),
+                self.key("tournament", tid),
+                self.key("tournament", tid, "complete"),
+                self.key("match", mid, "luck"),
+            ],
+            args=args,
+        )
         return int(added), int(complete)
 
     def stored_boards(self, mid: str) -> set[int]:
@@ -748,8 +820,10 @@ class Store:
 
     def comparisons(self, ruleset: str) -> dict[str, dict[str, Any]]:
         """Every stored comparison of a ruleset, by id, without its scores."""
-        return {k.decode(): json.loads(v)
-                for k, v in self.redis.hgetall(self.key("ratings", ruleset, "comparisons")).items()}
+        return {
+            k.decode(): json.loads(v)
+            for k, v in self.redis.hgetall(self.key("ratings", ruleset, "comparisons")).items()
+        }
 
     def refresh_ratings(self, ruleset: str) -> None:
         """Make the ratings and histories of a ruleset the replay of every stored comparison
@@ -768,19 +842,24 @@ class Store:
             if pipe.hlen(stored) == pipe.hlen(after):
                 return
             known = _Decoded({k.decode(): v for k, v in pipe.hgetall(after).items()})
-            done = replay([json.loads(v) for v in pipe.hvals(stored)], known,
-                          lambda ids: dict(zip(ids, map(json.loads, pipe.hmget(scores, ids) if ids else []))))
-            if not done.redone:       # read across another refresh: the watch has fired, so the
-                return                # empty EXEC fails and this attempt starts again
+            done = replay(
+                [json.loads(v) for v in pipe.hvals(stored)],
+                known,
+                lambda ids: dict(zip(ids, map(json.loads, pipe.hmget(scores, ids) if ids else []))),
+            )
+            if not done.redone:  # read across another refresh: the watch has fired, so the
+                return  # empty EXEC fails and this attempt starts again
             pipe.multi()
             pipe.hset(after, mapping={r["id"]: json.dumps(done.after[r["id"]]) for r in done.redone})
             for bot in sorted({b for r in done.redone for b in (r["x"], r["y"])}):
                 history = self.key("ratings", ruleset, "history", bot)
                 mine = [(r, done.after[r["id"]], r["y"] == bot) for r in done.redone if bot in (r["x"], r["y"])]
                 stale = sum(1 for r, _, _ in mine if known.get(r["id"]))
-                if stale:                             # the points of redone comparisons, at the list's end
+                if stale:  # the points of redone comparisons, at the list's end
                     pipe.ltrim(history, 0, -stale - 1)
-                points = [json.dumps({"t": r["t"], **shown(new[side]), "match": r["id"]}) for r, new, side in mine if new]
+                points = [
+                    json.dumps({"t": r["t"], **shown(new[side]), "match": r["id"]}) for r, new, side in mine if new
+                ]
                 if points:
                     pipe.rpush(history, *points)
                     pipe.ltrim(history, -self.history_length, -1)
@@ -806,14 +885,19 @@ class Store:
     def rating_rulesets(self) -> list[str]:
         """Rulesets that have ratings stored."""
         prefix = self.key("ratings", "")
-        return sorted({k.decode()[len(prefix):].split(":")[0] for k in self.redis.scan_iter(match=prefix + "*")})
+        return sorted({k.decode()[len(prefix) :].split(":")[0] for k in self.redis.scan_iter(match=prefix + "*")})
 
     def clear_ratings(self, ruleset: str) -> None:
         """Forget a ruleset's ratings, histories and stored comparisons (and the sets the
         incremental updates kept, ``applied`` and ``evidence``)."""
         histories = self.redis.scan_iter(match=self.key("ratings", ruleset, "history", "*"))
-        self.redis.delete(*[self.key("ratings", ruleset, *part) for part in
-                            ((), ("comparisons",), ("scores",), ("after",), ("applied",), ("evidence",))], *histories)
+        self.redis.delete(
+            *[
+                self.key("ratings", ruleset, *part)
+                for part in ((), ("comparisons",), ("scores",), ("after",), ("applied",), ("evidence",))
+            ],
+            *histories,
+        )
 
     def rating_history(self, ruleset: str, bots: Iterable[str], last: int = 0) -> dict[str, list[dict[str, Any]]]:
         """Each bot's rating history in ``ruleset``, oldest point first (the last ``last``
@@ -885,8 +969,9 @@ class Store:
         return None if raw is None else raw.decode()
 
     # ------------------------------------------------------------------ remote decisions
-    def ask(self, bot: str, mid: str, observation: dict[str, Any], decision_ms: int,
-            initial_bank_ms: int) -> tuple[str, float, float] | None:
+    def ask(
+        self, bot: str, mid: str, observation: dict[str, Any], decision_ms: int, initial_bank_ms: int
+    ) -> tuple[str, float, float] | None:
         """Publish a decision request for ``bot`` in match ``mid``, in one round trip.
 
         Returns (decision id, Redis's time, real deadline), or None if the bot is faulty
@@ -900,10 +985,15 @@ class Store:
         did = secrets.token_hex(16)
         legal = json.dumps(observation["legal"])
         head = f'{{"id": "{did}", "observation": {json.dumps(observation)}, "legal": {legal}'
-        raw = self._ask(keys=[self.key("match", mid, "faulty"), self.key("match", mid, "bank"),
-                              self.key("decision", did), self.key("bot", bot, "pending")],
-                        args=[bot, initial_bank_ms, decision_ms, did, head, legal, observation["seat"],
-                              self.wake_channel])
+        raw = self._ask(
+            keys=[
+                self.key("match", mid, "faulty"),
+                self.key("match", mid, "bank"),
+                self.key("decision", did),
+                self.key("bot", bot, "pending"),
+            ],
+            args=[bot, initial_bank_ms, decision_ms, did, head, legal, observation["seat"], self.wake_channel],
+        )
         if raw[0] == b"faulty":
             return None
         return did, float(raw[1]), float(raw[2])
@@ -918,8 +1008,13 @@ class Store:
         its shown ``deadline`` (opened + the per-decision limit, never the bank) and
         ``deadline_in_ms`` until it (0 once passed; a request stays open until its real
         deadline); ids in ``skip`` are left out. Notes the bot as seen."""
-        return [r.decode() for r in self._open(keys=[self.key("bot", bot, "pending"), self.key("bot", bot, "seen")],
-                                               args=[self.key("decision", ""), limit, *skip])]
+        return [
+            r.decode()
+            for r in self._open(
+                keys=[self.key("bot", bot, "pending"), self.key("bot", bot, "seen")],
+                args=[self.key("decision", ""), limit, *skip],
+            )
+        ]
 
     def last_seen(self, bot: str) -> float | None:
         """When ``bot`` last asked for or answered a decision (Redis's clock, seconds), or
@@ -934,26 +1029,37 @@ class Store:
     def answer_context(self, token_hash: str, did: str) -> tuple[str | None, dict[str, Any] | None]:
         """(the active bot holding the token, what judging its answer to ``did`` needs:
         the decision's bot, status, legal actions and seat), in one round trip."""
-        raw = self._answer_context(keys=[self.key("token", token_hash), self.key("decision", did)],
-                                   args=[self.key("bot", "")])
+        raw = self._answer_context(
+            keys=[self.key("token", token_hash), self.key("decision", did)], args=[self.key("bot", "")]
+        )
         if not raw:
             return None, None
         name, bot, status, legal, seat = raw
         if bot is None:
             return name.decode(), None
-        return name.decode(), {"bot": bot.decode(), "status": status.decode(), "legal": json.loads(legal or "[]"),
-                               "seat": seat.decode()}
+        return name.decode(), {
+            "bot": bot.decode(),
+            "status": status.decode(),
+            "legal": json.loads(legal or "[]"),
+            "seat": seat.decode(),
+        }
 
-    def answer_decision(self, token_hash: str, did: str, bot: str, action: dict[str, Any], limit: int = -1,
-                        skip: Iterable[str] = ()) -> tuple[str, list[str]]:
+    def answer_decision(
+        self, token_hash: str, did: str, bot: str, action: dict[str, Any], limit: int = -1, skip: Iterable[str] = ()
+    ) -> tuple[str, list[str]]:
         """Accept ``bot``'s answer if the token is ``bot``'s. Returns 'ok' or why not
         ('unauthorized', 'missing', 'answered', 'expired'), and, when accepted, the bot's
         other open requests (as ``open_requests``)."""
-        raw = self._answer(keys=[self.key("decision", did), self.key("decision", did, "answer"),
-                                 self.key("bot", bot, "pending"), self.key("token", token_hash),
-                                 self.key("bot", bot, "seen")],
-                           args=[bot, json.dumps(action), did, self.key("decision", ""), limit,
-                                 self.key("bot", ""), *skip])
+        raw = self._answer(
+            keys=[
+                self.key("decision", did),
+                self.key("decision", did, "answer"),
+                self.key("bot", bot, "pending"),
+                self.key("token", token_hash),
+                self.key("bot", bot, "seen"),
+            ],
+            args=[bot, json.dumps(action), did, self.key("decision", ""), limit, self.key("bot", ""), *skip],
+        )
         return raw[0].decode(), [r.decode() for r in raw[1:]]
 
     def await_answer(self, did: str, bot: str, deadline: float, now: float) -> dict[str, Any] | None:
@@ -968,11 +1074,10 @@ class Store:
         while True:
             left = deadline - now - (time.monotonic() - started)
             if left <= 0:
-                status = self._expire(keys=[self.key("decision", did), self.key("bot", bot, "pending")],
-                                      args=[did])
+                status = self._expire(keys=[self.key("decision", did), self.key("bot", bot, "pending")], args=[did])
                 if (status.decode() if isinstance(status, bytes) else status) == "expired":
                     return None
-                left = 0.05      # answered in the last instant: the answer is in the list
+                left = 0.05  # answered in the last instant: the answer is in the list
             popped = self._blpop(answer_key, min(left, 1.0))
             if popped is not None:
                 return json.loads(popped[1])
@@ -999,8 +1104,15 @@ class Store:
         return bool(self.redis.sismember(self.key("match", mid, "faulty"), bot))
 
     # ------------------------------------------------------------------ tables
-    def create_table(self, spec: dict[str, Any], seats: dict[str, str], creator: str, holders: list[str],
-                     max_live: int, max_per_bot: int) -> str:
+    def create_table(
+        self,
+        spec: dict[str, Any],
+        seats: dict[str, str],
+        creator: str,
+        holders: list[str],
+        max_live: int,
+        max_per_bot: int,
+    ) -> str:
         """Create an open table with ``seats`` (seats of the spec's ruleset) filled, unless
         ``max_live`` tables are live already (``TableLimit`` "full") or one of ``holders``
         (the remote bots it counts for: its creator and seated bots) holds ``max_per_bot``
@@ -1011,10 +1123,23 @@ class Store:
             raise ValueError(f"a {spec['ruleset']} table has no seat {min(unknown)!r}")
         holders = list(dict.fromkeys(holders))
         outcome, detail = self._create_table(
-            keys=[self.key("seq", "table"), self.key("tables"), self.key("tables", "live"),
-                  *(self.key("bot", b, "tables") for b in holders)],
-            args=["g", self.key("table", ""), max_live, max_per_bot, json.dumps(spec), time.time(), creator,
-                  *(x for seat, bot in seats.items() for x in (seat, bot))])
+            keys=[
+                self.key("seq", "table"),
+                self.key("tables"),
+                self.key("tables", "live"),
+                *(self.key("bot", b, "tables") for b in holders),
+            ],
+            args=[
+                "g",
+                self.key("table", ""),
+                max_live,
+                max_per_bot,
+                json.dumps(spec),
+                time.time(),
+                creator,
+                *(x for seat, bot in seats.items() for x in (seat, bot)),
+            ],
+        )
         if outcome == b"full":
             raise TableLimit("tables")
         if outcome == b"busy":
@@ -1026,11 +1151,17 @@ class Store:
         if not raw:
             raise StoreError(f"no table {tid!r}")
         spec = json.loads(raw["spec"])
-        return {**spec, "id": tid, "status": raw["status"], "created": float(raw["created"]),
-                "creator": raw.get("creator"),
-                "finished": float(raw["finished"]) if "finished" in raw else None, "winner": raw.get("winner"),
-                "final_scores": json.loads(raw["scores"]) if "scores" in raw else None,
-                "seats": {s: raw.get(f"seat:{s}") for s in table_seats(spec)}}
+        return {
+            **spec,
+            "id": tid,
+            "status": raw["status"],
+            "created": float(raw["created"]),
+            "creator": raw.get("creator"),
+            "finished": float(raw["finished"]) if "finished" in raw else None,
+            "winner": raw.get("winner"),
+            "final_scores": json.loads(raw["scores"]) if "scores" in raw else None,
+            "seats": {s: raw.get(f"seat:{s}") for s in table_seats(spec)},
+        }
 
     def table_ids(self) -> list[str]:
         return [t.decode() for t in self.redis.zrange(self.key("tables"), 0, -1)]
@@ -1038,8 +1169,9 @@ class Store:
     def claim_seat(self, tid: str, seat: str, bot: str, max_per_bot: int) -> bool:
         """Seat ``bot`` if the seat is free (False if not), counting the table among its live
         ones; ``TableLimit`` if the bot sits at ``max_per_bot`` live tables already."""
-        outcome = self._take_seat(keys=[self.key("table", tid), self.key("bot", bot, "tables")],
-                                  args=[seat, bot, tid, max_per_bot])
+        outcome = self._take_seat(
+            keys=[self.key("table", tid), self.key("bot", bot, "tables")], args=[seat, bot, tid, max_per_bot]
+        )
         if outcome == b"busy":
             raise TableLimit(bot)
         return outcome == b"ok"
@@ -1084,8 +1216,15 @@ class Store:
         may fall short of the last record's scores plus its change.)"""
         table = self.table(tid)
         pipe = self.redis.pipeline(transaction=True)
-        pipe.hset(self.key("table", tid), mapping={"status": "finished", "finished": time.time(),
-                                                   "winner": winner or "", "scores": json.dumps(scores)})
+        pipe.hset(
+            self.key("table", tid),
+            mapping={
+                "status": "finished",
+                "finished": time.time(),
+                "winner": winner or "",
+                "scores": json.dumps(scores),
+            },
+        )
         pipe.srem(self.key("tables", "live"), tid)
         for bot in {table["creator"], *table["seats"].values()} - {None, ""}:
             pipe.srem(self.key("bot", bot, "tables"), tid)
@@ -1100,8 +1239,11 @@ class Store:
         match plays."""
         if self._board_everywhere is None:
             self._board_everywhere = self.redis.register_script(_BOARD_EVERYWHERE)
-        return bool(self._board_everywhere(keys=[self.key("tournament", tid, "matches")],
-                                           args=[self.key("match", ""), str(board)]))
+        return bool(
+            self._board_everywhere(
+                keys=[self.key("tournament", tid, "matches")], args=[self.key("match", ""), str(board)]
+            )
+        )
 
     _board_everywhere = None
 

@@ -39,36 +39,61 @@ from __future__ import annotations
 import json
 import math
 import time
+from collections.abc import Callable, Iterable
 from itertools import combinations
-from typing import Any, Callable, Iterable
+from typing import Any
+
+from workers.match import seatings, units_of
 
 from .anytime import confidence_sequence
 from .engine import SEATS, RulesetError, game_spec, make_ruleset
 from .field_matches import KIND, entrant_stats, field_evidence, is_field, pairwise
 from .match_sprt import decide, sprt_summary
-from .progressive import (BOARDS_PER_ROUND, COPY, MIN_ENTRANTS, TableResult, boards_of, default_rounds,
-                          bot_of, first_seating, seating_after, standings, tables_for)
+from .progressive import (
+    BOARDS_PER_ROUND,
+    COPY,
+    MIN_ENTRANTS,
+    TableResult,
+    boards_of,
+    bot_of,
+    default_rounds,
+    first_seating,
+    seating_after,
+    standings,
+    tables_for,
+)
 from .ratings import record
 from .sequential import Sprt
 from .stats import MatchStats, corrected_summary, mirrored, summarize
 from .store import Store
-from workers.match import seatings, units_of
 
 FORMATS = ("round_robin", "gauntlet", "blind", "progressive")
-PROGRESSIVE = "progressive"     # the format, and the kind of its table matches
-PROGRESSIVE_BASE = "foster51"   # RULES-family 11.2: "The ordinary game of Cinch is played"
-MAX_ROUNDS = 250                # the published 4-seat set's 1,000 boards
+PROGRESSIVE = "progressive"  # the format, and the kind of its table matches
+PROGRESSIVE_BASE = "foster51"  # RULES-family 11.2: "The ordinary game of Cinch is played"
+MAX_ROUNDS = 250  # the published 4-seat set's 1,000 boards
 TWO_ROOM = ("round_robin", "gauntlet")
-SECRET = "secret"       # ``deals``: a fresh secret set, committed at creation, revealed at the end
+SECRET = "secret"  # ``deals``: a fresh secret set, committed at creation, revealed at the end
 STATUSES = ("queued", "running", "interrupted", "cancelled", "finished", "failed")
-DEFAULTS = {"format": None, "ruleset": "american62", "options": {}, "deals": None, "practice": False,
-            "first": 1, "boards": 100, "chunk": 20, "seed": 1, "limits": {}, "sprt": None,
-            "rooms": "rotate", "rounds": None}
-PUBLIC_DEALS = "standard"     # the default deal set when every entrant is built in
-BLIND_REFERENCE = "rule"      # the blind movement's default reference bot
+DEFAULTS = {
+    "format": None,
+    "ruleset": "american62",
+    "options": {},
+    "deals": None,
+    "practice": False,
+    "first": 1,
+    "boards": 100,
+    "chunk": 20,
+    "seed": 1,
+    "limits": {},
+    "sprt": None,
+    "rooms": "rotate",
+    "rounds": None,
+}
+PUBLIC_DEALS = "standard"  # the default deal set when every entrant is built in
+BLIND_REFERENCE = "rule"  # the blind movement's default reference bot
 LIMITS = {"decision_ms": (50, 600_000), "bank_ms": (0, 3_600_000), "max_timeouts": (0, 10_000)}
 SPRT_SETTINGS = {"delta0": Sprt.delta0, "delta1": Sprt.delta1, "alpha": Sprt.alpha, "beta": Sprt.beta}
-SPRT_DELTA_LIMIT = 1000    # |delta0|, |delta1| at most: far beyond any real per-board edge
+SPRT_DELTA_LIMIT = 1000  # |delta0|, |delta1| at most: far beyond any real per-board edge
 SPRT_CHUNK = 10
 """Boards per job in an SPRT tournament unless the request says: small, so that a match's
 boards are stored nearly in board order (the test reads them so) and little of a match
@@ -89,8 +114,10 @@ def _names(spec: dict[str, Any], field: str, roster: dict[str, dict[str, Any]]) 
         raise SpecError(f"{field}: unknown bot {unknown[0]!r} (known: {', '.join(active)})")
     disabled = [n for n in names if n not in active]
     if disabled:
-        raise SpecError(f"{field}: bot {disabled[0]!r} is disabled; the admin enables it again with "
-                        f"POST /api/v1/bots/{disabled[0]}/enable")
+        raise SpecError(
+            f"{field}: bot {disabled[0]!r} is disabled; the admin enables it again with "
+            f"POST /api/v1/bots/{disabled[0]}/enable"
+        )
     if len(set(names)) != len(names):
         raise SpecError(f"{field} names a bot twice")
     return names
@@ -148,7 +175,7 @@ def validate(request: dict[str, Any], roster: dict[str, dict[str, Any]]) -> dict
     limits = spec["limits"]
     if not isinstance(limits, dict):
         raise SpecError("limits must be an object with decision_ms, bank_ms and max_timeouts")
-    for name, value in limits.items():
+    for name, _value in limits.items():
         if name not in LIMITS:
             raise SpecError(f"limits: unknown limit {name!r} (known: {', '.join(LIMITS)})")
         _whole(limits, name, *LIMITS[name])
@@ -172,28 +199,36 @@ def _shape(spec: dict[str, Any]) -> None:
         return
     shape = f"{spec['ruleset']} with {make_ruleset(spec['ruleset'], spec['options']).players} players"
     if spec["format"] == "blind":
-        raise SpecError(f"format: the blind movement scores an entrant against a reference pair on two units; "
-                        f"{shape} has {m} units, so its matches have {m} entrants: play a round_robin or gauntlet")
+        raise SpecError(
+            f"format: the blind movement scores an entrant against a reference pair on two units; "
+            f"{shape} has {m} units, so its matches have {m} entrants: play a round_robin or gauntlet"
+        )
     if spec["sprt"] is not None:
-        raise SpecError(f"sprt: the sequential test compares two entrants; {shape} plays matches of {m} "
-                        "entrants, which play all their boards")
+        raise SpecError(
+            f"sprt: the sequential test compares two entrants; {shape} plays matches of {m} "
+            "entrants, which play all their boards"
+        )
 
 
 def _entrants(spec: dict[str, Any], roster: dict[str, dict[str, Any]]) -> None:
     m = entrants_per_match(spec)
     if spec["format"] == "round_robin":
         if len(_names(spec, "bots", roster)) < m:
-            raise SpecError("bots: a round robin needs at least two bots" if m == 2 else
-                            f"bots: a round robin of {spec['ruleset']} needs at least {m} bots (its matches "
-                            f"have {m} entrants)")
+            raise SpecError(
+                "bots: a round robin needs at least two bots"
+                if m == 2
+                else f"bots: a round robin of {spec['ruleset']} needs at least {m} bots (its matches have {m} entrants)"
+            )
     elif spec["format"] == "gauntlet":
         candidates = _names(spec, "candidates", roster)
         references = _names(spec, "references", roster)
         if not candidates or not references:
             raise SpecError("a gauntlet needs at least one candidate and one reference")
         if len(references) < m - 1:
-            raise SpecError(f"references: a gauntlet of {spec['ruleset']} needs at least {m - 1} references "
-                            f"(each candidate meets {m - 1} of them in a match of {m} entrants)")
+            raise SpecError(
+                f"references: a gauntlet of {spec['ruleset']} needs at least {m - 1} references "
+                f"(each candidate meets {m - 1} of them in a match of {m} entrants)"
+            )
         if set(candidates) & set(references):
             raise SpecError("a bot cannot be both a candidate and a reference")
     else:
@@ -205,14 +240,18 @@ def _entrants(spec: dict[str, Any], roster: dict[str, dict[str, Any]]) -> None:
             raise SpecError("references: the blind movement needs a reference bot")
         remote = [n for n in references if roster[n]["kind"] != "builtin"]
         if remote:
-            raise SpecError(f"references: {remote[0]} is not a built-in bot; the reference bots sit at "
-                            "every board of the movement, so they must be built in")
+            raise SpecError(
+                f"references: {remote[0]} is not a built-in bot; the reference bots sit at "
+                "every board of the movement, so they must be built in"
+            )
     if spec["format"] in TWO_ROOM:
         untrusted = [n for n in entrants(spec) if not roster[n]["trusted"]]
         if untrusted:
-            raise SpecError(f"{untrusted[0]} is not trusted, and a {spec['format']} plays every board twice "
-                            "for each bot; untrusted bots play the blind movement (format \"blind\"), or the "
-                            f"admin marks the bot trusted (POST /api/v1/bots/{untrusted[0]}/trust)")
+            raise SpecError(
+                f"{untrusted[0]} is not trusted, and a {spec['format']} plays every board twice "
+                'for each bot; untrusted bots play the blind movement (format "blind"), or the '
+                f"admin marks the bot trusted (POST /api/v1/bots/{untrusted[0]}/trust)"
+            )
 
 
 def _progressive(spec: dict[str, Any], request: dict[str, Any], roster: dict[str, dict[str, Any]]) -> None:
@@ -222,12 +261,16 @@ def _progressive(spec: dict[str, Any], request: dict[str, Any], roster: dict[str
     says. Every entrant plays each board once, so untrusted bots may enter."""
     rules = make_ruleset(spec["ruleset"], spec["options"])
     if rules.players != 4 or entrants_per_match(spec) != 2:
-        raise SpecError(f"ruleset: Progressive Cinch is played by two partnerships at tables of four "
-                        f"(RULES-family 11.2); {spec['ruleset']} with {rules.players} players is not")
+        raise SpecError(
+            f"ruleset: Progressive Cinch is played by two partnerships at tables of four "
+            f"(RULES-family 11.2); {spec['ruleset']} with {rules.players} players is not"
+        )
     fixed = [f for f in ("boards", "first", "candidates", "references", "sprt") if f in request]
     if fixed:
-        raise SpecError(f"{fixed[0]}: a progressive tournament plays boards 4r-3..4r in round r at every table "
-                        f"and has only bots as entrants; set rounds (and bots) instead")
+        raise SpecError(
+            f"{fixed[0]}: a progressive tournament plays boards 4r-3..4r in round r at every table "
+            f"and has only bots as entrants; set rounds (and bots) instead"
+        )
     bots = spec.get("bots")
     if not isinstance(bots, list) or not all(isinstance(n, str) for n in bots):
         raise SpecError("bots must be a list of bot names")
@@ -239,11 +282,15 @@ def _progressive(spec: dict[str, Any], request: dict[str, Any], roster: dict[str
     _names({"bots": entrants(spec)}, "bots", roster)
     twice = [n for n in bots if n != bot_of(n) and roster[bot_of(n)]["kind"] != "builtin"]
     if twice:
-        raise SpecError(f"bots: {twice[0]} enters the remote bot {bot_of(twice[0])} again; only built-in bots may be "
-                        "entered more than once (one remote bot at two seats would see two hands)")
+        raise SpecError(
+            f"bots: {twice[0]} enters the remote bot {bot_of(twice[0])} again; only built-in bots may be "
+            "entered more than once (one remote bot at two seats would see two hands)"
+        )
     if len(bots) < MIN_ENTRANTS:
-        raise SpecError(f"bots: Progressive Cinch needs at least {MIN_ENTRANTS} entrants (a table of four), "
-                        f"not {len(bots)}; house bots fill only the last table")
+        raise SpecError(
+            f"bots: Progressive Cinch needs at least {MIN_ENTRANTS} entrants (a table of four), "
+            f"not {len(bots)}; house bots fill only the last table"
+        )
     if spec["rounds"] is None:
         spec["rounds"] = min(default_rounds(len(bots)), MAX_ROUNDS)
     _whole(spec, "rounds", 1, MAX_ROUNDS)
@@ -262,9 +309,11 @@ def _sprt(spec: dict[str, Any], chunk_asked: bool) -> None:
     if not isinstance(settings, dict):
         raise SpecError("sprt must be an object with delta0, delta1, alpha and beta (each optional)")
     if spec["format"] not in TWO_ROOM:
-        raise SpecError("sprt: the sequential test stops a two-room match (round_robin or gauntlet); the blind "
-                        "movement compares its entrants on the boards they all play, so none of its matches "
-                        "may stop early")
+        raise SpecError(
+            "sprt: the sequential test stops a two-room match (round_robin or gauntlet); the blind "
+            "movement compares its entrants on the boards they all play, so none of its matches "
+            "may stop early"
+        )
     for name, value in settings.items():
         if name not in SPRT_SETTINGS:
             raise SpecError(f"sprt: unknown setting {name!r} (known: {', '.join(SPRT_SETTINGS)})")
@@ -301,11 +350,13 @@ def _deals(spec: dict[str, Any], roster: dict[str, dict[str, Any]]) -> None:
     if spec["deals"] is None:
         spec["deals"] = SECRET if remote else public_deals(*table_shape(spec["ruleset"], spec["options"]))
     if not isinstance(spec["deals"], str) or not spec["deals"]:
-        raise SpecError("deals must be the name of a deal set, or \"secret\"")
+        raise SpecError('deals must be the name of a deal set, or "secret"')
     if spec["deals"] != SECRET and remote and not spec["practice"]:
-        raise SpecError(f"deals: {spec['deals']} is a named deal set that {remote[0]} could have read; a "
-                        "tournament with remote bots is dealt from a fresh secret set (leave deals out), "
-                        "unless it is marked \"practice\": true")
+        raise SpecError(
+            f"deals: {spec['deals']} is a named deal set that {remote[0]} could have read; a "
+            "tournament with remote bots is dealt from a fresh secret set (leave deals out), "
+            'unless it is marked "practice": true'
+        )
 
 
 def fit_boards(spec: dict[str, Any], deal_count: int, players: int = 4, deck: int = 52) -> None:
@@ -314,11 +365,15 @@ def fit_boards(spec: dict[str, Any], deal_count: int, players: int = 4, deck: in
     52-card set never deals snoozer, nor a 53-card set another game)."""
     wanted, cards = table_shape(spec["ruleset"], spec["options"])
     if players != wanted:
-        raise SpecError(f"deals: {spec['deals']} is dealt for {players} players, the ruleset seats {wanted} "
-                        f"(the published set for {wanted} is {public_deals(wanted, cards)})")
+        raise SpecError(
+            f"deals: {spec['deals']} is dealt for {players} players, the ruleset seats {wanted} "
+            f"(the published set for {wanted} is {public_deals(wanted, cards)})"
+        )
     if deck != cards:
-        raise SpecError(f"deals: {spec['deals']} is a {deck}-card set, {spec['ruleset']} is played with {cards} "
-                        f"cards (the published set is {public_deals(wanted, cards)})")
+        raise SpecError(
+            f"deals: {spec['deals']} is a {deck}-card set, {spec['ruleset']} is played with {cards} "
+            f"cards (the published set is {public_deals(wanted, cards)})"
+        )
     if spec["format"] == PROGRESSIVE:
         _whole(spec, "rounds", 1, deal_count // BOARDS_PER_ROUND)
     _whole(spec, "first", 1, deal_count)
@@ -355,20 +410,39 @@ def plan_matches(spec: dict[str, Any], deal_seed: str | None = None) -> list[dic
     if spec["format"] in TWO_ROOM:
         m = entrants_per_match(spec)
         if m > 2:
-            return [{"kind": KIND, "entrants": list(group), "x": group[0], "y": group[1], "rooms": spec["rooms"],
-                     "first": spec["first"], "last": last, **common} for group in pairings(spec, m)]
+            return [
+                {
+                    "kind": KIND,
+                    "entrants": list(group),
+                    "x": group[0],
+                    "y": group[1],
+                    "rooms": spec["rooms"],
+                    "first": spec["first"],
+                    "last": last,
+                    **common,
+                }
+                for group in pairings(spec, m)
+            ]
         test = {"sprt": spec["sprt"]} if spec.get("sprt") else {}
         return [{"x": x, "y": y, "first": spec["first"], "last": last, **common, **test} for x, y in pairings(spec)]
     refs = spec["references"]
     bounds = [spec["first"] + spec["boards"] * j // len(refs) for j in range(len(refs) + 1)]
-    return [{"kind": "blind", "x": entrant, "y": ref, "index": i, "first": bounds[j], "last": bounds[j + 1] - 1,
-             **common} for i, entrant in enumerate(spec["bots"]) for j, ref in enumerate(refs)]
+    return [
+        {"kind": "blind", "x": entrant, "y": ref, "index": i, "first": bounds[j], "last": bounds[j + 1] - 1, **common}
+        for i, entrant in enumerate(spec["bots"])
+        for j, ref in enumerate(refs)
+    ]
 
 
 def _common(spec: dict[str, Any]) -> dict[str, Any]:
     """What every match of a tournament shares."""
-    return {"ruleset": spec["ruleset"], "options": spec["options"], "deals": spec["deals"],
-            "seed": spec["seed"], "limits": spec["limits"]}
+    return {
+        "ruleset": spec["ruleset"],
+        "options": spec["options"],
+        "deals": spec["deals"],
+        "seed": spec["seed"],
+        "limits": spec["limits"],
+    }
 
 
 def planned_totals(spec: dict[str, Any]) -> tuple[int, int] | None:
@@ -387,8 +461,17 @@ def round_matches(spec: dict[str, Any], round_: int, seating: list[tuple[str, ..
     first, last = boards_of(round_)
     out = []
     for table, seats in enumerate(seating, 1):
-        match = {"kind": PROGRESSIVE, "round": round_, "table": table, "entrants": list(seats), "x": seats[0],
-                 "y": seats[1], "first": first, "last": last, **_common(spec)}
+        match = {
+            "kind": PROGRESSIVE,
+            "round": round_,
+            "table": table,
+            "entrants": list(seats),
+            "x": seats[0],
+            "y": seats[1],
+            "first": first,
+            "last": last,
+            **_common(spec),
+        }
         if "id" in spec:
             match["id"] = f"{spec['id']}.m{(round_ - 1) * len(seating) + table}"
         out.append(match)
@@ -449,12 +532,13 @@ def _next_round_due(store: Store, spec: dict[str, Any]) -> bool:
     every job and, in each supervisor pass, for every complete table: reading every
     round's results each time made a pass quadratic in the rounds (21 s at 80 rounds,
     longer than the driver's lease, so the tournament kept reading as interrupted)."""
-    last = store.match_ids(spec["id"])[-tables_for(len(spec["bots"])):]
+    last = store.match_ids(spec["id"])[-tables_for(len(spec["bots"])) :]
     matches = [store.match(mid) for mid in last]
-    if len({m["round"] for m in matches}) != 1:      # not one whole round: let the full reading decide
+    if len({m["round"] for m in matches}) != 1:  # not one whole round: let the full reading decide
         return True
     return matches[0]["round"] < spec["rounds"] and all(
-        len(store.stored_boards(m["id"])) == m["last"] - m["first"] + 1 for m in matches)
+        len(store.stored_boards(m["id"])) == m["last"] - m["first"] + 1 for m in matches
+    )
 
 
 def chunks(match: dict[str, Any], size: int, skip: set[int] = frozenset()) -> list[tuple[int, int]]:
@@ -499,9 +583,15 @@ def waiting_for(store: Store, tournament: dict[str, Any]) -> list[dict[str, Any]
     out = []
     for bot in remote:
         seen = store.last_seen(bot)
-        out.append({"bot": bot, "connected": seen is not None and now - seen < CONNECTED_SECONDS,
-                    "seen_seconds_ago": None if seen is None else round(max(now - seen, 0.0), 1),
-                    "open_decisions": store.open_count(bot), "timeouts": timeouts.get(bot, 0)})
+        out.append(
+            {
+                "bot": bot,
+                "connected": seen is not None and now - seen < CONNECTED_SECONDS,
+                "seen_seconds_ago": None if seen is None else round(max(now - seen, 0.0), 1),
+                "open_decisions": store.open_count(bot),
+                "timeouts": timeouts.get(bot, 0),
+            }
+        )
     return out
 
 
@@ -530,8 +620,11 @@ def mirrored_live(stats: dict[str, Any]) -> dict[str, Any]:
     """``live_stats`` seen from Y's side (``mirrored``, the anytime interval negated too)."""
     low, high = stats["anytime_low"], stats["anytime_high"]
     fixed = MatchStats(**{k: v for k, v in stats.items() if k not in ("anytime_low", "anytime_high")})
-    return {**mirrored(fixed).to_dict(), "anytime_low": None if high is None else -high,
-            "anytime_high": None if low is None else -low}
+    return {
+        **mirrored(fixed).to_dict(),
+        "anytime_low": None if high is None else -high,
+        "anytime_high": None if low is None else -low,
+    }
 
 
 def match_corrected(store: Store, mid: str) -> dict[str, Any] | None:
@@ -581,11 +674,23 @@ def rate(store: Store, comparison: dict[str, Any], scores: dict[int, int]) -> bo
     """
     ruleset = comparison["ruleset"]
     if comparison["x"] == comparison["y"]:
-        return False        # a built-in entrant against itself as the reference proves nothing
+        return False  # a built-in entrant against itself as the reference proves nothing
     if store.legacy_ratings(ruleset):
         rebuild_ratings(store, [ruleset])
-    added = store.add_comparisons(ruleset, [record(comparison["id"], canonical_order(comparison), comparison["x"],
-                                                   comparison["y"], evidence_of(comparison), scores, time.time())])
+    added = store.add_comparisons(
+        ruleset,
+        [
+            record(
+                comparison["id"],
+                canonical_order(comparison),
+                comparison["x"],
+                comparison["y"],
+                evidence_of(comparison),
+                scores,
+                time.time(),
+            )
+        ],
+    )
     store.refresh_ratings(ruleset)
     return bool(added) and bool(store.counted(ruleset, [comparison["id"]]))
 
@@ -611,8 +716,16 @@ def blind_comparisons(store: Store, tid: str) -> list[tuple[dict[str, Any], dict
     out = []
     for index, (x, y) in enumerate(combinations(spec["bots"], 2), 1):
         shared = sorted(set(by_bot.get(x, {})) & set(by_bot.get(y, {})))
-        comparison = {"id": f"{tid}:{x}~{y}", "kind": "blind", "x": x, "y": y, "ruleset": spec["ruleset"],
-                      "options": spec["options"], "deals": spec["deals"], "order": [int(tid[1:]), 1, index]}
+        comparison = {
+            "id": f"{tid}:{x}~{y}",
+            "kind": "blind",
+            "x": x,
+            "y": y,
+            "ruleset": spec["ruleset"],
+            "options": spec["options"],
+            "deals": spec["deals"],
+            "order": [int(tid[1:]), 1, index],
+        }
         out.append((comparison, {b: by_bot[x][b] - by_bot[y][b] for b in shared}))
     return out
 
@@ -636,7 +749,7 @@ def after_match_progress(store: Store, match: dict[str, Any]) -> bool:
     if mid not in store.complete_matches(tid) and not decide(store, match):
         return False
     if match.get("kind") == PROGRESSIVE:
-        advance(store, tid)       # not rated: see README, "Progressive Cinch"
+        advance(store, tid)  # not rated: see README, "Progressive Cinch"
     else:
         rate_match(store, match)
     return finish_if_complete(store, tid)
@@ -657,7 +770,7 @@ def rebuild_ratings(store: Store, rulesets: Iterable[str] | None = None) -> dict
             if mid in complete:
                 match = store.match(mid)
                 if match.get("kind") == PROGRESSIVE:
-                    continue          # progressive tables are never rated
+                    continue  # progressive tables are never rated
                 if is_field(match):
                     steps += [(c, lambda d=d: d) for c, d in pairwise(store, match)]
                 else:
@@ -669,9 +782,19 @@ def rebuild_ratings(store: Store, rulesets: Iterable[str] | None = None) -> dict
     now = time.time()
     for ruleset in sorted(names if chosen is None else names & chosen):
         rated = store.comparisons(ruleset)
-        records = [record(c["id"], canonical_order(c), c["x"], c["y"], evidence_of(c), scores(),
-                          rated[c["id"]]["t"] if c["id"] in rated else now)
-                   for c, scores in steps if c["ruleset"] == ruleset and c["x"] != c["y"]]
+        records = [
+            record(
+                c["id"],
+                canonical_order(c),
+                c["x"],
+                c["y"],
+                evidence_of(c),
+                scores(),
+                rated[c["id"]]["t"] if c["id"] in rated else now,
+            )
+            for c, scores in steps
+            if c["ruleset"] == ruleset and c["x"] != c["y"]
+        ]
         store.clear_ratings(ruleset)
         store.add_comparisons(ruleset, records)
         store.refresh_ratings(ruleset)
@@ -685,7 +808,7 @@ def finish_if_complete(store: Store, tid: str) -> bool:
         return True
     if len(store.complete_matches(tid)) < tournament["matches_total"]:
         return False
-    rate_tournament_end(store, tid)      # before "finished": a crash in between is redone by the next caller
+    rate_tournament_end(store, tid)  # before "finished": a crash in between is redone by the next caller
     store.finish_tournament(tid, results(store, tid))
     return True
 
@@ -719,11 +842,23 @@ def results(store: Store, tid: str) -> dict[str, Any]:
     table: dict[str, dict[str, Any]] = {}
 
     def row(bot: str) -> dict[str, Any]:
-        return table.setdefault(bot, {"bot": bot, "matches": 0, "match_wins": 0, "match_draws": 0,
-                                      "boards": 0, "total": 0, "won": 0, "tied": 0, "lost": 0})
+        return table.setdefault(
+            bot,
+            {
+                "bot": bot,
+                "matches": 0,
+                "match_wins": 0,
+                "match_draws": 0,
+                "boards": 0,
+                "total": 0,
+                "won": 0,
+                "tied": 0,
+                "lost": 0,
+            },
+        )
 
     def compared(me: str, other: str, st: MatchStats, boards_count: bool = True) -> None:
-        if me == other:                      # a built-in entrant met itself as the reference
+        if me == other:  # a built-in entrant met itself as the reference
             return
         cross.setdefault(me, {})[other] = st.to_dict()
         if blind and me not in spec["bots"]:
@@ -755,10 +890,19 @@ def results(store: Store, tid: str) -> dict[str, Any]:
                 field_diffs.setdefault((comparison["x"], comparison["y"]), []).extend(diffs[b] for b in sorted(diffs))
             continue
         stats = match_stats(store, mid)
-        matches.append({"id": mid, "x": match["x"], "y": match["y"], "status": match["status"],
-                        "stats": stats.to_dict(), "corrected": match_corrected(store, mid), **sprt_of(store, match)})
-        if blind and match["y"] in spec["bots"]:     # a built-in entrant is also the reference:
-            add_boards(row(match["x"]), stats)        # the entrants' comparison stands for this one
+        matches.append(
+            {
+                "id": mid,
+                "x": match["x"],
+                "y": match["y"],
+                "status": match["status"],
+                "stats": stats.to_dict(),
+                "corrected": match_corrected(store, mid),
+                **sprt_of(store, match),
+            }
+        )
+        if blind and match["y"] in spec["bots"]:  # a built-in entrant is also the reference:
+            add_boards(row(match["x"]), stats)  # the entrants' comparison stands for this one
             continue
         compared(match["x"], match["y"], stats)
         compared(match["y"], match["x"], mirrored(stats), boards_count=not blind)
@@ -774,15 +918,28 @@ def results(store: Store, tid: str) -> dict[str, Any]:
         r["total"] = r["total"] if isinstance(r["total"], int) else round(r["total"], 4)
         r["mean"] = round(r["total"] / r["boards"], 4) if r["boards"] else 0.0
     standings = sorted(table.values(), key=lambda r: (-r["mean"], r["bot"]))
-    return {"tournament": tid, "format": spec["format"], "ruleset": spec["ruleset"],
-            "standings": standings, "crosstable": cross, "matches": matches}
+    return {
+        "tournament": tid,
+        "format": spec["format"],
+        "ruleset": spec["ruleset"],
+        "standings": standings,
+        "crosstable": cross,
+        "matches": matches,
+    }
 
 
 def seated_summary(match: dict[str, Any], entries: list[tuple[str, MatchStats]]) -> dict[str, Any]:
     """A match of several entrants in the results: X's statistics and every entrant's."""
-    return {"id": match["id"], "x": match["x"], "y": match["y"], "entrants": match["entrants"],
-            "status": match["status"], "stats": entries[0][1].to_dict(), "corrected": None,
-            "entrant_stats": [{"bot": bot, **st.to_dict()} for bot, st in entries]}
+    return {
+        "id": match["id"],
+        "x": match["x"],
+        "y": match["y"],
+        "entrants": match["entrants"],
+        "status": match["status"],
+        "stats": entries[0][1].to_dict(),
+        "corrected": None,
+        "entrant_stats": [{"bot": bot, **st.to_dict()} for bot, st in entries],
+    }
 
 
 def progressive_results(store: Store, spec: dict[str, Any]) -> dict[str, Any]:
@@ -808,22 +965,53 @@ def progressive_results(store: Store, spec: dict[str, Any]) -> dict[str, Any]:
     for row in standings(seed, spec["bots"], finished):
         board_nets = nets.get(row["bot"], [])
         st = summarize(board_nets)
-        standing.append({"bot": row["bot"], "matches": row["rounds"], "match_wins": row["rounds_won"],
-                         "match_draws": 0, "boards": st.boards, "total": row["net"], "won": st.won, "tied": st.tied,
-                         "lost": st.lost, "mean": round(row["net"] / st.boards, 4) if st.boards else 0.0,
-                         "last_table": row["last_table"]})
+        standing.append(
+            {
+                "bot": row["bot"],
+                "matches": row["rounds"],
+                "match_wins": row["rounds_won"],
+                "match_draws": 0,
+                "boards": st.boards,
+                "total": row["net"],
+                "won": st.won,
+                "tied": st.tied,
+                "lost": st.lost,
+                "mean": round(row["net"] / st.boards, 4) if st.boards else 0.0,
+                "last_table": row["last_table"],
+            }
+        )
     shown = []
     for tables in rounds:
-        shown.append({"round": tables[0][0]["round"], "first": tables[0][0]["first"], "last": tables[0][0]["last"],
-                      "tables": [table_view(store, seed, match, result) for match, result in tables]})
+        shown.append(
+            {
+                "round": tables[0][0]["round"],
+                "first": tables[0][0]["first"],
+                "last": tables[0][0]["last"],
+                "tables": [table_view(store, seed, match, result) for match, result in tables],
+            }
+        )
     matches = [seated_summary(match, entrant_stats(store, match)) for tables in rounds for match, _ in tables]
-    return {"tournament": spec["id"], "format": spec["format"], "ruleset": spec["ruleset"], "standings": standing,
-            "crosstable": {}, "matches": matches, "rounds": shown}
+    return {
+        "tournament": spec["id"],
+        "format": spec["format"],
+        "ruleset": spec["ruleset"],
+        "standings": standing,
+        "crosstable": {},
+        "matches": matches,
+        "rounds": shown,
+    }
 
 
 def table_view(store: Store, seed: str, match: dict[str, Any], result: TableResult | None) -> dict[str, Any]:
     """One progressive table as served: its match, entrants by seat, table scores so far,
     and its winning side once its four boards are stored."""
     ns, ew, boards = table_scores(store, match)
-    return {"table": match["table"], "match": match["id"], "seats": dict(zip(SEATS, match["entrants"])),
-            "ns": ns, "ew": ew, "boards": boards, "winner": None if result is None else result.winner(seed)}
+    return {
+        "table": match["table"],
+        "match": match["id"],
+        "seats": dict(zip(SEATS, match["entrants"])),
+        "ns": ns,
+        "ew": ew,
+        "boards": boards,
+        "winner": None if result is None else result.winner(seed),
+    }

@@ -12,13 +12,12 @@ import signal
 import uuid
 
 import pytest
+from backend import back_end
 from redis import Redis
 
 from server.store import Store
 from workers.embedded import EmbeddedRedis
 from workers.jobs import queue_for
-from backend import back_end
-
 
 # The tests press Ctrl-C on the commands they start, as a user at a terminal does. A run
 # started in the background by a non-interactive shell (`./dev test &` in a script) has
@@ -45,7 +44,7 @@ def redis_url(tmp_path_factory):
 def _delete_matching(redis: Redis, pattern: str) -> None:
     keys = list(redis.scan_iter(match=pattern, count=1000))
     for start in range(0, len(keys), 500):
-        redis.delete(*keys[start:start + 500])
+        redis.delete(*keys[start : start + 500])
 
 
 @pytest.fixture

@@ -13,7 +13,8 @@ from __future__ import annotations
 import os
 import socket
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from redis.exceptions import RedisError
 from rq import Queue
@@ -53,8 +54,9 @@ def start(store: Store, queue: Queue, request: dict[str, Any], driver: str, deal
     ensure_builtins(store, BUILTIN)
     spec = validate({**request, "deals": deals.name} if deals else request, roster(store))
     if spec["deals"] == SECRET:
-        deals, commitment = dealsets.secret(spec["first"] + spec["boards"] - 1,
-                                            *table_shape(spec["ruleset"], spec["options"]))
+        deals, commitment = dealsets.secret(
+            spec["first"] + spec["boards"] - 1, *table_shape(spec["ruleset"], spec["options"])
+        )
         spec.update(deals=deals.name, commitment=commitment)
     elif deals is None:
         deals = dealsets.load(spec["deals"])
@@ -82,9 +84,17 @@ def stop_command(tid: str) -> str:
     return f"cinch tournament resume {tid}"
 
 
-def watch(store: Store, queue: Queue, tid: str, driver: str, workers: LocalWorkers | None = None,
-          on_progress: Callable[[dict[str, Any]], None] | None = None, poll: float = 0.2,
-          timeout: float | None = None, on_redis_down: Callable[[Exception], None] | None = None) -> dict[str, Any]:
+def watch(
+    store: Store,
+    queue: Queue,
+    tid: str,
+    driver: str,
+    workers: LocalWorkers | None = None,
+    on_progress: Callable[[dict[str, Any]], None] | None = None,
+    poll: float = 0.2,
+    timeout: float | None = None,
+    on_redis_down: Callable[[Exception], None] | None = None,
+) -> dict[str, Any]:
     """Drive tournament ``tid`` to its end and return its results.
 
     Every ``SUPERVISE_SECONDS`` it renews the lease, restarts dead local workers and
@@ -101,15 +111,16 @@ def watch(store: Store, queue: Queue, tid: str, driver: str, workers: LocalWorke
                 return store.results(tid)
             if t["status"] in ("cancelled", "failed"):
                 reason = f": {t['error']}" if t.get("error") else ""
-                raise TournamentStopped(f"tournament {tid} was {t['status']}{reason}; "
-                                        f"`{stop_command(tid)}` continues it")
+                raise TournamentStopped(
+                    f"tournament {tid} was {t['status']}{reason}; `{stop_command(tid)}` continues it"
+                )
             now = time.monotonic()
             if now - last_pass >= SUPERVISE_SECONDS:
                 last_pass = now
                 holder = store.hold_lease(tid, driver, LEASE_MS)
                 if holder is not None:
                     raise TournamentStopped(f"tournament {tid} is now driven by {holder}")
-                if t["status"] == "interrupted":      # our lease lapsed (Redis was away): take it back
+                if t["status"] == "interrupted":  # our lease lapsed (Redis was away): take it back
                     store.take_over(tid, driver, LEASE_MS)
                 if workers:
                     workers.replace_dead()

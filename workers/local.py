@@ -26,25 +26,26 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Callable, Iterator
 
 from rq import Queue, Worker
 
-GRACE = 8.0      # seconds a child gets after SIGTERM: gunicorn's graceful timeout (5 s) fits
+GRACE = 8.0  # seconds a child gets after SIGTERM: gunicorn's graceful timeout (5 s) fits
 
 
 def _die_with_parent() -> Callable[[], None] | None:
     """A ``preexec_fn`` that sets PR_SET_PDEATHSIG to SIGTERM in the child (Linux; None elsewhere)."""
     if not sys.platform.startswith("linux"):
         return None
-    prctl = ctypes.CDLL(None, use_errno=True).prctl      # looked up before the fork, not in the child
+    prctl = ctypes.CDLL(None, use_errno=True).prctl  # looked up before the fork, not in the child
     parent = os.getpid()
 
     def preexec() -> None:
-        prctl(1, signal.SIGTERM)          # 1 = PR_SET_PDEATHSIG
-        if os.getppid() != parent:        # the parent died before the line above
+        prctl(1, signal.SIGTERM)  # 1 = PR_SET_PDEATHSIG
+        if os.getppid() != parent:  # the parent died before the line above
             os._exit(1)
+
     return preexec
 
 
@@ -73,7 +74,7 @@ class ProcessGroup:
         self.grace = grace
         self.procs: dict[str, subprocess.Popen] = {}
 
-    def __enter__(self) -> "ProcessGroup":
+    def __enter__(self) -> ProcessGroup:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -124,19 +125,19 @@ class LocalWorkers(ProcessGroup):
         super().__init__(grace)
         self.url, self.queue, self.count = url, queue, count
         self._started = 0
-        self._tag = secrets.token_hex(3)      # worker names must be unique in Redis
+        self._tag = secrets.token_hex(3)  # worker names must be unique in Redis
 
     def _spawn(self) -> None:
         self._started += 1
         name = f"cinch-{os.getpid()}-{self._tag}-{self._started}"
         self.spawn(name, worker_command(self.url, self.queue, name), stdout=subprocess.DEVNULL)
 
-    def start(self) -> "LocalWorkers":
+    def start(self) -> LocalWorkers:
         while len(self.procs) < self.count:
             self._spawn()
         return self
 
-    def __enter__(self) -> "LocalWorkers":
+    def __enter__(self) -> LocalWorkers:
         return self.start()
 
     def replace_dead(self) -> list[str]:

@@ -39,8 +39,9 @@ from __future__ import annotations
 
 import hashlib
 import math
+from collections.abc import Iterable
 from random import Random
-from typing import Any, Iterable
+from typing import Any
 
 from server.engine import BIDDING, PLAY, ROB, SEATS, SUITS, Board, HandState, Ruleset, observation
 from server.engine.cards import TRUMP_TABLES, cards_of
@@ -55,10 +56,46 @@ SAMPLES = 32
 # Fitted by tools/fit_luck.py: for each ruleset, the point difference N/S minus E/W is
 # modelled as  sum(weights[i] * features[i])  (``features``), with residual spread.
 WEIGHTS: dict[str, list[float]] = {
-    "american62": [-0.0407, 3.2876, 1.2839, 0.8076, -0.0826, -0.3173, -0.3810, -0.2762, -0.4574, -0.5839, 0.2862,
-                   -0.2145, -0.7646, -0.7804, 0.2344, 2.0418, -1.4896, 0.0000],
-    "foster51": [-0.1799, 3.3147, 1.5742, 0.9103, -0.1736, -0.2934, -0.3899, -0.3540, -0.2515, -0.2291, 0.3574,
-                 -0.0521, -0.6437, -0.2544, -1.5716, 1.9432, -0.6069, 0.5062],
+    "american62": [
+        -0.0407,
+        3.2876,
+        1.2839,
+        0.8076,
+        -0.0826,
+        -0.3173,
+        -0.3810,
+        -0.2762,
+        -0.4574,
+        -0.5839,
+        0.2862,
+        -0.2145,
+        -0.7646,
+        -0.7804,
+        0.2344,
+        2.0418,
+        -1.4896,
+        0.0000,
+    ],
+    "foster51": [
+        -0.1799,
+        3.3147,
+        1.5742,
+        0.9103,
+        -0.1736,
+        -0.2934,
+        -0.3899,
+        -0.3540,
+        -0.2515,
+        -0.2291,
+        0.3574,
+        -0.0521,
+        -0.6437,
+        -0.2544,
+        -1.5716,
+        1.9432,
+        -0.6069,
+        0.5062,
+    ],
 }
 SPREAD: dict[str, float] = {"american62": 5.7947, "foster51": 5.9338}
 DEALER_EDGE: dict[str, float] = {"american62": 0.6941, "foster51": 2.2726}
@@ -169,9 +206,12 @@ def room_luck(rules: Ruleset, board: Board, actions: list[dict[str, Any]], sampl
     before = actions[:cut]
     actual = value(to_play(_at(rules, board, before)))
     bidding = _bidding(rules, board, before)
-    rest = before[len(bidding.actions):]
-    worlds = [value(to_play(state)) for state in (_on(bidding, world, rest) for world in other_stocks(board, samples))
-              if state is not None]
+    rest = before[len(bidding.actions) :]
+    worlds = [
+        value(to_play(state))
+        for state in (_on(bidding, world, rest) for world in other_stocks(board, samples))
+        if state is not None
+    ]
     return round(actual - sum(worlds) / len(worlds), 4)
 
 
@@ -206,8 +246,11 @@ def deal_value(rules: Ruleset, board: Board, samples: int = SAMPLES) -> float:
     state = HandState(rules, board)
     while state.phase not in (ROB, PLAY):
         state.apply(BIDDER.decide(observation(state, SEATS[state.to_act])))
-    worlds = [value(to_play(world)) for world in (_at(rules, other, state.actions)
-                                                  for other in other_stocks(board, samples)) if world is not None]
+    worlds = [
+        value(to_play(world))
+        for world in (_at(rules, other, state.actions) for other in other_stocks(board, samples))
+        if world is not None
+    ]
     return sum(worlds) / len(worlds)
 
 
@@ -229,7 +272,7 @@ def hand_luck(rules: Ruleset, board: Board, actions: list[dict[str, Any]]) -> di
         return None
     try:
         return {"deal": deal_luck(rules, board), "draw": room_luck(rules, board, actions)}
-    except Exception:      # noqa: BLE001 - never lose a hand to its luck measure
+    except Exception:  # noqa: BLE001 - never lose a hand to its luck measure
         return None
 
 
@@ -237,11 +280,11 @@ def with_luck(rules: Ruleset, board: Board, room: dict[str, Any]) -> dict[str, A
     """A room's hand record (``workers.match.play_room``) with N/S's ``luck`` next to it:
     None if the measure fails, since a played board must be stored whatever befalls its statistics
     (a board without a luck counts as luck 0, i.e. raw)."""
-    if rules.name not in WEIGHTS:    # no evaluator for this game yet: unmeasured, the board counts raw
+    if rules.name not in WEIGHTS:  # no evaluator for this game yet: unmeasured, the board counts raw
         return {**room, "luck": None}
     try:
         luck: float | None = room_luck(rules, board, room["actions"])
-    except Exception:      # noqa: BLE001 - never lose a board to its luck measure
+    except Exception:  # noqa: BLE001 - never lose a board to its luck measure
         luck = None
     return {**room, "luck": luck}
 

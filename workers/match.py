@@ -31,9 +31,10 @@ the fault is recorded, so a broken bot cannot stop a match or lose a board.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from fractions import Fraction
 from itertools import permutations
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from typing import Any
 
 from server.engine import DONE, Board, Ruleset, game_spec, new_hand, observation
 from server.engine.playout import default_action
@@ -41,7 +42,7 @@ from server.engine.record import hand_record
 from workers.bots.base import Agent
 
 ROOMS = ("rotate", "permute")
-MAX_PERMUTE = 4          # RULES-family 12.4: all k! seatings only for k <= 4
+MAX_PERMUTE = 4  # RULES-family 12.4: all k! seatings only for k <= 4
 
 
 def play_room(rules: Ruleset, board: Board, agents: Sequence[Agent]) -> dict[str, Any]:
@@ -53,12 +54,12 @@ def play_room(rules: Ruleset, board: Board, agents: Sequence[Agent]) -> dict[str
     faults: list[dict[str, Any]] = []
     while hand.phase != DONE:
         index = hand.to_act
-        assert index is not None            # a hand that is not done has a seat to act
+        assert index is not None  # a hand that is not done has a seat to act
         seat = hand.seats[index]
         view = observation(hand, seat)
         try:
             hand.apply(agents[index].decide(view))
-        except Exception as exc:   # a bot's bug must not stop the match
+        except Exception as exc:  # a bot's bug must not stop the match
             faults.append({"seat": seat, "index": len(hand.actions), "error": str(exc)[:200]})
             hand.apply(default_action(view["legal"]))
     return hand_record(hand, faults)
@@ -111,8 +112,10 @@ def seatings(k: int, rooms: str = "rotate", single_seats: bool = True) -> list[t
     if rooms == "rotate":
         return [tuple((j + r) % k for j in range(k)) for r in range(k)]
     if rooms == "permute" and not single_seats and k > 2:
-        raise ValueError(f"rooms=permute is for single seats; these {k} entrants each hold a side of two, "
-                         f"whose {k} rooms rotate (RULES-family 12.3): use rotate")
+        raise ValueError(
+            f"rooms=permute is for single seats; these {k} entrants each hold a side of two, "
+            f"whose {k} rooms rotate (RULES-family 12.3): use rotate"
+        )
     if rooms == "permute":
         if k > MAX_PERMUTE:
             raise ValueError(f"rooms=permute is for at most {MAX_PERMUTE} entrants, not {k}")
@@ -145,8 +148,14 @@ def _play_seated(rules: Ruleset, board: Board, key: str, by_unit: Sequence[Agent
     return play_room(rules, board, seat_agents(rules, by_unit))
 
 
-def play_boards(rules: Ruleset, boards: list[tuple[int, Board]], entrants: Sequence[Agent], rooms: str = "rotate",
-                context: str = "", should_stop: Callable[[], bool] = lambda: False) -> Iterator[dict[str, Any]]:
+def play_boards(
+    rules: Ruleset,
+    boards: list[tuple[int, Board]],
+    entrants: Sequence[Agent],
+    rooms: str = "rotate",
+    context: str = "",
+    should_stop: Callable[[], bool] = lambda: False,
+) -> Iterator[dict[str, Any]]:
     """Every board played by ``entrants`` (one per unit) in every room of ``seatings``;
     yields each board's record as its last room ends: ``{"board", "rooms",
     "entrant_scores"}``, each room a hand record with ``units`` (the unit each entrant
@@ -159,8 +168,9 @@ def play_boards(rules: Ruleset, boards: list[tuple[int, Board]], entrants: Seque
     """
     names = units_of(rules)[0]
     if len(entrants) != len(names):
-        raise ValueError(f"{rules.name} with {rules.players} players has {len(names)} units, "
-                         f"not {len(entrants)} entrants")
+        raise ValueError(
+            f"{rules.name} with {rules.players} players has {len(names)} units, not {len(entrants)} entrants"
+        )
     plan = seatings(len(entrants), rooms, game_spec(rules).single_seats(rules.players))
     played: dict[int, list[dict[str, Any]]] = {number: [] for number, _ in boards}
     for r, seating in enumerate(plan):
@@ -180,8 +190,13 @@ def board_record(number: int, rooms: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------- a progressive table
-def play_table(rules: Ruleset, boards: list[tuple[int, Board]], seated: Sequence[Agent], context: str = "",
-               should_stop: Callable[[], bool] = lambda: False) -> Iterator[dict[str, Any]]:
+def play_table(
+    rules: Ruleset,
+    boards: list[tuple[int, Board]],
+    seated: Sequence[Agent],
+    context: str = "",
+    should_stop: Callable[[], bool] = lambda: False,
+) -> Iterator[dict[str, Any]]:
     """A Progressive Cinch table (RULES-family 11): one room a board, ``seated[i]`` an
     individual entrant at seat ``i`` (N, E, S, W), partners at N/S and E/W. Yields each
     board's record (``board_record``: every entrant's score is its side's net) as the
@@ -207,8 +222,7 @@ def pair_score(rooms: list[dict[str, Any]]) -> int:
     return int(net(first, units[0]) + net(second, units[1]))
 
 
-def play_board_pair(rules: Ruleset, board: Board, number: int, x: Agent, y: Agent,
-                    context: str = "") -> dict[str, Any]:
+def play_board_pair(rules: Ruleset, board: Board, number: int, x: Agent, y: Agent, context: str = "") -> dict[str, Any]:
     """Board ``number`` played in both rooms, one after the other; ``score`` is X's.
 
     Before each room, every agent that has a ``new_hand(key)`` method is told a key for
@@ -225,8 +239,14 @@ def second_room_order(numbers: list[int]) -> list[int]:
     return numbers[1:] + numbers[:1]
 
 
-def play_pairs(rules: Ruleset, boards: list[tuple[int, Board]], x: Agent, y: Agent, context: str = "",
-               should_stop: Callable[[], bool] = lambda: False) -> Iterator[dict[str, Any]]:
+def play_pairs(
+    rules: Ruleset,
+    boards: list[tuple[int, Board]],
+    x: Agent,
+    y: Agent,
+    context: str = "",
+    should_stop: Callable[[], bool] = lambda: False,
+) -> Iterator[dict[str, Any]]:
     """Board pairs of a two-room match, interleaved: the first room of every board,
     then the second rooms in ``second_room_order``. Yields each board pair as its second
     room ends; stops (between rooms) when ``should_stop()`` says so, dropping the boards
@@ -248,8 +268,9 @@ def play_pairs(rules: Ruleset, boards: list[tuple[int, Board]], x: Agent, y: Age
         yield {"board": number, "rooms": rooms, "score": pair_score(rooms)}
 
 
-def play_match(rules: Ruleset, boards: list[tuple[int, Board]], x: Agent, y: Agent,
-               context: str = "") -> list[dict[str, Any]]:
+def play_match(
+    rules: Ruleset, boards: list[tuple[int, Board]], x: Agent, y: Agent, context: str = ""
+) -> list[dict[str, Any]]:
     """A whole match in this process: one record per (number, board), in board order."""
     return sorted(play_pairs(rules, boards, x, y, context), key=lambda r: r["board"])
 
@@ -269,8 +290,16 @@ def play_par_room(rules: Ruleset, board: Board, number: int, reference: Agent, c
     return _play_seated(rules, board, room_key(context, number, "par"), (reference, reference))
 
 
-def play_blind_board(rules: Ruleset, board: Board, number: int, entrant: Agent, reference: Agent, side: str,
-                     par: dict[str, Any], context: str = "") -> dict[str, Any]:
+def play_blind_board(
+    rules: Ruleset,
+    board: Board,
+    number: int,
+    entrant: Agent,
+    reference: Agent,
+    side: str,
+    par: dict[str, Any],
+    context: str = "",
+) -> dict[str, Any]:
     """An entrant's only room on a board (at ``side``, the reference bot at the other)
     scored against the par room: its side's net minus the reference pair's net at the
     same side on the same cards. The luck of the deal cancels as in a two-room match,

@@ -25,16 +25,16 @@ import signal
 import socket
 import sys
 import threading
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from redis import Redis
 from redis.exceptions import RedisError
 from rq import Queue
 from rq.job import Job, JobStatus
 
+from server.match_sprt import decide
 from server.settings import JOB_GRACE_SECONDS, LEASE_MS, MAX_FAILURES, SUPERVISE_SECONDS
 from server.store import ACTIVE, Store
-from server.match_sprt import decide
 from server.tournaments import after_match_progress, chunks, finish_if_complete
 from workers.jobs import QUEUE, WAITING, cancel_waiting, drop_waiting_jobs, enqueue_chunks, fetch_jobs, queue_for
 from workers.worker import was_interrupted
@@ -50,8 +50,8 @@ def _recently_started(job: Job) -> bool:
     if started is None:
         return False
     if started.tzinfo is None:
-        started = started.replace(tzinfo=timezone.utc)
-    return (datetime.now(timezone.utc) - started).total_seconds() < JOB_GRACE_SECONDS
+        started = started.replace(tzinfo=UTC)
+    return (datetime.now(UTC) - started).total_seconds() < JOB_GRACE_SECONDS
 
 
 def _last_error(job: Job) -> str:
@@ -73,19 +73,19 @@ def covered_boards(store: Store, queue: Queue, tid: str) -> dict[str, set[int]]:
     for job_id, job in zip(ids, fetch_jobs(store, ids)):
         status = job.get_status(refresh=False) if job is not None else None
         if status in WAITING and job.args[1] in complete:
-            cancel_waiting([job])       # its match was decided: nothing of it is left to play
+            cancel_waiting([job])  # its match was decided: nothing of it is left to play
         elif status == JobStatus.QUEUED and job_id not in in_queue and job_id not in beating:
             # taken off the queue by a worker that died before starting it: nobody will run it
-            log.warning("tournament %s: job %s left the queue but never started; its boards go to another",
-                        tid, job_id)
-        elif job is not None and (status in WAITING or job_id in beating or
-                                  (status == JobStatus.STARTED and _recently_started(job))):
+            log.warning("tournament %s: job %s left the queue but never started; its boards go to another", tid, job_id)
+        elif job is not None and (
+            status in WAITING or job_id in beating or (status == JobStatus.STARTED and _recently_started(job))
+        ):
             _, mid, first, last = job.args
             covered.setdefault(mid, set()).update(range(first, last + 1))
             continue
         ended.append(job_id)
         if status == JobStatus.FAILED and not was_interrupted(_last_error(job)):
-            failed.append(job)          # a job cut short by its worker's stop is no failure
+            failed.append(job)  # a job cut short by its worker's stop is no failure
         elif status == JobStatus.STARTED:
             log.warning("tournament %s: job %s lost its worker (no heartbeat); its boards go to another", tid, job_id)
     store.forget_jobs(tid, ended)
@@ -108,7 +108,7 @@ def supervise(store: Store, queue: Queue, tid: str) -> str:
     for mid in store.match_ids(tid):
         match = store.match(mid)
         decided = match["status"] != "complete" and decide(store, match)
-        if decided:                     # the job that stored the deciding pair died before deciding
+        if decided:  # the job that stored the deciding pair died before deciding
             drop_waiting_jobs(store, match)
         if decided or match["status"] == "complete":
             after_match_progress(store, match)
@@ -170,8 +170,9 @@ def supervisor_command(url: str, prefix: str = "cinch", queue: str = QUEUE) -> l
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m workers.supervisor",
-                                     description="Supervise the tournaments created through the API.")
+    parser = argparse.ArgumentParser(
+        prog="python -m workers.supervisor", description="Supervise the tournaments created through the API."
+    )
     parser.add_argument("--url", default=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
     parser.add_argument("--prefix", default=os.environ.get("CINCH_PREFIX", "cinch"))
     parser.add_argument("--queue", default=os.environ.get("CINCH_QUEUE", QUEUE))

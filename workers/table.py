@@ -31,7 +31,7 @@ from server.store import Store
 from workers.jobs import agent_for
 from workers.luck import hand_luck
 
-MAX_HANDS = 200      # random players can drift below zero forever in american62 (set-back games alike)
+MAX_HANDS = 200  # random players can drift below zero forever in american62 (set-back games alike)
 
 
 def play_table(prefix: str, tid: str) -> None:
@@ -44,9 +44,9 @@ def play_table_with(store: Store, tid: str) -> None:
         return
     rules = make_ruleset(table["ruleset"], table["options"])
     seats = seats_for(rules.players)
-    deck = game_spec(rules).deck          # snoozer's 53 cards, else 52
+    deck = game_spec(rules).deck  # snoozer's 53 cards, else 52
     game = Game(rules, lambda n: generate_board(table["deal_seed"], n, seats, deck), first_dealer=seats[0])
-    for record in store.table_hands(tid):           # resume: replay what is already recorded
+    for record in store.table_hands(tid):  # resume: replay what is already recorded
         hand = game.new_hand()
         for action in record["actions"]:
             hand.apply(action)
@@ -61,13 +61,17 @@ def play_table_with(store: Store, tid: str) -> None:
             view = observation(hand, seat)
             try:
                 hand.apply(agents[seat].decide(view))
-            except Exception as exc:        # a timeout or a broken bot: default action, recorded
+            except Exception as exc:  # a timeout or a broken bot: default action, recorded
                 faults.append({"seat": seat, "index": len(hand.actions), "error": str(exc)[:200]})
                 hand.apply(default_action(view["legal"]))
             store.set_table_live(tid, {"hand": game.hands_played + 1, "view": observation(hand, None)})
         game.finish_hand(hand)
-        record = {**hand_record(hand, faults), "number": game.hands_played,
-                  "public": observation(hand, None), "luck": hand_luck(rules, hand.board, hand.actions)}
+        record = {
+            **hand_record(hand, faults),
+            "number": game.hands_played,
+            "public": observation(hand, None),
+            "luck": hand_luck(rules, hand.board, hand.actions),
+        }
         store.append_table_hand(tid, game.hands_played, record)
     store.set_table_live(tid, None)
     store.finish_table(tid, game.winner, dict(zip(game.sides, game.scores)))

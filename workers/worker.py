@@ -35,17 +35,18 @@ import time
 
 from redis import Redis
 from redis.client import Pipeline
-from redis.exceptions import ConnectionError as RedisConnectionError, TimeoutError as RedisTimeoutError
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 from rq.exceptions import StopRequested
 from rq.serializers import JSONSerializer
 from rq.worker import SimpleWorker, WorkerStatus
 
-GRACE = 2.0             # seconds a running job gets after a stop signal
-RECONNECT_MAX = 8.0     # longest wait between two attempts to reach a lost Redis
+GRACE = 2.0  # seconds a running job gets after a stop signal
+RECONNECT_MAX = 8.0  # longest wait between two attempts to reach a lost Redis
 
 log = logging.getLogger(__name__)
 _stopping = False
-_current: "ArenaWorker | None" = None     # the worker in its work loop, if any
+_current: ArenaWorker | None = None  # the worker in its work loop, if any
 
 
 def stopping() -> bool:
@@ -75,6 +76,7 @@ def _lost_when_disconnected(method):
             return method(self, *args, **kwargs)
         except (RedisConnectionError, RedisTimeoutError) as exc:
             raise RedisLost(f"{type(exc).__name__}: {exc}") from exc
+
     return call
 
 
@@ -116,15 +118,15 @@ def _on_stop_signal(signum, frame) -> None:
     global _stopping
     again, _stopping = _stopping, True
     worker = _current
-    if worker is None:            # waiting for Redis: run()'s loop sees stopping()
+    if worker is None:  # waiting for Redis: run()'s loop sees stopping()
         return
     if worker.get_state() != WorkerStatus.BUSY:
         raise StopRequested()
-    worker._stop_requested = True     # rq's loop ends after this job
+    worker._stop_requested = True  # rq's loop ends after this job
     if again:
         raise Interrupted("a second stop signal")
     timer = threading.Timer(GRACE, os.kill, (os.getpid(), signal.SIGUSR1))
-    timer.daemon = True       # a worker whose job ended in time does not wait for it
+    timer.daemon = True  # a worker whose job ended in time does not wait for it
     timer.start()
 
 
@@ -155,14 +157,14 @@ def run(url: str, queue: str, name: str, logging_level: str = "WARNING") -> int:
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, _on_stop_signal)
     signal.signal(signal.SIGUSR1, _on_grace_over)
-    where = re.sub(r"//[^/@]*@", "//", url)       # no password in the logs
+    where = re.sub(r"//[^/@]*@", "//", url)  # no password in the logs
     lost: ArenaWorker | None = None
     while not _stopping:
         connection = WorkerRedis.from_url(url)
         worker = None
         try:
             if lost is not None:
-                lost.register_death()         # frees its name, which the next worker takes
+                lost.register_death()  # frees its name, which the next worker takes
                 log.warning("worker %s: Redis at %s is back", name, where)
                 lost = None
             worker = ArenaWorker([queue], connection=connection, name=name, serializer=JSONSerializer)
@@ -174,7 +176,7 @@ def run(url: str, queue: str, name: str, logging_level: str = "WARNING") -> int:
             lost = worker or lost
             log.warning("worker %s: lost Redis at %s (%s); reconnecting", name, where, exc)
             _wait_for(connection)
-        except StopRequested:     # a signal while the worker was registering or tearing down
+        except StopRequested:  # a signal while the worker was registering or tearing down
             break
         finally:
             _current = None
@@ -185,8 +187,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m workers.worker", description=__doc__.splitlines()[0])
     parser.add_argument("--url", required=True, help="Redis URL")
     parser.add_argument("--queue", required=True)
-    parser.add_argument("--name", default=f"{socket.gethostname()}-{os.getpid()}",
-                        help="unique worker name (default: host and process id)")
+    parser.add_argument(
+        "--name",
+        default=f"{socket.gethostname()}-{os.getpid()}",
+        help="unique worker name (default: host and process id)",
+    )
     parser.add_argument("--logging-level", default="WARNING")
     args = parser.parse_args(argv)
     logging.basicConfig(level=args.logging_level, format="%(asctime)s %(message)s")

@@ -25,14 +25,14 @@ from workers.jobs import QUEUE, queue_for
 
 from . import bots, decisions, health, ratings, tables, tournaments
 from .context import ArenaContext
-from .limits import ArenaJSONProvider, check_request
 from .contract import ContractPlugin
+from .limits import ArenaJSONProvider, check_request
 from .problems import ArenaApi, problem, register_error_handlers
 from .ratelimit import LIMITS, init_limiter
 from .served import ServedDecisions
 from .waker import Waker
 
-DRAIN_LIMIT = 1024 * 1024   # oversized bodies up to this size are read before the 413
+DRAIN_LIMIT = 1024 * 1024  # oversized bodies up to this size are read before the 413
 
 
 def redis_client(url: str, max_connections: int) -> Redis:
@@ -48,9 +48,15 @@ def redis_client(url: str, max_connections: int) -> Redis:
     MaxConnectionsError at once or opening connections without limit.
     """
     pool = BlockingConnectionPool.from_url(
-        url, max_connections=max_connections, timeout=1.0, socket_connect_timeout=2.0, socket_timeout=5.0,
+        url,
+        max_connections=max_connections,
+        timeout=1.0,
+        socket_connect_timeout=2.0,
+        socket_timeout=5.0,
         health_check_interval=30,
-        retry=Retry(ExponentialBackoff(cap=0.1, base=0.01), 1), retry_on_error=[RedisDown])
+        retry=Retry(ExponentialBackoff(cap=0.1, base=0.01), 1),
+        retry_on_error=[RedisDown],
+    )
     return Redis(connection_pool=pool)
 
 
@@ -68,14 +74,17 @@ package (pinned), so the page works without internet and loads nothing from anot
 
 
 class ArenaFlask(Flask):
-    json_provider_class = ArenaJSONProvider     # request bodies within bounds, or a 400
+    json_provider_class = ArenaJSONProvider  # request bodies within bounds, or a 400
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     app = ArenaFlask("cinch-arena")
     app.config.update(
-        API_TITLE="Cinch arena", API_VERSION="v1", OPENAPI_VERSION="3.0.3",
-        OPENAPI_URL_PREFIX="/api/v1", OPENAPI_JSON_PATH="openapi.json",
+        API_TITLE="Cinch arena",
+        API_VERSION="v1",
+        OPENAPI_VERSION="3.0.3",
+        OPENAPI_URL_PREFIX="/api/v1",
+        OPENAPI_JSON_PATH="openapi.json",
         MAX_CONTENT_LENGTH=64 * 1024,
         REDIS_URL=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
         CINCH_PREFIX=os.environ.get("CINCH_PREFIX", "cinch"),
@@ -98,18 +107,27 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     )
     app.config.update(config or {})
     check_registration_policy(app.config["REGISTRATION"], app.config["INVITE_CODE"])
-    app.json.sort_keys = False      # observations are large; keep the engine's key order
+    app.json.sort_keys = False  # observations are large; keep the engine's key order
     redis = redis_client(app.config["REDIS_URL"], app.config["REDIS_CONNECTIONS"])
     init_limiter(app, redis.connection_pool)
     store = Store(redis, app.config["CINCH_PREFIX"])
-    app.extensions["cinch"] = ArenaContext(store, queue_for(store, app.config["CINCH_QUEUE"]),
-                                           app.config["ADMIN_TOKEN"], ServedDecisions(),
-                                           Waker(redis, store.wake_channel, app.config["LONG_POLLS"]))
+    app.extensions["cinch"] = ArenaContext(
+        store,
+        queue_for(store, app.config["CINCH_QUEUE"]),
+        app.config["ADMIN_TOKEN"],
+        ServedDecisions(),
+        Waker(redis, store.wake_channel, app.config["LONG_POLLS"]),
+    )
     register_error_handlers(app)
     app.url_map.converters["decision_id"] = decisions.DecisionIdConverter
-    api = ArenaApi(app, spec_kwargs={"info": {"description": "Duplicate Cinch tournaments for bots."},
-                                  "marshmallow_plugin": OneOfMarshmallowPlugin(),    # oneOf + discriminator
-                                  "extra_plugins": [ContractPlugin()]})
+    api = ArenaApi(
+        app,
+        spec_kwargs={
+            "info": {"description": "Duplicate Cinch tournaments for bots."},
+            "marshmallow_plugin": OneOfMarshmallowPlugin(),  # oneOf + discriminator
+            "extra_plugins": [ContractPlugin()],
+        },
+    )
     api.ma_plugin.converter.add_attribute_function(ContractPlugin.enum_reference)
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     api.register_converter(decisions.DecisionIdConverter, decisions.decision_id_schema)
@@ -117,10 +135,14 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         api.register_blueprint(module.blp)
         # after the blueprint's own hooks: no token, no parsing (the 401 comes first)
         app.before_request_funcs.setdefault(module.blp.name, []).append(check_request)
-    app.register_blueprint(get_swaggerui_blueprint(DOCS_PATH, "/api/v1/openapi.json",
-                                                   {"app_name": "Cinch arena API", "validatorUrl": None}))
-    from ..pages import init_pages     # here: the pages import this package's views
-    init_pages(app)     # after every problem handler: pages get them as HTML, /api/ as problems
+    app.register_blueprint(
+        get_swaggerui_blueprint(
+            DOCS_PATH, "/api/v1/openapi.json", {"app_name": "Cinch arena API", "validatorUrl": None}
+        )
+    )
+    from ..pages import init_pages  # here: the pages import this package's views
+
+    init_pages(app)  # after every problem handler: pages get them as HTML, /api/ as problems
 
     @app.before_request
     def json_bodies_only():
@@ -128,7 +150,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         length = request.content_length or 0
         limit = app.config["MAX_CONTENT_LENGTH"]
         if length > limit:
-            if length <= DRAIN_LIMIT:    # read it, or the client may see a reset, not the 413
+            if length <= DRAIN_LIMIT:  # read it, or the client may see a reset, not the 413
                 request.environ["wsgi.input"].read(length)
             return problem(413, f"the request body is {length} bytes; the limit is {limit}")
         if request.method in ("POST", "PUT", "PATCH") and length and not request.is_json:
@@ -137,6 +159,6 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     with app.app_context():
         try:
             ensure_builtins(store, BUILTIN)
-        except Exception:      # Redis may come up after the API; /ready reports it
+        except Exception:  # Redis may come up after the API; /ready reports it
             app.logger.warning("Redis not reachable at start-up; built-in bots will be registered later")
     return app

@@ -20,7 +20,7 @@ from .context import arena
 from .ratelimit import limiter, registrations
 from .schemas import BotRegisterSchema, BotSchema, BotTokenSchema, TrustSchema
 
-ME = "me"      # /bots/me: the token's own bot; no bot may be called that
+ME = "me"  # /bots/me: the token's own bot; no bot may be called that
 
 blp = Blueprint("bots", __name__, url_prefix="/api/v1/bots", description="Bot registration and profiles")
 
@@ -79,11 +79,17 @@ def check_registration(invite: str | None) -> None:
     if policy == "open" or is_admin(bearer_token()):
         return
     if policy == "closed":
-        abort(403, message="registration is closed on this arena: its admin registers bots "
-                           "(POST /api/v1/bots with the admin token)")
+        abort(
+            403,
+            message="registration is closed on this arena: its admin registers bots "
+            "(POST /api/v1/bots with the admin token)",
+        )
     if not invite:
-        abort(403, message="registration is by invitation on this arena: send the code the admin gave you "
-                           "as \"invite\" in the body")
+        abort(
+            403,
+            message="registration is by invitation on this arena: send the code the admin gave you "
+            'as "invite" in the body',
+        )
     if not hmac.compare_digest(invite.encode(), code.encode()):
         abort(403, message="the invitation code is not valid; ask the arena's admin for one")
 

@@ -27,7 +27,7 @@ S = http.HTTPStatus
 def implied_errors(path: str, method: str, operation: dict) -> list[http.HTTPStatus]:
     """The errors the layers under a view can answer for this operation (``limits``,
     ``auth``, ``ratelimit``, the app's body checks, the Redis handler)."""
-    errors = [S.BAD_REQUEST]                          # path and query strings (NUL, lone surrogates, too long)
+    errors = [S.BAD_REQUEST]  # path and query strings (NUL, lone surrogates, too long)
     if "{" in path:
         errors.append(S.NOT_FOUND)
     if operation.get("security"):
@@ -35,7 +35,7 @@ def implied_errors(path: str, method: str, operation: dict) -> list[http.HTTPSta
     if method.lower() == "post":
         errors += [S.REQUEST_ENTITY_TOO_LARGE, S.UNSUPPORTED_MEDIA_TYPE]
     if not path.endswith("/health"):
-        errors.append(S.SERVICE_UNAVAILABLE)          # Redis away: Retry-After
+        errors.append(S.SERVICE_UNAVAILABLE)  # Redis away: Retry-After
     return errors
 
 
@@ -49,36 +49,77 @@ def _link(operation: str, description: str, request_body: str | None = None, **p
 TOURNAMENT_ID = "$response.body#/id"
 
 LINKS: dict[str, dict[str, dict[str, dict[str, Any]]]] = {
-    "register_bot": {"201": {
-        "GetBot": _link("get_bot", "the bot just registered", name="$response.body#/name"),
-        "RotateToken": _link("rotate_token", "rotate the token just shown", name="$response.body#/name")}},
-    "next_decision": {"200": {
-        "AnswerDecision": _link("answer_decision", "answer it with its first legal entry (a plain action, or a "
-                                "choice that says what to send)", "$response.body#/legal/0",
-                                decision_id="$response.body#/id")}},
-    "answer_decision": {"200": {
-        "AnswerNext": _link("answer_decision", "answer the next open decision the response brought",
-                            "$response.body#/next/0/legal/0", decision_id="$response.body#/next/0/id")}},
-    "create_tournament": {"201": {
-        "GetTournament": _link("get_tournament", "its status and progress", tid=TOURNAMENT_ID),
-        "ListMatches": _link("list_matches", "its matches", tid=TOURNAMENT_ID),
-        "GetResults": _link("get_results", "its results so far", tid=TOURNAMENT_ID),
-        "CancelTournament": _link("cancel_tournament", "cancel it", tid=TOURNAMENT_ID)}},
-    "get_tournament": {"200": {
-        "ListMatches": _link("list_matches", "its matches", tid=TOURNAMENT_ID),
-        "GetResults": _link("get_results", "its results so far", tid=TOURNAMENT_ID),
-        "ResumeTournament": _link("resume_tournament", "resume it (once interrupted or cancelled)", tid=TOURNAMENT_ID)}},
-    "list_matches": {"200": {
-        "GetBoardPair": _link("get_board_pair", "the first match's first board of the tournament, once finished "
-                              "in every match (the tournament's first board is 1 unless it says otherwise)",
-                              mid="$response.body#/0/id", board=1)}},
-    "create_table": {"201": {
-        "GetTable": _link("get_table", "the table as a spectator sees it", tid="$response.body#/id"),
-        "JoinTable": _link("join_table", "take a seat", tid="$response.body#/id"),
-        "GetTableRecord": _link("get_table_record", "every card, once the game is over", tid="$response.body#/id")}},
-    "get_ratings": {"200": {
-        "GetRatingHistory": _link("get_rating_history", "the leader's rating history",
-                                  ruleset="$response.body#/ruleset", bot="$response.body#/bots/0/bot")}},
+    "register_bot": {
+        "201": {
+            "GetBot": _link("get_bot", "the bot just registered", name="$response.body#/name"),
+            "RotateToken": _link("rotate_token", "rotate the token just shown", name="$response.body#/name"),
+        }
+    },
+    "next_decision": {
+        "200": {
+            "AnswerDecision": _link(
+                "answer_decision",
+                "answer it with its first legal entry (a plain action, or a choice that says what to send)",
+                "$response.body#/legal/0",
+                decision_id="$response.body#/id",
+            )
+        }
+    },
+    "answer_decision": {
+        "200": {
+            "AnswerNext": _link(
+                "answer_decision",
+                "answer the next open decision the response brought",
+                "$response.body#/next/0/legal/0",
+                decision_id="$response.body#/next/0/id",
+            )
+        }
+    },
+    "create_tournament": {
+        "201": {
+            "GetTournament": _link("get_tournament", "its status and progress", tid=TOURNAMENT_ID),
+            "ListMatches": _link("list_matches", "its matches", tid=TOURNAMENT_ID),
+            "GetResults": _link("get_results", "its results so far", tid=TOURNAMENT_ID),
+            "CancelTournament": _link("cancel_tournament", "cancel it", tid=TOURNAMENT_ID),
+        }
+    },
+    "get_tournament": {
+        "200": {
+            "ListMatches": _link("list_matches", "its matches", tid=TOURNAMENT_ID),
+            "GetResults": _link("get_results", "its results so far", tid=TOURNAMENT_ID),
+            "ResumeTournament": _link(
+                "resume_tournament", "resume it (once interrupted or cancelled)", tid=TOURNAMENT_ID
+            ),
+        }
+    },
+    "list_matches": {
+        "200": {
+            "GetBoardPair": _link(
+                "get_board_pair",
+                "the first match's first board of the tournament, once finished "
+                "in every match (the tournament's first board is 1 unless it says otherwise)",
+                mid="$response.body#/0/id",
+                board=1,
+            )
+        }
+    },
+    "create_table": {
+        "201": {
+            "GetTable": _link("get_table", "the table as a spectator sees it", tid="$response.body#/id"),
+            "JoinTable": _link("join_table", "take a seat", tid="$response.body#/id"),
+            "GetTableRecord": _link("get_table_record", "every card, once the game is over", tid="$response.body#/id"),
+        }
+    },
+    "get_ratings": {
+        "200": {
+            "GetRatingHistory": _link(
+                "get_rating_history",
+                "the leader's rating history",
+                ruleset="$response.body#/ruleset",
+                bot="$response.body#/bots/0/bot",
+            )
+        }
+    },
 }
 
 REQUEST_EXAMPLES: dict[str, Any] = {
@@ -86,8 +127,11 @@ REQUEST_EXAMPLES: dict[str, Any] = {
     "trust_bot": {"trusted": True},
     "answer_decision": {"type": "bid", "amount": 8},
     "create_tournament": {"bots": ["random", "rule", "search"], "boards": 24, "ruleset": "american62"},
-    "create_table": {"ruleset": "american62", "seats": {"N": "rule", "E": "random", "S": "rule"},
-                     "limits": {"decision_ms": 2000}},
+    "create_table": {
+        "ruleset": "american62",
+        "seats": {"N": "rule", "E": "random", "S": "rule"},
+        "limits": {"decision_ms": 2000},
+    },
     "join_table": {"seat": "W"},
 }
 
@@ -97,8 +141,13 @@ def decision_example() -> dict[str, Any]:
     """A real decision: the first bid of a board, as the engine shows it to the seat."""
     state = HandState(make_ruleset("american62"), generate_board("example", 1))
     view = observation(state, SEATS[state.to_act])
-    return {"id": "6f1c0d9e2b7a4c3f8e5d1a0b9c8d7e6f", "observation": view, "legal": view["legal"],
-            "deadline": 1796000000.25, "deadline_in_ms": 1800}
+    return {
+        "id": "6f1c0d9e2b7a4c3f8e5d1a0b9c8d7e6f",
+        "observation": view,
+        "legal": view["legal"],
+        "deadline": 1796000000.25,
+        "deadline_in_ms": 1800,
+    }
 
 
 RESPONSE_EXAMPLES = {"next_decision": decision_example}

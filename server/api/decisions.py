@@ -12,9 +12,10 @@ path of every remote match.
 """
 
 import time
+from collections.abc import Iterable
 from contextlib import nullcontext
 from threading import Event
-from typing import Any, Iterable
+from typing import Any
 
 from flask import Response
 from flask.views import MethodView
@@ -27,14 +28,16 @@ from server.store import Store
 
 from .auth import SECURITY, authorised, bearer_token, bot_token_hash, current_bot
 from .context import arena
-from .ratelimit import empty_polls, limiter
-from .served import Served
 from .game_schemas import ActionSchema
+from .ratelimit import empty_polls, limiter
 from .schemas import DECISION_ID, AcceptedSchema, AnswerArgsSchema, DecisionSchema, WaitSchema
+from .served import Served
+
 
 class DecisionIdConverter(BaseConverter):
     """Path segments that can be a decision id; ``POST /decisions/next`` is then a 405, and
     ``OPTIONS /decisions/next`` no longer offers POST."""
+
     regex = DECISION_ID
 
 
@@ -42,10 +45,14 @@ def decision_id_schema(_converter: BaseConverter) -> dict[str, str]:
     return {"type": "string", "pattern": f"^{DECISION_ID}$"}
 
 
-blp = Blueprint("decisions", __name__, url_prefix="/api/v1/decisions",
-                description="Remote seats: long-poll for decisions and answer them")
+blp = Blueprint(
+    "decisions",
+    __name__,
+    url_prefix="/api/v1/decisions",
+    description="Remote seats: long-poll for decisions and answer them",
+)
 
-POLL_SLICE = 5.0     # seconds per wait on a wake event before reading Redis again
+POLL_SLICE = 5.0  # seconds per wait on a wake event before reading Redis again
 FULL_RETRY_AFTER = 2  # seconds a long-poll refused past this process's capacity is told to wait
 
 
@@ -57,8 +64,15 @@ def token_first():
         authorised(None)
 
 
-def await_open(store: Store, bot: str, wait: float, woken: Event | None, found: list[str] | None = None,
-               limit: int = -1, skip: Iterable[str] = ()) -> list[str]:
+def await_open(
+    store: Store,
+    bot: str,
+    wait: float,
+    woken: Event | None,
+    found: list[str] | None = None,
+    limit: int = -1,
+    skip: Iterable[str] = (),
+) -> list[str]:
     """The bot's open requests (JSON), waiting up to ``wait`` seconds for at least one.
 
     ``woken`` is the bot's wake event (``Waker.interest``), registered before ``found``
@@ -134,8 +148,12 @@ class Decisions(MethodView):
 
 @blp.route("/next")
 class Next(MethodView):
-    @limiter.limit(empty_polls, key_func=bot_token_hash, deduct_when=lambda response: response.status_code == 204,
-                   error_message="too many long-polls that found nothing for this token (use wait=)")
+    @limiter.limit(
+        empty_polls,
+        key_func=bot_token_hash,
+        deduct_when=lambda response: response.status_code == 204,
+        error_message="too many long-polls that found nothing for this token (use wait=)",
+    )
     @blp.doc(security=SECURITY)
     @blp.arguments(WaitSchema(), location="query")
     @blp.response(200, DecisionSchema)
@@ -154,9 +172,12 @@ class Next(MethodView):
         if not pending and args["wait"] > 0:
             with waker.interest(bot) as woken:
                 if woken is None:
-                    abort(503, message=f"this server process holds {waker.capacity} long-polls already; "
-                                       f"retry after {FULL_RETRY_AFTER} s",
-                          headers={"Retry-After": str(FULL_RETRY_AFTER)})
+                    abort(
+                        503,
+                        message=f"this server process holds {waker.capacity} long-polls already; "
+                        f"retry after {FULL_RETRY_AFTER} s",
+                        headers={"Retry-After": str(FULL_RETRY_AFTER)},
+                    )
                 pending = await_open(store, bot, args["wait"], woken, limit=1)
         arena().served.remember(bot, pending)
         return json_response(pending[0]) if pending else Response(status=204)
@@ -185,7 +206,7 @@ class Answer(MethodView):
         """
         store, served_here, token_hash = arena().store, arena().served, bot_token_hash()
         served = served_here.get(decision_id)
-        if served is None or why_illegal(action, served):   # anything to report is checked in order
+        if served is None or why_illegal(action, served):  # anything to report is checked in order
             served = judge(store, token_hash, decision_id, action)
         wait, skip = args["wait"], args["skip"]
         with arena().waker.interest(served.bot) if wait > 0 else nullcontext() as woken:

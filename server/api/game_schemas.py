@@ -27,19 +27,25 @@ from server.engine.state import BIDDING, DISCARD, DONE, PLAY, ROB, TRUMP
 
 RULESETS = list(GAMES)
 PHASES = [BIDDING, SALE, WIDOW, TRUMP, BEG, GIVE, BUNCH, ACCEPT, DISCARD, ROB, CALL, PLAY, DONE]
-SINGLE_SEATS = list(seats_for(7))             # P1 ... P7: every seat of a table that is not N E S W
+SINGLE_SEATS = list(seats_for(7))  # P1 ... P7: every seat of a table that is not N E S W
 SEAT_NAMES = [*SEATS, *SINGLE_SEATS]
-SIDES = ["NS", "EW", *SEATS, *SINGLE_SEATS]   # N E S W: the auction games at four, each for himself
+SIDES = ["NS", "EW", *SEATS, *SINGLE_SEATS]  # N E S W: the auction games at four, each for himself
 SIDES += [name for spec in GAMES.values() for names, _ in spec.fixed_sides.values() for name in names]
-MAX_BID = 63                                   # sixty_three's top bid; each ruleset's range is in legal
+MAX_BID = 63  # sixty_three's top bid; each ruleset's range is in legal
 
 ENUMS: dict[str, tuple[list[str], str]] = {
-    "Card": (list(ALL_NAMES), "rank (2-9, T, J, Q, K, A) then suit (C, D, H, S), e.g. 'TH'; or 'JK', "
-                              "the joker, in snoozer's 53-card pack only"),
+    "Card": (
+        list(ALL_NAMES),
+        "rank (2-9, T, J, Q, K, A) then suit (C, D, H, S), e.g. 'TH'; or 'JK', "
+        "the joker, in snoozer's 53-card pack only",
+    ),
     "Seat": (SEAT_NAMES, "a seat at the table: N E S W at four, else P1 ... Pk clockwise"),
     "Suit": (list(SUITS), "clubs, diamonds, hearts, spades"),
-    "Side": (SIDES, "who scores: a partnership (North-South, East-West; P1P4, P2P5, P3P6 in widow_cinch) "
-                    "or, where each plays for himself, a seat"),
+    "Side": (
+        SIDES,
+        "who scores: a partnership (North-South, East-West; P1P4, P2P5, P3P6 in widow_cinch) "
+        "or, where each plays for himself, a seat",
+    ),
     "Phase": (PHASES, "the part of the hand that is being played"),
     "Ruleset": (RULESETS, "the game's rules (RULES.md, RULES-family.md)"),
 }
@@ -112,6 +118,7 @@ class ByType(OneOfSchema):
 
 # ---------------------------------------------------------------- actions (answers)
 
+
 class PassAction(ma.Schema):
     type = Kind("pass")
     seat = Seat(metadata={"description": "optional; if present, the seat to act"})
@@ -119,8 +126,12 @@ class PassAction(ma.Schema):
 
 class BidAction(PassAction):
     type = Kind("bid")
-    amount = fields.Integer(required=True, strict=True, validate=validate.Range(1, MAX_BID), metadata={
-        "description": "above the highest bid so far, within the ruleset's range (see legal)"})
+    amount = fields.Integer(
+        required=True,
+        strict=True,
+        validate=validate.Range(1, MAX_BID),
+        metadata={"description": "above the highest bid so far, within the ruleset's range (see legal)"},
+    )
 
 
 class TrumpAction(PassAction):
@@ -130,24 +141,43 @@ class TrumpAction(PassAction):
 
 class DiscardAction(PassAction):
     type = Kind("discard")
-    cards = Cards(required=True, metadata={"description": (
-        "the cards to discard, from the discard entry's 'from', at least its 'min' and at most its 'max', "
-        "every card of its 'must_include' among them")})
+    cards = Cards(
+        required=True,
+        metadata={
+            "description": (
+                "the cards to discard, from the discard entry's 'from', at least its 'min' and at most its 'max', "
+                "every card of its 'must_include' among them"
+            )
+        },
+    )
 
 
 class RobAction(PassAction):
     type = Kind("rob")
-    keep = Cards(20, required=True, metadata={"description": (
-        "the dealer's whole hand afterwards: 'size' cards of the rob entry's 'from', every card of its "
-        "'must_keep' among them")})
+    keep = Cards(
+        20,
+        required=True,
+        metadata={
+            "description": (
+                "the dealer's whole hand afterwards: 'size' cards of the rob entry's 'from', every card of its "
+                "'must_keep' among them"
+            )
+        },
+    )
 
 
 class PlayAction(PassAction):
     type = Kind("play")
     card = Card(required=True)
-    extras = Cards(13, metadata={"description": (
-        "first trick only, when the play entry has 'extras_count': that many cards of its 'extras_from' "
-        "played face down with the card")})
+    extras = Cards(
+        13,
+        metadata={
+            "description": (
+                "first trick only, when the play entry has 'extras_count': that many cards of its 'extras_from' "
+                "played face down with the card"
+            )
+        },
+    )
 
 
 class StrictBoolean(fields.Boolean):
@@ -164,8 +194,7 @@ class WidowAction(PassAction):
     play (widow_cinch, RULES-family 9.4)."""
 
     type = Kind("widow")
-    take = StrictBoolean(required=True, metadata={
-        "description": "true: take the widow; false: leave it"})
+    take = StrictBoolean(required=True, metadata={"description": "true: take the widow; false: leave it"})
 
 
 class CallAction(PassAction):
@@ -187,24 +216,41 @@ def _bare(kind: str, doc: str) -> PassAction:
     return type(f"{kind.capitalize()}Action", (PassAction,), {"type": Kind(kind), "__doc__": doc})()
 
 
-BARE_ACTIONS = {kind: _bare(kind, doc) for kind, doc in (
-    ("stand", "the eldest keeps the turn-up's suit as trump"), ("beg", "the eldest begs"),
-    ("give", "the dealer gives the eldest's side a point"), ("run", "the dealer runs the cards"),
-    ("bunch", "propose a new deal (two_player_bunch)"), ("accept", "agree to the proposed bunch"),
-    ("refuse", "refuse the proposed bunch"), ("sell", "the eldest sells to the highest bidder"),
-    ("pitch", "the eldest pitches himself"))}
+BARE_ACTIONS = {
+    kind: _bare(kind, doc)
+    for kind, doc in (
+        ("stand", "the eldest keeps the turn-up's suit as trump"),
+        ("beg", "the eldest begs"),
+        ("give", "the dealer gives the eldest's side a point"),
+        ("run", "the dealer runs the cards"),
+        ("bunch", "propose a new deal (two_player_bunch)"),
+        ("accept", "agree to the proposed bunch"),
+        ("refuse", "refuse the proposed bunch"),
+        ("sell", "the eldest sells to the highest bidder"),
+        ("pitch", "the eldest pitches himself"),
+    )
+}
 
 
 class ActionSchema(ByType):
     """An answer: one object, its fields set by its ``type`` (RULES.md section 6,
     RULES-family section 13)."""
 
-    type_schemas = {"pass": PassAction(), "bid": BidAction(), "trump": TrumpAction(), "discard": DiscardAction(),
-                    "rob": RobAction(), "play": PlayAction(), "widow": WidowAction(), "call": CallAction(),
-                    **BARE_ACTIONS}
+    type_schemas = {
+        "pass": PassAction(),
+        "bid": BidAction(),
+        "trump": TrumpAction(),
+        "discard": DiscardAction(),
+        "rob": RobAction(),
+        "play": PlayAction(),
+        "widow": WidowAction(),
+        "call": CallAction(),
+        **BARE_ACTIONS,
+    }
 
 
 # ---------------------------------------------------------------- legal entries
+
 
 class PlayChoice(ma.Schema):
     """A card that may be played; on the first trick it may owe extras."""
@@ -229,8 +275,12 @@ class RobChoice(ma.Schema):
     """The dealer's draw: answer with a rob action keeping ``size`` cards."""
 
     type = Kind("rob")
-    from_ = Cards(52, required=True, data_key="from", metadata={
-        "description": "the dealer's hand and the stock's cards he may take"})
+    from_ = Cards(
+        52,
+        required=True,
+        data_key="from",
+        metadata={"description": "the dealer's hand and the stock's cards he may take"},
+    )
     must_keep = Cards(52, required=True, metadata={"description": "cards the dealer must keep"})
     size = fields.Integer(required=True, metadata={"description": "cards to keep"})
 
@@ -239,12 +289,21 @@ class LegalSchema(ByType):
     """One entry of ``legal``: a complete action (pass, bid, trump, play) to send back as
     it is, or a choice (discard, rob, play with extras) that says what to send."""
 
-    type_schemas = {"pass": PassAction(), "bid": BidAction(), "trump": TrumpAction(), "play": PlayChoice(),
-                    "discard": DiscardChoice(), "rob": RobChoice(), "widow": WidowAction(), "call": CallAction(),
-                    **BARE_ACTIONS}
+    type_schemas = {
+        "pass": PassAction(),
+        "bid": BidAction(),
+        "trump": TrumpAction(),
+        "play": PlayChoice(),
+        "discard": DiscardChoice(),
+        "rob": RobChoice(),
+        "widow": WidowAction(),
+        "call": CallAction(),
+        **BARE_ACTIONS,
+    }
 
 
 # ---------------------------------------------------------------- observations
+
 
 class Contract(ma.Schema):
     seat = Seat(required=True)
@@ -267,8 +326,11 @@ class DrawCounts(ma.Schema):
 
 class Draw(DrawCounts):
     shown = Cards(required=True, metadata={"description": "discards shown face up (public)"})
-    cards = Cards(required=True, allow_none=True, metadata={
-        "description": "the cards it discarded: the seat's own draw only, else null"})
+    cards = Cards(
+        required=True,
+        allow_none=True,
+        metadata={"description": "the cards it discarded: the seat's own draw only, else null"},
+    )
     left_in_stock = Cards(metadata={"description": "the dealer's own rob: what he left in the stock"})
 
 
@@ -287,10 +349,16 @@ class Trick(ma.Schema):
 class Item(ma.Schema):
     """One scoring item of the hand so far (RULES-family replay contract)."""
 
-    item = fields.String(required=True, metadata={"description": (
-        "turned-jack, gift, sale, peg, set-back, high, low, jack, game, ten, three, five, nine, snoozer (All Fours "
-        "games), or "
-        "the counting card (Cinch games)")})
+    item = fields.String(
+        required=True,
+        metadata={
+            "description": (
+                "turned-jack, gift, sale, peg, set-back, high, low, jack, game, ten, three, five, nine, snoozer (All Fours "
+                "games), or "
+                "the counting card (Cinch games)"
+            )
+        },
+    )
     side = Side(required=True)
     value = fields.Integer(required=True)
     card = Card(metadata={"description": "the card that scored it, where one did"})
@@ -315,11 +383,16 @@ class ObservationBase(ma.Schema):
     declarer = Seat(required=True, allow_none=True)
     trump = Suit(required=True, allow_none=True)
     tricks = fields.List(fields.Nested(Trick), required=True)
-    points = fields.Nested(BySides, required=True, allow_none=True, metadata={
-        "description": "points taken in the hand, once it is done"})
+    points = fields.Nested(
+        BySides, required=True, allow_none=True, metadata={"description": "points taken in the hand, once it is done"}
+    )
     scores = fields.Nested(BySides, required=True, metadata={"description": "game scores before the hand"})
-    legal = fields.List(fields.Nested(LegalSchema), required=True, allow_none=True, metadata={
-        "description": "for the seat to act: every legal action or choice; null otherwise"})
+    legal = fields.List(
+        fields.Nested(LegalSchema),
+        required=True,
+        allow_none=True,
+        metadata={"description": "for the seat to act: every legal action or choice; null otherwise"},
+    )
 
 
 class CinchObservation(ObservationBase):
@@ -336,8 +409,9 @@ class WidowCinchObservation(ObservationBase):
     the face-up discards (each ``draws`` entry shows its cards to everyone)."""
 
     bids = fields.List(fields.Nested(BidRecord), required=True)
-    widow_taken = fields.Boolean(required=True, allow_none=True, metadata={
-        "description": "null until the declarer decides"})
+    widow_taken = fields.Boolean(
+        required=True, allow_none=True, metadata={"description": "null until the declarer decides"}
+    )
     draws = fields.List(fields.Nested(Draw), required=True)
 
 
@@ -373,8 +447,11 @@ class AuctionCinchDraw(DrawCounts):
     """One seat's draw in auction_cinch: its discards are face up, what it drew its own."""
 
     shown = Cards(required=True, metadata={"description": "its discards, face up (public)"})
-    drawn = Cards(required=True, allow_none=True, metadata={
-        "description": "the cards it drew: the seat's own draw only, else null"})
+    drawn = Cards(
+        required=True,
+        allow_none=True,
+        metadata={"description": "the cards it drew: the seat's own draw only, else null"},
+    )
 
 
 class AuctionCinchObservation(ObservationBase):
@@ -384,19 +461,28 @@ class AuctionCinchObservation(ObservationBase):
     bids = fields.List(fields.Nested(BidRecord), required=True)
     draws = fields.List(fields.Nested(AuctionCinchDraw), required=True)
     restocks = fields.Integer(required=True, metadata={"description": "times the stock was rebuilt"})
-    restocked = Cards(required=True, metadata={
-        "description": "discards put back into a rebuilt stock: in play again, wherever drawn"})
+    restocked = Cards(
+        required=True, metadata={"description": "discards put back into a rebuilt stock: in play again, wherever drawn"}
+    )
     stock_size = fields.Integer(required=True, metadata={"description": "cards left in the stock"})
     called = Card(required=True, allow_none=True, metadata={"description": "the declarer's called card"})
-    partner = Seat(required=True, allow_none=True, metadata={
-        "description": "the called card's holder, the declarer's partner; null before the call or alone"})
-    makers = fields.List(Seat(), required=True, allow_none=True, metadata={
-        "description": "the declarer and his partner, from the call on; null before it"})
+    partner = Seat(
+        required=True,
+        allow_none=True,
+        metadata={"description": "the called card's holder, the declarer's partner; null before the call or alone"},
+    )
+    makers = fields.List(
+        Seat(),
+        required=True,
+        allow_none=True,
+        metadata={"description": "the declarer and his partner, from the call on; null before it"},
+    )
 
 
 def _target() -> fields.Integer:
-    return fields.Integer(validate=validate.Range(min=1), metadata={"description": "the game's target (no effect "
-                                                                                   "on a duplicate board)"})
+    return fields.Integer(
+        validate=validate.Range(min=1), metadata={"description": "the game's target (no effect on a duplicate board)"}
+    )
 
 
 def _players(*allowed: int) -> fields.Integer:
@@ -409,51 +495,119 @@ def _options(name: str, doc: str, **option_fields: fields.Field) -> type[ma.Sche
 
 American62Options = _options("American62Options", "american62 takes no options: its source's single profile.")
 Foster51Options = _options(
-    "Foster51Options", "The named variations of foster51 (RULES.md section 4); only those that differ from the "
-    "base ruleset are present.",
-    min_bid=fields.Integer(validate=validate.Range(1, 14)), trump_discard_over_six_only=fields.Boolean(),
-    low_to_holder=fields.Boolean(), first_lead_trump=fields.Boolean(), dealer_draws_blind=fields.Boolean(),
-    scoring=fields.String(validate=validate.OneOf([SCORING_DIFFERENCE, SCORING_SET_BACK, SCORING_EIGHT_POINT])))
-assert set(Foster51Options._declared_fields) == set(OPTION_NAMES)     # a new option joins this schema
-_TURN_UP_OPTIONS = {"players": _players(2, 3, 4), "target": _target(), "keep_nine": fields.Boolean(),
-                    "two_player_bunch": fields.Boolean()}
+    "Foster51Options",
+    "The named variations of foster51 (RULES.md section 4); only those that differ from the base ruleset are present.",
+    min_bid=fields.Integer(validate=validate.Range(1, 14)),
+    trump_discard_over_six_only=fields.Boolean(),
+    low_to_holder=fields.Boolean(),
+    first_lead_trump=fields.Boolean(),
+    dealer_draws_blind=fields.Boolean(),
+    scoring=fields.String(validate=validate.OneOf([SCORING_DIFFERENCE, SCORING_SET_BACK, SCORING_EIGHT_POINT])),
+)
+assert set(Foster51Options._declared_fields) == set(OPTION_NAMES)  # a new option joins this schema
+_TURN_UP_OPTIONS = {
+    "players": _players(2, 3, 4),
+    "target": _target(),
+    "keep_nine": fields.Boolean(),
+    "two_player_bunch": fields.Boolean(),
+}
 OPTIONS: dict[str, tuple[type[ma.Schema], type[ObservationBase]]] = {
     "american62": (American62Options, CinchObservation),
     "foster51": (Foster51Options, CinchObservation),
-    "seven_up": (_options("SevenUpOptions", "seven_up's options that differ from the defaults.",
-                          **_TURN_UP_OPTIONS), TurnUpObservation),
-    "pitch": (_options("PitchOptions", "pitch's options that differ from the defaults.",
-                       players=_players(2, 3, 4), target=_target()), AllFoursObservation),
-    "all_fives": (_options("AllFivesOptions", "all_fives' options that differ from the defaults.",
-                           **_TURN_UP_OPTIONS), TurnUpObservation),
-    "blind_cinch": (_options("BlindCinchOptions", "blind_cinch's options that differ from the defaults.",
-                             base=fields.String(validate=validate.OneOf(["foster51", "american62"])),
-                             target=_target()), CinchObservation),
-    "sixty_three": (_options("SixtyThreeOptions", "sixty_three's options that differ from the defaults.",
-                             scoring=fields.String(validate=validate.OneOf(["difference", "setback"])),
-                             target=_target()), CinchObservation),
-    "auction_pitch": (_options("AuctionPitchOptions", "auction_pitch's options that differ from the defaults.",
-                               players=_players(4, 5, 6, 7), target=_target()), AuctionPitchObservation),
-    "pedro": (_options("PedroOptions", "pedro's options that differ from the defaults.",
-                       players=_players(4, 5, 6, 7), target=_target(), deal_all=fields.Boolean()),
-              AuctionPitchObservation),
-    "snoozer": (_options("SnoozerOptions", "snoozer's options that differ from the defaults.",
-                         players=_players(4, 5, 6, 7), deal_all=fields.Boolean(),
-                         target=fields.Integer(validate=validate.OneOf([50, 100]), metadata={
-                             "description": "the game's target, 50 or 100 (no effect on a duplicate board)"})),
-                AuctionPitchObservation),
-    "widow_cinch": (_options("WidowCinchOptions", "widow_cinch's options that differ from the defaults.",
-                             target=_target()), WidowCinchObservation),
-    "auction_cinch": (_options("AuctionCinchOptions", "auction_cinch's options that differ from the defaults.",
-                               players=_players(5, 6), target=_target()), AuctionCinchObservation),
+    "seven_up": (
+        _options("SevenUpOptions", "seven_up's options that differ from the defaults.", **_TURN_UP_OPTIONS),
+        TurnUpObservation,
+    ),
+    "pitch": (
+        _options(
+            "PitchOptions",
+            "pitch's options that differ from the defaults.",
+            players=_players(2, 3, 4),
+            target=_target(),
+        ),
+        AllFoursObservation,
+    ),
+    "all_fives": (
+        _options("AllFivesOptions", "all_fives' options that differ from the defaults.", **_TURN_UP_OPTIONS),
+        TurnUpObservation,
+    ),
+    "blind_cinch": (
+        _options(
+            "BlindCinchOptions",
+            "blind_cinch's options that differ from the defaults.",
+            base=fields.String(validate=validate.OneOf(["foster51", "american62"])),
+            target=_target(),
+        ),
+        CinchObservation,
+    ),
+    "sixty_three": (
+        _options(
+            "SixtyThreeOptions",
+            "sixty_three's options that differ from the defaults.",
+            scoring=fields.String(validate=validate.OneOf(["difference", "setback"])),
+            target=_target(),
+        ),
+        CinchObservation,
+    ),
+    "auction_pitch": (
+        _options(
+            "AuctionPitchOptions",
+            "auction_pitch's options that differ from the defaults.",
+            players=_players(4, 5, 6, 7),
+            target=_target(),
+        ),
+        AuctionPitchObservation,
+    ),
+    "pedro": (
+        _options(
+            "PedroOptions",
+            "pedro's options that differ from the defaults.",
+            players=_players(4, 5, 6, 7),
+            target=_target(),
+            deal_all=fields.Boolean(),
+        ),
+        AuctionPitchObservation,
+    ),
+    "snoozer": (
+        _options(
+            "SnoozerOptions",
+            "snoozer's options that differ from the defaults.",
+            players=_players(4, 5, 6, 7),
+            deal_all=fields.Boolean(),
+            target=fields.Integer(
+                validate=validate.OneOf([50, 100]),
+                metadata={"description": "the game's target, 50 or 100 (no effect on a duplicate board)"},
+            ),
+        ),
+        AuctionPitchObservation,
+    ),
+    "widow_cinch": (
+        _options("WidowCinchOptions", "widow_cinch's options that differ from the defaults.", target=_target()),
+        WidowCinchObservation,
+    ),
+    "auction_cinch": (
+        _options(
+            "AuctionCinchOptions",
+            "auction_cinch's options that differ from the defaults.",
+            players=_players(5, 6),
+            target=_target(),
+        ),
+        AuctionCinchObservation,
+    ),
 }
 
 
 def _observation(ruleset: str) -> ObservationBase:
     options, base = OPTIONS[ruleset]
     name = "".join(part.capitalize() for part in ruleset.split("_")) + "Observation"
-    return type(name, (base,), {"ruleset": fields.String(required=True, validate=validate.OneOf([ruleset])),
-                                "options": fields.Nested(options, required=True)})()
+    return type(
+        name,
+        (base,),
+        {
+            "ruleset": fields.String(required=True, validate=validate.OneOf([ruleset])),
+            "options": fields.Nested(options, required=True),
+        },
+    )()
 
 
 class ObservationSchema(ByType):
@@ -461,15 +615,22 @@ class ObservationSchema(ByType):
     type_schemas = {ruleset: _observation(ruleset) for ruleset in OPTIONS}
 
 
-assert set(ObservationSchema.type_schemas) == set(RULESETS)      # a new ruleset joins this schema
+assert set(ObservationSchema.type_schemas) == set(RULESETS)  # a new ruleset joins this schema
 
 
 # ---------------------------------------------------------------- played hands
 
+
 class BoardSchema(ma.Schema):
     dealer = Seat(required=True)
-    deck = Cards(required=True, metadata={"description": (
-        "the shuffled deck, dealt as RULES.md section 2 says: 52 cards, or 53 with 'JK' for snoozer")})
+    deck = Cards(
+        required=True,
+        metadata={
+            "description": (
+                "the shuffled deck, dealt as RULES.md section 2 says: 52 cards, or 53 with 'JK' for snoozer"
+            )
+        },
+    )
     seed = fields.String(required=True, metadata={"description": "what the deck was generated from"})
 
 
@@ -496,13 +657,17 @@ class Fault(ma.Schema):
 class HandResult(ma.Schema):
     """What a played hand came to."""
 
-    contract = fields.Nested(Contract, required=True, allow_none=True, metadata={
-        "description": "null when every seat passed (foster51)"})
+    contract = fields.Nested(
+        Contract, required=True, allow_none=True, metadata={"description": "null when every seat passed (foster51)"}
+    )
     trump = Suit(required=True, allow_none=True)
     tricks = fields.Nested(BySides, required=True, metadata={"description": "tricks won"})
     points = fields.Nested(BySides, required=True)
-    delta = fields.Nested(BySides, required=True, metadata={"description": (
-        "the hand's change to the score: the scores after the hand are scores + delta")})
+    delta = fields.Nested(
+        BySides,
+        required=True,
+        metadata={"description": ("the hand's change to the score: the scores after the hand are scores + delta")},
+    )
 
 
 class HandRecord(ma.Schema):
@@ -513,19 +678,37 @@ class HandRecord(ma.Schema):
     ruleset = Ruleset(required=True)
     options = fields.Dict(required=True, metadata={"description": "as the observation's options"})
     board = fields.Nested(BoardSchema, required=True)
-    scores = fields.Nested(BySides, required=True, metadata={"description": (
-        "the game scores before the hand (0-0 in a duplicate room)")})
+    scores = fields.Nested(
+        BySides, required=True, metadata={"description": ("the game scores before the hand (0-0 in a duplicate room)")}
+    )
     actions = fields.List(fields.Nested(RecordedAction), required=True)
-    faults = fields.List(fields.Nested(Fault), required=True, metadata={"description": (
-        "the actions that replaced a seat's answer (a timeout, an error or an illegal action)")})
+    faults = fields.List(
+        fields.Nested(Fault),
+        required=True,
+        metadata={
+            "description": ("the actions that replaced a seat's answer (a timeout, an error or an illegal action)")
+        },
+    )
     result = fields.Nested(HandResult, required=True)
 
 
 class Room(HandRecord):
     """One room of a board: the hand's record, and N/S's luck next to it."""
 
-    luck = fields.Float(allow_none=True, metadata={"description": (
-        "N/S's luck on the draw in this room: the fixed evaluator's value of the position the stock made "
-        "minus its mean over other stocks (absent on boards stored before it was measured)")})
-    units = fields.List(fields.String(), metadata={"description": (
-        "a match of k > 2 entrants: the unit (seat) each entrant held in this room, in entrant order")})
+    luck = fields.Float(
+        allow_none=True,
+        metadata={
+            "description": (
+                "N/S's luck on the draw in this room: the fixed evaluator's value of the position the stock made "
+                "minus its mean over other stocks (absent on boards stored before it was measured)"
+            )
+        },
+    )
+    units = fields.List(
+        fields.String(),
+        metadata={
+            "description": (
+                "a match of k > 2 entrants: the unit (seat) each entrant held in this room, in entrant order"
+            )
+        },
+    )

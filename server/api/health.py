@@ -23,5 +23,5 @@ class Ready(MethodView):
     @blp.alt_response(503, description="Redis is not reachable (with Retry-After)")
     @blp.doc(operationId="get_ready")
     def get(self):
-        arena().store.redis.ping()      # Redis trouble is the app's 503 with Retry-After
+        arena().store.redis.ping()  # Redis trouble is the app's 503 with Retry-After
         return {"status": "ready"}

@@ -20,8 +20,8 @@ from flask import request
 from flask.json.provider import DefaultJSONProvider
 from werkzeug.exceptions import BadRequest
 
-MAX_DEPTH = 32               # nested arrays and objects in a body
-MAX_INT = 2 ** 53            # |n| below this: exact as a double, in Lua and in JavaScript
+MAX_DEPTH = 32  # nested arrays and objects in a body
+MAX_INT = 2**53  # |n| below this: exact as a double, in Lua and in JavaScript
 _INT_DIGITS = len(str(MAX_INT))
 _BAD_CHARS = re.compile("[\x00\ud800-\udfff]")
 
@@ -56,7 +56,7 @@ class ArenaJSONProvider(DefaultJSONProvider):
             return json.loads(s, parse_int=_int, parse_float=_float, parse_constant=_constant, **kwargs)
         except RecursionError:
             raise InputError(f"the JSON body is nested too deeply (more than {MAX_DEPTH} levels)") from None
-        except ValueError as exc:    # JSONDecodeError, bad UTF-8, and the refusals above
+        except ValueError as exc:  # JSONDecodeError, bad UTF-8, and the refusals above
             raise InputError(f"the body is not acceptable JSON: {exc}") from None
 
 

@@ -18,13 +18,22 @@ import marshmallow as ma
 from flask import Flask, Response, json
 from flask_smorest import Api
 from flask_smorest.spec import prepare_response
-from redis.exceptions import (AuthenticationError, BusyLoadingError, ClusterDownError, ConnectionError as RedisDown,
-                              MaxConnectionsError, OutOfMemoryError, ReadOnlyError, RedisError, TryAgainError)
+from redis.exceptions import (
+    AuthenticationError,
+    BusyLoadingError,
+    ClusterDownError,
+    MaxConnectionsError,
+    OutOfMemoryError,
+    ReadOnlyError,
+    RedisError,
+    TryAgainError,
+)
+from redis.exceptions import ConnectionError as RedisDown
 from redis.exceptions import TimeoutError as RedisTimeout
 from werkzeug.exceptions import HTTPException
 
 PROBLEM = "application/problem+json"
-RETRY_AFTER = 2     # seconds a client is asked to wait when Redis is away
+RETRY_AFTER = 2  # seconds a client is asked to wait when Redis is away
 
 log = logging.getLogger("cinch.api")
 
@@ -34,16 +43,27 @@ class ProblemSchema(ma.Schema):
     title = ma.fields.String(required=True, metadata={"description": "short summary (the HTTP reason)"})
     status = ma.fields.Integer(required=True)
     detail = ma.fields.String(required=True, metadata={"description": "what is wrong, in words"})
-    errors = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.Dict(), metadata={"description": (
-        "invalid input only: where it was (json, query, path) -> field -> its messages, a list of "
-        "strings, or for a nested object the same mapping one level down; e.g. "
-        '{"json": {"name": ["Missing data for required field."]}}, '
-        '{"json": {"limits": {"decision_ms": ["Must be greater than or equal to 50 ..."]}}}')})
+    errors = ma.fields.Dict(
+        keys=ma.fields.String(),
+        values=ma.fields.Dict(),
+        metadata={
+            "description": (
+                "invalid input only: where it was (json, query, path) -> field -> its messages, a list of "
+                "strings, or for a nested object the same mapping one level down; e.g. "
+                '{"json": {"name": ["Missing data for required field."]}}, '
+                '{"json": {"limits": {"decision_ms": ["Must be greater than or equal to 50 ..."]}}}'
+            )
+        },
+    )
 
 
 def problem(status: int, detail: str, errors: dict | None = None, headers: dict | None = None) -> Response:
-    body: dict[str, Any] = {"type": "about:blank", "title": http.HTTPStatus(status).phrase, "status": status,
-                            "detail": detail}
+    body: dict[str, Any] = {
+        "type": "about:blank",
+        "title": http.HTTPStatus(status).phrase,
+        "status": status,
+        "detail": detail,
+    }
     if errors:
         body["errors"] = errors
     return Response(json.dumps(body), status=status, mimetype=PROBLEM, headers=headers)
@@ -52,7 +72,7 @@ def problem(status: int, detail: str, errors: dict | None = None, headers: dict 
 def _detail_of(errors: Any) -> str:
     """One readable sentence from marshmallow's nested messages, naming the field."""
     if isinstance(errors, dict):
-        for where, value in errors.items():
+        for _where, value in errors.items():
             if isinstance(value, list) and value:
                 return str(value[0])
             if isinstance(value, dict):
@@ -69,7 +89,7 @@ class ArenaApi(Api):
         data = getattr(error, "data", None) or {}
         errors = data.get("errors") or data.get("messages")
         detail = data.get("message") or (_detail_of(errors) if errors else error.description)
-        headers = {k: v for k, v in error.get_headers() if k.lower() != "content-type"}   # e.g. Allow on 405
+        headers = {k: v for k, v in error.get_headers() if k.lower() != "content-type"}  # e.g. Allow on 405
         headers.update(data.get("headers") or {})
         return problem(error.code or 500, detail, errors, headers)
 
@@ -95,7 +115,7 @@ def _unavailable(error: RedisError) -> Response:
     """Redis is down, restarting, loading, slow or the pool is exhausted: come back soon.
     The error's own text is not echoed (it may name hosts and ports)."""
     if not isinstance(error, _TRANSIENT) or isinstance(error, AuthenticationError):
-        return _internal(error)       # a script error or a wrong password will not pass by waiting
+        return _internal(error)  # a script error or a wrong password will not pass by waiting
     if isinstance(error, BusyLoadingError):
         why = "is loading its data"
     elif isinstance(error, RedisTimeout):
@@ -105,8 +125,9 @@ def _unavailable(error: RedisError) -> Response:
     else:
         why = "is not reachable"
     log.warning("503: Redis %s (%s: %s)", why, type(error).__name__, error)
-    return problem(503, f"the arena's database {why}; retry after {RETRY_AFTER} s",
-                   headers={"Retry-After": str(RETRY_AFTER)})
+    return problem(
+        503, f"the arena's database {why}; retry after {RETRY_AFTER} s", headers={"Retry-After": str(RETRY_AFTER)}
+    )
 
 
 def _internal(error: Exception) -> Response:

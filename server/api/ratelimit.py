@@ -37,7 +37,7 @@ from redis import ConnectionPool
 
 from .problems import problem
 
-LIMITS = {      # app config key: (environment variable, default)
+LIMITS = {  # app config key: (environment variable, default)
     "LIMIT_FAILED_AUTH": ("CINCH_LIMIT_FAILED_AUTH", "20/minute"),
     "LIMIT_REGISTRATIONS": ("CINCH_LIMIT_REGISTRATIONS", "10/hour"),
     "LIMIT_EMPTY_POLLS": ("CINCH_LIMIT_EMPTY_POLLS", "5/second"),
@@ -53,9 +53,10 @@ def storage_uri(redis_url: str) -> str:
 
 def init_limiter(app: Flask, pool: ConnectionPool) -> None:
     """Count in the app's Redis, on its pool, under its prefix; 429s as problems."""
-    app.config.update(RATELIMIT_STORAGE_URI=storage_uri(app.config["REDIS_URL"]),
-                      RATELIMIT_STORAGE_OPTIONS={"connection_pool": pool,
-                                                 "key_prefix": f"{app.config['CINCH_PREFIX']}:ratelimit"})
+    app.config.update(
+        RATELIMIT_STORAGE_URI=storage_uri(app.config["REDIS_URL"]),
+        RATELIMIT_STORAGE_OPTIONS={"connection_pool": pool, "key_prefix": f"{app.config['CINCH_PREFIX']}:ratelimit"},
+    )
     limiter.init_app(app)
     app.register_error_handler(RateLimitExceeded, _too_many)
 
@@ -76,8 +77,9 @@ def _too_many(error: RateLimitExceeded) -> Response:
     if breached is None:
         return problem(429, error.description, headers={"Retry-After": "1"})
     seconds = _retry_after(breached.limit, breached.reset_at)
-    return problem(429, f"{error.description} ({breached.limit}); retry after {seconds} s",
-                   headers={"Retry-After": seconds})
+    return problem(
+        429, f"{error.description} ({breached.limit}); retry after {seconds} s", headers={"Retry-After": seconds}
+    )
 
 
 def registrations() -> str:
@@ -96,5 +98,9 @@ def count_failed_authentication() -> None:
     if not limiter.limiter.hit(item, "failed-authentication", address):
         reset_at = limiter.limiter.get_window_stats(item, "failed-authentication", address).reset_time
         seconds = _retry_after(item, reset_at)
-        abort(429, message=f"too many failed authentications from this address ({item}); "
-                           f"retry after {seconds} s with a valid token", headers={"Retry-After": seconds})
+        abort(
+            429,
+            message=f"too many failed authentications from this address ({item}); "
+            f"retry after {seconds} s with a valid token",
+            headers={"Retry-After": seconds},
+        )

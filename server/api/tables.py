@@ -62,8 +62,11 @@ def check_seats(rules: Ruleset, seats: dict[str, str]) -> None:
     allowed = seats_for(rules.players)
     wrong = sorted(set(seats) - set(allowed))
     if wrong:
-        abort(422, message=f"seats.{wrong[0]}: a {rules.name} table of {rules.players} players has the seats "
-                           f"{' '.join(allowed)}")
+        abort(
+            422,
+            message=f"seats.{wrong[0]}: a {rules.name} table of {rules.players} players has the seats "
+            f"{' '.join(allowed)}",
+        )
 
 
 def check_consent(seats: dict[str, str], kinds: dict[str, str]) -> None:
@@ -72,18 +75,27 @@ def check_consent(seats: dict[str, str], kinds: dict[str, str]) -> None:
         if bot not in kinds:
             abort(422, message=f"seats.{seat}: unknown or disabled bot {bot!r}")
         if "bot" in g and kinds[bot] == "remote" and bot != g.bot:
-            abort(403, message=f"seats.{seat}: a bot's token seats only itself and built-in bots; "
-                               f"{bot!r} joins with its own token (POST /api/v1/tables/{{id}}/join)")
+            abort(
+                403,
+                message=f"seats.{seat}: a bot's token seats only itself and built-in bots; "
+                f"{bot!r} joins with its own token (POST /api/v1/tables/{{id}}/join)",
+            )
 
 
 def live_table_refusal(limit: TableLimit) -> NoReturn:
     """The 409 problem for a bound on live tables."""
     if limit.args[0] == "tables":
-        abort(409, message=f"the arena holds {current_app.config['TABLE_MAX_LIVE']} live tables (open or "
-                           "running), its most (CINCH_TABLE_MAX_LIVE); try again when one has finished")
-    abort(409, message=f"bot {limit.args[0]!r} has {current_app.config['TABLE_MAX_PER_BOT']} live tables "
-                       "(open or running), the most a bot may have (CINCH_TABLE_MAX_PER_BOT); "
-                       "try again when one has finished")
+        abort(
+            409,
+            message=f"the arena holds {current_app.config['TABLE_MAX_LIVE']} live tables (open or "
+            "running), its most (CINCH_TABLE_MAX_LIVE); try again when one has finished",
+        )
+    abort(
+        409,
+        message=f"bot {limit.args[0]!r} has {current_app.config['TABLE_MAX_PER_BOT']} live tables "
+        "(open or running), the most a bot may have (CINCH_TABLE_MAX_PER_BOT); "
+        "try again when one has finished",
+    )
 
 
 def table_or_404(tid: str) -> dict:
@@ -96,8 +108,9 @@ def table_or_404(tid: str) -> dict:
 def start_if_full(tid: str) -> None:
     store, queue = arena().store, arena().queue
     if store.start_table(tid):
-        queue.enqueue(play_table, store.prefix, tid, job_id=f"{store.prefix}_table_{tid}",
-                      job_timeout=24 * 3600, result_ttl=600)
+        queue.enqueue(
+            play_table, store.prefix, tid, job_id=f"{store.prefix}_table_{tid}", job_timeout=24 * 3600, result_ttl=600
+        )
 
 
 def game_scores(table: dict, hands: list[dict]) -> dict[str, int]:
@@ -115,14 +128,27 @@ def view(tid: str) -> dict:
     table = table_or_404(tid)
     store = arena().store
     hands = store.table_hands(tid)
-    summary = [{"number": h["number"], "scores": h["scores"], "delta": h["result"]["delta"],
-                "contract": h["result"]["contract"], "trump": h["result"]["trump"],
-                "points": h["result"]["points"], "tricks": h["public"]["tricks"]} for h in hands]
-    return {**{k: table[k] for k in ("id", "ruleset", "options", "seats", "status", "winner", "limits")},
-            "hands_played": len(hands), "scores": game_scores(table, hands),
-            "hands": summary, "live": store.table_live(tid) if table["status"] == "running" else None,
-            "commitment": hashlib.sha256(table["deal_seed"].encode("utf-8")).hexdigest(),
-            "deal_seed": table["deal_seed"] if table["status"] == "finished" else None}
+    summary = [
+        {
+            "number": h["number"],
+            "scores": h["scores"],
+            "delta": h["result"]["delta"],
+            "contract": h["result"]["contract"],
+            "trump": h["result"]["trump"],
+            "points": h["result"]["points"],
+            "tricks": h["public"]["tricks"],
+        }
+        for h in hands
+    ]
+    return {
+        **{k: table[k] for k in ("id", "ruleset", "options", "seats", "status", "winner", "limits")},
+        "hands_played": len(hands),
+        "scores": game_scores(table, hands),
+        "hands": summary,
+        "live": store.table_live(tid) if table["status"] == "running" else None,
+        "commitment": hashlib.sha256(table["deal_seed"].encode("utf-8")).hexdigest(),
+        "deal_seed": table["deal_seed"] if table["status"] == "finished" else None,
+    }
 
 
 @blp.route("")
@@ -134,14 +160,20 @@ class Tables(MethodView):
         return [view(tid) for tid in arena().store.table_ids()]
 
     @blp.doc(security=SECURITY)
-    @blp.arguments(TableCreateSchema(), required=False, description=(
-        "optional: every field has a default, and no body (or {}) opens an american62 table of four "
-        "empty seats"))
+    @blp.arguments(
+        TableCreateSchema(),
+        required=False,
+        description=(
+            "optional: every field has a default, and no body (or {}) opens an american62 table of four empty seats"
+        ),
+    )
     @blp.response(201, CreatedSchema)
     @blp.alt_response(403, description="a bot's token named another remote bot in seats")
     @blp.alt_response(409, description="too many live tables, for a bot or in all")
-    @blp.alt_response(422, description=(
-        "unknown ruleset, option or bot, a seat the ruleset's table has not, or limits above the caps"))
+    @blp.alt_response(
+        422,
+        description=("unknown ruleset, option or bot, a seat the ruleset's table has not, or limits above the caps"),
+    )
     @blp.doc(operationId="create_table")
     def post(self, body):
         """Create a table (any bot, or the admin) of any ruleset and table size; named seats
@@ -156,14 +188,24 @@ class Tables(MethodView):
         check_caps(body["limits"])
         kinds = registry.active_kinds(arena().store)
         check_consent(body["seats"], kinds)
-        spec = {"ruleset": body["ruleset"], "options": body["options"], "limits": body["limits"],
-                "seed": body["seed"], "deal_seed": secrets.token_hex(16)}
+        spec = {
+            "ruleset": body["ruleset"],
+            "options": body["options"],
+            "limits": body["limits"],
+            "seed": body["seed"],
+            "deal_seed": secrets.token_hex(16),
+        }
         creator = g.get("bot", "")
         holders = ([creator] if creator else []) + [b for b in body["seats"].values() if kinds.get(b) == "remote"]
         try:
-            tid = arena().store.create_table(spec, body["seats"], creator, holders,
-                                             current_app.config["TABLE_MAX_LIVE"],
-                                             current_app.config["TABLE_MAX_PER_BOT"])
+            tid = arena().store.create_table(
+                spec,
+                body["seats"],
+                creator,
+                holders,
+                current_app.config["TABLE_MAX_LIVE"],
+                current_app.config["TABLE_MAX_PER_BOT"],
+            )
         except TableLimit as limit:
             live_table_refusal(limit)
         start_if_full(tid)
@@ -197,8 +239,11 @@ class Join(MethodView):
         open_seats = [s for s, b in table["seats"].items() if b is None]
         wanted = [body["seat"]] if body.get("seat") else open_seats
         try:
-            taken = any(arena().store.claim_seat(tid, s, g.bot, current_app.config["TABLE_MAX_PER_BOT"])
-                        for s in wanted if s in open_seats)
+            taken = any(
+                arena().store.claim_seat(tid, s, g.bot, current_app.config["TABLE_MAX_PER_BOT"])
+                for s in wanted
+                if s in open_seats
+            )
         except TableLimit as limit:
             live_table_refusal(limit)
         if not taken:

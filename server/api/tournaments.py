@@ -11,16 +11,22 @@ from flask.views import MethodView
 from flask_smorest import Blueprint, abort
 
 from server import dealsets
-from server.store import Store, StoreError
 from server.field_matches import entrant_stats, is_field
+from server.store import Store, StoreError
 from server.tournaments import PROGRESSIVE, SpecError, live_stats, match_corrected, results, sprt_of, waiting_for
 from workers.driver import TournamentStopped, resume, start
 from workers.supervisor import SERVICE, halt
 
 from .auth import SECURITY, require_admin
 from .context import arena
-from .schemas import (BoardPairSchema, MatchSchema, ResultsSchema, TournamentCreatedSchema, TournamentCreateSchema,
-                      TournamentSchema)
+from .schemas import (
+    BoardPairSchema,
+    MatchSchema,
+    ResultsSchema,
+    TournamentCreatedSchema,
+    TournamentCreateSchema,
+    TournamentSchema,
+)
 
 blp = Blueprint("tournaments", __name__, url_prefix="/api/v1", description="Duplicate tournaments")
 
@@ -54,12 +60,23 @@ def match_view(store: Store, mid: str, match: dict | None = None) -> dict:
     tournament with sprt), remote timeouts and faulty bots."""
     m = match or store.match(mid)
     players = m.get("entrants") or [m["x"], m["y"]]
-    field = {"entrants": players, "entrant_stats": [{"bot": bot, **st.to_dict()} for bot, st in entrant_stats(store, m)]
-             } if is_field(m) or m.get("kind") == PROGRESSIVE else {}
-    return {"id": mid, "x": m["x"], "y": m["y"], "status": m["status"], **field,
-            "stats": live_stats(store, mid), "corrected": match_corrected(store, mid), **sprt_of(store, m),
-            "timeouts": store.timeouts(mid),
-            "faulty": sorted(b for b in players if store.is_faulty(mid, b))}
+    field = (
+        {"entrants": players, "entrant_stats": [{"bot": bot, **st.to_dict()} for bot, st in entrant_stats(store, m)]}
+        if is_field(m) or m.get("kind") == PROGRESSIVE
+        else {}
+    )
+    return {
+        "id": mid,
+        "x": m["x"],
+        "y": m["y"],
+        "status": m["status"],
+        **field,
+        "stats": live_stats(store, mid),
+        "corrected": match_corrected(store, mid),
+        **sprt_of(store, m),
+        "timeouts": store.timeouts(mid),
+        "faulty": sorted(b for b in players if store.is_faulty(mid, b)),
+    }
 
 
 def matches_of(store: Store, tid: str) -> list[dict]:
@@ -185,8 +202,11 @@ class Matches(MethodView):
 @blp.route("/matches/<mid>/boards/<int:board>")
 class BoardPair(MethodView):
     @blp.response(200, BoardPairSchema)
-    @blp.alt_response(404, description="no such match, or the board is not finished in every match of "
-                                       "its tournament yet (or not in the match)")
+    @blp.alt_response(
+        404,
+        description="no such match, or the board is not finished in every match of "
+        "its tournament yet (or not in the match)",
+    )
     @blp.doc(operationId="get_board_pair")
     def get(self, mid, board):
         """Both rooms of a board side by side, once the board is finished in every match of
@@ -196,6 +216,9 @@ class BoardPair(MethodView):
         except StoreError:
             abort(404, message=f"no match {mid!r}")
         if record is None:
-            abort(404, message=f"board {board} is not finished in every match of tournament {match['tournament']} "
-                               f"yet (or is not one of its boards)")
+            abort(
+                404,
+                message=f"board {board} is not finished in every match of tournament {match['tournament']} "
+                f"yet (or is not one of its boards)",
+            )
         return record

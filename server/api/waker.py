@@ -25,22 +25,22 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Iterator
 
 from redis import Redis
 from redis.exceptions import RedisError
 
 log = logging.getLogger("cinch.api.waker")
 
-RECONNECT_PAUSE = 1.0    # seconds between attempts to resubscribe while Redis is away
-LISTEN_TIMEOUT = 1.0     # seconds per read of the channel (health checks happen in between)
+RECONNECT_PAUSE = 1.0  # seconds between attempts to resubscribe while Redis is away
+LISTEN_TIMEOUT = 1.0  # seconds per read of the channel (health checks happen in between)
 
 
 class Waker:
     def __init__(self, redis: Redis, channel: str, capacity: int):
         self.redis, self.channel, self.capacity = redis, channel, capacity
-        self._waiting: dict[str, list[threading.Event]] = {}     # per bot, oldest first
+        self._waiting: dict[str, list[threading.Event]] = {}  # per bot, oldest first
         self._count = 0
         self._lock = threading.Lock()
         self._listener: threading.Thread | None = None
@@ -61,7 +61,7 @@ class Waker:
                 event = threading.Event()
                 self._count += 1
                 self._waiting.setdefault(bot, []).append(event)
-                if self._listener is None:       # started on first use: after gunicorn's fork
+                if self._listener is None:  # started on first use: after gunicorn's fork
                     self._listener = threading.Thread(target=self._listen, name="cinch-waker", daemon=True)
                     self._listener.start()
         if event is None:
@@ -106,16 +106,18 @@ class Waker:
                 if failing:
                     log.warning("wake channel subscribed again")
                 failing = False
-                self.wake()                    # anything published while away: look again
+                self.wake()  # anything published while away: look again
                 while True:
                     message = pubsub.get_message(timeout=LISTEN_TIMEOUT)
                     if message is not None and message["type"] == "message":
                         self.wake(message["data"].decode())
             except RedisError as exc:
                 if not failing:
-                    log.warning("wake channel lost (%s); long-polls fall back to re-reading until it is back",
-                                type(exc).__name__)
-                    self.wake()            # they read now: answered at once, with a 503 if Redis is away
+                    log.warning(
+                        "wake channel lost (%s); long-polls fall back to re-reading until it is back",
+                        type(exc).__name__,
+                    )
+                    self.wake()  # they read now: answered at once, with a 503 if Redis is away
                 failing = True
             except Exception:
                 log.exception("wake listener failed; restarting it")

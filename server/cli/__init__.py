@@ -16,12 +16,20 @@ import argparse
 import signal
 import sys
 
-from . import (compare_cmd, deals_cmd, demo_cmd, ratings_cmd, replay_cmd, sdk_cmd, serve_cmd, tournament_cmd,
-               worker_cmd)
+from . import compare_cmd, deals_cmd, demo_cmd, ratings_cmd, replay_cmd, sdk_cmd, serve_cmd, tournament_cmd, worker_cmd
 from .errors import UsageError
 
-SUBCOMMANDS = (tournament_cmd, compare_cmd, ratings_cmd, serve_cmd, worker_cmd, demo_cmd, replay_cmd, deals_cmd,
-               sdk_cmd)
+SUBCOMMANDS = (
+    tournament_cmd,
+    compare_cmd,
+    ratings_cmd,
+    serve_cmd,
+    worker_cmd,
+    demo_cmd,
+    replay_cmd,
+    deals_cmd,
+    sdk_cmd,
+)
 
 
 class Terminated(KeyboardInterrupt):

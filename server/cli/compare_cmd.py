@@ -14,18 +14,19 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Iterator
 from dataclasses import asdict
-from typing import Any, Iterator
+from typing import Any
 
 from server import dealsets, sequential
 from server.dealsets import DealSet
-from server.match_sprt import sprt_scores
-from server.sequential import Sprt, SprtResult
-from server.planning import plan
-from server.stats import corrected_summary, summarize
-from server.store import Store
 from server.engine import RulesetError, make_ruleset
 from server.field_matches import entrant_stats
+from server.match_sprt import sprt_scores
+from server.planning import plan
+from server.sequential import Sprt, SprtResult
+from server.stats import corrected_summary, summarize
+from server.store import Store
 from server.tournaments import DEFAULTS, SpecError, public_deals, table_shape
 from workers.driver import cli_driver, start
 from workers.match import net, units_of
@@ -36,7 +37,6 @@ from .report import interval, sprt_line
 from .sprt_options import add_sprt_arguments, sprt_request
 from .tournament_cmd import drive
 
-
 BOARDS = 100
 """Boards compared, or with --sprt the most played, unless the command says."""
 
@@ -45,27 +45,41 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("compare", help="compare bots board by board on identical deals")
     p.add_argument("x")
     p.add_argument("y")
-    p.add_argument("more", nargs="*", metavar="bot", help="one bot per unit where the ruleset's table has more "
-                   "than two (seven_up with three players: three bots), compared against the field")
-    p.add_argument("--deals", help="deal set name or file (default: the published set of the ruleset's table "
-                   "size and deck: standard, standard-2p ... standard-7p; snoozer standard-53-4p ... "
-                   "standard-53-7p)")
-    p.add_argument("--boards", type=int, help=f"number of boards (default {BOARDS}); with --sprt the most "
-                                              "played, as --max-boards")
+    p.add_argument(
+        "more",
+        nargs="*",
+        metavar="bot",
+        help="one bot per unit where the ruleset's table has more "
+        "than two (seven_up with three players: three bots), compared against the field",
+    )
+    p.add_argument(
+        "--deals",
+        help="deal set name or file (default: the published set of the ruleset's table "
+        "size and deck: standard, standard-2p ... standard-7p; snoozer standard-53-4p ... "
+        "standard-53-7p)",
+    )
+    p.add_argument(
+        "--boards", type=int, help=f"number of boards (default {BOARDS}); with --sprt the most played, as --max-boards"
+    )
     p.add_argument("--first", type=int, default=1)
     p.add_argument("--ruleset", default=DEFAULTS["ruleset"])
     p.add_argument("--options", type=json.loads, default={})
     p.add_argument("--seed", type=int, default=DEFAULTS["seed"])
     p.add_argument("--workers", type=int, help="local worker processes (default 2 embedded, 0 with REDIS_URL)")
     s = add_sprt_arguments(p, "--max-boards is the most boards played")
-    s.add_argument("--max-boards", type=int, help=f"the most boards the test plays (default {BOARDS}; "
-                                                  "--boards says the same)")
-    q = p.add_argument_group("planning", "with --plan, estimate from a pilot how many boards it takes to tell "
-                                         "X from Y, raw, luck-corrected and with the SPRT")
+    s.add_argument(
+        "--max-boards", type=int, help=f"the most boards the test plays (default {BOARDS}; --boards says the same)"
+    )
+    q = p.add_argument_group(
+        "planning",
+        "with --plan, estimate from a pilot how many boards it takes to tell "
+        "X from Y, raw, luck-corrected and with the SPRT",
+    )
     q.add_argument("--plan", action="store_true", help="print the boards needed instead of comparing")
     q.add_argument("--pilot", type=int, default=PILOT, help=f"pilot boards, stored or played (default {PILOT})")
-    q.add_argument("--edge", type=float, help="the edge to detect, points per board (default: the pilot's "
-                                              "luck-corrected mean)")
+    q.add_argument(
+        "--edge", type=float, help="the edge to detect, points per board (default: the pilot's luck-corrected mean)"
+    )
     p.set_defaults(run=run)
 
 
@@ -78,11 +92,15 @@ def board_count(args: argparse.Namespace) -> int:
     (both may be given only when they agree)."""
     if args.max_boards is not None:
         if not args.sprt:
-            raise UsageError("--max-boards is the most boards the --sprt test plays; without --sprt, "
-                             "--boards says how many boards are compared")
+            raise UsageError(
+                "--max-boards is the most boards the --sprt test plays; without --sprt, "
+                "--boards says how many boards are compared"
+            )
         if args.boards is not None and args.boards != args.max_boards:
-            raise UsageError(f"--boards {args.boards} and --max-boards {args.max_boards} disagree: with --sprt "
-                             "both name the most boards played; give one of them")
+            raise UsageError(
+                f"--boards {args.boards} and --max-boards {args.max_boards} disagree: with --sprt "
+                "both name the most boards played; give one of them"
+            )
         return args.max_boards
     return BOARDS if args.boards is None else args.boards
 
@@ -99,8 +117,10 @@ def stored_matches(store: Store, x: str, y: str, spec: dict[str, Any]) -> Iterat
 
 def find_stored(store: Store, x: str, y: str, spec: dict[str, Any], boards: range) -> tuple[str, bool] | None:
     """A stored match of X and Y holding every board in ``boards``: (match id, X sat as X)."""
-    return next(((mid, as_x) for mid, as_x in stored_matches(store, x, y, spec)
-                 if set(boards) <= store.stored_boards(mid)), None)
+    return next(
+        ((mid, as_x) for mid, as_x in stored_matches(store, x, y, spec) if set(boards) <= store.stored_boards(mid)),
+        None,
+    )
 
 
 def room_line(room: dict[str, Any], side: str) -> str:
@@ -122,13 +142,25 @@ def sprt_settings(args: argparse.Namespace) -> Sprt:
         raise UsageError(f"--sprt: {exc}") from None
 
 
-def play(a: Arena, args: argparse.Namespace, deals: DealSet, sprt: dict[str, Any] | None = None,
-         bots: list[str] | None = None) -> str:
+def play(
+    a: Arena,
+    args: argparse.Namespace,
+    deals: DealSet,
+    sprt: dict[str, Any] | None = None,
+    bots: list[str] | None = None,
+) -> str:
     """Play the match as a tournament of its bots (X and Y, or the field ``bots``) and
     return its id; ``sprt`` (the request's ``{"sprt": {...}}``) makes it stop as soon as
     its test decides."""
-    request = {"bots": bots or [args.x, args.y], "ruleset": args.ruleset, "options": args.options,
-               "first": args.first, "boards": args.boards, "seed": args.seed, **(sprt or {})}
+    request = {
+        "bots": bots or [args.x, args.y],
+        "ruleset": args.ruleset,
+        "options": args.options,
+        "first": args.first,
+        "boards": args.boards,
+        "seed": args.seed,
+        **(sprt or {}),
+    }
     driver = cli_driver()
     try:
         tid = start(a.store, a.queue, request, driver, deals)
@@ -147,8 +179,10 @@ def run(args: argparse.Namespace) -> int:
     except RulesetError as exc:
         raise UsageError(str(exc)) from None
     if len(bots) != len(units):
-        raise UsageError(f"{args.ruleset} with these options has {len(units)} units ({' '.join(units)}): "
-                         f"name {len(units)} bots, not {len(bots)}")
+        raise UsageError(
+            f"{args.ruleset} with these options has {len(units)} units ({' '.join(units)}): "
+            f"name {len(units)} bots, not {len(bots)}"
+        )
     args.boards = board_count(args)
     if args.boards < 1:
         option = "--boards" if args.max_boards is None else "--max-boards"
@@ -179,22 +213,32 @@ def run(args: argparse.Namespace) -> int:
         if test is not None:
             return run_sprt(a, args, deals, spec, test)
         mid, as_stored = stored_or_played(a, args, deals, spec, boards)
-        print(f"{args.x} vs {args.y}: {args.ruleset}, deal set {deals.name}, boards {boards.start}-{boards.stop - 1}"
-              f" (from match {mid})")
+        print(
+            f"{args.x} vs {args.y}: {args.ruleset}, deal set {deals.name}, boards {boards.start}-{boards.stop - 1}"
+            f" (from match {mid})"
+        )
         first, second = units_of(make_ruleset(args.ruleset, args.options))[0]
-        print(f"{'board':>5}  {f'{args.x} at {first} (room 1)':<38} {f'{args.x} at {second} (room 2)':<38} "
-              f"{'score':>6} {'luck':>6}")
+        print(
+            f"{'board':>5}  {f'{args.x} at {first} (room 1)':<38} {f'{args.x} at {second} (room 2)':<38} "
+            f"{'score':>6} {'luck':>6}"
+        )
         scores, lucks = x_side(a.store, mid, as_stored, boards)
         for i, n in enumerate(boards):
             record = a.store.pair(mid, n)
             rooms = record["rooms"] if as_stored else record["rooms"][::-1]
-            print(f"{n:5}  {room_line(rooms[0], first):<38} {room_line(rooms[1], second):<38} {scores[i]:+6} "
-                  f"{lucks[i]:+6.1f}")
+            print(
+                f"{n:5}  {room_line(rooms[0], first):<38} {room_line(rooms[1], second):<38} {scores[i]:+6} "
+                f"{lucks[i]:+6.1f}"
+            )
         stats = summarize(scores).to_dict()
-        print(f"\n{args.x} vs {args.y}: raw mean {interval(stats)} per board over {stats['boards']} boards, "
-              f"W-T-L {stats['won']}-{stats['tied']}-{stats['lost']}, LOS {stats['los']:.3f}")
-        print(f"{args.x} vs {args.y}: luck-corrected mean {interval(corrected_summary(scores, lucks))} per board "
-              f"(luck: {args.x}'s luck on the draw, by a fixed evaluator)")
+        print(
+            f"\n{args.x} vs {args.y}: raw mean {interval(stats)} per board over {stats['boards']} boards, "
+            f"W-T-L {stats['won']}-{stats['tied']}-{stats['lost']}, LOS {stats['los']:.3f}"
+        )
+        print(
+            f"{args.x} vs {args.y}: luck-corrected mean {interval(corrected_summary(scores, lucks))} per board "
+            f"(luck: {args.x}'s luck on the draw, by a fixed evaluator)"
+        )
     return 0
 
 
@@ -206,21 +250,26 @@ def run_field(a: Arena, args: argparse.Namespace, deals: DealSet, bots: list[str
     match = a.store.match(a.store.match_ids(tid)[0])
     scores = a.store.entrant_scores(match["id"])
     order = match["entrants"]
-    print(f"{' v '.join(order)}: {args.ruleset} {json.dumps(args.options)}, deal set {deals.name}, "
-          f"boards {args.first}-{args.first + args.boards - 1} (match {match['id']}; each bot's net against the "
-          "field, summed over the rooms)")
+    print(
+        f"{' v '.join(order)}: {args.ruleset} {json.dumps(args.options)}, deal set {deals.name}, "
+        f"boards {args.first}-{args.first + args.boards - 1} (match {match['id']}; each bot's net against the "
+        "field, summed over the rooms)"
+    )
     print(f"{'board':>5}  " + " ".join(f"{bot:>12}" for bot in order))
     for n in sorted(scores):
         print(f"{n:5}  " + " ".join(f"{score:+12.2f}" for score in scores[n]))
     for bot, stats in entrant_stats(a.store, match):
         s = stats.to_dict()
-        print(f"{bot}: raw mean {interval(s)} per board over {s['boards']} boards, W-T-L {s['won']}-{s['tied']}-"
-              f"{s['lost']} (boards above, at and below zero against the field)")
+        print(
+            f"{bot}: raw mean {interval(s)} per board over {s['boards']} boards, W-T-L {s['won']}-{s['tied']}-"
+            f"{s['lost']} (boards above, at and below zero against the field)"
+        )
     return 0
 
 
-def stored_or_played(a: Arena, args: argparse.Namespace, deals: DealSet, spec: dict[str, Any],
-                     boards: range) -> tuple[str, bool]:
+def stored_or_played(
+    a: Arena, args: argparse.Namespace, deals: DealSet, spec: dict[str, Any], boards: range
+) -> tuple[str, bool]:
     """A stored match of X and Y holding ``boards`` (match id, X sat as X), played first
     as a two-bot tournament when there is none."""
     found = find_stored(a.store, args.x, args.y, spec, boards)
@@ -245,16 +294,22 @@ def run_plan(a: Arena, args: argparse.Namespace, deals: DealSet, spec: dict[str,
     mid, as_stored = stored_or_played(a, args, deals, spec, pilot)
     scores, lucks = x_side(a.store, mid, as_stored, pilot)
     p = plan(scores, lucks, args.edge, args.alpha, args.beta)
-    print(f"{args.x} vs {args.y}: {args.ruleset}, deal set {deals.name}, pilot of boards {pilot.start}-{pilot.stop - 1}"
-          f" (from match {mid})")
-    print(f"edge {p.delta:.2f} points per board ({'given' if args.edge is not None else 'the pilot mean, luck-corrected'}); "
-          f"sd per board: raw {p.sd_raw:.2f}, luck-corrected {p.sd_corrected:.2f}")
+    print(
+        f"{args.x} vs {args.y}: {args.ruleset}, deal set {deals.name}, pilot of boards {pilot.start}-{pilot.stop - 1}"
+        f" (from match {mid})"
+    )
+    print(
+        f"edge {p.delta:.2f} points per board ({'given' if args.edge is not None else 'the pilot mean, luck-corrected'}); "
+        f"sd per board: raw {p.sd_raw:.2f}, luck-corrected {p.sd_corrected:.2f}"
+    )
     print(f"boards to tell them apart at alpha {args.alpha:g} with power {1 - args.beta:g}:")
     print(f"  fixed length, raw              {fmt(p.fixed_raw)}")
     print(f"  fixed length, luck-corrected   {fmt(p.fixed_corrected)}")
     print(f"  SPRT (0 vs {p.delta:.2f}), on average {fmt(p.sequential)}  (Wald's approximation)")
-    print(f"(from {p.pilot} boards the spread is known to about +-{100 / (2 * p.pilot) ** 0.5:.0f}%, "
-          "the board counts to twice that)")
+    print(
+        f"(from {p.pilot} boards the spread is known to about +-{100 / (2 * p.pilot) ** 0.5:.0f}%, "
+        "the board counts to twice that)"
+    )
     return 0
 
 
@@ -275,8 +330,10 @@ def run_sprt(a: Arena, args: argparse.Namespace, deals: DealSet, spec: dict[str,
     print_sprt(args, deals, test, mid, result_of(a.store, mid, args, test))
     played = len(a.store.stored_boards(mid))
     if played < args.boards:
-        print(f"tournament {tid} stopped the match once the test decided, with {played} of {args.boards} "
-              "board pairs played")
+        print(
+            f"tournament {tid} stopped the match once the test decided, with {played} of {args.boards} "
+            "board pairs played"
+        )
     return 0
 
 
@@ -296,9 +353,10 @@ def verdict(args: argparse.Namespace, test: Sprt, decision: str | None) -> str:
 
 
 def print_sprt(args: argparse.Namespace, deals: DealSet, test: Sprt, mid: str, result: SprtResult) -> None:
-    print(f"{args.x} vs {args.y}: {args.ruleset}, deal set {deals.name}, boards from {args.first} "
-          f"(from match {mid})")
-    print(f"SPRT of {args.x}'s luck-corrected mean per board, H0 {test.delta0:+g} vs H1 {test.delta1:+g} "
-          f"(alpha {test.alpha:g}, beta {test.beta:g}, at most {test.max_boards} boards)")
+    print(f"{args.x} vs {args.y}: {args.ruleset}, deal set {deals.name}, boards from {args.first} (from match {mid})")
+    print(
+        f"SPRT of {args.x}'s luck-corrected mean per board, H0 {test.delta0:+g} vs H1 {test.delta1:+g} "
+        f"(alpha {test.alpha:g}, beta {test.beta:g}, at most {test.max_boards} boards)"
+    )
     print(verdict(args, test, result.decision))
     print(sprt_line(asdict(result)))

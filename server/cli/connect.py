@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
-from typing import Iterator, NamedTuple
+from typing import NamedTuple
 
 from redis import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -40,8 +41,10 @@ def worker_count(local_workers: int | None, remote: bool) -> int:
     if local_workers < 0:
         raise UsageError(f"--workers must be 0 or more, not {local_workers}")
     if local_workers == 0 and not remote:
-        raise UsageError("--workers 0 needs REDIS_URL: without it the arena's Redis is embedded in this "
-                         "machine's commands, no worker elsewhere can reach it, and nothing would play")
+        raise UsageError(
+            "--workers 0 needs REDIS_URL: without it the arena's Redis is embedded in this "
+            "machine's commands, no worker elsewhere can reach it, and nothing would play"
+        )
     return local_workers
 
 
@@ -69,8 +72,9 @@ def arena(local_workers: int | None, prefix: str = "cinch", queue: str = QUEUE, 
         q = queue_for(store, queue)
         workers = stack.enter_context(LocalWorkers(url, queue, count)) if count else None
         if plays and workers is None and not live_workers(q):
-            print(f"no worker is attached to {url} yet: start some with `REDIS_URL={url} cinch worker`",
-                  file=sys.stderr)
+            print(
+                f"no worker is attached to {url} yet: start some with `REDIS_URL={url} cinch worker`", file=sys.stderr
+            )
         yield Arena(store, q, workers, url)
     finally:
         with signals_deferred():

@@ -41,9 +41,11 @@ def run(args: argparse.Namespace) -> int:
         bid = f"{contract['seat']} bids {contract['amount']}" if contract else "no bid"
         trump = "CDHS"[hand.trump]
         pts, delta = hand.points(), hand.delta()
-        print(f"hand {game.hands_played:3}  dealer {hand.board.dealer}  {bid:12} trump {trump}  "
-              f"points NS {pts[0]:2} EW {pts[1]:2}  score NS {game.scores[0]:4} EW {game.scores[1]:4}"
-              f"  ({delta[0]:+d}/{delta[1]:+d})")
+        print(
+            f"hand {game.hands_played:3}  dealer {hand.board.dealer}  {bid:12} trump {trump}  "
+            f"points NS {pts[0]:2} EW {pts[1]:2}  score NS {game.scores[0]:4} EW {game.scores[1]:4}"
+            f"  ({delta[0]:+d}/{delta[1]:+d})"
+        )
     if game.winner:
         print(f"{game.winner} win after {game.hands_played} hands")
     return 0

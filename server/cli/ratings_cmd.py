@@ -40,8 +40,10 @@ def run(args: argparse.Namespace) -> int:
         return 0
     print(f"Ratings ({args.ruleset}, openskill; rating = mu - 3 sigma)")
     for rank, row in enumerate(rows, 1):
-        print(f"  {rank:>2} {row['bot']:16} {row['rating']:8.2f}  (mu {row['mu']:.2f}, sigma {row['sigma']:.2f}, "
-              f"{row['matches']} matches, {row['boards']} board pairs)")
+        print(
+            f"  {rank:>2} {row['bot']:16} {row['rating']:8.2f}  (mu {row['mu']:.2f}, sigma {row['sigma']:.2f}, "
+            f"{row['matches']} matches, {row['boards']} board pairs)"
+        )
     return 0
 
 

@@ -11,8 +11,11 @@ from .errors import UsageError
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("replay", help="replay one hand and print its state as JSON",
-                       description="Replay a hand from {ruleset, board, actions}; exit 2 on an illegal action.")
+    p = sub.add_parser(
+        "replay",
+        help="replay one hand and print its state as JSON",
+        description="Replay a hand from {ruleset, board, actions}; exit 2 on an illegal action.",
+    )
     p.add_argument("file", help="replay input file, or - for standard input")
     p.add_argument("--pretty", action="store_true", help="indent the output")
     p.set_defaults(run=run)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from server.ratings import leaderboard
 from sdk.models import Results
+from server.ratings import leaderboard
 
 
 def interval(stats: dict[str, Any]) -> str:
@@ -26,41 +26,51 @@ def live_match(match: dict[str, Any]) -> str:
     s, who = match["stats"], vs(match)
     if s["anytime_low"] is None:
         return f"{who} {s['mean']:+.1f} ({s['boards']} boards)"
-    return (f"{who} {s['mean']:+.1f} "
-            f"anytime 95% [{s['anytime_low']:+.1f}, {s['anytime_high']:+.1f}]")
+    return f"{who} {s['mean']:+.1f} anytime 95% [{s['anytime_low']:+.1f}, {s['anytime_high']:+.1f}]"
 
 
 def sprt_line(sprt: dict[str, Any]) -> str:
     """A sequential test's standing (``server.match_sprt.sprt_summary``) in one line."""
-    return (f"boards {sprt['boards']}, LLR {sprt['llr']:+.2f} (bounds {sprt['lower']:+.2f}, {sprt['upper']:+.2f}), "
-            f"luck-corrected mean {interval(sprt)} per board")
+    return (
+        f"boards {sprt['boards']}, LLR {sprt['llr']:+.2f} (bounds {sprt['lower']:+.2f}, {sprt['upper']:+.2f}), "
+        f"luck-corrected mean {interval(sprt)} per board"
+    )
 
 
 def print_results(results: dict[str, Any], ratings: dict[str, dict[str, Any]]) -> None:
     print(f"\nTournament {results['tournament']} ({results['format']}, {results['ruleset']})\n")
     if results["format"] == "progressive":
-        print(Results.parse(results).progressive_text())     # the SDK's text, so both CLIs print the same
+        print(Results.parse(results).progressive_text())  # the SDK's text, so both CLIs print the same
         return
     field = any(m.get("entrants") for m in results["matches"])
-    print("Standings (raw mean score against the reference pair per board; W-T-L in boards)"
-          if results['format'] == "blind" else
-          "Standings (raw mean board score against the field; W-T-L in boards above, at, below zero)" if field else
-          "Standings (raw mean net points per board pair; W-T-L in board pairs)")
+    print(
+        "Standings (raw mean score against the reference pair per board; W-T-L in boards)"
+        if results["format"] == "blind"
+        else "Standings (raw mean board score against the field; W-T-L in boards above, at, below zero)"
+        if field
+        else "Standings (raw mean net points per board pair; W-T-L in board pairs)"
+    )
     print(f"  {'#':>2} {'bot':16} {'mean':>8} {'boards':>7} {'W-T-L':>15} {'matches won':>12}")
     for rank, row in enumerate(results["standings"], 1):
         wtl = f"{row['won']}-{row['tied']}-{row['lost']}"
-        print(f"  {rank:>2} {row['bot']:16} {row['mean']:+8.3f} {row['boards']:7} {wtl:>15} "
-              f"{row['match_wins']:>5} of {row['matches']}")
+        print(
+            f"  {rank:>2} {row['bot']:16} {row['mean']:+8.3f} {row['boards']:7} {wtl:>15} "
+            f"{row['match_wins']:>5} of {row['matches']}"
+        )
     bots = [row["bot"] for row in results["standings"]]
     print("\nCross-table (row bot's raw mean per board against column bot, 95% interval)")
     width = 28
     print("  " + " " * 16 + "".join(f"{b:>{width}}" for b in bots))
     for me in bots:
-        cells = [interval(results["crosstable"][me][other]) if other in results["crosstable"][me] else "-"
-                 for other in bots]
+        cells = [
+            interval(results["crosstable"][me][other]) if other in results["crosstable"][me] else "-" for other in bots
+        ]
         print(f"  {me:16}" + "".join(f"{c:>{width}}" for c in cells))
-    print("\nMatches (each entrant's mean board score against the field, 95% interval)" if field else
-          "\nMatches (X's mean per board pair, 95% interval: raw as played, and luck-corrected)")
+    print(
+        "\nMatches (each entrant's mean board score against the field, 95% interval)"
+        if field
+        else "\nMatches (X's mean per board pair, 95% interval: raw as played, and luck-corrected)"
+    )
     for m in results["matches"]:
         if m.get("entrant_stats"):
             print(f"  {m['id']:10} {vs(m)}: {m['stats']['boards']} boards")
@@ -69,11 +79,15 @@ def print_results(results: dict[str, Any], ratings: dict[str, dict[str, Any]]) -
             continue
         s, c = m["stats"], m.get("corrected")
         corrected = f", corrected {interval(c)}" if c else ""
-        print(f"  {m['id']:10} {vs(m)}: {s['boards']} boards, raw {interval(s)}{corrected}, "
-              f"W-T-L {s['won']}-{s['tied']}-{s['lost']}, LOS {s['los']:.3f}")
+        print(
+            f"  {m['id']:10} {vs(m)}: {s['boards']} boards, raw {interval(s)}{corrected}, "
+            f"W-T-L {s['won']}-{s['tied']}-{s['lost']}, LOS {s['los']:.3f}"
+        )
         if m.get("sprt"):
             print(f"  {'':10} sequential test: {m['sprt']['decision'] or 'undecided'}, {sprt_line(m['sprt'])}")
     print(f"\nRatings ({results['ruleset']}, openskill; rating = mu - 3 sigma)")
     for row in leaderboard(ratings):
-        print(f"  {row['bot']:16} {row['rating']:8.2f}  (mu {row['mu']:.2f}, sigma {row['sigma']:.2f}, "
-              f"{row['matches']} matches)")
+        print(
+            f"  {row['bot']:16} {row['rating']:8.2f}  (mu {row['mu']:.2f}, sigma {row['sigma']:.2f}, "
+            f"{row['matches']} matches)"
+        )

@@ -22,7 +22,8 @@ import functools
 import json
 import os
 import sys
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from tqdm import tqdm
 
@@ -32,6 +33,7 @@ from sdk.launch import add_run_arguments, add_server_argument, run_from_args, su
 
 def _clean(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
     """SDK errors (unreachable server, problem answers, a bot that will not load) -> message, exit 2."""
+
     @functools.wraps(run)
     def wrapper(args: argparse.Namespace) -> int:
         try:
@@ -39,6 +41,7 @@ def _clean(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Names
         except sdk.SdkError as exc:
             print(f"cinch {getattr(args, 'command', 'remote')}: {exc}", file=sys.stderr)
             return 2
+
     return wrapper
 
 
@@ -47,23 +50,32 @@ def _client(args: argparse.Namespace, token: str | None = None, admin: bool = Fa
 
 
 def _admin_argument(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--admin-token", default=os.environ.get("CINCH_ADMIN_TOKEN"),
-                        help="the arena's admin token (default: $CINCH_ADMIN_TOKEN)")
+    parser.add_argument(
+        "--admin-token",
+        default=os.environ.get("CINCH_ADMIN_TOKEN"),
+        help="the arena's admin token (default: $CINCH_ADMIN_TOKEN)",
+    )
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     # ------------------------------------------------------------------ cinch bot
-    bot = sub.add_parser("bot", help="register and run remote bots (Python SDK)",
-                         description="Remote bots over the REST API: register one, run one with the SDK.")
+    bot = sub.add_parser(
+        "bot",
+        help="register and run remote bots (Python SDK)",
+        description="Remote bots over the REST API: register one, run one with the SDK.",
+    )
     actions = bot.add_subparsers(dest="bot_command", required=True, metavar="ACTION")
     p = actions.add_parser("register", help="register a remote bot and print its token (shown once)")
     p.add_argument("name", help="2-32 characters: lowercase letters, digits, - and _, starting with a letter")
     p.add_argument("--description", default="")
     add_server_argument(p)
     p.set_defaults(run=run_register)
-    p = actions.add_parser("run", help="serve a bot's decisions until Ctrl-C",
-                           description="Serve every decision of a bot (all its seats, concurrently), "
-                                       "reconnecting as needed, until Ctrl-C or SIGTERM.")
+    p = actions.add_parser(
+        "run",
+        help="serve a bot's decisions until Ctrl-C",
+        description="Serve every decision of a bot (all its seats, concurrently), "
+        "reconnecting as needed, until Ctrl-C or SIGTERM.",
+    )
     p.add_argument("bot", help="module:Class or file.py:Class (a sdk.Bot subclass, or anything with decide())")
     add_run_arguments(p)
     p.set_defaults(run=run_bot)
@@ -79,23 +91,33 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run_rotate)
 
     # ------------------------------------------------------------------ cinch remote
-    remote = sub.add_parser("remote", help="tournaments, standings and comparisons on a remote arena",
-                            description="Use an arena over its REST API (see `cinch serve`).")
+    remote = sub.add_parser(
+        "remote",
+        help="tournaments, standings and comparisons on a remote arena",
+        description="Use an arena over its REST API (see `cinch serve`).",
+    )
     actions = remote.add_subparsers(dest="remote_command", required=True, metavar="ACTION")
     tournament = actions.add_parser("tournament", help="create, watch or list tournaments")
     tactions = tournament.add_subparsers(dest="tournament_command", required=True, metavar="ACTION")
     p = tactions.add_parser("create", help="create a tournament (admin) and print its id")
     p.add_argument("--bots", nargs="+", help="round robin or blind movement: the bots")
-    p.add_argument("--format", choices=("round_robin", "gauntlet", "blind", "progressive"),
-                   help="server default: round_robin if every bot is trusted, else blind")
+    p.add_argument(
+        "--format",
+        choices=("round_robin", "gauntlet", "blind", "progressive"),
+        help="server default: round_robin if every bot is trusted, else blind",
+    )
     p.add_argument("--rounds", type=int, help="progressive: rounds of four boards (server default 2T)")
     p.add_argument("--candidates", nargs="+", help="gauntlet: the bots being tested")
-    p.add_argument("--references", nargs="+",
-                   help="gauntlet: the bots every candidate plays; blind: the built-in reference bots")
+    p.add_argument(
+        "--references", nargs="+", help="gauntlet: the bots every candidate plays; blind: the built-in reference bots"
+    )
     p.add_argument("--boards", type=int, help="board pairs per match (server default 100)")
     p.add_argument("--first", type=int, help="first board number")
-    p.add_argument("--deals", help="deal set name, or secret (server default: standard for built-in bots, "
-                                   "a fresh secret set with remote ones)")
+    p.add_argument(
+        "--deals",
+        help="deal set name, or secret (server default: standard for built-in bots, "
+        "a fresh secret set with remote ones)",
+    )
     p.add_argument("--practice", action="store_true", help="allow a named (public) deal set with remote bots")
     p.add_argument("--ruleset", help="american62 (default) or foster51")
     p.add_argument("--options", type=_json_object, help="ruleset options as a JSON object")
@@ -115,8 +137,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--quiet", action="store_true", help="no standings at the end")
     add_server_argument(p)
     p.set_defaults(run=run_watch)
-    for action, says in (("cancel", "cancel a tournament (admin): queued jobs removed, running ones stop"),
-                         ("resume", "resume an interrupted, cancelled or failed tournament (admin)")):
+    for action, says in (
+        ("cancel", "cancel a tournament (admin): queued jobs removed, running ones stop"),
+        ("resume", "resume an interrupted, cancelled or failed tournament (admin)"),
+    ):
         p = tactions.add_parser(action, help=says)
         p.add_argument("id")
         add_server_argument(p)
@@ -156,8 +180,11 @@ def _json_object(text: str) -> dict[str, Any]:
 @_clean
 def run_register(args: argparse.Namespace) -> int:
     issued = _client(args).register_bot(args.name, args.description)
-    print(f"registered bot {issued.name} at {args.server}; its token follows, shown this once "
-          f"(run it with: cinch bot run module:Class --server {args.server} --token TOKEN)", file=sys.stderr)
+    print(
+        f"registered bot {issued.name} at {args.server}; its token follows, shown this once "
+        f"(run it with: cinch bot run module:Class --server {args.server} --token TOKEN)",
+        file=sys.stderr,
+    )
     print(issued.token)
     return 0
 
@@ -206,13 +233,28 @@ def run_create(args: argparse.Namespace) -> int:
         if not args.bots:
             raise sdk.SdkError("name the bots: --bots a b ... (or --candidates and --references for a gauntlet)")
         fmt = args.format
-    limits = {k: v for k, v in (("decision_ms", args.decision_ms), ("bank_ms", args.bank_ms),
-                                ("max_timeouts", args.max_timeouts)) if v is not None}
+    limits = {
+        k: v
+        for k, v in (("decision_ms", args.decision_ms), ("bank_ms", args.bank_ms), ("max_timeouts", args.max_timeouts))
+        if v is not None
+    }
     client = _client(args, admin=True)
-    tid = client.create_tournament(args.bots, format=fmt, candidates=args.candidates, references=args.references,
-                                   ruleset=args.ruleset, options=args.options, deals=args.deals, first=args.first,
-                                   boards=args.boards, chunk=args.chunk, seed=args.seed, limits=limits or None,
-                                   practice=args.practice or None, rounds=args.rounds)
+    tid = client.create_tournament(
+        args.bots,
+        format=fmt,
+        candidates=args.candidates,
+        references=args.references,
+        ruleset=args.ruleset,
+        options=args.options,
+        deals=args.deals,
+        first=args.first,
+        boards=args.boards,
+        chunk=args.chunk,
+        seed=args.seed,
+        limits=limits or None,
+        practice=args.practice or None,
+        rounds=args.rounds,
+    )
     print(tid, flush=True)
     if args.watch:
         return _watch(client, tid, poll=1.0, timeout=None, quiet=False)
@@ -227,8 +269,10 @@ def run_watch(args: argparse.Namespace) -> int:
 @_clean
 def run_cancel(args: argparse.Namespace) -> int:
     t = _client(args, admin=True).cancel_tournament(args.id)
-    print(f"tournament {t.id} cancelled at {t.pairs_done}/{t.pairs_total} board pairs; "
-          f"`cinch remote tournament resume {t.id}` continues it")
+    print(
+        f"tournament {t.id} cancelled at {t.pairs_done}/{t.pairs_total} board pairs; "
+        f"`cinch remote tournament resume {t.id}` continues it"
+    )
     return 0
 
 
@@ -248,19 +292,22 @@ def _note(t: sdk.Tournament) -> str:
 
 
 def _watch(client: sdk.Client, tid: str, poll: float, timeout: float | None, quiet: bool) -> int:
-    first = client.tournament(tid)        # a clean 404 for an unknown id
+    first = client.tournament(tid)  # a clean 404 for an unknown id
     with tqdm(total=first.pairs_total, unit="pair", desc=f"tournament {tid}", file=sys.stderr) as bar:
+
         def progress(t: sdk.Tournament) -> None:
             bar.set_postfix_str(_note(t), refresh=False)
             bar.update(t.pairs_done - bar.n)
+
         try:
             last = client.wait_for_tournament(tid, poll=poll, timeout=timeout, on_progress=progress)
         except TimeoutError as exc:
             raise sdk.SdkError(f"{exc} (it goes on running on the server)") from None
     if not last.is_finished:
         reason = f": {last.error}" if last.error else ""
-        raise sdk.SdkError(f"tournament {tid} was {last.status}{reason}; "
-                           f"`cinch remote tournament resume {tid}` continues it")
+        raise sdk.SdkError(
+            f"tournament {tid} was {last.status}{reason}; `cinch remote tournament resume {tid}` continues it"
+        )
     if not quiet:
         _print_results(client.results(tid), client.matches(tid))
     return 0
@@ -294,13 +341,17 @@ def _print_results(results: sdk.Results, matches: list[sdk.Match]) -> None:
     if results.format == "progressive":
         print(results.progressive_text())
         return
-    print("Standings (mean score against the reference pair per board; W-T-L in boards)" if results.format == "blind"
-          else "Standings (mean net points per board pair; W-T-L in board pairs)")
+    print(
+        "Standings (mean score against the reference pair per board; W-T-L in boards)"
+        if results.format == "blind"
+        else "Standings (mean net points per board pair; W-T-L in board pairs)"
+    )
     print(f"  {'#':>2} {'bot':16} {'mean':>8} {'boards':>7} {'W-T-L':>15} {'matches won':>12}")
     for rank, row in enumerate(results.standings, 1):
         wtl = f"{row.won}-{row.tied}-{row.lost}"
-        print(f"  {rank:>2} {row.bot:16} {row.mean:+8.3f} {row.boards:7} {wtl:>15} "
-              f"{row.match_wins:>5} of {row.matches}")
+        print(
+            f"  {rank:>2} {row.bot:16} {row.mean:+8.3f} {row.boards:7} {wtl:>15} {row.match_wins:>5} of {row.matches}"
+        )
     bots = [row.bot for row in results.standings]
     print("\nCross-table (row bot's mean per board against column bot, 95% interval)")
     print("  " + " " * 16 + "".join(f"{b:>28}" for b in bots))
@@ -311,8 +362,10 @@ def _print_results(results: sdk.Results, matches: list[sdk.Match]) -> None:
     extra = {m.id: m for m in matches}
     for m in results.matches:
         s = m.stats
-        line = (f"  {m.id:10} {m.x} vs {m.y}: {s.boards} boards, {s.interval()}, "
-                f"W-T-L {s.won}-{s.tied}-{s.lost}, LOS {s.los:.3f}")
+        line = (
+            f"  {m.id:10} {m.x} vs {m.y}: {s.boards} boards, {s.interval()}, "
+            f"W-T-L {s.won}-{s.tied}-{s.lost}, LOS {s.los:.3f}"
+        )
         more = extra.get(m.id)
         if more is not None and more.timeouts:
             line += "; timeouts " + ", ".join(f"{b} {n}" for b, n in sorted(more.timeouts.items()))
@@ -333,8 +386,10 @@ def run_compare(args: argparse.Namespace) -> int:
     t, match = found
     as_stored = match.x == args.x
     boards = range(t.first, t.first + t.boards)
-    print(f"{args.x} vs {args.y}: {t.ruleset}, deal set {t.deals}, boards {boards.start}-{boards.stop - 1} "
-          f"(match {match.id} of tournament {t.id}{'' if t.is_finished else ', still running'})")
+    print(
+        f"{args.x} vs {args.y}: {t.ruleset}, deal set {t.deals}, boards {boards.start}-{boards.stop - 1} "
+        f"(match {match.id} of tournament {t.id}{'' if t.is_finished else ', still running'})"
+    )
     print(f"{'board':>5}  {args.x + ' at N/S (room 1)':<38} {args.x + ' at E/W (room 2)':<38} {'score':>6}")
     scores, missing = [], 0
     for n in boards:
@@ -358,8 +413,10 @@ def run_compare(args: argparse.Namespace) -> int:
         low, high = (stats.ci_low, stats.ci_high) if as_stored else (-stats.ci_high, -stats.ci_low)
         interval += f" [{low:+.2f}, {high:+.2f}]"
     los = stats.los if as_stored else 1 - stats.los
-    print(f"\n{args.x} vs {args.y}: mean {interval} per board over {len(scores)} boards, "
-          f"W-T-L {won}-{len(scores) - won - lost}-{lost}" + ("" if missing else f", LOS {los:.3f}"))
+    print(
+        f"\n{args.x} vs {args.y}: mean {interval} per board over {len(scores)} boards, "
+        f"W-T-L {won}-{len(scores) - won - lost}-{lost}" + ("" if missing else f", LOS {los:.3f}")
+    )
     if missing:
         print(f"({missing} boards not finished yet)")
     return 0
@@ -383,8 +440,10 @@ def _room_line(room: sdk.Room, side: str) -> str:
     c = room.contract
     contract = f"{c['seat']}{c['amount']}" if c else "--"
     t, p = room.tricks, room.points
-    return (f"{contract:>4}{room.trump or '-'} tr {t.get('NS', 0)}-{t.get('EW', 0)} "
-            f"pts {p.get('NS', 0):2}-{p.get('EW', 0):<2} net {room.net(side):+4}")
+    return (
+        f"{contract:>4}{room.trump or '-'} tr {t.get('NS', 0)}-{t.get('EW', 0)} "
+        f"pts {p.get('NS', 0):2}-{p.get('EW', 0):<2} net {room.net(side):+4}"
+    )
 
 
 @_clean

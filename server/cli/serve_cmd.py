@@ -35,8 +35,9 @@ from .connect import arena
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("serve", help="serve the REST API (gunicorn)")
     p.add_argument("--bind", default="127.0.0.1:8000", help="address to listen on (default 127.0.0.1:8000)")
-    p.add_argument("--connections", type=int, default=1000,
-                   help="open requests per process, long-polls included (default 1000)")
+    p.add_argument(
+        "--connections", type=int, default=1000, help="open requests per process, long-polls included (default 1000)"
+    )
     p.add_argument("--processes", type=int, default=2, help="server processes (default 2)")
     p.add_argument("--workers", type=int, help="local RQ workers (default 2 embedded, 0 with REDIS_URL)")
     p.set_defaults(run=run)
@@ -44,9 +45,25 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def gunicorn_command(bind: str, processes: int = 2, connections: int = 1000, graceful: int = 5) -> list[str]:
     """The one way the API is served: here, in the benchmarks and in the tests."""
-    return [sys.executable, "-m", "gunicorn", "--bind", bind, "--workers", str(processes),
-            "--worker-class", "gevent", "--worker-connections", str(connections), "--timeout", "60",
-            "--graceful-timeout", str(graceful), "--no-control-socket", "server.wsgi:app"]
+    return [
+        sys.executable,
+        "-m",
+        "gunicorn",
+        "--bind",
+        bind,
+        "--workers",
+        str(processes),
+        "--worker-class",
+        "gevent",
+        "--worker-connections",
+        str(connections),
+        "--timeout",
+        "60",
+        "--graceful-timeout",
+        str(graceful),
+        "--no-control-socket",
+        "server.wsgi:app",
+    ]
 
 
 def run(args: argparse.Namespace) -> int:
@@ -58,8 +75,11 @@ def run(args: argparse.Namespace) -> int:
         env["REDIS_URL"] = a.url
         print(f"serving http://{args.bind}/api/v1/docs with Redis {a.url}", flush=True)
         children.spawn("gunicorn", gunicorn_command(args.bind, args.processes, args.connections), env=env)
-        children.spawn("supervisor", supervisor_command(a.url, env.get("CINCH_PREFIX", "cinch"),
-                                                        env.get("CINCH_QUEUE", QUEUE)), env=env)
+        children.spawn(
+            "supervisor",
+            supervisor_command(a.url, env.get("CINCH_PREFIX", "cinch"), env.get("CINCH_QUEUE", QUEUE)),
+            env=env,
+        )
         while not (exited := children.exited()):
             if a.workers:
                 a.workers.replace_dead()

@@ -13,14 +13,30 @@ def add_sprt_arguments(p: argparse.ArgumentParser, cap: str) -> argparse._Argume
     (``cap``); returned so a command can add options of its own to it."""
     s = p.add_argument_group("sequential test", f"with --sprt, stop as soon as the evidence decides; {cap}")
     s.add_argument("--sprt", action="store_true", help="run a sequential probability ratio test")
-    s.add_argument("--delta0", type=float, default=SPRT_SETTINGS["delta0"],
-                   help="H0: X's mean edge in points per board (default %(default)g)")
-    s.add_argument("--delta1", type=float, default=SPRT_SETTINGS["delta1"],
-                   help="H1: X's mean edge in points per board (default %(default)g)")
-    s.add_argument("--alpha", type=float, default=SPRT_SETTINGS["alpha"],
-                   help="chance of accepting H1 when H0 holds (default %(default)g)")
-    s.add_argument("--beta", type=float, default=SPRT_SETTINGS["beta"],
-                   help="chance of accepting H0 when H1 holds (default %(default)g)")
+    s.add_argument(
+        "--delta0",
+        type=float,
+        default=SPRT_SETTINGS["delta0"],
+        help="H0: X's mean edge in points per board (default %(default)g)",
+    )
+    s.add_argument(
+        "--delta1",
+        type=float,
+        default=SPRT_SETTINGS["delta1"],
+        help="H1: X's mean edge in points per board (default %(default)g)",
+    )
+    s.add_argument(
+        "--alpha",
+        type=float,
+        default=SPRT_SETTINGS["alpha"],
+        help="chance of accepting H1 when H0 holds (default %(default)g)",
+    )
+    s.add_argument(
+        "--beta",
+        type=float,
+        default=SPRT_SETTINGS["beta"],
+        help="chance of accepting H0 when H1 holds (default %(default)g)",
+    )
     return s
 
 

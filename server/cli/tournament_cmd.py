@@ -17,21 +17,34 @@ import argparse
 import json
 import sys
 import time
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from redis.exceptions import RedisError
 from tqdm import tqdm
 
 from server import dealsets
 from server.engine import RulesetError
-from server.store import Store, StoreError
-from server.settings import SUPERVISE_SECONDS
 from server.registry import builtin_roster
-from server.tournaments import (DEFAULTS, FORMATS, PROGRESSIVE, PROGRESSIVE_BASE, SECRET, SpecError, fit_boards,
-                                live_stats, public_deals, table_shape, validate, waiting_for)
+from server.settings import SUPERVISE_SECONDS
+from server.store import Store, StoreError
+from server.tournaments import (
+    DEFAULTS,
+    FORMATS,
+    PROGRESSIVE,
+    PROGRESSIVE_BASE,
+    SECRET,
+    SpecError,
+    fit_boards,
+    live_stats,
+    public_deals,
+    table_shape,
+    validate,
+    waiting_for,
+)
 from workers.bots import BUILTIN
-from workers.match import ROOMS
 from workers.driver import TournamentStopped, cli_driver, interrupt, resume, start, stop_command, watch
+from workers.match import ROOMS
 from workers.supervisor import halt
 
 from .connect import Arena, arena
@@ -39,42 +52,65 @@ from .errors import UsageError
 from .report import live_match, print_results
 from .sprt_options import add_sprt_arguments, sprt_request
 
-
-CLI_BOARDS = 24     # the search bot takes about 1 s a board pair
+CLI_BOARDS = 24  # the search bot takes about 1 s a board pair
 CLI_CHUNK = 5
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("tournament", help="run a duplicate round robin or gauntlet and print the results",
-                       description="Run a duplicate tournament through RQ workers. Without REDIS_URL an "
-                                   "embedded Redis and local workers are started and stopped.")
-    p.add_argument("--bots", nargs="+", default=sorted(BUILTIN), help="round robin or blind movement entrants (default: all built-in)")
+    p = sub.add_parser(
+        "tournament",
+        help="run a duplicate round robin or gauntlet and print the results",
+        description="Run a duplicate tournament through RQ workers. Without REDIS_URL an "
+        "embedded Redis and local workers are started and stopped.",
+    )
+    p.add_argument(
+        "--bots",
+        nargs="+",
+        default=sorted(BUILTIN),
+        help="round robin or blind movement entrants (default: all built-in)",
+    )
     p.add_argument("--format", choices=FORMATS, default="round_robin")
     p.add_argument("--candidates", nargs="+", help="gauntlet: the bots being tested")
-    p.add_argument("--references", nargs="+",
-                   help="gauntlet: the bots every candidate plays; blind: the reference bots (default: rule)")
-    p.add_argument("--deals", help="deal set name or file, or 'secret' for a fresh secret set (default: the "
-                   "published set of the ruleset's table size and deck: standard, standard-2p ... standard-7p; "
-                   "snoozer standard-53-4p ... standard-53-7p)")
-    p.add_argument("--boards", type=int,
-                   help=f"board pairs per match (default {CLI_BOARDS}: the search bot takes about 1 s a pair); "
-                        "not with progressive")
+    p.add_argument(
+        "--references",
+        nargs="+",
+        help="gauntlet: the bots every candidate plays; blind: the reference bots (default: rule)",
+    )
+    p.add_argument(
+        "--deals",
+        help="deal set name or file, or 'secret' for a fresh secret set (default: the "
+        "published set of the ruleset's table size and deck: standard, standard-2p ... standard-7p; "
+        "snoozer standard-53-4p ... standard-53-7p)",
+    )
+    p.add_argument(
+        "--boards",
+        type=int,
+        help=f"board pairs per match (default {CLI_BOARDS}: the search bot takes about 1 s a pair); "
+        "not with progressive",
+    )
     p.add_argument("--first", type=int, help="first board number (default 1); not with progressive")
-    p.add_argument("--rounds", type=int,
-                   help="progressive: rounds of four boards (default 2T for T tables of four)")
+    p.add_argument("--rounds", type=int, help="progressive: rounds of four boards (default 2T for T tables of four)")
     p.add_argument("--ruleset", help=f"default {DEFAULTS['ruleset']}; progressive: {PROGRESSIVE_BASE}")
     p.add_argument("--options", type=json.loads, default={}, help="ruleset options as JSON")
     p.add_argument("--chunk", type=int, help=f"boards per job (default {CLI_CHUNK}; progressive: one table, 4)")
     p.add_argument("--seed", type=int, default=DEFAULTS["seed"], help="seed of the built-in bots")
-    p.add_argument("--rooms", choices=ROOMS, default=DEFAULTS["rooms"],
-                   help="seating plan of a match of k single seats (k > 2): rotate (k rooms, default) or "
-                        "permute (all k! seatings, k <= 4)")
-    add_sprt_arguments(p, "each match of a round robin or gauntlet is tested on its own, X (the first bot "
-                          "named, or the candidate) against Y, and --boards is the most it plays")
+    p.add_argument(
+        "--rooms",
+        choices=ROOMS,
+        default=DEFAULTS["rooms"],
+        help="seating plan of a match of k single seats (k > 2): rotate (k rooms, default) or "
+        "permute (all k! seatings, k <= 4)",
+    )
+    add_sprt_arguments(
+        p,
+        "each match of a round robin or gauntlet is tested on its own, X (the first bot "
+        "named, or the candidate) against Y, and --boards is the most it plays",
+    )
     _driving_arguments(p)
     p.set_defaults(run=run)
-    actions = p.add_subparsers(dest="action", metavar="[ACTION]",
-                               description="without an action, a new tournament is run")
+    actions = p.add_subparsers(
+        dest="action", metavar="[ACTION]", description="without an action, a new tournament is run"
+    )
     r = actions.add_parser("resume", help="continue a tournament, playing only the boards not stored yet")
     r.add_argument("id", help="tournament id, e.g. t3")
     _driving_arguments(r)
@@ -94,13 +130,28 @@ def _driving_arguments(p: argparse.ArgumentParser) -> None:
 def request_from(args: argparse.Namespace) -> dict:
     """The tournament request the arguments ask for. A progressive one carries only what
     was given (its boards follow from its rounds, so a --boards given is refused by name)."""
-    request = {"format": args.format, "options": args.options, "seed": args.seed, "rooms": args.rooms,
-               **sprt_request(args)}
-    given = {"ruleset": args.ruleset, "first": args.first, "boards": args.boards, "chunk": args.chunk,
-             "rounds": args.rounds}
+    request = {
+        "format": args.format,
+        "options": args.options,
+        "seed": args.seed,
+        "rooms": args.rooms,
+        **sprt_request(args),
+    }
+    given = {
+        "ruleset": args.ruleset,
+        "first": args.first,
+        "boards": args.boards,
+        "chunk": args.chunk,
+        "rounds": args.rounds,
+    }
     if args.format != PROGRESSIVE:
-        given = {"ruleset": DEFAULTS["ruleset"], "first": DEFAULTS["first"], "boards": CLI_BOARDS,
-                 "chunk": CLI_CHUNK, **{k: v for k, v in given.items() if v is not None}}
+        given = {
+            "ruleset": DEFAULTS["ruleset"],
+            "first": DEFAULTS["first"],
+            "boards": CLI_BOARDS,
+            "chunk": CLI_CHUNK,
+            **{k: v for k, v in given.items() if v is not None},
+        }
     request.update({k: v for k, v in given.items() if v is not None})
     if args.format == "gauntlet":
         request.update(candidates=args.candidates or [], references=args.references or [])
@@ -117,8 +168,9 @@ def running_matches(store: Store, tid: str) -> list[dict[str, Any]]:
     for mid in store.match_ids(tid):
         m = store.match(mid)
         if m["status"] == "running":
-            out.append({"id": mid, "x": m["x"], "y": m["y"], "entrants": m.get("entrants"),
-                        "stats": live_stats(store, mid)})
+            out.append(
+                {"id": mid, "x": m["x"], "y": m["y"], "entrants": m.get("entrants"), "stats": live_stats(store, mid)}
+            )
     return out
 
 
@@ -144,10 +196,11 @@ def drive(a: Arena, tid: str, driver: str, desc: str, quiet: bool = False) -> di
     total = a.store.tournament(tid)["pairs_total"]
     looked = {"at": 0.0, "waiting": [], "done": None, "running": []}
     with tqdm(total=total, unit="pair", desc=desc, disable=quiet) as bar:
+
         def show(t: dict[str, Any]) -> None:
             if time.monotonic() - looked["at"] > SUPERVISE_SECONDS:
                 looked.update(at=time.monotonic(), waiting=waiting_for(a.store, t))
-            if not quiet and t["pairs_done"] != looked["done"]:      # the statistics move only then
+            if not quiet and t["pairs_done"] != looked["done"]:  # the statistics move only then
                 looked.update(done=t["pairs_done"], running=running_matches(a.store, tid))
             bar.set_postfix_str(progress_note(t, looked["waiting"], looked["running"]), refresh=False)
             bar.update(t["pairs_done"] - bar.n)
@@ -160,11 +213,14 @@ def drive(a: Arena, tid: str, driver: str, desc: str, quiet: bool = False) -> di
         except KeyboardInterrupt:
             try:
                 interrupt(a.store, a.queue, tid)
-            except RedisError:          # its lease lapses by itself: it reads as interrupted
+            except RedisError:  # its lease lapses by itself: it reads as interrupted
                 pass
             bar.close()
-            print(f"tournament {tid} interrupted; its finished board pairs are kept: "
-                  f"continue it with `{stop_command(tid)}`", file=sys.stderr)
+            print(
+                f"tournament {tid} interrupted; its finished board pairs are kept: "
+                f"continue it with `{stop_command(tid)}`",
+                file=sys.stderr,
+            )
             raise
         except TournamentStopped as exc:
             raise UsageError(str(exc)) from None
@@ -189,14 +245,14 @@ def run(args: argparse.Namespace) -> int:
     try:
         spec = validate({**request, "deals": deals.name if deals else SECRET}, builtin_roster(BUILTIN))
         if deals:
-            fit_boards(spec, len(deals.boards), deals.players, deals.deck)     # before starting anything
+            fit_boards(spec, len(deals.boards), deals.players, deals.deck)  # before starting anything
     except SpecError as exc:
         raise UsageError(str(exc)) from None
     driver = cli_driver()
     with arena(args.workers) as a:
         try:
             tid = start(a.store, a.queue, request, driver, deals)
-        except ValueError as exc:     # e.g. a different deal set of the same name is stored
+        except ValueError as exc:  # e.g. a different deal set of the same name is stored
             raise UsageError(str(exc)) from None
         return finish(args, a, drive(a, tid, driver, f"tournament {tid}", args.json))
 
@@ -230,6 +286,8 @@ def run_list(args: argparse.Namespace) -> int:
         for tid in a.store.tournament_ids():
             t = a.store.tournament(tid)
             bots = t.get("bots") or (t.get("candidates", []) + t.get("references", []))
-            print(f"{tid:6} {t['status']:12} {t['format']:12} {t['ruleset']:11} {t['deals']:12} "
-                  f"{t['pairs_done']:>5}/{t['pairs_total']:<5}  {' '.join(bots)}")
+            print(
+                f"{tid:6} {t['status']:12} {t['format']:12} {t['ruleset']:11} {t['deals']:12} "
+                f"{t['pairs_done']:>5}/{t['pairs_total']:<5}  {' '.join(bots)}"
+            )
     return 0

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from .cards import ALL_NAMES, CARD_INDEX, CARD_NAMES, SEATS
 
@@ -24,15 +25,15 @@ class BoardError(ValueError):
 
 @dataclass(frozen=True)
 class Board:
-    dealer: str            # a seat: "N", "E", "S" or "W" at four, else "P1" ... "Pk"
+    dealer: str  # a seat: "N", "E", "S" or "W" at four, else "P1" ... "Pk"
     deck: tuple[int, ...]  # the deck's card indices (52, or 53 with snoozer's joker), top first
-    seed: str              # hex string, keys the reshuffle order
+    seed: str  # hex string, keys the reshuffle order
 
     def to_dict(self) -> dict[str, Any]:
         return {"dealer": self.dealer, "deck": [ALL_NAMES[c] for c in self.deck], "seed": self.seed}
 
     @classmethod
-    def from_dict(cls, data: Any, seats: Sequence[str] = SEATS, size: int = 52) -> "Board":
+    def from_dict(cls, data: Any, seats: Sequence[str] = SEATS, size: int = 52) -> Board:
         """Validate a board in its wire form for a table of ``seats`` and a deck of ``size``
         cards (53: with ``JK``; a deck of the other size is refused); errors say which part
         is wrong."""

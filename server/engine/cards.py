@@ -11,7 +11,7 @@ once per trump suit here, so the play loop only indexes tables. Card *strings* s
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 RANKS = "23456789TJQKA"
 SUITS = "CDHS"
@@ -23,6 +23,7 @@ def seats_for(players: int) -> tuple[str, ...]:
     """The seat names of a ``players``-seat table, clockwise (RULES-family F1)."""
     return SEATS if players == 4 else tuple(f"P{i}" for i in range(1, players + 1))
 
+
 # Card index layout: suit * 13 + rank, rank 0 = '2' ... 12 = 'A'; then the joker, 52.
 # CARD_NAMES are the 52 suit cards (every deck but snoozer's); ALL_NAMES, indexed by any
 # card, add the joker's string: the form to print a card that may be the joker.
@@ -30,13 +31,14 @@ JOKER = 52
 CARD_NAMES: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS)
 ALL_NAMES: tuple[str, ...] = (*CARD_NAMES, "JK")
 CARD_INDEX: dict[str, int] = {name: i for i, name in enumerate(ALL_NAMES)}
-ALL_CARDS_MASK = (1 << 52) - 1   # the 52 suit cards (no joker)
-DECK_SIZES = (52, 53)            # every deck of the family (F2)
+ALL_CARDS_MASK = (1 << 52) - 1  # the 52 suit cards (no joker)
+DECK_SIZES = (52, 53)  # every deck of the family (F2)
 
 
 def deck_mask(size: int) -> int:
     """Every card of a ``size``-card deck (52, or 53 with the joker) as a mask."""
     return (1 << size) - 1
+
 
 FIVE, TWO, TEN, JACK, ACE = 3, 0, 8, 9, 12
 THREE, NINE, QUEEN, KING = 1, 7, 10, 11
@@ -100,17 +102,25 @@ def popcount(mask: int) -> int:
 class TrumpTables:
     """Everything the play and scoring code needs to know once trump is named."""
 
-    __slots__ = ("trump", "trump_mask", "plain_masks", "effective_suit", "strength",
-                 "counting_mask", "low_card", "points", "left_pedro", "noncounting_trumps")
+    __slots__ = (
+        "trump",
+        "trump_mask",
+        "plain_masks",
+        "effective_suit",
+        "strength",
+        "counting_mask",
+        "low_card",
+        "points",
+        "left_pedro",
+        "noncounting_trumps",
+    )
 
     def __init__(self, trump: int):
         self.trump = trump
         lp = left_pedro(trump)
         self.left_pedro = lp
         self.trump_mask = (((1 << 13) - 1) << (trump * 13)) | (1 << lp)
-        self.plain_masks = tuple(
-            0 if s == trump else (((1 << 13) - 1) << (s * 13)) & ~(1 << lp) for s in range(4)
-        )
+        self.plain_masks = tuple(0 if s == trump else (((1 << 13) - 1) << (s * 13)) & ~(1 << lp) for s in range(4))
         self.effective_suit = tuple(trump if c == lp else c // 13 for c in range(52))
         # Strength: trumps 100 + order (A highest ... 2 lowest, left Pedro between the
         # fives and the four); plain cards by rank. Only compared within a trick.

@@ -11,8 +11,8 @@ other source, and the dealer is rotated here regardless of the board's own deale
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
-from typing import Callable
 
 from .boards import Board
 from .cards import seats_for

@@ -17,7 +17,8 @@ what each seat may see beyond the common observation (``public``).
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from .boards import Board
 from .cards import SUITS, mask_of, names_of, parse_card
@@ -36,24 +37,24 @@ class Hand:
     # set by every subclass (class attributes for fixed tables, slots otherwise)
     rules: Ruleset
     board: Board
-    seats: tuple[str, ...]       # seat names, clockwise
-    sides: tuple[str, ...]       # side names: partnerships ("NS", "EW") or the seats themselves
-    side_of: tuple[int, ...]     # seat index -> side index
+    seats: tuple[str, ...]  # seat names, clockwise
+    sides: tuple[str, ...]  # side names: partnerships ("NS", "EW") or the seats themselves
+    side_of: tuple[int, ...]  # seat index -> side index
     dealer: int
-    phase: str                   # the decision asked for, or "done"
+    phase: str  # the decision asked for, or "done"
     to_act: int | None
     trump: int | None
-    tables: Any                  # the trump's tables (cards.TrumpTables or PlainTrumpTables), None before
-    contract: tuple[int, int] | None   # (seat, amount)
-    declarer: int                # -1 while unknown or where the game has none
+    tables: Any  # the trump's tables (cards.TrumpTables or PlainTrumpTables), None before
+    contract: tuple[int, int] | None  # (seat, amount)
+    declarer: int  # -1 while unknown or where the game has none
     hands: list[int]
     hands_after_draw: tuple[int, ...] | None
     tricks: list
     actions: list[dict[str, Any]]
-    scores: tuple[int, ...]      # game scores per side before the hand
+    scores: tuple[int, ...]  # game scores per side before the hand
 
     # ------------------------------------------------------------------ to implement
-    def clone(self) -> "Hand":
+    def clone(self) -> Hand:
         raise NotImplementedError
 
     def legal_actions(self) -> list[dict[str, Any]] | None:
@@ -71,7 +72,7 @@ class Hand:
         raise NotImplementedError
 
     @classmethod
-    def start(cls, rules: Ruleset, board: Board, scores: tuple[int, ...] | None) -> "Hand":
+    def start(cls, rules: Ruleset, board: Board, scores: tuple[int, ...] | None) -> Hand:
         """A fresh hand. ``scores`` None: a duplicate board, played in full from zeros
         with no target (RULES-family F9); else a hand of a game at these scores, where the
         target and the score-dependent rules apply."""
@@ -97,7 +98,7 @@ class Hand:
         return [(side_index[item["side"]], item["value"]) for item in self.describe_extra().get("items", ())]
 
     @classmethod
-    def at_play(cls, rules: Ruleset, obs: dict[str, Any], hands: list[int]) -> "Hand":
+    def at_play(cls, rules: Ruleset, obs: dict[str, Any], hands: list[int]) -> Hand:
         """The state at the first lead of a hand that ``obs`` (a seat's observation during
         the play) describes, every seat holding ``hands`` (card masks): the public facts
         (dealer, declarer, contract, trump, scores, anything scored before the play) come
@@ -251,5 +252,3 @@ def new_hand(rules: Ruleset, board: Board, scores: tuple[int, ...] | None = None
     """A fresh hand of ``rules`` on ``board``: a duplicate board when ``scores`` is None,
     else a hand of a game at these scores (see ``Hand.start``)."""
     return game_spec(rules).hand.start(rules, board, scores)
-
-

@@ -17,14 +17,22 @@ from .state import IllegalAction
 
 # The fields of every action type (RULES.md 6, RULES-family 13); the types that are
 # their name alone (pass, stand, beg, give, run, bunch, accept, refuse, sell, pitch) have none.
-_FIELDS = {"pass": set(), "bid": {"amount"}, "trump": {"suit"}, "discard": {"cards"}, "rob": {"keep"},
-           "play": {"card", "extras"}, "widow": {"take"}, "call": {"card"},
-           **{kind: set() for kind in ("stand", "beg", "give", "run", "bunch", "accept", "refuse", "sell", "pitch")}}
+_FIELDS = {
+    "pass": set(),
+    "bid": {"amount"},
+    "trump": {"suit"},
+    "discard": {"cards"},
+    "rob": {"keep"},
+    "play": {"card", "extras"},
+    "widow": {"take"},
+    "call": {"card"},
+    **{kind: set() for kind in ("stand", "beg", "give", "run", "bunch", "accept", "refuse", "sell", "pitch")},
+}
 
 
 def _cards(value: Any, field: str) -> set[str]:
     if not isinstance(value, list) or not all(isinstance(c, str) and c in CARD_INDEX for c in value):
-        raise IllegalAction(f"{field} must be a list of cards such as \"AH\"")
+        raise IllegalAction(f'{field} must be a list of cards such as "AH"')
     if len(set(value)) != len(value):
         raise IllegalAction(f"{field} names a card twice")
     return set(value)
@@ -59,7 +67,9 @@ def check(action: Any, legal: list[dict[str, Any]], seat: str | None = None) -> 
         allowed, must = set(choice["from"]), set(choice.get("must_include", []))
         high = choice.get("max", len(allowed))
         if not cards <= allowed:
-            raise IllegalAction(f"{sorted(cards - allowed)[0]} may not be discarded (allowed: {' '.join(choice['from'])})")
+            raise IllegalAction(
+                f"{sorted(cards - allowed)[0]} may not be discarded (allowed: {' '.join(choice['from'])})"
+            )
         if not choice["min"] <= len(cards) <= high:
             raise IllegalAction(f"a discard must be {choice['min']} to {high} cards, not {len(cards)}")
         if not must <= cards:
@@ -67,7 +77,9 @@ def check(action: Any, legal: list[dict[str, Any]], seat: str | None = None) -> 
     elif kind == "rob":
         keep = _cards(action.get("keep"), "rob keep")
         if not keep <= set(choice["from"]):
-            raise IllegalAction(f"{sorted(keep - set(choice['from']))[0]} is neither in the dealer's hand nor in the stock")
+            raise IllegalAction(
+                f"{sorted(keep - set(choice['from']))[0]} is neither in the dealer's hand nor in the stock"
+            )
         if not set(choice["must_keep"]) <= keep:
             raise IllegalAction(f"the dealer must keep {sorted(set(choice['must_keep']) - keep)[0]}")
         if len(keep) != choice["size"]:
@@ -76,10 +88,14 @@ def check(action: Any, legal: list[dict[str, Any]], seat: str | None = None) -> 
         card = action.get("card")
         match = next((a for a in options if a["card"] == card), None)
         if match is None:
-            raise IllegalAction(f"{json.dumps(card)} is not a legal card here (legal: {' '.join(a['card'] for a in options)})")
+            raise IllegalAction(
+                f"{json.dumps(card)} is not a legal card here (legal: {' '.join(a['card'] for a in options)})"
+            )
         extras = _cards(action.get("extras", []), "extras")
         owed = match.get("extras_count", 0)
         if len(extras) != owed:
             raise IllegalAction(f"exactly {owed} extras must go with the main card here, not {len(extras)}")
         if not extras <= set(match.get("extras_from", [])):
-            raise IllegalAction(f"{sorted(extras)[0]} cannot be an extra (allowed: {' '.join(match.get('extras_from', []))})")
+            raise IllegalAction(
+                f"{sorted(extras)[0]} cannot be an extra (allowed: {' '.join(match.get('extras_from', []))})"
+            )

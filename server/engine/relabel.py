@@ -115,15 +115,15 @@ _SUIT_KEYS = ("trump", "suit")
 # Fields whose value is a seat (or, for a result, a side); a list under one of these
 # names is a list of them.
 _SEAT_KEYS = ("seat", "seats", "dealer", "to_act", "declarer", "leader", "winner", "side", "partner", "makers")
-_SEAT_LISTS = ("seats", "makers")          # lists of seats kept in clockwise order, which hides the rotation
+_SEAT_LISTS = ("seats", "makers")  # lists of seats kept in clockwise order, which hides the rotation
 _SEAT_SET, _SIDE_SET = frozenset(SEATS), frozenset(SIDES)
-_SINGLE = seats_for(7)                    # P1 ... P7
+_SINGLE = seats_for(7)  # P1 ... P7
 _SINGLE_SET = frozenset(_SINGLE)
 
 
 def _paired(name: str) -> list[str] | None:
     """The seats of a fixed partnership named by its seats (widow_cinch's ``P1P4``), else None."""
-    seats = [name[i:i + 2] for i in range(0, len(name), 2)]
+    seats = [name[i : i + 2] for i in range(0, len(name), 2)]
     return seats if len(seats) > 1 and all(s in _SINGLE_SET for s in seats) and "".join(seats) == name else None
 
 
@@ -149,7 +149,7 @@ def _rotate(name: str, rotation: int, players: int) -> str:
     if name in _SINGLE_SET:
         return _SINGLE[(_SINGLE.index(name) + rotation) % players]
     seats = _paired(name)
-    if seats:   # a partnership moves seat by seat and keeps its name's order (P4P1 is P1P4)
+    if seats:  # a partnership moves seat by seat and keeps its name's order (P4P1 is P1P4)
         return "".join(sorted((_rotate(s, rotation, players) for s in seats), key=_SINGLE.index))
     return name
 
@@ -164,8 +164,7 @@ def _canonical(names: Any) -> tuple[str, ...] | None:
     return None
 
 
-def translate(value: Any, mapping: dict[str, str], rotation: int = 0, key: str | None = None,
-              players: int = 4) -> Any:
+def translate(value: Any, mapping: dict[str, str], rotation: int = 0, key: str | None = None, players: int = 4) -> Any:
     """``value`` with every card string and suit field relabeled by ``mapping`` and every
     seat (and side) moved ``rotation`` seats clockwise: seat fields (``_SEAT_KEYS``) and
     the keys of dicts keyed by seats (``hand_sizes``) or by sides (``points``, ``scores``).
@@ -173,7 +172,7 @@ def translate(value: Any, mapping: dict[str, str], rotation: int = 0, key: str |
     if value is None or value.__class__ in (int, bool):
         return value
     if isinstance(value, str):
-        if value in CARD_INDEX:    # snoozer's joker has no suit: it is the same card in every view
+        if value in CARD_INDEX:  # snoozer's joker has no suit: it is the same card in every view
             return value if value == ALL_NAMES[JOKER] else value[0] + mapping[value[1]]
         if key in _SUIT_KEYS and value in mapping:
             return mapping[value]
@@ -188,14 +187,15 @@ def translate(value: Any, mapping: dict[str, str], rotation: int = 0, key: str |
         elif key == "legal":
             out.sort(key=_legal_order)
         elif key in _SEAT_LISTS and (order := _canonical(out)):
-            out.sort(key=order.index)   # the table's seat list stays in clockwise order
+            out.sort(key=order.index)  # the table's seat list stays in clockwise order
         return out
     if isinstance(value, dict):
         order = _canonical(value.keys()) if rotation else None
         if order:
             # keyed by seats or by sides: the keys move, and go back in canonical order
-            moved = {_rotate(k, rotation, players): translate(v, mapping, rotation, k, players)
-                     for k, v in value.items()}
+            moved = {
+                _rotate(k, rotation, players): translate(v, mapping, rotation, k, players) for k, v in value.items()
+            }
             return {k: moved[k] for k in order if k in moved}
         return {k: translate(v, mapping, rotation, k, players) for k, v in value.items()}
     return value

@@ -26,8 +26,11 @@ class ReplayError(ValueError):
 def _scores(data: Any, sides: tuple[str, ...]) -> tuple[int, ...] | None:
     if data is None:
         return None
-    if (not isinstance(data, dict) or set(data) != set(sides)
-            or not all(isinstance(v, int) and not isinstance(v, bool) for v in data.values())):
+    if (
+        not isinstance(data, dict)
+        or set(data) != set(sides)
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in data.values())
+    ):
         keys = ", ".join(f'"{side}": n' for side in sides)
         raise ReplayError(f"scores must be an object {{{keys}}} of whole numbers", None)
     return tuple(data[side] for side in sides)

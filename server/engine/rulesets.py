@@ -9,18 +9,19 @@ foster51's named variations from section 4 are options layered on top with
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field, replace
 from functools import cached_property
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from .cards import SIDES, seats_for
 
-DRAW_AMERICAN = "american"   # automatic non-trump discards, dealer takes every trump
-DRAW_FOSTER = "foster"       # free face-up discards, dealer robs the pack
+DRAW_AMERICAN = "american"  # automatic non-trump discards, dealer takes every trump
+DRAW_FOSTER = "foster"  # free face-up discards, dealer robs the pack
 
-SCORING_AMERICAN = "american"            # each side adds its points; failed bidders lose the bid
-SCORING_DIFFERENCE = "difference"        # Foster: the side with more scores the difference
-SCORING_SET_BACK = "set_back"            # Foster's "old way": failed bidders are set back
+SCORING_AMERICAN = "american"  # each side adds its points; failed bidders lose the bid
+SCORING_DIFFERENCE = "difference"  # Foster: the side with more scores the difference
+SCORING_SET_BACK = "set_back"  # Foster's "old way": failed bidders are set back
 SCORING_EIGHT_POINT = "eight_point_minimum"  # Foster's variation: bidders need 8 to score
 
 SCORINGS = (SCORING_AMERICAN, SCORING_DIFFERENCE, SCORING_SET_BACK, SCORING_EIGHT_POINT)
@@ -35,24 +36,24 @@ class Ruleset:
     """Every rule the engine varies on, with the source that motivates it."""
 
     name: str
-    target: int                 # game score that wins
+    target: int  # game score that wins
     min_bid: int
     max_bid: int = 14
-    dealer_must_bid: bool = False   # american62: dealer bids the minimum after three passes
+    dealer_must_bid: bool = False  # american62: dealer bids the minimum after three passes
     draw: str = DRAW_AMERICAN
-    low_to_holder: bool = True      # Low scores for the side that held it
+    low_to_holder: bool = True  # Low scores for the side that held it
     first_lead_trump: bool = False  # the bidder's first lead must be a trump if he has one
     dealer_draws_blind: bool = False  # foster51 option: no robbing; stock points count for nobody
     trump_discard_over_six_only: bool = False  # Katz: trumps may be discarded only to keep six
     scoring: str = SCORING_AMERICAN
-    bidder_goes_out: bool = False   # american62 end-of-game rule
-    min_discard: int = 3            # foster51: each non-dealer discards at least three
-    players: int = 4                # seats at the table (RULES-family F1)
-    keep_nine: bool = False         # seven_up, all_fives: no discard after exactly one run
+    bidder_goes_out: bool = False  # american62 end-of-game rule
+    min_discard: int = 3  # foster51: each non-dealer discards at least three
+    players: int = 4  # seats at the table (RULES-family F1)
+    keep_nine: bool = False  # seven_up, all_fives: no discard after exactly one run
     two_player_bunch: bool = False  # seven_up, all_fives with two players: bunch by agreement
-    base: str = ""                  # blind_cinch: the Cinch ruleset it varies
-    blind_packet: int = 0           # blind_cinch: cards in each face-down packet (no stock)
-    raises: bool = False            # sixty_three: the auction goes round until all but one passed
+    base: str = ""  # blind_cinch: the Cinch ruleset it varies
+    blind_packet: int = 0  # blind_cinch: cards in each face-down packet (no stock)
+    raises: bool = False  # sixty_three: the auction goes round until all but one passed
     extra_counts: tuple[tuple[str, int], ...] = ()  # sixty_three: more counting trumps (rank, value)
 
     def to_dict(self) -> dict[str, Any]:
@@ -71,20 +72,38 @@ class Ruleset:
 
 
 AMERICAN62 = Ruleset(
-    name="american62", target=62, min_bid=7, dealer_must_bid=True, draw=DRAW_AMERICAN,
-    low_to_holder=True, scoring=SCORING_AMERICAN, bidder_goes_out=True,
+    name="american62",
+    target=62,
+    min_bid=7,
+    dealer_must_bid=True,
+    draw=DRAW_AMERICAN,
+    low_to_holder=True,
+    scoring=SCORING_AMERICAN,
+    bidder_goes_out=True,
 )
 FOSTER51 = Ruleset(
-    name="foster51", target=51, min_bid=1, dealer_must_bid=False, draw=DRAW_FOSTER,
-    low_to_holder=False, scoring=SCORING_DIFFERENCE, bidder_goes_out=False,
+    name="foster51",
+    target=51,
+    min_bid=1,
+    dealer_must_bid=False,
+    draw=DRAW_FOSTER,
+    low_to_holder=False,
+    scoring=SCORING_DIFFERENCE,
+    bidder_goes_out=False,
 )
 BASE_RULESETS: dict[str, Ruleset] = {r.name: r for r in (AMERICAN62, FOSTER51)}
 DEFAULT_RULESET = AMERICAN62.name
 
 # Options each Cinch ruleset accepts, with their type checks. american62 is the single
 # profile chosen by its source, so it takes none.
-OPTION_NAMES = ("min_bid", "trump_discard_over_six_only", "low_to_holder", "first_lead_trump",
-                "dealer_draws_blind", "scoring")
+OPTION_NAMES = (
+    "min_bid",
+    "trump_discard_over_six_only",
+    "low_to_holder",
+    "first_lead_trump",
+    "dealer_draws_blind",
+    "scoring",
+)
 
 Check = Callable[[str, Any], None]
 
@@ -103,6 +122,7 @@ def check_choice(*allowed: Any) -> Check:
     def check(name: str, value: Any) -> None:
         if value not in allowed or isinstance(value, bool):
             raise RulesetError(f"option {name} must be one of {', '.join(map(str, allowed))}, not {value!r}")
+
     return check
 
 
@@ -129,8 +149,8 @@ class GameSpec:
     players: tuple[int, ...]
     options: Mapping[str, Check]
     hand: type
-    partnerships: bool = False   # with four players, NS v EW (else each seat for itself)
-    deck: int = 52               # cards in the pack: 53 with snoozer's joker (RULES-family F2)
+    partnerships: bool = False  # with four players, NS v EW (else each seat for itself)
+    deck: int = 52  # cards in the pack: 53 with snoozer's joker (RULES-family F2)
     # Other fixed partnerships, per table size: (side names, seat index -> side index),
     # e.g. widow_cinch's three sides of two at six. The one place the core learns them.
     fixed_sides: Mapping[int, tuple[tuple[str, ...], tuple[int, ...]]] = field(default_factory=dict)
@@ -155,7 +175,8 @@ class GameSpec:
 
 def make_ruleset(name: object = DEFAULT_RULESET, options: Mapping[str, Any] | None = None) -> Ruleset:
     """The ruleset ``name`` with ``options`` applied, or ``RulesetError`` saying why not."""
-    from .games import GAMES   # the game modules import this one
+    from .games import GAMES  # the game modules import this one
+
     if not isinstance(name, str) or name not in GAMES:
         raise RulesetError(f"unknown ruleset {name!r} (known: {', '.join(GAMES)})")
     spec = GAMES[name]
@@ -179,4 +200,5 @@ def make_ruleset(name: object = DEFAULT_RULESET, options: Mapping[str, Any] | No
 def game_spec(rules: Ruleset) -> GameSpec:
     """The registry entry of a ruleset."""
     from .games import GAMES
+
     return GAMES[rules.name]

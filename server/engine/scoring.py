@@ -7,8 +7,7 @@ small pure function of (who declared, the contract, the points taken).
 
 from __future__ import annotations
 
-from .rulesets import (SCORING_AMERICAN, SCORING_DIFFERENCE, SCORING_EIGHT_POINT, SCORING_SET_BACK,
-                       Ruleset)
+from .rulesets import SCORING_AMERICAN, SCORING_DIFFERENCE, SCORING_EIGHT_POINT, SCORING_SET_BACK, Ruleset
 
 # sixty_three's option value for american62's rule (RULES-family 8.5): its own name on the
 # wire, the same scheme here. Not Foster's "set_back", which scores a made bid by difference.
@@ -20,8 +19,7 @@ def made_contract(contract: int | None, declarer_points: int) -> bool:
     return contract is None or declarer_points >= contract
 
 
-def hand_delta(rules: Ruleset, declarer_side: int, contract: int | None,
-               points: tuple[int, int]) -> tuple[int, int]:
+def hand_delta(rules: Ruleset, declarer_side: int, contract: int | None, points: tuple[int, int]) -> tuple[int, int]:
     """Score change per side (NS, EW) for a complete hand."""
     bidders, defenders = points[declarer_side], points[1 - declarer_side]
     made = made_contract(contract, bidders)
@@ -47,8 +45,9 @@ def hand_delta(rules: Ruleset, declarer_side: int, contract: int | None,
     return (gain_b, gain_d) if declarer_side == 0 else (gain_d, gain_b)
 
 
-def game_winner(rules: Ruleset, after: tuple[int, int], declarer_side: int, made: bool,
-                bidder_goes_out: bool) -> int | None:
+def game_winner(
+    rules: Ruleset, after: tuple[int, int], declarer_side: int, made: bool, bidder_goes_out: bool
+) -> int | None:
     """The side (0 = NS, 1 = EW) that has won the game after a hand, or None to play on.
 
     american62: bidders who make their bid in a bidder-goes-out hand win outright;

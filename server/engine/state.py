@@ -19,22 +19,34 @@ trumps). Nothing here names a ruleset.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 from random import Random
-from typing import Any, Sequence
+from typing import Any
 
 from .boards import Board, restock_order
-from .cards import (ALL_NAMES, CARD_INDEX, CARD_NAMES, RANKS, SEATS, SIDES, SUITS, TRUMP_TABLES, TrumpTables, cards_of,
-                    mask_of, names_of)
+from .cards import (
+    ALL_NAMES,
+    CARD_INDEX,
+    CARD_NAMES,
+    RANKS,
+    SEATS,
+    SIDES,
+    SUITS,
+    TRUMP_TABLES,
+    TrumpTables,
+    cards_of,
+    mask_of,
+    names_of,
+)
+from .hand import Hand, IllegalAction, bid_amount, bid_entries, card_set, one_card, trump_entries
 from .rulesets import DRAW_AMERICAN, Ruleset
 from .scoring import bidder_goes_out_next, game_winner, hand_delta, made_contract
 from .tricks import Trick
-from .hand import Hand, IllegalAction, bid_amount, bid_entries, card_set, one_card, trump_entries
 
 BIDDING, TRUMP, DISCARD, ROB, PLAY, DONE = "bidding", "trump", "discard", "rob", "play", "done"
 _EXPECTED = {BIDDING: "pass or bid", TRUMP: "trump", DISCARD: "discard", ROB: "rob", PLAY: "play"}
-_PHASE_OF_TYPE = {"pass": BIDDING, "bid": BIDDING, "trump": TRUMP, "discard": DISCARD, "rob": ROB,
-                  "play": PLAY}
+_PHASE_OF_TYPE = {"pass": BIDDING, "bid": BIDDING, "trump": TRUMP, "discard": DISCARD, "rob": ROB, "play": PLAY}
 
 
 @cache
@@ -65,8 +77,9 @@ class DrawRecord:
 
     __slots__ = ("seat", "discarded", "received", "shown", "left_in_stock", "listed")
 
-    def __init__(self, seat: int, discarded: int, received: int, shown: int, left_in_stock: int = 0,
-                 listed: Sequence[int] = ()):
+    def __init__(
+        self, seat: int, discarded: int, received: int, shown: int, left_in_stock: int = 0, listed: Sequence[int] = ()
+    ):
         self.seat, self.discarded, self.received = seat, discarded, received
         self.shown, self.left_in_stock, self.listed = shown, left_in_stock, listed
 
@@ -90,13 +103,38 @@ class HandState(Hand):
 
     seats, sides, side_of = SEATS, SIDES, (0, 1, 0, 1)
 
-    __slots__ = ("rules", "board", "dealer", "hands", "stock", "pile", "restocks", "phase", "to_act",
-                 "bids", "high_bid", "high_bidder", "declarer", "contract", "trump", "tables", "draws",
-                 "draw_turn", "rob_pool", "rob_must", "rob_size", "tricks", "taken",
-                 "hands_after_draw", "scores", "bidder_goes_out", "actions", "dealt")
+    __slots__ = (
+        "rules",
+        "board",
+        "dealer",
+        "hands",
+        "stock",
+        "pile",
+        "restocks",
+        "phase",
+        "to_act",
+        "bids",
+        "high_bid",
+        "high_bidder",
+        "declarer",
+        "contract",
+        "trump",
+        "tables",
+        "draws",
+        "draw_turn",
+        "rob_pool",
+        "rob_must",
+        "rob_size",
+        "tricks",
+        "taken",
+        "hands_after_draw",
+        "scores",
+        "bidder_goes_out",
+        "actions",
+        "dealt",
+    )
 
-    def __init__(self, rules: Ruleset, board: Board, scores: tuple[int, int] = (0, 0),
-                 bidder_goes_out: bool = False):
+    def __init__(self, rules: Ruleset, board: Board, scores: tuple[int, int] = (0, 0), bidder_goes_out: bool = False):
         self.rules = rules
         self.board = board
         self.dealer = SEATS.index(board.dealer)
@@ -106,20 +144,20 @@ class HandState(Hand):
             for i in range(4):
                 seat = (self.dealer + 1 + i) % 4
                 start = rnd * 12 + i * 3
-                for c in deck[start:start + 3]:
+                for c in deck[start : start + 3]:
                     hands[seat] |= 1 << c
         self.hands = hands
         self.dealt = tuple(hands)
         # top of the stock is the end; blind packets (deck[36:]) are no stock
         self.stock: list[int] = [] if rules.blind_packet else list(reversed(deck[36:]))
-        self.pile = 0            # discards not (yet) rebuilt into a stock
+        self.pile = 0  # discards not (yet) rebuilt into a stock
         self.restocks = 0
         self.phase = BIDDING
         self.to_act: int | None = (self.dealer + 1) % 4
-        self.bids: list[tuple[int, int]] = []   # (seat, amount), 0 = pass
+        self.bids: list[tuple[int, int]] = []  # (seat, amount), 0 = pass
         self.high_bid = 0
         self.high_bidder = -1
-        self.declarer = -1       # who names trump and leads first
+        self.declarer = -1  # who names trump and leads first
         self.contract: tuple[int, int] | None = None
         self.trump: int | None = None
         self.tables: TrumpTables | None = None
@@ -128,14 +166,14 @@ class HandState(Hand):
         self.rob_pool = self.rob_must = 0
         self.rob_size = 6
         self.tricks: list[Trick] = []
-        self.taken = [0, 0]      # points per side (0 = NS, 1 = EW) from tricks
+        self.taken = [0, 0]  # points per side (0 = NS, 1 = EW) from tricks
         self.hands_after_draw: tuple[int, ...] | None = None
         self.scores = scores
         self.bidder_goes_out = bidder_goes_out
         self.actions: list[dict[str, Any]] = []
 
     @classmethod
-    def start(cls, rules: Ruleset, board: Board, scores: tuple[int, ...] | None) -> "HandState":
+    def start(cls, rules: Ruleset, board: Board, scores: tuple[int, ...] | None) -> HandState:
         """A board from zeros, or a hand of a game: bidder-goes-out follows the scores."""
         if scores is None:
             return cls(rules, board)
@@ -151,7 +189,7 @@ class HandState(Hand):
         return after, game_winner(self.rules, after, side, made, self.bidder_goes_out)
 
     @classmethod
-    def at_play(cls, rules: Ruleset, obs: dict[str, Any], hands: list[int]) -> "HandState":
+    def at_play(cls, rules: Ruleset, obs: dict[str, Any], hands: list[int]) -> HandState:
         """The play's first lead with ``hands``: the bidding, contract and trump from
         ``obs``; the face-up discards (whose counting trumps are the declarer's in
         foster51) are the pile. The deal, stock and draw are not rebuilt: nothing in
@@ -159,8 +197,12 @@ class HandState(Hand):
         seats = list(SEATS)
         scores = obs["scores"]
         # the deal is unknown and replaced by ``hands``: an ordered deck stands for it
-        state = cls(rules, Board(obs["dealer"], tuple(range(52)), "00"), (scores["NS"], scores["EW"]),
-                    obs.get("bidder_goes_out", False))
+        state = cls(
+            rules,
+            Board(obs["dealer"], tuple(range(52)), "00"),
+            (scores["NS"], scores["EW"]),
+            obs.get("bidder_goes_out", False),
+        )
         state.hands = list(hands)
         state.stock = []
         for d in obs["draws"]:
@@ -178,7 +220,7 @@ class HandState(Hand):
         return state
 
     # ------------------------------------------------------------------ copying
-    def clone(self) -> "HandState":
+    def clone(self) -> HandState:
         """An independent copy for search; the board and ruleset are shared (immutable)."""
         new = object.__new__(HandState)
         for name in HandState.__slots__:
@@ -218,9 +260,9 @@ class HandState(Hand):
             self.contract = (self.high_bidder, self.high_bid)
             self.declarer = self.high_bidder
         else:
-            self.declarer = self.dealer   # foster51: nobody bid, the dealer names trump
+            self.declarer = self.dealer  # foster51: nobody bid, the dealer names trump
         if self.rules.blind_packet:
-            self.hands[self.declarer] |= self.packet(self.declarer)   # taken up before naming trump
+            self.hands[self.declarer] |= self.packet(self.declarer)  # taken up before naming trump
         self.phase, self.to_act = TRUMP, self.declarer
 
     def _next_bidder(self, seat: int) -> int:
@@ -240,7 +282,7 @@ class HandState(Hand):
         """``seat``'s blind packet (RULES-family 7.1): a round of ``blind_packet`` from 36."""
         size = self.rules.blind_packet
         start = 36 + size * ((seat - self.dealer - 1) % 4)
-        return mask_of(self.board.deck[start:start + size])
+        return mask_of(self.board.deck[start : start + size])
 
     # ------------------------------------------------------------------ trump and draw
     def tables_for(self, suit: int) -> TrumpTables:
@@ -364,7 +406,7 @@ class HandState(Hand):
 
     def _after_blind_discard(self, seat: int, cards: int, listed: Sequence[int]) -> None:
         """Blind Cinch: no draw; the next seat takes up his packet, or the play begins."""
-        shown = 0 if self.rules.draw == DRAW_AMERICAN else cards   # american62: face down
+        shown = 0 if self.rules.draw == DRAW_AMERICAN else cards  # american62: face down
         self.draws.append(DrawRecord(seat, cards, self.packet(seat), shown, listed=listed))
         self.draw_turn += 1
         if self.draw_turn == 4:
@@ -388,8 +430,7 @@ class HandState(Hand):
             from_hand = old_hand & ~keep
             self.pile |= shown | from_hand
             self.stock = [c for c in self.stock if not ((keep | shown) >> c) & 1]
-            self.draws.append(DrawRecord(dealer, from_hand, keep & ~old_hand, shown,
-                                         left & ~trumps & ~old_hand))
+            self.draws.append(DrawRecord(dealer, from_hand, keep & ~old_hand, shown, left & ~trumps & ~old_hand))
         self.hands[dealer] = keep
         self._start_play()
 
@@ -463,7 +504,7 @@ class HandState(Hand):
         trick.winner = winner
         points = tab.points
         won = 0
-        for s, c, x in trick.plays:
+        for s, c, _x in trick.plays:
             if c == tab.low_card and self.rules.low_to_holder:
                 self.taken[s & 1] += 1
             else:
@@ -519,8 +560,7 @@ class HandState(Hand):
 
     def delta(self) -> tuple[int, int]:
         """Score change per side (NS, EW) of a complete hand."""
-        return hand_delta(self.rules, self.declarer & 1, self.contract[1] if self.contract else None,
-                          self.points())
+        return hand_delta(self.rules, self.declarer & 1, self.contract[1] if self.contract else None, self.points())
 
     # ------------------------------------------------------------------ wire layer
     def legal_actions(self) -> list[dict[str, Any]] | None:
@@ -539,14 +579,27 @@ class HandState(Hand):
                 choice["must_include"] = names_of(must)
             return [choice]
         if phase == ROB:
-            return [{"type": "rob", "from": names_of(self.rob_pool), "must_keep": names_of(self.rob_must),
-                     "size": self.rob_size}]
+            return [
+                {
+                    "type": "rob",
+                    "from": names_of(self.rob_pool),
+                    "must_keep": names_of(self.rob_must),
+                    "size": self.rob_size,
+                }
+            ]
         if phase == PLAY:
             owed = self.extras_owed(self.to_act)
             if not owed:
                 return [{"type": "play", "card": CARD_NAMES[c]} for c in self.legal_plays()]
-            return [{"type": "play", "card": CARD_NAMES[c], "extras_count": owed,
-                     "extras_from": names_of(self.extras_from(c))} for c in self.legal_plays()]
+            return [
+                {
+                    "type": "play",
+                    "card": CARD_NAMES[c],
+                    "extras_count": owed,
+                    "extras_from": names_of(self.extras_from(c)),
+                }
+                for c in self.legal_plays()
+            ]
         return None
 
     def apply(self, action: Any) -> None:
@@ -601,8 +654,10 @@ class HandState(Hand):
         for c in cards_of(cards & ~src):
             if self.rules.draw == DRAW_AMERICAN:
                 raise IllegalAction(f"{CARD_NAMES[c]} is a trump: on american62 only non-trumps are discarded")
-            raise IllegalAction(f"{CARD_NAMES[c]} is a trump: trumps may be discarded only "
-                                f"by a player holding more than six, down to six")
+            raise IllegalAction(
+                f"{CARD_NAMES[c]} is a trump: trumps may be discarded only "
+                f"by a player holding more than six, down to six"
+            )
         n = cards.bit_count()
         if low == high != n:
             raise IllegalAction(f"a discard must be exactly {low} cards here (down to six), not {n}")
@@ -619,8 +674,11 @@ class HandState(Hand):
         for c in cards_of(keep & ~self.rob_pool):
             raise IllegalAction(f"{ALL_NAMES[c]} is neither in the dealer's hand nor in the stock")
         for c in cards_of(self.rob_must & ~keep):
-            why = ("every trump, in american62" if (self.tables.trump_mask >> c) & 1
-                   else "dealt blind from the rebuilt stock")
+            why = (
+                "every trump, in american62"
+                if (self.tables.trump_mask >> c) & 1
+                else "dealt blind from the rebuilt stock"
+            )
             raise IllegalAction(f"the dealer must keep {CARD_NAMES[c]} ({why})")
         n = keep.bit_count()
         if n != self.rob_size:
@@ -661,8 +719,7 @@ class HandState(Hand):
             return f"{name} breaks the first-lead rule: the first lead must be a trump"
         if trick.lead_suit == tab.trump:
             return f"{name} breaks the follow rules: a trump was led and the player holds a trump"
-        return (f"{name} breaks the follow rules: {SUITS[trick.lead_suit]} was led: "
-                f"the player must follow suit or trump")
+        return f"{name} breaks the follow rules: {SUITS[trick.lead_suit]} was led: the player must follow suit or trump"
 
     # ------------------------------------------------------------------ audit
     def describe_extra(self) -> dict[str, Any]:
@@ -705,7 +762,7 @@ class HandState(Hand):
         """Where the cards not played went: each seat's discards (a robbing dealer's are
         everything he did not keep), the stock left (top first; a rebuilt stock's cards
         stay listed as their discarder's), nothing out of play."""
-        rob_discards = self.rules.draw != DRAW_AMERICAN   # foster: the dealer robs the whole stock
+        rob_discards = self.rules.draw != DRAW_AMERICAN  # foster: the dealer robs the whole stock
         discards = [0, 0, 0, 0]
         for rec in self.draws:
             discards[rec.seat] |= rec.discarded | rec.shown | (rec.left_in_stock if rob_discards else 0)
@@ -721,13 +778,21 @@ class HandState(Hand):
     def public(self, me: int | None) -> dict[str, Any]:
         """Cinch's own observation fields: the auction, the draw as ``me`` may see it."""
         return {
-            "bids": [{"seat": SEATS[s], "type": "bid", "amount": a} if a else {"seat": SEATS[s], "type": "pass"}
-                     for s, a in self.bids],
+            "bids": [
+                {"seat": SEATS[s], "type": "bid", "amount": a} if a else {"seat": SEATS[s], "type": "pass"}
+                for s, a in self.bids
+            ],
             "draws": [d.to_dict(-1 if me is None else me) for d in self.draws],
             "restocks": self.restocks,
             "bidder_goes_out": self.bidder_goes_out,
         }
 
 
-_FIELDS = {"pass": (), "bid": ("amount",), "trump": ("suit",), "discard": ("cards",), "rob": ("keep",),
-           "play": ("card", "extras")}
+_FIELDS = {
+    "pass": (),
+    "bid": ("amount",),
+    "trump": ("suit",),
+    "discard": ("cards",),
+    "rob": ("keep",),
+    "play": ("card", "extras"),
+}

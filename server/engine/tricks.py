@@ -9,7 +9,8 @@ them as an argument and every game keeps its own bookkeeping of what a trick is 
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from .cards import ALL_NAMES, SEATS, SUITS, TrumpTables, names_of
 
@@ -27,7 +28,7 @@ class Trick:
         self.best_seat = -1
         self.best_key = -2
 
-    def copy(self) -> "Trick":
+    def copy(self) -> Trick:
         t = Trick(self.leader)
         t.plays = self.plays.copy()
         t.winner, t.lead_suit, t.best_seat, t.best_key = self.winner, self.lead_suit, self.best_seat, self.best_key

@@ -14,7 +14,8 @@ setting a state's private fields; here the engine does it once, for every game:
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from .cards import CARD_INDEX, mask_of
 from .hand import Hand

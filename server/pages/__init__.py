@@ -12,7 +12,7 @@ Errors on these paths are HTML pages; under ``/api/`` they stay problem+json
 from __future__ import annotations
 
 import json
-from typing import Callable
+from collections.abc import Callable
 
 from flask import Flask, Response, render_template, request
 
@@ -22,18 +22,21 @@ from .blueprint import bp
 
 def _as_html(handler: Callable[[Exception], Response]) -> Callable[[Exception], Response]:
     """The problem handler for /api/ paths; elsewhere the same status and headers as an HTML page."""
+
     def handle(error: Exception) -> Response:
         response = handler(error)
         if request.path.startswith("/api/") or response.mimetype != "application/problem+json":
             return response
         body = json.loads(response.get_data())
-        page = render_template("error.html", status=response.status_code, title=body.get("title", ""),
-                               detail=body.get("detail", ""))
+        page = render_template(
+            "error.html", status=response.status_code, title=body.get("title", ""), detail=body.get("detail", "")
+        )
         html = Response(page, status=response.status_code, mimetype="text/html")
         for name, value in response.headers.items():
             if name.lower() not in ("content-type", "content-length"):
                 html.headers[name] = value
         return html
+
     return handle
 
 

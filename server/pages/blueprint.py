@@ -15,9 +15,8 @@ from server.progressive import bot_of
 
 from ..api.limits import check_request
 
-bp = Blueprint("pages", __name__, template_folder="templates", static_folder="static",
-               static_url_path="/assets")
-bp.before_request(check_request)     # path and query strings within bounds; never a token
+bp = Blueprint("pages", __name__, template_folder="templates", static_folder="static", static_url_path="/assets")
+bp.before_request(check_request)  # path and query strings within bounds; never a token
 
 FINAL = ("finished", "cancelled", "failed")
 
@@ -31,7 +30,7 @@ def _when(stamp: float | None) -> str:
 
 @bp.app_template_filter("signed")
 def _signed(value: float | None, digits: int = 2) -> str:
-    return "" if value is None else f"{value + 0.0:+.{digits}f}"     # + 0.0: no "-0.00"
+    return "" if value is None else f"{value + 0.0:+.{digits}f}"  # + 0.0: no "-0.00"
 
 
 def card_parts(name: str) -> dict[str, Any]:
@@ -40,8 +39,12 @@ def card_parts(name: str) -> dict[str, Any]:
     if name == "JK":
         return {"rank": "Jkr", "symbol": "\u2605", "colour": "black", "name": name}
     rank, suit = name[:-1], name[-1]
-    return {"rank": "10" if rank == "T" else rank, "symbol": SUIT_SYMBOLS.get(suit, suit),
-            "colour": "red" if suit in "DH" else "black", "name": name}
+    return {
+        "rank": "10" if rank == "T" else rank,
+        "symbol": SUIT_SYMBOLS.get(suit, suit),
+        "colour": "red" if suit in "DH" else "black",
+        "name": name,
+    }
 
 
 bp.add_app_template_global(card_parts, "card_parts")

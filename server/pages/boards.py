@@ -54,18 +54,44 @@ def rooms_of(match: dict[str, Any], record: dict[str, Any]) -> list[dict[str, An
         other = "EW" if side == "NS" else "NS"
         ns, ew = (x, y) if side == "NS" else (y, x)
         return [
-            {"key": "entrant", "title": f"{x}'s room", "seating": f"{x} at {side}, reference {y} at {other}",
-             "players": seated(ns, ew), "room": first, "net_label": f"{x}'s net at {side}",
-             "net": pair_net(first, side)},
-            {"key": "par", "title": "Par room", "seating": f"reference {y} at all four seats",
-             "players": seated(y, y), "room": second, "net_label": f"reference pair's net at {side}",
-             "net": pair_net(second, side)},
+            {
+                "key": "entrant",
+                "title": f"{x}'s room",
+                "seating": f"{x} at {side}, reference {y} at {other}",
+                "players": seated(ns, ew),
+                "room": first,
+                "net_label": f"{x}'s net at {side}",
+                "net": pair_net(first, side),
+            },
+            {
+                "key": "par",
+                "title": "Par room",
+                "seating": f"reference {y} at all four seats",
+                "players": seated(y, y),
+                "room": second,
+                "net_label": f"reference pair's net at {side}",
+                "net": pair_net(second, side),
+            },
         ]
     return [
-        {"key": "1", "title": "Room 1", "seating": f"{x} at NS, {y} at EW", "players": seated(x, y),
-         "room": first, "net_label": f"{x}'s net", "net": pair_net(first, "NS")},
-        {"key": "2", "title": "Room 2", "seating": f"{y} at NS, {x} at EW", "players": seated(y, x),
-         "room": second, "net_label": f"{x}'s net", "net": pair_net(second, "EW")},
+        {
+            "key": "1",
+            "title": "Room 1",
+            "seating": f"{x} at NS, {y} at EW",
+            "players": seated(x, y),
+            "room": first,
+            "net_label": f"{x}'s net",
+            "net": pair_net(first, "NS"),
+        },
+        {
+            "key": "2",
+            "title": "Room 2",
+            "seating": f"{y} at NS, {x} at EW",
+            "players": seated(y, x),
+            "room": second,
+            "net_label": f"{x}'s net",
+            "net": pair_net(second, "EW"),
+        },
     ]
 
 
@@ -76,9 +102,16 @@ def field_rooms(match: dict[str, Any], record: dict[str, Any]) -> list[dict[str,
     for number, room in enumerate(record["rooms"], 1):
         delta = room["result"]["delta"]
         by_unit = dict(zip(delta, nets(delta, list(delta))))
-        out.append({"number": number, "room": room,
-                    "entrants": [{"bot": bot, "unit": unit, "delta": delta[unit], "net": float(by_unit[unit])}
-                                 for bot, unit in zip(match["entrants"], room["units"])]})
+        out.append(
+            {
+                "number": number,
+                "room": room,
+                "entrants": [
+                    {"bot": bot, "unit": unit, "delta": delta[unit], "net": float(by_unit[unit])}
+                    for bot, unit in zip(match["entrants"], room["units"])
+                ],
+            }
+        )
     return out
 
 
@@ -95,8 +128,10 @@ def as_field(match: dict[str, Any], record: dict[str, Any]) -> tuple[dict[str, A
     else:
         units = [first, first[::-1]]
     rooms = [{**room, "units": held} for room, held in zip(record["rooms"], units)]
-    return ({**match, "entrants": [match["x"], match["y"]], "rooms": match.get("rooms", "rotate")},
-            {**record, "rooms": rooms, "entrant_scores": [record["score"], -record["score"]]})
+    return (
+        {**match, "entrants": [match["x"], match["y"]], "rooms": match.get("rooms", "rotate")},
+        {**record, "rooms": rooms, "entrant_scores": [record["score"], -record["score"]]},
+    )
 
 
 @bp.route("/matches/<mid>/boards/<int:board>")
@@ -107,33 +142,61 @@ def board_pair_page(mid: str, board: int):
         abort(404, description=f"no match {mid!r}")
     tid = match["tournament"]
     if record is None:
-        abort(404, description=f"board {board} is not finished in every match of tournament {tid} yet "
-                               f"(or is not one of its boards): no one sees its cards until then")
+        abort(
+            404,
+            description=f"board {board} is not finished in every match of tournament {tid} yet "
+            f"(or is not one of its boards): no one sees its cards until then",
+        )
     cinch = isinstance(start_hand(record["rooms"][0]), HandState)
-    if "entrants" in match or not cinch:      # k entrants, a progressive table, or a game drawn as rooms
+    if "entrants" in match or not cinch:  # k entrants, a progressive table, or a game drawn as rooms
         match, record = (match, record) if "entrants" in match else as_field(match, record)
-        return render_template("board_field.html", match=match, mid=mid, tid=tid, board=board, record=record,
-                               rooms=field_rooms(match, record))
+        return render_template(
+            "board_field.html",
+            match=match,
+            mid=mid,
+            tid=tid,
+            board=board,
+            record=record,
+            rooms=field_rooms(match, record),
+        )
     rooms = rooms_of(match, record)
     for room in rooms:
         room["timeline"] = timeline(room["room"])
-    return render_template("board.html", match=match, mid=mid, tid=tid, board=board, record=record,
-                           rooms=rooms, blind=match.get("kind") == "blind")
+    return render_template(
+        "board.html",
+        match=match,
+        mid=mid,
+        tid=tid,
+        board=board,
+        record=record,
+        rooms=rooms,
+        blind=match.get("kind") == "blind",
+    )
 
 
 @bp.route("/tables/<tid>/hands/<int:number>")
 def table_hand_page(tid: str, number: int):
     table = table_or_404(tid)
     if table["status"] != "finished":
-        abort(409, description=f"table {tid} is {table['status']}: its hands are shown card by card "
-                               f"once the game is over (as its record is)")
+        abort(
+            409,
+            description=f"table {tid} is {table['status']}: its hands are shown card by card "
+            f"once the game is over (as its record is)",
+        )
     hands = arena().store.table_hands(tid)
     if not 1 <= number <= len(hands):
         abort(404, description=f"table {tid} has no hand {number}: its game lasted {len(hands)} hands")
     record = hands[number - 1]
     cinch = isinstance(start_hand(record), HandState)
-    final = table["final_scores"]       # an All Fours game stops counting at the item that ends it
-    return render_template("table_hand.html", table=table, number=number, count=len(hands), record=record,
-                           after=final if number == len(hands) and final else scores_after(record),
-                           sides=sides_of(table),
-                           t=timeline(record) if cinch else None, plain=None if cinch else replay(record))
+    final = table["final_scores"]  # an All Fours game stops counting at the item that ends it
+    return render_template(
+        "table_hand.html",
+        table=table,
+        number=number,
+        count=len(hands),
+        record=record,
+        after=final if number == len(hands) and final else scores_after(record),
+        sides=sides_of(table),
+        t=timeline(record) if cinch else None,
+        plain=None if cinch else replay(record),
+    )

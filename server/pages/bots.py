@@ -10,7 +10,8 @@ The fault details come from the board-pair records of boards anyone may see
 from __future__ import annotations
 
 import time
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from flask import render_template
 
@@ -26,8 +27,8 @@ from .charts import Point, line_chart
 from .matches import visible_boards
 from .tournaments import cell_class
 
-RECENT = 20          # matches listed, newest tournament first
-FAULT_MATCHES = 3    # of those, the newest whose board-pair records are searched for faults
+RECENT = 20  # matches listed, newest tournament first
+FAULT_MATCHES = 3  # of those, the newest whose board-pair records are searched for faults
 FAULTS_SHOWN = 10
 
 
@@ -71,7 +72,7 @@ def replaced_decisions(store: Store, bot: str, matches: list[dict[str, Any]]) ->
     then by board, last board first."""
     stored = {m["id"]: store.stored_boards(m["id"]) for m in matches}
     by_tournament: dict[str, set[int]] = {}
-    for m in matches:          # each board checked once per tournament
+    for m in matches:  # each board checked once per tournament
         by_tournament.setdefault(m["tournament"], set()).update(stored[m["id"]])
     visible = {tid: set(visible_boards(store, tid, boards)) for tid, boards in by_tournament.items()}
     found = []
@@ -90,24 +91,43 @@ def rating_charts(store: Store, bot: str, rulesets: list[str]) -> dict[str, Any]
     """Per ruleset, the bot's rating history charted: the line is the rating (mu - 3
     sigma), the band reaches from it up to mu, the estimate itself, so it narrows as
     sigma shrinks."""
+
     def point(p: dict[str, Any]) -> Point:
         when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(p["t"]))
-        return Point(p["rating"], when[:16], f"{when}, after {p['match']}: rating {p['rating']}, mu {p['mu']}, "
-                                             f"sigma {p['sigma']}", p["rating"], p["mu"])
+        return Point(
+            p["rating"],
+            when[:16],
+            f"{when}, after {p['match']}: rating {p['rating']}, mu {p['mu']}, sigma {p['sigma']}",
+            p["rating"],
+            p["mu"],
+        )
 
-    return {ruleset: line_chart([point(p) for p in store.rating_history(ruleset, [bot])[bot]],
-                                title=f"{bot}'s {ruleset} rating after each rated match") for ruleset in rulesets}
+    return {
+        ruleset: line_chart(
+            [point(p) for p in store.rating_history(ruleset, [bot])[bot]],
+            title=f"{bot}'s {ruleset} rating after each rated match",
+        )
+        for ruleset in rulesets
+    }
 
 
 @bp.route("/bots/<name>")
 def bot_page(name: str):
     store = arena().store
-    bot = bot_view(name)        # a 404 for an unknown bot (an HTML page here)
+    bot = bot_view(name)  # a 404 for an unknown bot (an HTML page here)
     recent = recent_matches(store, name)
     faults = replaced_decisions(store, name, recent[:FAULT_MATCHES])
     rulesets = [r for r in BASE_RULESETS if r in bot["ratings"]]
-    return render_template("bot.html", bot=bot, seen=None if bot["kind"] == "builtin" else store.last_seen(name),
-                           rulesets=rulesets, charts=rating_charts(store, name, rulesets), recent=recent,
-                           faults=faults[:FAULTS_SHOWN], fault_count=len(faults),
-                           fault_matches=min(len(recent), FAULT_MATCHES),
-                           timeouts=sum(m["timeouts"].get(name, 0) for m in recent), cell_class=cell_class)
+    return render_template(
+        "bot.html",
+        bot=bot,
+        seen=None if bot["kind"] == "builtin" else store.last_seen(name),
+        rulesets=rulesets,
+        charts=rating_charts(store, name, rulesets),
+        recent=recent,
+        faults=faults[:FAULTS_SHOWN],
+        fault_count=len(faults),
+        fault_matches=min(len(recent), FAULT_MATCHES),
+        timeouts=sum(m["timeouts"].get(name, 0) for m in recent),
+        cell_class=cell_class,
+    )

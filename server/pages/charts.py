@@ -10,13 +10,13 @@ not pixels. Styles live in ``static/charts.css``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from markupsafe import Markup, escape
 
-WIDTH, HEIGHT = 480, 200                      # a chart's viewBox; CSS scales it to its box
-LEFT, RIGHT, TOP, BOTTOM = 52, 10, 10, 24      # room for the axis labels
+WIDTH, HEIGHT = 480, 200  # a chart's viewBox; CSS scales it to its box
+LEFT, RIGHT, TOP, BOTTOM = 52, 10, 10, 24  # room for the axis labels
 SPARK_WIDTH, SPARK_HEIGHT, SPARK_PAD = 100, 24, 3
 
 
@@ -65,7 +65,8 @@ def sparkline(values: Sequence[float], title: str = "") -> Markup:
         f'height="{SPARK_HEIGHT}" role="img" aria-label="{escape(title)}" data-points="{len(values)}" '
         f'data-last="{values[-1]}"><title>{escape(title)}</title>'
         f'<polyline class="line" points="{line}"/>'
-        f'<circle class="last" cx="{_num(xs[-1])}" cy="{_num(ys(values[-1]))}" r="2"/></svg>')
+        f'<circle class="last" cx="{_num(xs[-1])}" cy="{_num(ys(values[-1]))}" r="2"/></svg>'
+    )
 
 
 def line_chart(points: Sequence[Point], title: str, zero: bool = False) -> Markup:
@@ -81,28 +82,35 @@ def line_chart(points: Sequence[Point], title: str, zero: bool = False) -> Marku
     lo, hi = min(values), max(values)
     ys = _scale(lo, hi, TOP, HEIGHT - BOTTOM)
     xs = _xs(len(points), LEFT, WIDTH - RIGHT)
-    out = [f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-label="{escape(title)}" '
-           f'data-points="{len(points)}"><title>{escape(title)}</title>']
+    out = [
+        f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-label="{escape(title)}" '
+        f'data-points="{len(points)}"><title>{escape(title)}</title>'
+    ]
     banded = [(x, p) for x, p in zip(xs, points) if p.low is not None and p.high is not None]
     if len(banded) > 1:
         edge = [f"{_num(x)},{_num(ys(p.high))}" for x, p in banded]
         edge += [f"{_num(x)},{_num(ys(p.low))}" for x, p in reversed(banded)]
         out.append(f'<polygon class="band" points="{" ".join(edge)}"/>')
     for v in sorted({lo, hi}):
-        out.append(f'<line class="grid" x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{_num(ys(v))}" y2="{_num(ys(v))}"/>'
-                   f'<text class="axis" x="{LEFT - 4}" y="{_num(ys(v) + 4)}" text-anchor="end">{_label(v)}</text>')
+        out.append(
+            f'<line class="grid" x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{_num(ys(v))}" y2="{_num(ys(v))}"/>'
+            f'<text class="axis" x="{LEFT - 4}" y="{_num(ys(v) + 4)}" text-anchor="end">{_label(v)}</text>'
+        )
     if zero and lo < 0 < hi:
-        out.append(f'<line class="zero" x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{_num(ys(0))}" y2="{_num(ys(0))}"/>'
-                   f'<text class="axis" x="{LEFT - 4}" y="{_num(ys(0) + 4)}" text-anchor="end">0</text>')
+        out.append(
+            f'<line class="zero" x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{_num(ys(0))}" y2="{_num(ys(0))}"/>'
+            f'<text class="axis" x="{LEFT - 4}" y="{_num(ys(0) + 4)}" text-anchor="end">0</text>'
+        )
     below = HEIGHT - 6
     out.append(f'<text class="axis" x="{_num(xs[0])}" y="{below}" text-anchor="start">{escape(points[0].x)}</text>')
     if len(points) > 1:
-        out.append(f'<text class="axis" x="{_num(xs[-1])}" y="{below}" text-anchor="end">'
-                   f'{escape(points[-1].x)}</text>')
+        out.append(f'<text class="axis" x="{_num(xs[-1])}" y="{below}" text-anchor="end">{escape(points[-1].x)}</text>')
     line = " ".join(f"{_num(x)},{_num(ys(p.value))}" for x, p in zip(xs, points))
     out.append(f'<polyline class="line" points="{line}"/>')
     for x, p in zip(xs, points):
-        out.append(f'<circle class="pt" cx="{_num(x)}" cy="{_num(ys(p.value))}" r="3" data-x="{escape(p.x)}" '
-                   f'data-value="{p.value}"><title>{escape(p.note or f"{p.x}: {p.value}")}</title></circle>')
+        out.append(
+            f'<circle class="pt" cx="{_num(x)}" cy="{_num(ys(p.value))}" r="3" data-x="{escape(p.x)}" '
+            f'data-value="{p.value}"><title>{escape(p.note or f"{p.x}: {p.value}")}</title></circle>'
+        )
     out.append("</svg>")
     return Markup("".join(out))

@@ -31,22 +31,33 @@ def _counting(state: HandState, trick_index: int) -> list[dict[str, Any]]:
     """The counting cards that fell in a trick: who played each, and which side scored it."""
     tables, trick = state.tables, state.tricks[trick_index]
     out = []
-    for seat, card, _extras in trick.plays:     # extras are never counting cards (the engine refuses them)
+    for seat, card, _extras in trick.plays:  # extras are never counting cards (the engine refuses them)
         points = tables.points[card]
         if points:
             to_holder = card == tables.low_card and state.rules.low_to_holder
-            out.append({"card": CARD_NAMES[card], "seat": SEATS[seat], "points": points,
-                        "to": side_of(seat if to_holder else trick.winner)})
+            out.append(
+                {
+                    "card": CARD_NAMES[card],
+                    "seat": SEATS[seat],
+                    "points": points,
+                    "to": side_of(seat if to_holder else trick.winner),
+                }
+            )
     return out
 
 
 def _trick(state: HandState, index: int, held: dict[str, list[str]], before: list[int]) -> dict[str, Any]:
     trick = state.tricks[index]
     taken = state.taken
-    return {**trick.to_dict(), "number": index + 1, "side": side_of(trick.winner), "held": held,
-            "counting": _counting(state, index),
-            "points": {SIDES[i]: taken[i] - before[i] for i in (0, 1)},
-            "running": {SIDES[i]: taken[i] for i in (0, 1)}}
+    return {
+        **trick.to_dict(),
+        "number": index + 1,
+        "side": side_of(trick.winner),
+        "held": held,
+        "counting": _counting(state, index),
+        "points": {SIDES[i]: taken[i] - before[i] for i in (0, 1)},
+        "running": {SIDES[i]: taken[i] for i in (0, 1)},
+    }
 
 
 def _draws(state: HandState, robbed: bool) -> list[dict[str, Any]]:
@@ -54,10 +65,17 @@ def _draws(state: HandState, robbed: bool) -> list[dict[str, Any]]:
     out = []
     for record in state.draws:
         seat = record.seat
-        out.append({"seat": SEATS[seat], "kept": names_of(state.dealt[seat] & ~record.discarded),
-                    "discarded": names_of(record.discarded), "drawn": names_of(record.received),
-                    "shown": names_of(record.shown), "left_in_stock": names_of(record.left_in_stock),
-                    "rob": robbed and seat == state.dealer})
+        out.append(
+            {
+                "seat": SEATS[seat],
+                "kept": names_of(state.dealt[seat] & ~record.discarded),
+                "discarded": names_of(record.discarded),
+                "drawn": names_of(record.received),
+                "shown": names_of(record.shown),
+                "left_in_stock": names_of(record.left_in_stock),
+                "rob": robbed and seat == state.dealer,
+            }
+        )
     return out
 
 
@@ -101,8 +119,11 @@ def timeline(doc: Any) -> dict[str, Any]:
         "restocks": state.restocks,
         "hands_after_draw": _by_seat(state.hands_after_draw),
         "tricks": tricks,
-        "discard_points": {"points": leftover, "to": SIDES[declarer_side],
-                           "cards": names_of(state.pile & state.tables.counting_mask) if leftover else []},
+        "discard_points": {
+            "points": leftover,
+            "to": SIDES[declarer_side],
+            "cards": names_of(state.pile & state.tables.counting_mask) if leftover else [],
+        },
         "points": state.side_dict(points),
         "made": made_contract(contract, points[declarer_side]),
         "delta": state.side_dict(state.delta()),

@@ -13,7 +13,7 @@ from ..api.context import arena
 from .blueprint import bp
 from .charts import sparkline
 
-TREND_POINTS = 50     # a sparkline shows the last this many rating changes
+TREND_POINTS = 50  # a sparkline shows the last this many rating changes
 
 
 def bot_kinds() -> dict[str, str]:
@@ -34,8 +34,11 @@ def leaderboard_page():
     rows = leaderboard(store.ratings(ruleset))
     kinds = bot_kinds()
     history = store.rating_history(ruleset, [r["bot"] for r in rows], last=TREND_POINTS)
-    trends = {bot: sparkline([p["rating"] for p in points], f"{bot}'s rating over its last {len(points)} changes")
-              for bot, points in history.items()}
+    trends = {
+        bot: sparkline([p["rating"] for p in points], f"{bot}'s rating over its last {len(points)} changes")
+        for bot, points in history.items()
+    }
     seen = {r["bot"]: store.last_seen(r["bot"]) for r in rows if kinds.get(r["bot"]) == "remote"}
-    return render_template("leaderboard.html", ruleset=ruleset, rulesets=tabs, rows=rows,
-                           kinds=kinds, trends=trends, seen=seen)
+    return render_template(
+        "leaderboard.html", ruleset=ruleset, rulesets=tabs, rows=rows, kinds=kinds, trends=trends, seen=seen
+    )

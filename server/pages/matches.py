@@ -11,7 +11,8 @@ board's score, and the link to its cards, wait until no one has the board still 
 from __future__ import annotations
 
 import math
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from flask import abort, render_template
 
@@ -45,8 +46,15 @@ def cumulative(boards: list[int], scores: dict[int, int | float]) -> list[dict[s
         total = round(total + s, 6)
         squares += s * s
         half = t95(n - 1) * math.sqrt(max(0.0, (squares - total * total / n) / (n - 1)) * n) if n > 1 else None
-        out.append({"board": board, "score": s, "total": total,
-                    "low": None if half is None else total - half, "high": None if half is None else total + half})
+        out.append(
+            {
+                "board": board,
+                "score": s,
+                "total": total,
+                "low": None if half is None else total - half,
+                "high": None if half is None else total + half,
+            }
+        )
     return out
 
 
@@ -61,10 +69,31 @@ def match_page(mid: str):
     row = match_view(store, mid, match)
     scores = store.scores(mid)
     shown = cumulative(visible_boards(store, t["id"], scores), scores)
-    chart = line_chart([Point(r["total"], str(r["board"]), f"board {r['board']}: {r['score']:+g}, "
-                                                           f"net {r['total']:+g}", r["low"], r["high"])
-                        for r in shown], title=f"{match['x']}'s cumulative net over the boards shown", zero=True)
-    return render_template("match.html", m=row, match=match, t=t, blind=match.get("kind") == "blind",
-                           field=is_field(match),
-                           boards=shown, hidden=len(scores) - len(shown), chart=chart, cell_class=cell_class,
-                           board_count=match["last"] - match["first"] + 1, anytime_min=MIN_BOARDS)
+    chart = line_chart(
+        [
+            Point(
+                r["total"],
+                str(r["board"]),
+                f"board {r['board']}: {r['score']:+g}, net {r['total']:+g}",
+                r["low"],
+                r["high"],
+            )
+            for r in shown
+        ],
+        title=f"{match['x']}'s cumulative net over the boards shown",
+        zero=True,
+    )
+    return render_template(
+        "match.html",
+        m=row,
+        match=match,
+        t=t,
+        blind=match.get("kind") == "blind",
+        field=is_field(match),
+        boards=shown,
+        hidden=len(scores) - len(shown),
+        chart=chart,
+        cell_class=cell_class,
+        board_count=match["last"] - match["first"] + 1,
+        anytime_min=MIN_BOARDS,
+    )

@@ -45,6 +45,15 @@ def tournament_page(tid: str):
     cross = res["crosstable"]
     order = [r["bot"] for r in res["standings"]]
     order += sorted(set(cross) - set(order))
-    return render_template("tournament.html", t=t, results=res, order=order, cross=cross,
-                           matches=matches_of(store, tid), cell_class=cell_class, final=FINAL, anytime_min=MIN_BOARDS,
-                           settings=json.dumps({k: t[k] for k in ("options", "limits") if t.get(k)}))
+    return render_template(
+        "tournament.html",
+        t=t,
+        results=res,
+        order=order,
+        cross=cross,
+        matches=matches_of(store, tid),
+        cell_class=cell_class,
+        final=FINAL,
+        anytime_min=MIN_BOARDS,
+        settings=json.dumps({k: t[k] for k in ("options", "limits") if t.get(k)}),
+    )

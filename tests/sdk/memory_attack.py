@@ -64,8 +64,8 @@ def published_hands() -> dict[tuple[str, ...], str]:
 
 class Room:
     def __init__(self):
-        self.dealt: dict[str, frozenset[str]] = {}     # my seats' dealt hands
-        self.stock: set[str] = set()                   # stock cards I saw
+        self.dealt: dict[str, frozenset[str]] = {}  # my seats' dealt hands
+        self.stock: set[str] = set()  # stock cards I saw
 
     @property
     def hands(self) -> frozenset[str]:
@@ -82,8 +82,8 @@ class MemoryAttackBot(sdk.Bot):
         self.index = published_hands()
         self.rooms: list[Room] = []
         self.current: Room | None = None
-        self.found: list[str] = []       # hands found in a published set
-        self.links: list[int] = []       # rooms linked to an earlier room (their positions)
+        self.found: list[str] = []  # hands found in a published set
+        self.links: list[int] = []  # rooms linked to an earlier room (their positions)
 
     def act(self, obs):
         self.observe(obs)
@@ -126,8 +126,13 @@ class MemoryAttackBot(sdk.Bot):
         return False
 
     def write(self) -> None:
-        data = {"rooms": len(self.rooms), "linked": len(self.links), "found": len(self.found),
-                "hands": 2 * len(self.rooms), "examples": self.found[:5]}
+        data = {
+            "rooms": len(self.rooms),
+            "linked": len(self.links),
+            "found": len(self.found),
+            "hands": 2 * len(self.rooms),
+            "examples": self.found[:5],
+        }
         tmp = self.report.with_suffix(".tmp")
         tmp.write_text(json.dumps(data))
         tmp.replace(self.report)
@@ -140,6 +145,7 @@ class MemoryAttackBot(sdk.Bot):
 
 if __name__ == "__main__":
     import atexit
+
     bot = MemoryAttackBot()
     atexit.register(bot.finish)
     sdk.main(bot)

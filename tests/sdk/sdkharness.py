@@ -37,17 +37,28 @@ class ApiServer:
     def __init__(self, redis_url: str, prefix: str, queue: str, log_dir: Path):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.env = {**os.environ, "REDIS_URL": redis_url, "CINCH_PREFIX": prefix, "CINCH_QUEUE": queue,
-                    "CINCH_ADMIN_TOKEN": ADMIN}
+        self.env = {
+            **os.environ,
+            "REDIS_URL": redis_url,
+            "CINCH_PREFIX": prefix,
+            "CINCH_QUEUE": queue,
+            "CINCH_ADMIN_TOKEN": ADMIN,
+        }
         self.log_dir = log_dir
         self.proc: subprocess.Popen | None = None
         self.starts = 0
 
-    def start(self, timeout: float = 30) -> "ApiServer":
+    def start(self, timeout: float = 30) -> ApiServer:
         self.starts += 1
         log = open(self.log_dir / f"gunicorn-{self.starts}.log", "wb")
         self.proc = subprocess.Popen(
-            gunicorn_command(f"127.0.0.1:{self.port}", graceful=2), env=self.env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=log, start_new_session=True)
+            gunicorn_command(f"127.0.0.1:{self.port}", graceful=2),
+            env=self.env,
+            cwd=ROOT,
+            stdout=subprocess.DEVNULL,
+            stderr=log,
+            start_new_session=True,
+        )
         deadline = time.monotonic() + timeout
         while True:
             try:
@@ -82,14 +93,21 @@ class ApiServer:
 def cinch_command() -> list[str]:
     """``cinch`` as a subprocess: the full CLI once sdk_cmd is wired in, else sdk_cmd alone."""
     import server.cli
+
     if any(m.__name__.endswith(".sdk_cmd") for m in getattr(server.cli, "SUBCOMMANDS", ())):
         return [sys.executable, "-m", "server.cli"]
     return [sys.executable, "-m", "server.cli.sdk_cmd"]
 
 
 def run_cli(*args: str, timeout: float = 60) -> subprocess.CompletedProcess:
-    return subprocess.run([*cinch_command(), *args], cwd=ROOT, capture_output=True, text=True, timeout=timeout,
-                          env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    return subprocess.run(
+        [*cinch_command(), *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
 
 
 class BotProcess:
@@ -99,9 +117,15 @@ class BotProcess:
         self.name = name
         self.log_path = log_dir / f"bot-{name}.log"
         self._log = open(self.log_path, "wb")
-        self.proc = subprocess.Popen(command, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=self._log,
-                                     stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})},
-                                     start_new_session=True)
+        self.proc = subprocess.Popen(
+            command,
+            cwd=ROOT,
+            stdin=subprocess.DEVNULL,
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})},
+            start_new_session=True,
+        )
 
     def log(self) -> str:
         return self.log_path.read_text(errors="replace")

@@ -5,9 +5,9 @@ server's on sell and pitch."""
 from __future__ import annotations
 
 import pytest
+from sdkharness import check_legality_agrees
 
 import sdk
-from sdkharness import check_legality_agrees
 from server.engine import generate_board, make_ruleset, new_hand, observation, seats_for
 
 
@@ -20,7 +20,7 @@ def test_the_sale_is_a_decision_answered_by_sell_or_pitch():
     assert obs.decision == "sale"
     assert Seller().act(obs) == {"type": "sell"}
     assert Seller().act(sdk.Observation(seat="P1", phase="sale", legal=[{"type": "pitch"}])) == {"type": "pitch"}
-    assert obs.is_legal(sdk.Bot(seed=3).act(obs))                 # not overridden: a random legal one
+    assert obs.is_legal(sdk.Bot(seed=3).act(obs))  # not overridden: a random legal one
 
 
 @pytest.mark.parametrize("name,k", [("auction_pitch", 5), ("pedro", 4)])
@@ -34,8 +34,13 @@ def test_sdk_legality_agrees_with_the_server_in_the_auction_games(name, k):
             obs = sdk.Observation(raw)
             assert obs.decision == {"bidding": "bid", "sale": "sale"}.get(raw["phase"], raw["phase"])
             action = sdk.Bot(seed=n).act(obs)
-            candidates = (action, {"type": "sell"}, {"type": "pitch"}, {"type": "bid", "amount": 2},
-                          {"type": "sell", "amount": 1})
+            candidates = (
+                action,
+                {"type": "sell"},
+                {"type": "pitch"},
+                {"type": "bid", "amount": 2},
+                {"type": "sell", "amount": 1},
+            )
             checked += check_legality_agrees(candidates, raw)
             state.apply(action)
     assert checked > 500

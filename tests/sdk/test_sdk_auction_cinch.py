@@ -6,9 +6,9 @@ back into a rebuilt stock are no longer counted as seen."""
 from __future__ import annotations
 
 import pytest
+from sdkharness import check_legality_agrees
 
 import sdk
-from sdkharness import check_legality_agrees
 from server.engine import generate_board, make_ruleset, new_hand, observation, seats_for
 
 
@@ -21,7 +21,7 @@ def test_the_call_is_a_decision_answered_by_a_card():
     obs = sdk.Observation(seat="P1", phase="call", legal=legal)
     assert obs.decision == "call"
     assert Caller().act(obs) == {"type": "call", "card": "AH"}
-    assert obs.is_legal(sdk.Bot(seed=3).act(obs))                 # not overridden: a random legal one
+    assert obs.is_legal(sdk.Bot(seed=3).act(obs))  # not overridden: a random legal one
     assert sdk.observation.call("KC") == {"type": "call", "card": "KC"}
 
 
@@ -37,9 +37,15 @@ def test_sdk_legality_agrees_with_the_server_in_auction_cinch(k):
             assert obs.decision == {"bidding": "bid"}.get(raw["phase"], raw["phase"])
             action = sdk.Bot(seed=n).act(obs)
             calls += action["type"] == "call"
-            candidates = (action, {"type": "call", "card": "AH"}, {"type": "call", "card": "JK"},
-                          {"type": "call"}, {"type": "discard", "cards": []},
-                          {"type": "discard", "cards": list(obs.hand)}, {"type": "call", "card": "AH", "x": 1})
+            candidates = (
+                action,
+                {"type": "call", "card": "AH"},
+                {"type": "call", "card": "JK"},
+                {"type": "call"},
+                {"type": "discard", "cards": []},
+                {"type": "discard", "cards": list(obs.hand)},
+                {"type": "call", "card": "AH", "x": 1},
+            )
             checked += check_legality_agrees(candidates, raw)
             state.apply(action)
     assert checked > 500 and calls == 7
@@ -61,6 +67,12 @@ def test_the_sides_of_the_hand_follow_the_call():
 
 
 def test_restocked_discards_are_not_seen_any_more():
-    obs = sdk.Observation(seat="P1", hand=["2C"], tricks=[], trump="H", restocked=["3C"],
-                          draws=[{"seat": "P2", "shown": ["3C", "5H"], "drawn": None}])
+    obs = sdk.Observation(
+        seat="P1",
+        hand=["2C"],
+        tricks=[],
+        trump="H",
+        restocked=["3C"],
+        draws=[{"seat": "P2", "shown": ["3C", "5H"], "drawn": None}],
+    )
     assert obs.shown_cards == ["5H"] and obs.seen_cards == {"2C", "5H"}

@@ -25,12 +25,20 @@ class CallerBot(sdk.Bot):
 
     def act(self, obs):
         with self.lock:
-            self.seen.append({"seat": obs.seat, "decision": obs.decision, "makers": obs.makers,
-                              "partner": obs.partner, "allies": obs.allies, "side": obs.side})
+            self.seen.append(
+                {
+                    "seat": obs.seat,
+                    "decision": obs.decision,
+                    "makers": obs.makers,
+                    "partner": obs.partner,
+                    "allies": obs.allies,
+                    "side": obs.side,
+                }
+            )
         return super().act(obs)
 
     def bid(self, obs):
-        return max(obs.legal_bids, default=None)      # declare whenever it can: the call is what is tested
+        return max(obs.legal_bids, default=None)  # declare whenever it can: the call is what is tested
 
     def trump(self, obs):
         return max("CDHS", key=lambda s: (len(C.trumps_in(obs.hand, s)), s))
@@ -52,8 +60,9 @@ def test_two_remote_sdk_bots_play_a_five_player_auction_cinch_table(server, rq_w
     for seat in ("P1", "P3"):
         clients[seat] = sdk.Client(server.url, token=admin.register_bot(f"sdk-razzle-{seat.lower()}").token)
         bots[seat] = CallerBot(seed=seat)
-    tid = clients["P1"].create_table({"P2": "rule", "P4": "random", "P5": "search"}, ruleset="auction_cinch",
-                                     options=options)
+    tid = clients["P1"].create_table(
+        {"P2": "rule", "P4": "random", "P5": "search"}, ruleset="auction_cinch", options=options
+    )
     assert admin.table(tid).open_seats == ["P1", "P3"]
     for seat in ("P1", "P3"):
         runners[seat] = sdk.Runner(bots[seat], clients[seat], wait=5).start()
@@ -72,7 +81,7 @@ def test_two_remote_sdk_bots_play_a_five_player_auction_cinch_table(server, rq_w
         assert {s["seat"] for s in bot.seen} == {seat} and all(s["side"] == seat for s in bot.seen)
         assert {"bid", "discard", "play"} <= {s["decision"] for s in bot.seen}
         for s in bot.seen:
-            if s["decision"] == "play":      # the call has made the sides
+            if s["decision"] == "play":  # the call has made the sides
                 mine = seat in s["makers"]
                 assert set(s["allies"]) == {x for x in seats if x != seat and (x in s["makers"]) == mine}
             if s["decision"] in ("bid", "discard", "call"):
@@ -84,7 +93,7 @@ def test_two_remote_sdk_bots_play_a_five_player_auction_cinch_table(server, rq_w
     game = Game(rules, lambda n: Board.from_dict(record.hands[n - 1]["board"], seats), first_dealer="P1")
     for n, h in enumerate(record.hands, 1):
         assert h["board"] == generate_board(final.deal_seed, n, seats).to_dict()
-        assert h["faults"] == [] and h["options"] == rules.options() == {"target": 31}   # 5 players: the default
+        assert h["faults"] == [] and h["options"] == rules.options() == {"target": 31}  # 5 players: the default
         assert any(a["type"] == "call" for a in h["actions"])
         assert replay(h)["delta"] == h["result"]["delta"]
         hand = game.new_hand()

@@ -15,24 +15,33 @@ from examples.random_bot import RandomBot
 
 # every operation of the API -> the Client method for it
 OPERATIONS = {
-    ("GET", "/api/v1/health"): "health", ("GET", "/api/v1/ready"): "ready",
-    ("GET", "/api/v1/bots"): "bots", ("POST", "/api/v1/bots"): "register_bot",
-    ("GET", "/api/v1/bots/{name}"): "bot", ("GET", "/api/v1/bots/me"): "me",
+    ("GET", "/api/v1/health"): "health",
+    ("GET", "/api/v1/ready"): "ready",
+    ("GET", "/api/v1/bots"): "bots",
+    ("POST", "/api/v1/bots"): "register_bot",
+    ("GET", "/api/v1/bots/{name}"): "bot",
+    ("GET", "/api/v1/bots/me"): "me",
     ("POST", "/api/v1/bots/{name}/token"): "rotate_token",
-    ("POST", "/api/v1/bots/{name}/disable"): "disable_bot", ("POST", "/api/v1/bots/{name}/enable"): "enable_bot",
+    ("POST", "/api/v1/bots/{name}/disable"): "disable_bot",
+    ("POST", "/api/v1/bots/{name}/enable"): "enable_bot",
     ("POST", "/api/v1/bots/{name}/trust"): "trust_bot",
     ("GET", "/api/v1/ratings/{ruleset}/{bot}/history"): "rating_history",
-    ("GET", "/api/v1/decisions"): "decisions", ("GET", "/api/v1/decisions/next"): "next_decision",
+    ("GET", "/api/v1/decisions"): "decisions",
+    ("GET", "/api/v1/decisions/next"): "next_decision",
     ("POST", "/api/v1/decisions/{decision_id}"): "answer",
-    ("GET", "/api/v1/tournaments"): "tournaments", ("POST", "/api/v1/tournaments"): "create_tournament",
-    ("GET", "/api/v1/tournaments/{tid}"): "tournament", ("GET", "/api/v1/tournaments/{tid}/results"): "results",
+    ("GET", "/api/v1/tournaments"): "tournaments",
+    ("POST", "/api/v1/tournaments"): "create_tournament",
+    ("GET", "/api/v1/tournaments/{tid}"): "tournament",
+    ("GET", "/api/v1/tournaments/{tid}/results"): "results",
     ("GET", "/api/v1/tournaments/{tid}/matches"): "matches",
     ("POST", "/api/v1/tournaments/{tid}/cancel"): "cancel_tournament",
     ("POST", "/api/v1/tournaments/{tid}/resume"): "resume_tournament",
     ("GET", "/api/v1/matches/{mid}/boards/{board}"): "board_pair",
     ("GET", "/api/v1/ratings/{ruleset}"): "ratings",
-    ("GET", "/api/v1/tables"): "tables", ("POST", "/api/v1/tables"): "create_table",
-    ("GET", "/api/v1/tables/{tid}"): "table", ("POST", "/api/v1/tables/{tid}/join"): "join_table",
+    ("GET", "/api/v1/tables"): "tables",
+    ("POST", "/api/v1/tables"): "create_table",
+    ("GET", "/api/v1/tables/{tid}"): "table",
+    ("POST", "/api/v1/tables/{tid}/join"): "join_table",
     ("GET", "/api/v1/tables/{tid}/record"): "table_record",
 }
 
@@ -61,13 +70,13 @@ def test_operations_return_typed_results_and_problems(server, admin):
     with pytest.raises(sdk.ApiError, match="404"):
         admin.bot("nobody")
 
-    alice = sdk.Client(server.url + "/api/v1/", token=issued.token)     # a URL with the prefix works too
+    alice = sdk.Client(server.url + "/api/v1/", token=issued.token)  # a URL with the prefix works too
     assert alice.decisions() == [] and alice.next_decision(wait=0) is None
     with pytest.raises(sdk.ApiError) as err:
         alice.answer("0" * 32, {"type": "pass"})
     assert err.value.status == 404
     old = alice.token
-    assert alice.rotate_token("alice").name == "alice" and alice.token != old      # the client follows
+    assert alice.rotate_token("alice").name == "alice" and alice.token != old  # the client follows
     assert alice.decisions() == []
     with pytest.raises(sdk.ApiError) as err:
         sdk.Client(server.url, token=old).decisions()
@@ -107,9 +116,9 @@ class Awkward(sdk.Bot):
             self.calls += 1
             n = self.calls
         if n % 7 == 1:
-            return {"type": "play", "card": "1X"}             # not even a card: 422
+            return {"type": "play", "card": "1X"}  # not even a card: 422
         if n % 7 == 2:
-            return {"type": "bid", "amount": 99}               # well formed, not legal: 422
+            return {"type": "bid", "amount": 99}  # well formed, not legal: 422
         if n % 7 == 3:
             raise RuntimeError("a bug in the bot")
         return obs.random_action(self.rng)
@@ -136,24 +145,30 @@ def test_runner_replaces_illegal_answers_and_counts_lost_responses_once(server, 
     token = admin.register_bot("awkward").token
     client = LosingClient(server.url, token=token, backoff=0.01)
     answers = []
-    runner = sdk.Runner(Awkward(), client, threads=4, wait=20, follow_wait=0.5,
-                        on_answer=lambda d, action, outcome: answers.append((d.id, action, outcome))).start()
+    runner = sdk.Runner(
+        Awkward(),
+        client,
+        threads=4,
+        wait=20,
+        follow_wait=0.5,
+        on_answer=lambda d, action, outcome: answers.append((d.id, action, outcome)),
+    ).start()
     tid = admin.create_tournament(["awkward", "random"], boards=2, chunk=1)
     admin.wait_for_tournament(tid, poll=0.2, timeout=90)
     match = admin.matches(tid)[0]
-    assert match.timeouts == {} and match.faulty == []            # nothing dropped, nothing late
-    time.sleep(1.5)         # the last answer's wait for a next decision ends, and a lost response is re-posted
+    assert match.timeouts == {} and match.faulty == []  # nothing dropped, nothing late
+    time.sleep(1.5)  # the last answer's wait for a next decision ends, and a lost response is re-posted
     start = time.monotonic()
     runner.stop()
     runner.join(timeout=10)
-    assert time.monotonic() - start < 3                            # although the poller sits in a 20 s long-poll
+    assert time.monotonic() - start < 3  # although the poller sits in a 20 s long-poll
     stats = runner.stats
     ids = [a[0] for a in answers]
-    assert len(ids) == len(set(ids)) == stats["decisions"]         # each decision handed to the bot once
+    assert len(ids) == len(set(ids)) == stats["decisions"]  # each decision handed to the bot once
     assert stats["illegal"] >= 2 and stats["bot_errors"] >= 1 and stats["already_answered"] == len(client.lost) > 0
     assert stats["answered"] + stats["already_answered"] == stats["decisions"]
     assert {outcome for _, _, outcome in answers} == {"answered", "already_answered"}
-    for n in (1, 2):                                               # every room's actions are what was sent
+    for n in (1, 2):  # every room's actions are what was sent
         for room in admin.board_pair(match.id, n).rooms:
             assert room.faults == []
 
@@ -162,7 +177,7 @@ def test_a_sequential_tournament_and_its_luck_corrected_means_through_the_sdk(se
     tid = admin.create_tournament(["rule", "random"], boards=80, deals="standard", sprt={"delta1": 5})
     admin.wait_for_tournament(tid, poll=0.2, timeout=120)
     (match,) = admin.matches(tid)
-    assert match.sprt["decision"] == "H1" and match.sprt["boards"] == 20      # stopped at the first chance
+    assert match.sprt["decision"] == "H1" and match.sprt["boards"] == 20  # stopped at the first chance
     assert match.stats.boards < 80 and match.corrected is not None
     assert match.corrected.boards == match.stats.boards
     pair = admin.board_pair(match.id, 1)
@@ -193,7 +208,7 @@ def test_a_runner_plays_a_whole_game_at_a_table(server, rq_workers, admin):
     runner.stop()
     runner.join(timeout=10)
     assert final.winner in ("NS", "EW") and max(final.scores.values()) >= 51 and final.hands_played > 0
-    assert any(v is not None and v.hand == [] and v.legal == [] for v in views)       # spectators see no hand
+    assert any(v is not None and v.hand == [] and v.legal == [] for v in views)  # spectators see no hand
     record = admin.table_record(tid)
     assert record.winner == final.winner and len(record.hands) == final.hands_played
     assert all(h["faults"] == [] for h in record.hands)
@@ -212,20 +227,35 @@ def test_remote_cli_commands_and_their_errors(server, rq_workers):
     rotated = run_cli("bot", "rotate", "cli-bot", "--token", token, *url)
     assert rotated.returncode == 0 and rotated.stdout.strip() != token
     for args, message in [
-            (["bot", "run", "nosuch.module:Bot", "--token", "x"], "cannot import nosuch.module"),
-            (["bot", "run", "examples.random_bot:Nope", "--token", "x"], "has no 'Nope'"),
-            (["bot", "run", "examples.random_bot:RandomBot"], "a bot token is needed"),
-            (["bot", "run", "examples.random_bot:RandomBot", "--token", "bad"], "401"),
-            (["remote", "tournament", "create", "--bots", "random", "rule"], "admin token"),
-            (["remote", "tournament", "create", "--admin-token", ADMIN], "name the bots"),
-            (["remote", "tournament", "create", "--admin-token", ADMIN, "--bots", "random", "ghost"], "ghost"),
-            (["remote", "standings", "t404"], "404 Not Found: no tournament"),
-            (["remote", "compare", "random", "rule"], "no match of random and rule")]:
+        (["bot", "run", "nosuch.module:Bot", "--token", "x"], "cannot import nosuch.module"),
+        (["bot", "run", "examples.random_bot:Nope", "--token", "x"], "has no 'Nope'"),
+        (["bot", "run", "examples.random_bot:RandomBot"], "a bot token is needed"),
+        (["bot", "run", "examples.random_bot:RandomBot", "--token", "bad"], "401"),
+        (["remote", "tournament", "create", "--bots", "random", "rule"], "admin token"),
+        (["remote", "tournament", "create", "--admin-token", ADMIN], "name the bots"),
+        (["remote", "tournament", "create", "--admin-token", ADMIN, "--bots", "random", "ghost"], "ghost"),
+        (["remote", "standings", "t404"], "404 Not Found: no tournament"),
+        (["remote", "compare", "random", "rule"], "no match of random and rule"),
+    ]:
         out = run_cli(*args, *url)
         assert out.returncode == 2, (args, out.stdout, out.stderr)
         assert message in out.stderr and "Traceback" not in out.stderr, (args, out.stderr)
-    created = run_cli("remote", "tournament", "create", "--admin-token", ADMIN, "--bots", "random", "rule",
-                      "--boards", "2", "--chunk", "1", "--watch", *url)
+    created = run_cli(
+        "remote",
+        "tournament",
+        "create",
+        "--admin-token",
+        ADMIN,
+        "--bots",
+        "random",
+        "rule",
+        "--boards",
+        "2",
+        "--chunk",
+        "1",
+        "--watch",
+        *url,
+    )
     assert created.returncode == 0, created.stderr
     tid = created.stdout.split()[0]
     assert re.match(r"t\d+$", tid) and "Standings" in created.stdout and "100%" in created.stderr
@@ -253,11 +283,11 @@ def test_in_steady_play_the_runner_makes_one_request_per_decision(server, rq_wor
     token = admin.register_bot("frugal").token
     client = CountingClient(server.url, token=token)
     runner = sdk.Runner(RandomBot(seed=3), client, wait=5).start()
-    tid = admin.create_tournament(["frugal", "random"], boards=4, chunk=4)     # the blind movement
+    tid = admin.create_tournament(["frugal", "random"], boards=4, chunk=4)  # the blind movement
     admin.wait_for_tournament(tid, poll=0.2, timeout=90)
     runner.stop()
     runner.join(timeout=10)
     answers = [c for c in client.calls if c[0] == "POST"]
     polls = [c for c in client.calls if c[0] == "GET"]
     assert len(answers) == runner.stats["decisions"] == runner.stats["answered"] > 50
-    assert len(polls) <= 10, polls            # the answers' responses brought the next decisions
+    assert len(polls) <= 10, polls  # the answers' responses brought the next decisions

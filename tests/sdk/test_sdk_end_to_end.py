@@ -25,10 +25,42 @@ def start_bots(server, admin, bot_processes, tmp_path):
     token_a = registered.stdout.strip()
     assert re.fullmatch(r"[A-Za-z0-9_-]{20,}", token_a) and "shown this once" in registered.stderr
     token_b = admin.register_bot("sdk-b", "the example smart bot").token
-    a = BotProcess("sdk-a", [*cinch_command(), "bot", "run", "examples.random_bot:RandomBot", "--server", server.url,
-                             "--token", token_a, "--max-backoff", "1", "--wait", "5", "--seed", "7"], tmp_path)
-    b = BotProcess("sdk-b", [sys.executable, "examples/smart_bot.py", "--server", server.url, "--token", token_b,
-                             "--max-backoff", "1", "--wait", "5"], tmp_path)
+    a = BotProcess(
+        "sdk-a",
+        [
+            *cinch_command(),
+            "bot",
+            "run",
+            "examples.random_bot:RandomBot",
+            "--server",
+            server.url,
+            "--token",
+            token_a,
+            "--max-backoff",
+            "1",
+            "--wait",
+            "5",
+            "--seed",
+            "7",
+        ],
+        tmp_path,
+    )
+    b = BotProcess(
+        "sdk-b",
+        [
+            sys.executable,
+            "examples/smart_bot.py",
+            "--server",
+            server.url,
+            "--token",
+            token_b,
+            "--max-backoff",
+            "1",
+            "--wait",
+            "5",
+        ],
+        tmp_path,
+    )
     bot_processes += [a, b]
     for bot in (a, b):
         bot.wait_for_log("serving decisions")
@@ -62,9 +94,10 @@ def check_no_decision_missed(client, tid):
 
 
 def test_two_sdk_bot_processes_play_a_round_robin_and_results_match_the_store(
-        server, rq_workers, admin, bot_processes, store, tmp_path):
+    server, rq_workers, admin, bot_processes, store, tmp_path
+):
     bots = start_bots(server, admin, bot_processes, tmp_path)
-    for name in ("sdk-a", "sdk-b"):             # trusted: they may play the two-room round robin
+    for name in ("sdk-a", "sdk-b"):  # trusted: they may play the two-room round robin
         assert admin.trust_bot(name).trusted
     tid = admin.create_tournament(["sdk-a", "sdk-b", "random", "rule"], boards=BOARDS, chunk=BOARDS)
     assert admin.tournament(tid).format == "round_robin"
@@ -85,7 +118,7 @@ def test_two_sdk_bot_processes_play_a_round_robin_and_results_match_the_store(
     for me, row in store.results(tid)["crosstable"].items():
         for other, stats in row.items():
             assert {k: getattr(results.crosstable[me][other], k) for k in stats} == stats
-    assert results.standing("rule").mean > results.standing("sdk-a").mean     # the random bot is no match
+    assert results.standing("rule").mean > results.standing("sdk-a").mean  # the random bot is no match
 
     # matches and every board pair through the SDK == the store's records
     matches = admin.matches(tid)
@@ -124,7 +157,8 @@ def test_two_sdk_bot_processes_play_a_round_robin_and_results_match_the_store(
 
 
 def test_bots_ride_out_api_server_crashes_and_the_tournament_completes(
-        server, rq_workers, admin, bot_processes, tmp_path):
+    server, rq_workers, admin, bot_processes, tmp_path
+):
     bots = start_bots(server, admin, bot_processes, tmp_path)
 
     # crash 1: both bots are idle in a long-poll
@@ -159,12 +193,29 @@ def test_bots_ride_out_api_server_crashes_and_the_tournament_completes(
     stop_bots(bots)
 
 
-def test_a_bot_run_until_done_exits_by_itself_once_its_tournament_ends(server, rq_workers, admin, bot_processes,
-                                                                       tmp_path):
+def test_a_bot_run_until_done_exits_by_itself_once_its_tournament_ends(
+    server, rq_workers, admin, bot_processes, tmp_path
+):
     token = admin.register_bot("sdk-done").token
-    bot = BotProcess("sdk-done", [*cinch_command(), "bot", "run", "examples.random_bot:RandomBot", "--server",
-                                  server.url, "--token", token, "--until-done", "--progress", "0.5", "--wait", "5"],
-                     tmp_path)
+    bot = BotProcess(
+        "sdk-done",
+        [
+            *cinch_command(),
+            "bot",
+            "run",
+            "examples.random_bot:RandomBot",
+            "--server",
+            server.url,
+            "--token",
+            token,
+            "--until-done",
+            "--progress",
+            "0.5",
+            "--wait",
+            "5",
+        ],
+        tmp_path,
+    )
     bot_processes.append(bot)
     bot.wait_for_log("no tournaments yet")
     tid = admin.create_tournament(["sdk-done", "random"], boards=1)

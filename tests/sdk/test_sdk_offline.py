@@ -16,8 +16,8 @@ from random import Random
 import pytest
 
 import sdk
-from sdk import cards as C
 from examples.random_bot import RandomBot
+from sdk import cards as C
 from sdk.progress import Progress
 from server.engine import DONE, HandState, generate_board, make_ruleset, new_hand, observation, seats_for
 from server.engine.legality import check as server_check
@@ -83,7 +83,7 @@ def test_observation_helpers_match_the_state(ruleset):
         played = [p for t in raw["tricks"] for p in t["plays"]]
         assert len(obs.cards_played) == len(played) + sum(len(p["extras"]) for p in played)
         assert set(obs.hand) <= obs.seen_cards and not set(obs.unseen_trumps) & obs.seen_cards
-        for trick in obs.completed_tricks:       # the SDK finds every trick's winner as the engine did
+        for trick in obs.completed_tricks:  # the SDK finds every trick's winner as the engine did
             i = C.winning_index([p["card"] for p in trick["plays"]], obs.trump)
             assert trick["plays"][i]["seat"] == trick["winner"]
         if obs.phase == "play":
@@ -97,8 +97,10 @@ def test_observation_helpers_match_the_state(ruleset):
             assert len(C.all_trumps(obs.trump)) == 14 and C.is_pedro(C.left_pedro(obs.trump), obs.trump)
 
 
-@pytest.mark.parametrize("ruleset, players", [("seven_up", 3), ("pitch", 2), ("all_fives", 4), ("sixty_three", 4),
-                                             ("auction_pitch", 5), ("pedro", 4)])
+@pytest.mark.parametrize(
+    "ruleset, players",
+    [("seven_up", 3), ("pitch", 2), ("all_fives", 4), ("sixty_three", 4), ("auction_pitch", 5), ("pedro", 4)],
+)
 def test_trump_helpers_follow_the_ruleset_s_trumps(ruleset, players):
     """Plain trumps in the All Fours games, Cinch's elsewhere: the SDK finds every trick's
     winner and the player's trumps as the engine does, from the observation alone."""
@@ -138,16 +140,21 @@ def test_bot_short_answers_become_actions():
     assert bot.to_action(bidding, None) == {"type": "pass"}
     naming = sdk.Observation(seat="N", phase="trump", legal=[{"type": "trump", "suit": s} for s in "CDHS"])
     assert bot.act(naming) == {"type": "trump", "suit": "H"}
-    owed = sdk.Observation(seat="E", phase="play", trump="H", hand=["AH", "3H", "4H", "7H", "8H", "9H", "KC"],
-                           legal=[{"type": "play", "card": c, "extras_count": 1, "extras_from": ["3H", "4H", "7H"]}
-                                  for c in ("AH", "KC")])
-    assert bot.act(owed) == {"type": "play", "card": "KC", "extras": ["3H"]}      # the lowest trump by default
+    owed = sdk.Observation(
+        seat="E",
+        phase="play",
+        trump="H",
+        hand=["AH", "3H", "4H", "7H", "8H", "9H", "KC"],
+        legal=[{"type": "play", "card": c, "extras_count": 1, "extras_from": ["3H", "4H", "7H"]} for c in ("AH", "KC")],
+    )
+    assert bot.act(owed) == {"type": "play", "card": "KC", "extras": ["3H"]}  # the lowest trump by default
     assert bot.to_action(owed, ("AH", ["7H"])) == {"type": "play", "card": "AH", "extras": ["7H"]}
     assert owed.extras_for("AH") == (1, ["3H", "4H", "7H"])
-    rob = sdk.Observation(seat="S", phase="rob", legal=[{"type": "rob", "from": ["AH", "2C", "3D"],
-                                                          "must_keep": ["AH"], "size": 2}])
+    rob = sdk.Observation(
+        seat="S", phase="rob", legal=[{"type": "rob", "from": ["AH", "2C", "3D"], "must_keep": ["AH"], "size": 2}]
+    )
     assert bot.to_action(rob, ["AH", "3D"]) == {"type": "rob", "keep": ["AH", "3D"]}
-    action = sdk.Bot(seed=4).act(rob)                      # not overridden: a random legal action
+    action = sdk.Bot(seed=4).act(rob)  # not overridden: a random legal action
     assert rob.is_legal(action) and Short(seed=9).rng.random() == Short(seed=9).rng.random()
     with pytest.raises(sdk.SdkError):
         bot.act(sdk.Observation(seat="N", phase="done", legal=None))
@@ -169,6 +176,7 @@ class Agent:
 @pytest.mark.parametrize("ruleset", ["american62", "foster51"])
 def test_example_bots_play_legally_and_the_smart_one_beats_random(ruleset):
     from examples.smart_bot import SmartBot
+
     boards = [(n, generate_board("sdk-examples", n)) for n in range(1, 41)]
     rules = make_ruleset(ruleset)
     smart = play_match(rules, boards, Agent(SmartBot()), make_bot("random", 1))
@@ -186,16 +194,29 @@ def test_load_bot_forms(tmp_path, monkeypatch):
         "class Only(sdk.Bot):\n    def act(self, obs):\n        return obs.first_action()\n"
         "def policy(obs):\n    return obs.first_action()\n"
         "class Agent:\n    def decide(self, obs):\n        return obs['legal'][0]\n"
-        "broken = 1\n")
-    for spec in ("mybots:Only", "mybots", "mybots.py:Only", str(tmp_path / "mybots.py"), "mybots:policy",
-                 "mybots:Agent"):
+        "broken = 1\n"
+    )
+    for spec in (
+        "mybots:Only",
+        "mybots",
+        "mybots.py:Only",
+        str(tmp_path / "mybots.py"),
+        "mybots:policy",
+        "mybots:Agent",
+    ):
         bot = sdk.load_bot(spec)
         assert isinstance(bot, sdk.Bot)
         assert bot.act(sdk.Observation(seat="N", legal=[{"type": "pass"}])) == {"type": "pass"}, spec
-    from workers.bots import RuleBot                            # any decide() agent runs as a remote bot
+    from workers.bots import RuleBot  # any decide() agent runs as a remote bot
+
     assert isinstance(sdk.as_bot(RuleBot), sdk.Bot)
-    for spec, message in (("nosuchmodule:X", "cannot import"), ("mybots:Nope", "has no 'Nope'"),
-                          ("mybots:broken", "is not a bot"), ("missing.py:X", "no file"), (":X", "expected")):
+    for spec, message in (
+        ("nosuchmodule:X", "cannot import"),
+        ("mybots:Nope", "has no 'Nope'"),
+        ("mybots:broken", "is not a bot"),
+        ("missing.py:X", "no file"),
+        (":X", "expected"),
+    ):
         with pytest.raises(sdk.SdkError, match=message):
             sdk.load_bot(spec)
 
@@ -209,8 +230,7 @@ class Scripted(BaseHTTPRequestHandler):
 
     def _answer(self):
         self.seen.append((self.command, self.path, dict(self.headers)))
-        status, ctype, body, delay, *headers = self.script.pop(0) if self.script else (200, "application/json",
-                                                                                        "{}", 0)
+        status, ctype, body, delay, *headers = self.script.pop(0) if self.script else (200, "application/json", "{}", 0)
         time.sleep(delay)
         data = body.encode()
         try:
@@ -222,7 +242,7 @@ class Scripted(BaseHTTPRequestHandler):
             self.send_header("Content-Length", str(len(data)))
             self.end_headers()
             self.wfile.write(data)
-        except OSError:         # the client gave up (the timeout test)
+        except OSError:  # the client gave up (the timeout test)
             pass
 
     do_GET = do_POST = _answer
@@ -248,17 +268,25 @@ PROBLEM = "application/problem+json"
 
 
 def problem(status, detail, **extra):
-    return json.dumps({"type": "about:blank", "title": {409: "Conflict", 422: "Unprocessable Entity",
-                                                        503: "Service Unavailable"}.get(status, "Error"),
-                       "status": status, "detail": detail, **extra})
+    return json.dumps(
+        {
+            "type": "about:blank",
+            "title": {409: "Conflict", 422: "Unprocessable Entity", 503: "Service Unavailable"}.get(status, "Error"),
+            "status": status,
+            "detail": detail,
+            **extra,
+        }
+    )
 
 
 def test_gets_are_retried_on_5xx_posts_never(scripted):
     url, handler = scripted
     client = sdk.Client(url + "/api/v1/", token="tok", admin_token="adm", backoff=0.01)
-    handler.script = [(503, PROBLEM, problem(503, "Redis is not reachable"), 0),
-                      (502, "text/html", "<h1>bad gateway</h1>", 0),
-                      (200, "application/json", json.dumps({"status": "ok"}), 0)]
+    handler.script = [
+        (503, PROBLEM, problem(503, "Redis is not reachable"), 0),
+        (502, "text/html", "<h1>bad gateway</h1>", 0),
+        (200, "application/json", json.dumps({"status": "ok"}), 0),
+    ]
     assert client.health().status == "ok" and len(handler.seen) == 3
     assert handler.seen[0][1] == "/api/v1/health"
     handler.seen.clear()
@@ -293,7 +321,7 @@ def test_every_call_has_a_timeout_and_unreachable_servers_raise_network_error(sc
     with pytest.raises(sdk.NetworkError, match="timed out"):
         client.decisions()
     assert time.monotonic() - start < 1.5
-    handler.script = [(204, None, "", 0.5)]          # a long-poll may take its wait on top of the timeout
+    handler.script = [(204, None, "", 0.5)]  # a long-poll may take its wait on top of the timeout
     assert client.next_decision(wait=1) is None
     closed = sdk.Client("http://127.0.0.1:9", retries=2, backoff=0.01)
     with pytest.raises(sdk.NetworkError, match="cannot reach"):
@@ -306,8 +334,13 @@ def test_every_call_has_a_timeout_and_unreachable_servers_raise_network_error(sc
 
 def test_decision_parsing_and_local_deadline(scripted):
     url, handler = scripted
-    raw = {"id": "d1", "observation": {"seat": "E", "hand": ["AH"], "legal": [{"type": "pass"}]},
-           "legal": [{"type": "pass"}], "deadline": 1e9, "deadline_in_ms": 400}
+    raw = {
+        "id": "d1",
+        "observation": {"seat": "E", "hand": ["AH"], "legal": [{"type": "pass"}]},
+        "legal": [{"type": "pass"}],
+        "deadline": 1e9,
+        "deadline_in_ms": 400,
+    }
     handler.script = [(200, "application/json", json.dumps(raw), 0)]
     decision = sdk.Client(url, token="t").next_decision(wait=1)
     assert decision.id == "d1" and decision.observation.seat == "E" and decision.legal == [{"type": "pass"}]
@@ -325,7 +358,7 @@ def test_the_environments_proxy_settings_are_read_once_and_still_honoured(monkey
     monkeypatch.setenv("HTTP_PROXY", "http://proxy.example:3128")
     session = sdk.Client("http://arena.example:8000")._session()
     assert session.proxies.get("http") == "http://proxy.example:3128"
-    assert session.trust_env is False          # not re-read on every request
+    assert session.trust_env is False  # not re-read on every request
     monkeypatch.setenv("NO_PROXY", "arena.example")
     assert "http" not in sdk.Client("http://arena.example:8000")._session().proxies
 
@@ -334,52 +367,66 @@ def test_the_environments_proxy_settings_are_read_once_and_still_honoured(monkey
 def test_a_get_waits_out_retry_after_and_a_long_one_is_capped(scripted):
     url, handler = scripted
     client = sdk.Client(url, token="tok", backoff=0.001)
-    handler.script = [(503, PROBLEM, problem(503, "retry after 2 s"), 0, {"Retry-After": "0.4"}),
-                      (429, PROBLEM, problem(429, "slow down"), 0, {"Retry-After": "0.2"}),
-                      (200, "application/json", json.dumps({"status": "ok"}), 0)]
+    handler.script = [
+        (503, PROBLEM, problem(503, "retry after 2 s"), 0, {"Retry-After": "0.4"}),
+        (429, PROBLEM, problem(429, "slow down"), 0, {"Retry-After": "0.2"}),
+        (200, "application/json", json.dumps({"status": "ok"}), 0),
+    ]
     started = time.monotonic()
     assert client.health().status == "ok" and len(handler.seen) == 3
     assert time.monotonic() - started >= 0.6
     busy = sdk.ApiError(503, retry_after=3600.0)
     assert client.delay(0, busy) == sdk.client.MAX_RETRY_AFTER
-    assert client.delay(0, sdk.ApiError(503)) <= client.backoff      # no header: backoff
+    assert client.delay(0, sdk.ApiError(503)) <= client.backoff  # no header: backoff
     handler.script = [(503, PROBLEM, problem(503, "busy"), 0, {"Retry-After": "7"})]
     with pytest.raises(sdk.ApiError) as err:
-        client.answer("abc", {"type": "pass"})                       # a POST is not retried by the client
+        client.answer("abc", {"type": "pass"})  # a POST is not retried by the client
     assert err.value.retry_after == 7.0 and pickle.loads(pickle.dumps(err.value)).retry_after == 7.0
 
 
 def test_the_runner_reposts_an_answer_refused_with_503_after_retry_after(scripted):
     url, handler = scripted
     runner = sdk.Runner(RandomBot(), sdk.Client(url, token="tok", backoff=5.0))
-    decision = sdk.Decision.parse({"id": "d1", "observation": {}, "legal": [{"type": "pass"}], "deadline": 0,
-                                   "deadline_in_ms": 10000})
-    handler.script = [(503, PROBLEM, problem(503, "the arena's database is not reachable"), 0, {"Retry-After": "0.3"}),
-                      (200, "application/json", json.dumps({"accepted": True, "next": []}), 0)]
+    decision = sdk.Decision.parse(
+        {"id": "d1", "observation": {}, "legal": [{"type": "pass"}], "deadline": 0, "deadline_in_ms": 10000}
+    )
+    handler.script = [
+        (503, PROBLEM, problem(503, "the arena's database is not reachable"), 0, {"Retry-After": "0.3"}),
+        (200, "application/json", json.dumps({"accepted": True, "next": []}), 0),
+    ]
     started = time.monotonic()
     assert runner._deliver(decision, {"type": "pass"}) == ("answered", {"type": "pass"}, [])
-    assert 0.3 <= time.monotonic() - started < 3        # Retry-After, not the client's 5 s backoff
+    assert 0.3 <= time.monotonic() - started < 3  # Retry-After, not the client's 5 s backoff
     assert [seen[0] for seen in handler.seen] == ["POST", "POST"] and runner.stats["answer_retries"] == 1
 
 
 # ---------------------------------------------------------------------- progress line and --until-done
 def tournament(tid, status, bots=("me-bot", "random"), **extra):
-    return sdk.Tournament.from_dict({"id": tid, "status": status, "bots": list(bots), "pairs_done": 1,
-                                     "pairs_total": 4, **extra})
+    return sdk.Tournament.from_dict(
+        {"id": tid, "status": status, "bots": list(bots), "pairs_done": 1, "pairs_total": 4, **extra}
+    )
 
 
 def test_progress_lines_and_until_done_count_only_this_runs_tournaments(monkeypatch):
     client = sdk.Client("http://127.0.0.1:9", token="tok")
     runner = sdk.Runner(RandomBot(), client)
-    listings = iter([
-        [tournament("t1", "finished")],                                     # from an earlier run: not ours
-        [tournament("t1", "finished"), tournament("t2", "queued"),
-         tournament("t3", "running", bots=(), candidates=["other"], references=["random"])],   # not entered
-        [tournament("t1", "finished"), tournament("t2", "running"),
-         tournament("t4", "running", bots=(), candidates=["me-bot"], references=["random"])],
-        [tournament("t1", "finished"), tournament("t2", "finished"), tournament("t4", "running")],
-        [tournament("t1", "finished"), tournament("t2", "finished"), tournament("t4", "cancelled")],
-    ])
+    listings = iter(
+        [
+            [tournament("t1", "finished")],  # from an earlier run: not ours
+            [
+                tournament("t1", "finished"),
+                tournament("t2", "queued"),
+                tournament("t3", "running", bots=(), candidates=["other"], references=["random"]),
+            ],  # not entered
+            [
+                tournament("t1", "finished"),
+                tournament("t2", "running"),
+                tournament("t4", "running", bots=(), candidates=["me-bot"], references=["random"]),
+            ],
+            [tournament("t1", "finished"), tournament("t2", "finished"), tournament("t4", "running")],
+            [tournament("t1", "finished"), tournament("t2", "finished"), tournament("t4", "cancelled")],
+        ]
+    )
     monkeypatch.setattr(client, "me", lambda: sdk.BotInfo.parse({"name": "me-bot"}))
     monkeypatch.setattr(client, "tournaments", lambda: next(listings))
     runner.stats.update(answered=12, illegal=1, expired=2)

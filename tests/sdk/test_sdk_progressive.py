@@ -34,11 +34,14 @@ def test_a_progressive_tournament_through_the_sdk(server, rq_workers, admin):
     assert admin.ratings("foster51").bots == [], "progressive results are not rated"
 
 
-@pytest.mark.parametrize("kwargs, words", [
-    ({"bots": ["random", "rule"]}, "at least 4 entrants"),
-    ({"bots": ENTRANTS, "rounds": 0}, "rounds"),
-    ({"bots": ENTRANTS, "boards": 8}, "boards"),
-])
+@pytest.mark.parametrize(
+    "kwargs, words",
+    [
+        ({"bots": ["random", "rule"]}, "at least 4 entrants"),
+        ({"bots": ENTRANTS, "rounds": 0}, "rounds"),
+        ({"bots": ENTRANTS, "boards": 8}, "boards"),
+    ],
+)
 def test_bad_progressive_requests_raise_422(server, admin, kwargs, words):
     with pytest.raises(sdk.ApiError) as caught:
         admin.create_tournament(format="progressive", **kwargs)
@@ -47,13 +50,41 @@ def test_bad_progressive_requests_raise_422(server, admin, kwargs, words):
 
 def test_the_remote_cli_creates_watches_and_prints_a_progressive_tournament(server, rq_workers):
     url = ["--server", server.url]
-    created = run_cli("remote", "tournament", "create", "--admin-token", ADMIN, "--format", "progressive",
-                      "--rounds", "1", "--bots", "random", "rule", "rule#2", "random#2", "--watch", *url, timeout=120)
+    created = run_cli(
+        "remote",
+        "tournament",
+        "create",
+        "--admin-token",
+        ADMIN,
+        "--format",
+        "progressive",
+        "--rounds",
+        "1",
+        "--bots",
+        "random",
+        "rule",
+        "rule#2",
+        "random#2",
+        "--watch",
+        *url,
+        timeout=120,
+    )
     assert created.returncode == 0, created.stderr
     tid = created.stdout.split()[0]
     assert "Round 1 (boards 1-4)" in created.stdout and "rounds won" in created.stdout
     standings = run_cli("remote", "standings", tid, *url)
     assert standings.returncode == 0 and "table 1:" in standings.stdout and "Round 2" not in standings.stdout
-    refused = run_cli("remote", "tournament", "create", "--admin-token", ADMIN, "--format", "progressive",
-                      "--bots", "random", "rule", *url)
+    refused = run_cli(
+        "remote",
+        "tournament",
+        "create",
+        "--admin-token",
+        ADMIN,
+        "--format",
+        "progressive",
+        "--bots",
+        "random",
+        "rule",
+        *url,
+    )
     assert refused.returncode == 2 and "at least 4 entrants" in refused.stderr and "Traceback" not in refused.stderr

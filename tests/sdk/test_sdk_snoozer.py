@@ -8,9 +8,9 @@ from __future__ import annotations
 from random import Random
 
 import pytest
+from sdkharness import check_legality_agrees
 
 import sdk
-from sdkharness import check_legality_agrees
 from sdk import cards as C
 from server.engine import ALL_NAMES, generate_board, make_ruleset, new_hand, observation, seats_for
 
@@ -22,8 +22,8 @@ def test_the_joker_has_no_rank_or_suit_and_is_the_lowest_trump():
     assert C.is_trump("JK", "H", plain=True) and C.effective_suit("JK", "H", plain=True) == "H"
     trumps = C.all_trumps("H", plain=True, joker=True)
     assert len(trumps) == 14 and trumps[-2:] == ["2H", "JK"]
-    assert C.winning_index(["AC", "JK", "KC"], "H", plain=True) == 1       # wins a plain-suit trick
-    assert C.winning_index(["AC", "JK", "2H"], "H", plain=True) == 2       # any other trump beats it
+    assert C.winning_index(["AC", "JK", "KC"], "H", plain=True) == 1  # wins a plain-suit trick
+    assert C.winning_index(["AC", "JK", "2H"], "H", plain=True) == 2  # any other trump beats it
     assert C.card_points("JK", "H") == 0 and C.SNOOZER_POINTS["JK"] == 15
 
 
@@ -45,6 +45,8 @@ def test_trick_winners_trumps_and_legality_agree_with_the_server(k):
                 engine = {c for c in obs.hand if state.tables.trump_mask >> ALL_NAMES.index(c) & 1}
                 assert set(obs.my_trumps) == engine
             action = sdk.Bot(seed=n).act(obs)
-            checked += check_legality_agrees((action, {"type": "play", "card": "JK"}, {"type": "sell"}, {"type": "pitch"}), raw)
+            checked += check_legality_agrees(
+                (action, {"type": "play", "card": "JK"}, {"type": "sell"}, {"type": "pitch"}), raw
+            )
             state.random_step(rng)
     assert tricks > 30 and checked > 200

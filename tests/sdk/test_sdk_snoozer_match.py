@@ -8,32 +8,65 @@ import sys
 
 from rq.registry import FinishedJobRegistry
 from sdkharness import BotProcess, cinch_command, run_cli
+from test_sdk_end_to_end import check_no_decision_missed, stop_bots
 
 from server import dealsets
 from server.tournaments import results as server_results
-from test_sdk_end_to_end import check_no_decision_missed, stop_bots
 
 BOARDS = 2
 ENTRANTS = ["sdk-a", "sdk-b", "random", "rule", "search"]
 
 
-def test_a_snoozer_match_of_five_entrants_two_of_them_remote_sdk_bots(server, rq_workers, admin, bot_processes,
-                                                                       store, queue, tmp_path):
+def test_a_snoozer_match_of_five_entrants_two_of_them_remote_sdk_bots(
+    server, rq_workers, admin, bot_processes, store, queue, tmp_path
+):
     registered = run_cli("bot", "register", "sdk-a", "--server", server.url)
     assert registered.returncode == 0, registered.stderr
     token_b = admin.register_bot("sdk-b", "the example smart bot").token
-    bots = [BotProcess("sdk-a", [*cinch_command(), "bot", "run", "examples.random_bot:RandomBot", "--server",
-                                 server.url, "--token", registered.stdout.strip(), "--max-backoff", "1", "--wait", "5",
-                                 "--seed", "5"], tmp_path),
-            BotProcess("sdk-b", [sys.executable, "examples/smart_bot.py", "--server", server.url, "--token", token_b,
-                                 "--max-backoff", "1", "--wait", "5"], tmp_path)]
+    bots = [
+        BotProcess(
+            "sdk-a",
+            [
+                *cinch_command(),
+                "bot",
+                "run",
+                "examples.random_bot:RandomBot",
+                "--server",
+                server.url,
+                "--token",
+                registered.stdout.strip(),
+                "--max-backoff",
+                "1",
+                "--wait",
+                "5",
+                "--seed",
+                "5",
+            ],
+            tmp_path,
+        ),
+        BotProcess(
+            "sdk-b",
+            [
+                sys.executable,
+                "examples/smart_bot.py",
+                "--server",
+                server.url,
+                "--token",
+                token_b,
+                "--max-backoff",
+                "1",
+                "--wait",
+                "5",
+            ],
+            tmp_path,
+        ),
+    ]
     bot_processes += bots
     for bot in bots:
         bot.wait_for_log("serving decisions")
         assert admin.trust_bot(bot.name).trusted
 
-    created = admin.create_tournament(ENTRANTS, ruleset="snoozer", options={"players": 5}, boards=BOARDS,
-                                      chunk=BOARDS)
+    created = admin.create_tournament(ENTRANTS, ruleset="snoozer", options={"players": 5}, boards=BOARDS, chunk=BOARDS)
     t = admin.tournament(created)
     commitment = store.tournament(created)["commitment"]
     assert t.format == "round_robin" and commitment["players"] == 5 and commitment["deck"] == 53
@@ -53,19 +86,35 @@ def test_a_snoozer_match_of_five_entrants_two_of_them_remote_sdk_bots(server, rq
     seed = admin.tournament(created).raw["deals_seed"]
     revealed = dealsets.check_reveal(seed, commitment)
     assert revealed.deck == 53
-    verified = run_cli("deals", "verify", "--seed", seed, "--commitment", commitment["seed_sha256"], "--boards",
-                       str(BOARDS), "--players", "5", "--deck", "53", "--server", server.url, "--tournament", created)
+    verified = run_cli(
+        "deals",
+        "verify",
+        "--seed",
+        seed,
+        "--commitment",
+        commitment["seed_sha256"],
+        "--boards",
+        str(BOARDS),
+        "--players",
+        "5",
+        "--deck",
+        "53",
+        "--server",
+        server.url,
+        "--tournament",
+        created,
+    )
     assert verified.returncode == 0 and f"{BOARDS} finished boards checked" in verified.stdout, verified.stderr
     for n in range(1, BOARDS + 1):
         pair = admin.board_pair(mid, n).to_dict()
         assert len(pair["rooms"]) == 5
         seatings = {tuple(room["units"]) for room in pair["rooms"]}
-        assert len(seatings) == 5                                   # every entrant at every seat once
+        assert len(seatings) == 5  # every entrant at every seat once
         for room in pair["rooms"]:
             assert room["ruleset"] == "snoozer" and room["board"] == revealed.board(n).to_dict()
             assert len(room["board"]["deck"]) == 53 and room["faults"] == []
             played = any(a.get("card") == "JK" for a in room["actions"])
-            assert played == ("JK" in room["board"]["deck"][:30])   # dealt (six each to five), it is played
+            assert played == ("JK" in room["board"]["deck"][:30])  # dealt (six each to five), it is played
         assert abs(sum(store.entrant_scores(mid)[n])) < 1e-9
 
     results = admin.results(created)

@@ -25,8 +25,17 @@ class LowCardBot(sdk.Bot):
 
     def act(self, obs):
         with self.lock:
-            self.seen.append({"seat": obs.seat, "seats": obs.seats, "sides": obs.sides, "side": obs.side,
-                              "partner": obs.partner, "opponents": obs.opponents, "decision": obs.decision})
+            self.seen.append(
+                {
+                    "seat": obs.seat,
+                    "seats": obs.seats,
+                    "sides": obs.sides,
+                    "side": obs.side,
+                    "partner": obs.partner,
+                    "opponents": obs.opponents,
+                    "decision": obs.decision,
+                }
+            )
         return super().act(obs)
 
     def beg(self, obs):
@@ -59,20 +68,26 @@ def test_a_remote_sdk_bot_plays_a_three_player_seven_up_table(server, rq_workers
     assert final.winner in seats and final.scores[final.winner] >= rules.target
     assert runner.stats["answered"] > 0 and not runner.stats["bot_errors"] and not runner.stats["illegal"]
     assert {s["seat"] for s in bot.seen} == {"P1"}
-    assert all(s["seats"] == seats and s["sides"] == seats and s["side"] == "P1" and s["partner"] is None
-               and s["opponents"] == ("P2", "P3") for s in bot.seen)
+    assert all(
+        s["seats"] == seats
+        and s["sides"] == seats
+        and s["side"] == "P1"
+        and s["partner"] is None
+        and s["opponents"] == ("P2", "P3")
+        for s in bot.seen
+    )
     assert {"beg", "play"} <= {s["decision"] for s in bot.seen}
 
     record = admin.table_record(tid)
     assert record.winner == final.winner and len(record.hands) == final.hands_played >= 1
     game = Game(rules, lambda n: Board.from_dict(record.hands[n - 1]["board"], seats), first_dealer="P1")
     for n, h in enumerate(record.hands, 1):
-        assert h["board"] == generate_board(final.deal_seed, n, seats).to_dict()    # dealer P1, P2, P3, P1 ...
+        assert h["board"] == generate_board(final.deal_seed, n, seats).to_dict()  # dealer P1, P2, P3, P1 ...
         assert h["faults"] == [] and h["options"] == {"players": 3}
-        assert replay(h)["delta"] == h["result"]["delta"]                # each hand record replays to its result
+        assert replay(h)["delta"] == h["result"]["delta"]  # each hand record replays to its result
         assert h["luck"] == hand_luck(rules, Board.from_dict(h["board"], seats), h["actions"])
         hand = game.new_hand()
-        assert hand.side_dict(hand.scores) == h["scores"]               # the scores before the hand
+        assert hand.side_dict(hand.scores) == h["scores"]  # the scores before the hand
         for action in h["actions"]:
             hand.apply(action)
         game.finish_hand(hand)

@@ -4,8 +4,9 @@ agrees with the server's on the widow action."""
 
 from __future__ import annotations
 
-import sdk
 from sdkharness import check_legality_agrees
+
+import sdk
 from server.engine import generate_board, make_ruleset, new_hand, observation, seats_for
 
 RULES = make_ruleset("widow_cinch")
@@ -20,7 +21,7 @@ def test_the_widow_is_a_decision_answered_by_true_or_false():
     obs = sdk.Observation(seat="P3", phase="widow", legal=legal)
     assert obs.decision == "widow"
     assert Taker().act(obs) == {"type": "widow", "take": True} == sdk.observation.widow(1)
-    assert obs.is_legal(sdk.Bot(seed=2).act(obs))                  # not overridden: a random legal one
+    assert obs.is_legal(sdk.Bot(seed=2).act(obs))  # not overridden: a random legal one
 
 
 def test_partners_sit_three_apart_and_the_four_others_are_opponents():
@@ -41,9 +42,14 @@ def test_sdk_legality_agrees_with_the_server_in_widow_cinch():
             obs = sdk.Observation(raw)
             assert obs.decision == {"bidding": "bid"}.get(raw["phase"], raw["phase"])
             action = sdk.Bot(seed=n).act(obs)
-            candidates = (action, {"type": "widow", "take": True}, {"type": "widow", "take": 1},
-                          {"type": "widow"}, {"type": "widow", "take": False, "card": "AH"},
-                          {"type": "bid", "amount": 3})
+            candidates = (
+                action,
+                {"type": "widow", "take": True},
+                {"type": "widow", "take": 1},
+                {"type": "widow"},
+                {"type": "widow", "take": False, "card": "AH"},
+                {"type": "bid", "amount": 3},
+            )
             checked += check_legality_agrees(candidates, raw)
             state.apply(action)
     assert checked > 500

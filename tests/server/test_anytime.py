@@ -19,10 +19,10 @@ def test_rho_and_half_width_formulas():
     n, sd = 150, 15.0
     expected = sd * math.sqrt(2 * (n * r2 + 1) / (n * n * r2) * math.log(math.sqrt(n * r2 + 1) / 0.05))
     assert half_width(n, sd) == pytest.approx(expected)
-    assert half_width(150, 15.0) == pytest.approx(3.7174, abs=1e-3)      # 15 * 0.247824, by hand
+    assert half_width(150, 15.0) == pytest.approx(3.7174, abs=1e-3)  # 15 * 0.247824, by hand
     # the boundary written with the variance inside (rho' = rho / sd) is the same one
-    r2v = r2 / sd ** 2
-    inside = math.sqrt((n * r2v * sd ** 2 + 1) / (n * n * r2v) * math.log((n * r2v * sd ** 2 + 1) / 0.05 ** 2))
+    r2v = r2 / sd**2
+    inside = math.sqrt((n * r2v * sd**2 + 1) / (n * n * r2v) * math.log((n * r2v * sd**2 + 1) / 0.05**2))
     assert half_width(n, sd) == pytest.approx(inside)
     # wider than the t-interval at its tuned count, and narrowing as boards come in
     assert 1.4 < half_width(150, 1.0) / (1.96 / math.sqrt(150)) < 1.7
@@ -36,15 +36,18 @@ def test_interval_is_centred_on_the_mean_and_absent_under_the_minimum():
     assert (low, high) == (pytest.approx(5 - half, abs=1e-4), pytest.approx(5 + half, abs=1e-4))
     assert confidence_sequence(scores[:-1]) is None
     assert confidence_sequence([]) is None
-    assert confidence_sequence([1.5, -2.5, 4.0], min_boards=2) is not None      # plain numbers, any kind
+    assert confidence_sequence([1.5, -2.5, 4.0], min_boards=2) is not None  # plain numbers, any kind
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    ({"alpha": 0}, "alpha must be between 0 and 1"),
-    ({"alpha": 1.5}, "alpha must be between 0 and 1"),
-    ({"tuned_for": 1}, "must be 2 or more"),
-    ({"min_boards": 1}, "must be 2 or more"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"alpha": 0}, "alpha must be between 0 and 1"),
+        ({"alpha": 1.5}, "alpha must be between 0 and 1"),
+        ({"tuned_for": 1}, "must be 2 or more"),
+        ({"min_boards": 1}, "must be 2 or more"),
+    ],
+)
 def test_bad_settings_are_refused(kwargs, message):
     with pytest.raises(ValueError, match=message):
         confidence_sequence([1, 2, 3], **kwargs)
@@ -78,13 +81,13 @@ def test_the_sequence_covers_at_every_board_count_and_the_watched_t_interval_doe
     # two equal bots, per-board scores like real ones: integers, sd about 15, within +-60
     cs, t = misses(lambda rng: max(-60, min(60, round(rng.gauss(0, 15)))), 0.0)
     assert cs <= 0.05
-    assert t >= 0.25          # watched board by board, the 95% t-interval "finds" a winner in a third
+    assert t >= 0.25  # watched board by board, the 95% t-interval "finds" a winner in a third
 
 
 def test_the_sequence_covers_a_skewed_score_with_many_ties():
     values = [0] * 6 + [10, -10, 20, -20, 40, -30, 60]
     cs, t = misses(lambda rng: rng.choice(values), fmean(values), runs=500)
-    assert cs <= 0.07         # asymptotic: the guarantee is looser on so lopsided a distribution
+    assert cs <= 0.07  # asymptotic: the guarantee is looser on so lopsided a distribution
     assert t >= 0.25
 
 

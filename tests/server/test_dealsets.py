@@ -9,12 +9,16 @@ from server import dealsets
 
 def test_secret_set_is_fresh_canonical_and_committed():
     deals, committed = dealsets.secret(8)
-    assert len(deals.seed) == 32 and int(deals.seed, 16) >= 0          # 128 bits, hex
+    assert len(deals.seed) == 32 and int(deals.seed, 16) >= 0  # 128 bits, hex
     digest = hashlib.sha256(deals.seed.encode()).hexdigest()
     assert deals.name == "secret-" + digest[:16]
     assert deals.boards == dealsets.generate(deals.seed, 8).boards and dealsets.mismatches(deals) == []
-    assert committed == {"name": deals.name, "boards": 8, "seed_sha256": digest,
-                         "deals_sha256": hashlib.sha256(dealsets.dumps(deals).encode()).hexdigest()}
+    assert committed == {
+        "name": deals.name,
+        "boards": 8,
+        "seed_sha256": digest,
+        "deals_sha256": hashlib.sha256(dealsets.dumps(deals).encode()).hexdigest(),
+    }
     assert dealsets.commitment(deals) == committed
     other, _ = dealsets.secret(8)
     assert other.seed != deals.seed and other.name != deals.name
@@ -37,15 +41,18 @@ def test_check_reveal_rebuilds_the_committed_set():
     assert dealsets.check_reveal(deals.seed, {"seed_sha256": committed["seed_sha256"], "boards": 5}) == deals
 
 
-@pytest.mark.parametrize("change, fragment", [
-    (lambda seed, c: ("0" * 32, c), "the seed does not match the commitment"),
-    (lambda seed, c: (seed, {**c, "boards": 6}), "the rebuilt set's sha256 is"),
-    (lambda seed, c: (seed, {**c, "deals_sha256": "ab" * 32}), "the rebuilt set's sha256 is"),
-    (lambda seed, c: (seed, {**c, "name": "secret-0000000000000000"}), "the commitment names the set"),
-    (lambda seed, c: (seed, {**c, "boards": 0}), "boards must be a positive count"),
-    (lambda seed, c: (seed, {k: v for k, v in c.items() if k != "seed_sha256"}), "no seed_sha256"),
-    (lambda seed, c: ("", c), "non-empty string"),
-])
+@pytest.mark.parametrize(
+    "change, fragment",
+    [
+        (lambda seed, c: ("0" * 32, c), "the seed does not match the commitment"),
+        (lambda seed, c: (seed, {**c, "boards": 6}), "the rebuilt set's sha256 is"),
+        (lambda seed, c: (seed, {**c, "deals_sha256": "ab" * 32}), "the rebuilt set's sha256 is"),
+        (lambda seed, c: (seed, {**c, "name": "secret-0000000000000000"}), "the commitment names the set"),
+        (lambda seed, c: (seed, {**c, "boards": 0}), "boards must be a positive count"),
+        (lambda seed, c: (seed, {k: v for k, v in c.items() if k != "seed_sha256"}), "no seed_sha256"),
+        (lambda seed, c: ("", c), "non-empty string"),
+    ],
+)
 def test_check_reveal_says_what_differs(change, fragment):
     deals, committed = dealsets.secret(4)
     seed, altered = change(deals.seed, committed)

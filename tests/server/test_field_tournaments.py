@@ -4,9 +4,9 @@ what a played match leaves in the store, results, ratings, API and pages, in pro
 from itertools import combinations
 
 import pytest
+from tournament_checks import client, play_tournament  # noqa: F401 (client is a fixture)
 
 from server import dealsets
-from tournament_checks import client, play_tournament  # noqa: F401 (client is a fixture)
 from server.api.schemas import MatchSchema, ResultsSchema
 from server.field_matches import pairwise
 from server.registry import builtin_roster
@@ -35,29 +35,49 @@ def test_a_round_robin_plays_every_three_subset_of_its_bots_once():
 
 
 def test_a_gauntlet_meets_every_two_references_with_each_candidate():
-    spec = validate({**THREE, "deals": DEALS.name, "format": "gauntlet", "candidates": ["a", "b"],
-                     "references": ["random", "rule", "search"], "rooms": "permute"}, MORE)
+    spec = validate(
+        {
+            **THREE,
+            "deals": DEALS.name,
+            "format": "gauntlet",
+            "candidates": ["a", "b"],
+            "references": ["random", "rule", "search"],
+            "rooms": "permute",
+        },
+        MORE,
+    )
     groups = [m["entrants"] for m in plan_matches(spec)]
-    assert groups == [[c, *refs] for c in ("a", "b") for refs in
-                      (("random", "rule"), ("random", "search"), ("rule", "search"))]
+    assert groups == [
+        [c, *refs] for c in ("a", "b") for refs in (("random", "rule"), ("random", "search"), ("rule", "search"))
+    ]
     assert {m["rooms"] for m in plan_matches(spec)} == {"permute"}
 
 
 def test_two_unit_rulesets_keep_their_two_room_matches():
-    spec = validate({"ruleset": "seven_up", "options": {"players": 2}, "bots": ["random", "rule", "search"],
-                     "deals": "standard-2p"}, ROSTER)
+    spec = validate(
+        {
+            "ruleset": "seven_up",
+            "options": {"players": 2},
+            "bots": ["random", "rule", "search"],
+            "deals": "standard-2p",
+        },
+        ROSTER,
+    )
     assert all("kind" not in m and "entrants" not in m for m in plan_matches(spec))
     assert len(plan_matches(spec)) == 3 and spec["rooms"] == "rotate"
 
 
-@pytest.mark.parametrize("request_, words", [
-    ({"bots": ["random", "rule"]}, "at least 3 bots"),
-    ({"format": "gauntlet", "candidates": ["random"], "references": ["rule"]}, "at least 2 references"),
-    ({"format": "blind", "bots": ["random", "search"]}, "blind movement"),
-    ({"bots": ["random", "rule", "search"], "sprt": {}}, "sprt"),
-    ({"bots": ["random", "rule", "search"], "rooms": "shuffle"}, "rooms must be one of rotate, permute"),
-    ({"bots": ["random", "rule", "search"], "rooms": 3}, "rooms"),
-])
+@pytest.mark.parametrize(
+    "request_, words",
+    [
+        ({"bots": ["random", "rule"]}, "at least 3 bots"),
+        ({"format": "gauntlet", "candidates": ["random"], "references": ["rule"]}, "at least 2 references"),
+        ({"format": "blind", "bots": ["random", "search"]}, "blind movement"),
+        ({"bots": ["random", "rule", "search"], "sprt": {}}, "sprt"),
+        ({"bots": ["random", "rule", "search"], "rooms": "shuffle"}, "rooms must be one of rotate, permute"),
+        ({"bots": ["random", "rule", "search"], "rooms": 3}, "rooms"),
+    ],
+)
 def test_what_a_match_of_three_cannot_do_is_refused_by_name(request_, words):
     with pytest.raises(SpecError, match=words):
         spec_of(**request_)
@@ -84,8 +104,11 @@ def test_a_played_match_stores_every_board_once_with_scores_summing_to_zero(stor
         assert len(board_scores) == 3 and abs(sum(board_scores)) < 1e-9
         record = store.pair(mid, board)
         assert record["entrant_scores"] == board_scores and len(record["rooms"]) == 3
-        assert sorted(tuple(r["units"]) for r in record["rooms"]) == [("P1", "P2", "P3"), ("P2", "P3", "P1"),
-                                                                       ("P3", "P1", "P2")]
+        assert sorted(tuple(r["units"]) for r in record["rooms"]) == [
+            ("P1", "P2", "P3"),
+            ("P2", "P3", "P1"),
+            ("P3", "P1", "P2"),
+        ]
     assert store.scores(mid) == {b: s[0] for b, s in scores.items()}
 
 

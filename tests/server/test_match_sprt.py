@@ -22,16 +22,19 @@ def test_settings_default_and_small_chunks_unless_asked():
     assert plain["sprt"] is None and plain["chunk"] == 20 and "sprt" not in plan_matches(plain)[0]
 
 
-@pytest.mark.parametrize("sprt, message", [
-    ({"delta0": 5, "delta1": 5}, r"sprt: delta0 \(5\) must be less than delta1 \(5\)"),
-    ({"alpha": 0.5}, "sprt: alpha must be between 0 and 0.5"),
-    ({"beta": 0}, "sprt: beta must be between 0 and 0.5"),
-    ({"delta1": "5"}, "sprt: delta1 must be a number, not '5'"),
-    ({"alpha": True}, "sprt: alpha must be a number"),
-    ({"delta1": 1e9}, "sprt: delta1 must be from -1000 to 1000"),
-    ({"gamma": 1}, "sprt: unknown setting 'gamma'"),
-    ([0, 5], "sprt must be an object"),
-])
+@pytest.mark.parametrize(
+    "sprt, message",
+    [
+        ({"delta0": 5, "delta1": 5}, r"sprt: delta0 \(5\) must be less than delta1 \(5\)"),
+        ({"alpha": 0.5}, "sprt: alpha must be between 0 and 0.5"),
+        ({"beta": 0}, "sprt: beta must be between 0 and 0.5"),
+        ({"delta1": "5"}, "sprt: delta1 must be a number, not '5'"),
+        ({"alpha": True}, "sprt: alpha must be a number"),
+        ({"delta1": 1e9}, "sprt: delta1 must be from -1000 to 1000"),
+        ({"gamma": 1}, "sprt: unknown setting 'gamma'"),
+        ([0, 5], "sprt must be an object"),
+    ],
+)
 def test_bad_settings_name_what_is_wrong(sprt, message):
     with pytest.raises(SpecError, match=message):
         validate({**GAUNTLET, "sprt": sprt}, ROSTER)
@@ -83,4 +86,4 @@ def test_a_decided_match_is_complete_with_its_boards_and_the_others_go_on(store)
     assert second["sprt"]["decision"] == "H0" and second["sprt"]["llr"] <= second["sprt"]["lower"]
     assert second["stats"]["boards"] == 30
     assert out["standings"][0]["boards"] == 53, "ratings and standings use the boards played"
-    assert {lopsided, close} <= set(store.comparisons("american62"))     # both rated
+    assert {lopsided, close} <= set(store.comparisons("american62"))  # both rated

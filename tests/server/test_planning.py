@@ -47,11 +47,11 @@ def test_the_sequential_estimate_matches_the_test_it_plans_for() -> None:
 
 def test_a_plan_corrects_with_the_pilot_s_slope_and_defaults_the_edge_to_that_mean() -> None:
     lucks = [2.0, -4.0, 4.0, -1.0, 1.0, -3.0, 3.0, -2.0]
-    raw = [5 + luck for luck in lucks]                      # all of the spread is luck: slope 1
+    raw = [5 + luck for luck in lucks]  # all of the spread is luck: slope 1
     p = plan(raw, lucks)
     assert p.delta == pytest.approx(5.0) and p.sd_corrected == pytest.approx(0.0)
     assert p.fixed_corrected == 2 < p.fixed_raw
-    noise = plan([5 - luck for luck in lucks], lucks)       # a negative slope is clipped to 0: raw
+    noise = plan([5 - luck for luck in lucks], lucks)  # a negative slope is clipped to 0: raw
     assert noise.sd_corrected == noise.sd_raw
     assert plan(raw, lucks, delta=1.0).delta == 1.0
     with pytest.raises(ValueError, match="at least two"):

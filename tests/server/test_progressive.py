@@ -5,8 +5,21 @@ import hashlib
 
 import pytest
 
-from server.progressive import (TableResult, boards_of, bot_of, cut, default_rounds, field, first_seating, house_id,
-                                move, pair, seating_after, standings, winner)
+from server.progressive import (
+    TableResult,
+    boards_of,
+    bot_of,
+    cut,
+    default_rounds,
+    field,
+    first_seating,
+    house_id,
+    move,
+    pair,
+    seating_after,
+    standings,
+    winner,
+)
 
 S = "standard"
 
@@ -76,8 +89,8 @@ def test_11_6_with_two_tables_winners_go_up_and_losers_go_down():
 
 def test_11_7_stayers_take_N_and_E_arrivers_S_and_W_in_previous_seat_order_so_partners_divide():
     nxt = move(T3, ["NS", "EW", "NS"])
-    assert nxt[0] == ("n1", "s1", "e2", "w2")     # stayers N1, S1; arrivers E2, W2 (E before W)
-    assert nxt[1] == ("n2", "s2", "n3", "s3")     # stayers: table 2's losers N/S; arrivers: table 3's winners
+    assert nxt[0] == ("n1", "s1", "e2", "w2")  # stayers N1, S1; arrivers E2, W2 (E before W)
+    assert nxt[1] == ("n2", "s2", "n3", "s3")  # stayers: table 2's losers N/S; arrivers: table 3's winners
     assert nxt[2] == ("e3", "w3", "e1", "w1")
     for table in nxt:
         assert pair(table, "NS") == (table[0], table[2]) and pair(table, "EW") == (table[1], table[3])
@@ -112,8 +125,10 @@ def test_seating_after_replays_the_movement_and_refuses_tables_seated_otherwise(
 
 def test_11_8_standing_by_rounds_won_then_net_then_lower_last_table_then_rank_hash():
     entrants = ["a", "b", "c", "d", "e", "f", "g", "i"]
-    results = [TableResult(1, 1, ("a", "b", "c", "d"), 10, 2),    # a, c win by 8
-               TableResult(1, 2, ("e", "f", "g", "i"), 3, 3)]     # tied: the cut decides
+    results = [
+        TableResult(1, 1, ("a", "b", "c", "d"), 10, 2),  # a, c win by 8
+        TableResult(1, 2, ("e", "f", "g", "i"), 3, 3),
+    ]  # tied: the cut decides
     rows = {r["bot"]: r for r in standings(S, entrants, results)}
     assert rows["a"] == {"bot": "a", "rounds": 1, "rounds_won": 1, "net": 8, "last_table": 1}
     assert rows["b"]["net"] == -8 and rows["b"]["rounds_won"] == 0

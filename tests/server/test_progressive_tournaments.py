@@ -11,8 +11,17 @@ from server.api import create_app
 from server.api.schemas import MatchSchema, ResultsSchema, TournamentSchema
 from server.progressive import TableResult, first_seating, seating_after
 from server.registry import builtin_roster
-from server.tournaments import (PROGRESSIVE, SpecError, advance, fit_boards, plan_matches, planned_totals,
-                                rebuild_ratings, results, validate)
+from server.tournaments import (
+    PROGRESSIVE,
+    SpecError,
+    advance,
+    fit_boards,
+    plan_matches,
+    planned_totals,
+    rebuild_ratings,
+    results,
+    validate,
+)
 from workers.bots import BUILTIN
 from workers.jobs import play_chunk_with
 from workers.supervisor import supervise
@@ -40,24 +49,29 @@ def test_the_first_round_is_seated_by_the_entrant_hash_with_house_bots_at_the_la
     with pytest.raises(ValueError, match="seated from its deal set's seed"):
         plan_matches(spec)
     assert [(m["kind"], m["round"], m["table"], m["first"], m["last"]) for m in matches] == [
-        ("progressive", 1, 1, 1, 4), ("progressive", 1, 2, 1, 4)]
+        ("progressive", 1, 1, 1, 4),
+        ("progressive", 1, 2, 1, 4),
+    ]
 
 
-@pytest.mark.parametrize("request_, words", [
-    ({"bots": ["random", "rule", "search"]}, "at least 4 entrants"),
-    ({"bots": FIVE, "rounds": 0}, "rounds must be a whole number from 1 to 250"),
-    ({"bots": FIVE, "rounds": 251}, "rounds must be a whole number from 1 to 250"),
-    ({"bots": FIVE, "rounds": "2"}, "rounds must be a whole number"),
-    ({"bots": FIVE, "boards": 8}, "boards: a progressive tournament plays boards 4r-3..4r"),
-    ({"bots": FIVE, "first": 5}, "first: a progressive tournament"),
-    ({"bots": FIVE, "sprt": {}}, "sprt: a progressive tournament"),
-    ({"bots": FIVE, "ruleset": "pedro"}, "two partnerships at tables of four"),
-    ({"bots": FIVE, "ruleset": "seven_up", "options": {"players": 3}}, "two partnerships at tables of four"),
-    ({"bots": ["random", "rule", "search", "rule"]}, "names an entrant twice"),
-    ({"bots": ["random", "rule", "search", "rule#0"]}, "'rule#0' is neither"),
-    ({"bots": ["random", "rule", "search", "rule#h1"]}, "'rule#h1' is neither"),
-    ({"bots": ["random", "rule", "search", "nobody#2"]}, "unknown bot 'nobody'"),
-])
+@pytest.mark.parametrize(
+    "request_, words",
+    [
+        ({"bots": ["random", "rule", "search"]}, "at least 4 entrants"),
+        ({"bots": FIVE, "rounds": 0}, "rounds must be a whole number from 1 to 250"),
+        ({"bots": FIVE, "rounds": 251}, "rounds must be a whole number from 1 to 250"),
+        ({"bots": FIVE, "rounds": "2"}, "rounds must be a whole number"),
+        ({"bots": FIVE, "boards": 8}, "boards: a progressive tournament plays boards 4r-3..4r"),
+        ({"bots": FIVE, "first": 5}, "first: a progressive tournament"),
+        ({"bots": FIVE, "sprt": {}}, "sprt: a progressive tournament"),
+        ({"bots": FIVE, "ruleset": "pedro"}, "two partnerships at tables of four"),
+        ({"bots": FIVE, "ruleset": "seven_up", "options": {"players": 3}}, "two partnerships at tables of four"),
+        ({"bots": ["random", "rule", "search", "rule"]}, "names an entrant twice"),
+        ({"bots": ["random", "rule", "search", "rule#0"]}, "'rule#0' is neither"),
+        ({"bots": ["random", "rule", "search", "rule#h1"]}, "'rule#h1' is neither"),
+        ({"bots": ["random", "rule", "search", "nobody#2"]}, "unknown bot 'nobody'"),
+    ],
+)
 def test_bad_progressive_requests_are_refused_by_name(request_, words):
     with pytest.raises(SpecError, match=words):
         spec_of(**request_)
@@ -125,18 +139,28 @@ def test_a_played_tournament_moves_as_the_pure_module_says_and_is_not_rated(stor
     for mid in store.match_ids(tid):
         m = store.match(mid)
         assert [(b, len(store.pair(mid, b)["rooms"])) for b in range(m["first"], m["last"] + 1)] == [
-            (b, 1) for b in range(4 * m["round"] - 3, 4 * m["round"] + 1)]
+            (b, 1) for b in range(4 * m["round"] - 3, 4 * m["round"] + 1)
+        ]
         assert play_chunk_with(store, mid, m["first"], m["last"]) == 0, "a rerun plays nothing"
     assert advance(store, tid) == 0 and len(store.match_ids(tid)) == 6, "no fourth round"
     assert store.ratings("foster51") == {} and rebuild_ratings(store) == {}
     res = store.results(tid)
     assert ResultsSchema().validate(res) == {} and res == results(store, tid)
     assert [row["bot"] for row in res["standings"]] and {r["bot"] for r in res["standings"]} == set(FIVE)
-    assert sum(r["match_wins"] for r in res["standings"]) + sum(
-        1 for tables in rounds for tr in tables for i, e in enumerate(tr.seats)
-        if e.startswith("rule#h") and ("NS", "EW")[i % 2] == tr.winner(DEALS.seed)) == 3 * 2 * 2
+    assert (
+        sum(r["match_wins"] for r in res["standings"])
+        + sum(
+            1
+            for tables in rounds
+            for tr in tables
+            for i, e in enumerate(tr.seats)
+            if e.startswith("rule#h") and ("NS", "EW")[i % 2] == tr.winner(DEALS.seed)
+        )
+        == 3 * 2 * 2
+    )
     assert [[tb["seats"] for tb in rd["tables"]] for rd in res["rounds"]] == [
-        [dict(zip("NESW", tr.seats)) for tr in tables] for tables in rounds]
+        [dict(zip("NESW", tr.seats)) for tr in tables] for tables in rounds
+    ]
 
 
 ADMIN = "progressive-admin"
@@ -144,8 +168,9 @@ ADMIN = "progressive-admin"
 
 @pytest.fixture
 def client(redis_url, store):
-    app = create_app({"REDIS_URL": redis_url, "CINCH_PREFIX": store.prefix, "CINCH_QUEUE": store.queue_name,
-                      "ADMIN_TOKEN": ADMIN})
+    app = create_app(
+        {"REDIS_URL": redis_url, "CINCH_PREFIX": store.prefix, "CINCH_QUEUE": store.queue_name, "ADMIN_TOKEN": ADMIN}
+    )
     return app.test_client()
 
 
@@ -167,18 +192,22 @@ def test_the_api_and_the_pages_show_rounds_and_standings(store, client):
     assert 'data-bot="rule#2"' in page and all("#" not in h for h in re.findall(r'href="([^"]*)"', page))
 
 
-@pytest.mark.parametrize("body, words", [
-    ({"bots": ["random", "rule"]}, "at least 4 entrants"),
-    ({"bots": FIVE, "rounds": 0}, "rounds"),
-    ({"bots": FIVE, "rounds": 300}, "rounds"),
-    ({"bots": FIVE, "rounds": 251, "deals": "standard"}, "rounds"),
-    ({"bots": FIVE, "ruleset": "pedro"}, "two partnerships"),
-    ({"bots": ["random", "rule", "search", "rule#h2"]}, "neither a bot's name"),
-])
+@pytest.mark.parametrize(
+    "body, words",
+    [
+        ({"bots": ["random", "rule"]}, "at least 4 entrants"),
+        ({"bots": FIVE, "rounds": 0}, "rounds"),
+        ({"bots": FIVE, "rounds": 300}, "rounds"),
+        ({"bots": FIVE, "rounds": 251, "deals": "standard"}, "rounds"),
+        ({"bots": FIVE, "ruleset": "pedro"}, "two partnerships"),
+        ({"bots": ["random", "rule", "search", "rule#h2"]}, "neither a bot's name"),
+    ],
+)
 def test_the_api_refuses_bad_progressive_requests_with_422(store, client, body, words):
     store.put_dealset(DEALS)
-    bad = client.post("/api/v1/tournaments", json={"format": "progressive", **body},
-                      headers={"Authorization": f"Bearer {ADMIN}"})
+    bad = client.post(
+        "/api/v1/tournaments", json={"format": "progressive", **body}, headers={"Authorization": f"Bearer {ADMIN}"}
+    )
     assert bad.status_code == 422, bad.get_json()
     problem = bad.get_json()
     assert words in str(problem)
@@ -190,7 +219,7 @@ def test_the_supervisor_seats_and_enqueues_a_round_that_a_dead_job_left(store, q
     store.put_dealset(DEALS)
     tid = store.create_tournament(spec, plan_matches(spec, DEALS.seed), "test", 60_000, planned_totals(spec))
     for mid in store.match_ids(tid):
-        play_chunk_with(store, mid, 1, 4)      # no queue: as if the job died before enqueueing round 2
+        play_chunk_with(store, mid, 1, 4)  # no queue: as if the job died before enqueueing round 2
     assert len(store.match_ids(tid)) == 4, "the round is seated by whoever completes it"
     supervise(store, queue, tid)
     round_two = {mid for mid in store.match_ids(tid) if store.match(mid)["round"] == 2}

@@ -20,8 +20,11 @@ def _play(hand, seed):
 
 def _old_room(record, luck=None):
     """A room as ``workers.match.play_room`` stored it before the one record shape."""
-    old = {"replay": {k: record[k] for k in ("ruleset", "options", "board", "actions")},
-           **record["result"], "faults": record["faults"]}
+    old = {
+        "replay": {k: record[k] for k in ("ruleset", "options", "board", "actions")},
+        **record["result"],
+        "faults": record["faults"],
+    }
     return old if luck is None else {**old, "luck": luck}
 
 
@@ -30,11 +33,11 @@ def test_a_record_is_a_replay_input_with_the_scores_before_the_hand():
         hand = _play(new_hand(AM62, generate_board("rec", n), scores), n)
         record = hand_record(hand, [])
         assert record["scores"] == {"NS": scores[0], "EW": scores[1]}
-        audit = replay(record)                                   # reads what it needs, ignores the rest
+        audit = replay(record)  # reads what it needs, ignores the rest
         result = record["result"]
-        assert {k: audit[k] for k in ("contract", "trump", "points", "delta")} == {k: result[k] for k in
-                                                                                 ("contract", "trump", "points",
-                                                                                  "delta")}
+        assert {k: audit[k] for k in ("contract", "trump", "points", "delta")} == {
+            k: result[k] for k in ("contract", "trump", "points", "delta")
+        }
         assert sum(result["tricks"].values()) == len(audit["tricks"])
         assert result["tricks"]["NS"] == sum(t["winner"] in "NS" for t in audit["tricks"])
         assert scores_after(record) == {s: record["scores"][s] + result["delta"][s] for s in ("NS", "EW")}
@@ -47,13 +50,14 @@ def test_an_old_room_reads_as_todays_record_with_its_luck():
     record = hand_record(hand, faults)
     assert current_room(_old_room(record, 1.5)) == {**record, "luck": 1.5}
     assert current_room(_old_room(record)) == record
-    assert current_room(record) is record                                # today's shape passes as it is
+    assert current_room(record) is record  # today's shape passes as it is
     pair = {"board": 3, "score": 4, "luck": None, "rooms": [_old_room(record, 0.5), _old_room(record, -0.5)]}
     assert current_pair(pair) == {**pair, "rooms": [{**record, "luck": 0.5}, {**record, "luck": -0.5}]}
 
 
 def test_the_store_reads_old_board_pairs_and_par_rooms(store):
     from tests.server.test_store import _tournament
+
     _, match = _tournament(store)
     record = hand_record(_play(new_hand(AM62, generate_board("store-old", 1)), 1), [])
     store.record_pairs(match, [{"board": 1, "score": 0, "rooms": [_old_room(record, 0.25), _old_room(record)]}])
@@ -72,8 +76,16 @@ def _old_table_hands(rules, seed, count):
         record = hand_record(hand, [])
         game.finish_hand(hand)
         extra = {"number": number, "public": observation(hand, None), "luck": {"deal": 0.5, "draw": -1.0}}
-        old.append({"board": record["board"], "actions": record["actions"], "delta": record["result"]["delta"],
-                    "scores": scores_after(record), "faults": [], **extra})
+        old.append(
+            {
+                "board": record["board"],
+                "actions": record["actions"],
+                "delta": record["result"]["delta"],
+                "scores": scores_after(record),
+                "faults": [],
+                **extra,
+            }
+        )
         new.append({**record, **extra})
     return old, new
 

@@ -7,11 +7,19 @@ from server import registry
 
 def test_tokens_are_prefixed_and_never_stored_in_clear(store):
     tokens = [registry.register(store, f"bot{i}") for i in range(40)]
-    assert all(t.startswith("cinch_") for t in tokens)      # never a leading '-' for argparse
-    stored = b" ".join(v for k in store.redis.scan_iter(match=f"{store.prefix}:*")
-                       if store.redis.type(k) == b"string" for v in [store.redis.get(k)])
-    stored += b" ".join(v for k in store.redis.scan_iter(match=f"{store.prefix}:bot:*")
-                        if store.redis.type(k) == b"hash" for v in store.redis.hvals(k))
+    assert all(t.startswith("cinch_") for t in tokens)  # never a leading '-' for argparse
+    stored = b" ".join(
+        v
+        for k in store.redis.scan_iter(match=f"{store.prefix}:*")
+        if store.redis.type(k) == b"string"
+        for v in [store.redis.get(k)]
+    )
+    stored += b" ".join(
+        v
+        for k in store.redis.scan_iter(match=f"{store.prefix}:bot:*")
+        if store.redis.type(k) == b"hash"
+        for v in store.redis.hvals(k)
+    )
     assert not any(t.encode() in stored for t in tokens)
     assert registry.authenticate(store, tokens[0]) == "bot0"
 

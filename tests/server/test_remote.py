@@ -47,7 +47,7 @@ def test_the_bot_sees_the_room_through_its_view_and_its_answer_comes_back_real(s
     assert store.answer_decision(token, request["id"], "far", shown_legal[-1])[0] == "ok"
     thread.join(timeout=5)
     real = out["action"]
-    check(real, view["legal"])                      # legal in the real suits
+    check(real, view["legal"])  # legal in the real suits
     assert room.show(real) == shown_legal[-1]
 
 
@@ -55,7 +55,7 @@ def _key_rotated(store, odd: bool) -> str:
     """A room key whose view rotates the table (by an odd or an even, non-zero, amount)."""
     secret = store.secret()
     for n in range(1, 1000):
-        r = rotation_for(secret, f"t1.m1/{n}/1") % 4       # a four-seat table's rotation
+        r = rotation_for(secret, f"t1.m1/{n}/1") % 4  # a four-seat table's rotation
         if r and r % 2 == odd:
             return f"t1.m1/{n}/1"
     pytest.fail("no rotated room in 1000 keys")
@@ -73,19 +73,19 @@ def test_the_stored_seat_is_the_shown_one_and_an_answer_naming_it_comes_back_rea
     request = _wait_open(store, "turned")
     shown_seat = request["observation"]["seat"]
     assert shown_seat == SEATS[(SEATS.index(real_view["seat"]) + room.rotation) % 4] != real_view["seat"]
-    assert list(request["observation"]["hand_sizes"]) == list(SEATS)        # keys in canonical order
+    assert list(request["observation"]["hand_sizes"]) == list(SEATS)  # keys in canonical order
     token = registry.token_hash(registry.register(store, "turned"))
     _, decision = store.answer_context(token, request["id"])
     assert decision["seat"] == shown_seat and decision["legal"] == request["legal"]
     answer = {**request["legal"][0], "seat": shown_seat}
-    check(answer, decision["legal"], decision["seat"])                        # what the API judges
+    check(answer, decision["legal"], decision["seat"])  # what the API judges
     with pytest.raises(IllegalAction, match="out of turn"):
         check({**answer, "seat": real_view["seat"]}, decision["legal"], decision["seat"])
     assert store.answer_decision(token, request["id"], "turned", answer)[0] == "ok"
     thread.join(timeout=5)
     real = out["action"]
     assert real["seat"] == real_view["seat"]
-    state.apply(real)                                                         # the engine takes it
+    state.apply(real)  # the engine takes it
 
 
 def test_the_seat_shown_is_not_a_function_of_the_room(store):
@@ -100,7 +100,7 @@ def test_the_seat_shown_is_not_a_function_of_the_room(store):
             shown[room][agent.view.show(obs)["seat"]] += 1
     for room in (1, 2):
         assert set(shown[room]) == set(SEATS)
-        assert min(shown[room].values()) >= 20, shown     # 50 expected of each
+        assert min(shown[room].values()) >= 20, shown  # 50 expected of each
 
 
 def test_a_silent_bot_times_out_and_becomes_faulty(store):
@@ -113,7 +113,7 @@ def test_a_silent_bot_times_out_and_becomes_faulty(store):
     assert store.timeouts("t1.m2") == {"mute": 2}
     assert store.is_faulty("t1.m2", "mute")
     with pytest.raises(DecisionTimeout, match="faulty"):
-        agent.decide(view)                          # no longer waited for
+        agent.decide(view)  # no longer waited for
 
 
 def test_the_bot_is_shown_the_decision_limit_whatever_its_bank(store):
@@ -122,11 +122,11 @@ def test_the_bot_is_shown_the_decision_limit_whatever_its_bank(store):
     view = observation(state, state.seat_to_act())
     store.ask("banked", "t1.m1", view, 5000, 60000)
     store.ask("banked", "t1.m2", view, 5000, 60000)
-    store.spend_bank("t1.m2", "banked", 60000)                    # m2's bank is gone
-    store.spend_bank("t1.m1", "banked", 1000)                     # m1 has 59 s left
+    store.spend_bank("t1.m2", "banked", 60000)  # m2's bank is gone
+    store.spend_bank("t1.m1", "banked", 1000)  # m1 has 59 s left
     rich = store.ask("banked", "t1.m1", view, 5000, 60000)
     poor = store.ask("banked", "t1.m2", view, 5000, 60000)
-    assert rich[2] - rich[1] > 60 and poor[2] - poor[1] < 5.1     # the real deadlines differ
+    assert rich[2] - rich[1] > 60 and poor[2] - poor[1] < 5.1  # the real deadlines differ
     requests = {r["id"]: r for r in map(json.loads, store.open_requests("banked"))}
     shown = [requests[rich[0]], requests[poor[0]]]
     assert abs(shown[0]["deadline_in_ms"] - shown[1]["deadline_in_ms"]) < 50
@@ -134,7 +134,7 @@ def test_the_bot_is_shown_the_decision_limit_whatever_its_bank(store):
     for r, (_, opened, _) in zip(shown, (rich, poor)):
         assert r["deadline"] == pytest.approx(opened + 5, abs=1e-5)
     order = [json.loads(r)["id"] for r in store.open_requests("banked")]
-    assert order.index(rich[0]) < order.index(poor[0])          # ordered as opened, not by the bank
+    assert order.index(rich[0]) < order.index(poor[0])  # ordered as opened, not by the bank
 
 
 def test_an_answer_after_the_shown_deadline_is_taken_until_the_real_one(store):
@@ -144,7 +144,7 @@ def test_an_answer_after_the_shown_deadline_is_taken_until_the_real_one(store):
     token = registry.token_hash(registry.register(store, "slow"))
     thread, out = _decide_in_thread(agent, view)
     request = _wait_open(store, "slow")
-    time.sleep(0.4)                                             # past the shown deadline
+    time.sleep(0.4)  # past the shown deadline
     late = json.loads(store.open_requests("slow")[0])
     assert late["id"] == request["id"] and late["deadline_in_ms"] == 0
     assert late["deadline"] == request["deadline"] < store.now()
@@ -153,7 +153,7 @@ def test_an_answer_after_the_shown_deadline_is_taken_until_the_real_one(store):
     assert out["action"]["type"] == request["legal"][0]["type"]
     assert store.timeouts("t1.m3") == {}
     bank = int(store.redis.hget(store.key("match", "t1.m3", "bank"), "slow"))
-    assert 5000 - 1000 < bank < 5000 - 250                      # the grace used came from the bank
+    assert 5000 - 1000 < bank < 5000 - 250  # the grace used came from the bank
     # and the next decision of the match is shown the same limit again
     thread, out = _decide_in_thread(agent, view)
     again = _wait_open(store, "slow")

@@ -28,7 +28,7 @@ def test_llr_formula():
 
 
 def test_run_decides_at_the_first_board_past_a_bound():
-    scores = [0, 10] * 10 + [-30] * 30     # the first 20: mean 5, sample variance 500/19
+    scores = [0, 10] * 10 + [-30] * 30  # the first 20: mean 5, sample variance 500/19
     result = run(scores, Sprt(0, 5, 0.05, 0.05, 100))
     assert result.decision == "H1" and result.boards == MIN_BOARDS == 20
     assert result.llr == pytest.approx(20 * 5 * 5 / (2 * 500 / 19))
@@ -44,12 +44,15 @@ def test_nothing_is_decided_before_the_minimum_or_past_the_maximum():
     assert tied.decision == "inconclusive" and tied.boards == 30
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    ({"delta0": 5, "delta1": 5}, "delta0 (5) must be less than delta1 (5)"),
-    ({"alpha": 0.5}, "alpha must be between 0 and 0.5"),
-    ({"beta": 0}, "beta must be between 0 and 0.5"),
-    ({"max_boards": 0}, "max_boards must be 1 or more"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"delta0": 5, "delta1": 5}, "delta0 (5) must be less than delta1 (5)"),
+        ({"alpha": 0.5}, "alpha must be between 0 and 0.5"),
+        ({"beta": 0}, "beta must be between 0 and 0.5"),
+        ({"max_boards": 0}, "max_boards must be 1 or more"),
+    ],
+)
 def test_bad_settings_are_refused(kwargs, message):
     with pytest.raises(ValueError, match=re.escape(message)):
         Sprt(**kwargs)

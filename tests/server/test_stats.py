@@ -46,7 +46,7 @@ def test_boards_to_separate_is_the_normal_sample_size():
     # (1.96 * 10 / 2)^2 = 96.04 -> 97; sign of the mean does not matter
     assert boards_to_separate(2.0, 10.0) == 97
     assert boards_to_separate(-2.0, 10.0) == 97
-    assert boards_to_separate(5.0, 5.0) == 4          # 3.8416 -> 4
+    assert boards_to_separate(5.0, 5.0) == 4  # 3.8416 -> 4
     assert boards_to_separate(0.0, 3.0) is None
 
 
@@ -55,7 +55,7 @@ def test_separation_point_is_where_the_interval_stays_clear_of_zero():
     point = separation_point(scores)
     assert point is not None
     assert all(summarize(scores[:n]).significant for n in range(point, len(scores) + 1))
-    assert not summarize(scores[:point - 1]).significant
+    assert not summarize(scores[: point - 1]).significant
     # an interval that excludes zero early but straddles it again later does not count
     early = [5, 5, 5, -40, 1, 1]
     assert summarize(early[:3]).significant and not summarize(early).significant
@@ -70,6 +70,7 @@ def test_separation_point_of_constant_scores_is_two_boards():
 
 def test_separation_point_agrees_with_summarize_prefix_by_prefix():
     from random import Random
+
     for seed in range(20):
         rng = Random(seed)
         scores = [rng.choice([-6, -2, 0, 2, 4, 8]) for _ in range(rng.randrange(2, 120))]
@@ -115,7 +116,7 @@ def test_the_first_boards_are_not_corrected_and_later_ones_by_the_earlier_slope(
     from server.stats import BETA_FROM, corrected, luck_weight
 
     lucks = [float((-1) ** i * (i % 4 + 1)) for i in range(BETA_FROM + 2)]
-    scores = [2 * k for k in lucks]                     # slope 2, clipped to 1
+    scores = [2 * k for k in lucks]  # slope 2, clipped to 1
     out = corrected(scores, lucks)
     assert out[:BETA_FROM] == scores[:BETA_FROM]
     assert luck_weight(scores[:BETA_FROM], lucks[:BETA_FROM]) == 1.0

@@ -14,7 +14,9 @@ DEALS = dealsets.generate("store-test", 6)
 
 
 def _tournament(store, boards=3, bots=("random", "rule")):
-    spec = validate({"bots": list(bots), "boards": boards, "deals": DEALS.name}, registry.builtin_roster(["random", "rule", "x"]))
+    spec = validate(
+        {"bots": list(bots), "boards": boards, "deals": DEALS.name}, registry.builtin_roster(["random", "rule", "x"])
+    )
     store.put_dealset(DEALS)
     tid = store.create_tournament(spec, plan_matches(spec), "test", 60_000)
     return tid, store.match(store.match_ids(tid)[0])
@@ -27,7 +29,7 @@ def _record(n, score):
 def test_a_pair_is_counted_once_however_often_it_is_written(store):
     tid, match = _tournament(store)
     assert store.record_pairs(match, [_record(1, 5)]) == (1, 0)
-    assert store.record_pairs(match, [_record(1, 99)]) == (0, 0)      # a retried job
+    assert store.record_pairs(match, [_record(1, 99)]) == (0, 0)  # a retried job
     assert store.scores(match["id"]) == {1: 5}
     assert store.tournament(tid)["pairs_done"] == 1
 
@@ -53,12 +55,12 @@ def test_match_completes_exactly_once_under_concurrent_writers(store):
 def test_followups_rate_once_and_finish_once(store):
     tid, match = _tournament(store, boards=2)
     store.record_pairs(match, [_record(1, 4), _record(2, 6)])
-    for _ in range(3):                                    # every chunk job calls it
+    for _ in range(3):  # every chunk job calls it
         assert after_match_progress(store, match)
     ratings = store.ratings("american62")
     assert ratings["random"]["matches"] == 1 and ratings["rule"]["matches"] == 1
     assert store.tournament(tid)["status"] == "finished"
-    assert not store.finish_tournament(tid, {"other": 1})     # results are written once
+    assert not store.finish_tournament(tid, {"other": 1})  # results are written once
     assert store.results(tid) == results(store, tid)
 
 
@@ -68,12 +70,14 @@ def test_ratings_count_each_board_pair_once_however_many_tournaments_replay_it(s
     after_match_progress(store, first)
     once = store.ratings("american62")
     assert once["rule"]["boards"] == 4 and once["rule"]["matches"] == 1
-    _, again = _tournament(store, boards=4, bots=("rule", "random"))      # same evidence, seats swapped
+    _, again = _tournament(store, boards=4, bots=("rule", "random"))  # same evidence, seats swapped
     store.record_pairs(again, [_record(n, -10) for n in (1, 2, 3, 4)])
     after_match_progress(store, again)
     assert store.ratings("american62") == once, "a replayed tournament moves nothing"
-    spec = validate({"bots": ["random", "rule"], "first": 3, "boards": 4, "deals": DEALS.name},
-                    registry.builtin_roster(["random", "rule"]))
+    spec = validate(
+        {"bots": ["random", "rule"], "first": 3, "boards": 4, "deals": DEALS.name},
+        registry.builtin_roster(["random", "rule"]),
+    )
     tid = store.create_tournament(spec, plan_matches(spec), "test", 60_000)
     overlap = store.match(store.match_ids(tid)[0])
     store.record_pairs(overlap, [_record(n, 10) for n in (3, 4, 5, 6)])
@@ -87,7 +91,7 @@ def test_ratings_count_each_board_pair_once_however_many_tournaments_replay_it(s
 def test_each_applied_match_adds_one_history_point_per_bot_with_the_leaderboards_numbers(store):
     _, match = _tournament(store, boards=2)
     store.record_pairs(match, [_record(1, 4), _record(2, 6)])
-    for _ in range(3):                                    # every chunk job calls it
+    for _ in range(3):  # every chunk job calls it
         after_match_progress(store, match)
     history = store.rating_history("american62", ["random", "rule", "x"])
     assert [len(history[b]) for b in ("random", "rule", "x")] == [1, 1, 0]
@@ -103,7 +107,7 @@ def test_a_match_applied_twice_or_with_only_counted_boards_adds_no_point(store):
     store.record_pairs(first, [_record(1, 4), _record(2, 6)])
     rate_match(store, first)
     assert not rate_match(store, first)
-    _, again = _tournament(store, boards=2, bots=("rule", "random"))     # the same evidence again
+    _, again = _tournament(store, boards=2, bots=("rule", "random"))  # the same evidence again
     store.record_pairs(again, [_record(1, -4), _record(2, -6)])
     assert not rate_match(store, again)
     history = store.rating_history("american62", ["random", "rule"])
@@ -175,14 +179,14 @@ def test_last_seen_and_open_count_show_whether_a_remote_bot_is_there(store):
     assert store.last_seen("away") is None and store.open_count("away") == 0
     first, _, _ = store.ask("away", "m1", view, 20000, 0)
     store.ask("away", "m1", view, 20000, 0)
-    assert store.open_count("away") == 2 and store.last_seen("away") is None    # asked, not seen
+    assert store.open_count("away") == 2 and store.last_seen("away") is None  # asked, not seen
     before = store.now()
     store.open_requests("away")
     seen = store.last_seen("away")
     assert before <= seen <= store.now()
     assert store.answer_decision(registry.token_hash(token), first, "away", view["legal"][0])[0] == "ok"
     assert store.open_count("away") == 1 and store.last_seen("away") >= seen
-    store.ask("away", "m2", view, 0, 0)          # a deadline already past is not open
+    store.ask("away", "m2", view, 0, 0)  # a deadline already past is not open
     assert store.open_count("away") == 1
 
 

@@ -4,13 +4,29 @@ and its results and ratings from stored records (over a real Redis)."""
 import pytest
 
 from server import anytime, dealsets
-from server.tournaments import (SpecError, after_match_progress, blind_comparisons, fit_boards, live_scores,
-                                live_stats, mirrored_live, plan_matches, rebuild_ratings, results, validate)
+from server.tournaments import (
+    SpecError,
+    after_match_progress,
+    blind_comparisons,
+    fit_boards,
+    live_scores,
+    live_stats,
+    mirrored_live,
+    plan_matches,
+    rebuild_ratings,
+    results,
+    validate,
+)
 
-ROSTER = {"rule": {"kind": "builtin", "trusted": True}, "random": {"kind": "builtin", "trusted": True},
-          "search": {"kind": "builtin", "trusted": True},
-          "alice": {"kind": "remote", "trusted": False}, "bob": {"kind": "remote", "trusted": False},
-          "carol": {"kind": "remote", "trusted": True}, "dave": {"kind": "remote", "trusted": True, "active": False}}
+ROSTER = {
+    "rule": {"kind": "builtin", "trusted": True},
+    "random": {"kind": "builtin", "trusted": True},
+    "search": {"kind": "builtin", "trusted": True},
+    "alice": {"kind": "remote", "trusted": False},
+    "bob": {"kind": "remote", "trusted": False},
+    "carol": {"kind": "remote", "trusted": True},
+    "dave": {"kind": "remote", "trusted": True, "active": False},
+}
 
 
 def test_built_in_bots_default_to_a_round_robin_on_the_public_set():
@@ -29,17 +45,20 @@ def test_trusted_remote_bots_may_play_two_rooms_but_get_secret_deals():
     assert spec["format"] == "round_robin" and spec["deals"] == "secret"
 
 
-@pytest.mark.parametrize("request_, message", [
-    ({"format": "round_robin", "bots": ["alice", "rule"]}, "alice is not trusted"),
-    ({"format": "gauntlet", "candidates": ["bob"], "references": ["rule"]}, "bob is not trusted"),
-    ({"bots": ["alice"], "deals": "standard"}, "practice"),
-    ({"format": "blind", "bots": ["alice"], "references": ["carol"]}, "must be built in"),
-    ({"format": "blind", "bots": [], "references": ["rule"]}, "at least one entrant"),
-    ({"format": "blind", "bots": ["alice"], "references": ["rule", "random"], "boards": 1}, "boards"),
-    ({"bots": ["alice"], "practice": "yes"}, "practice must be true or false"),
-    ({"bots": ["dave", "rule"]}, "bot 'dave' is disabled; the admin enables it again"),
-    ({"bots": ["nobody", "rule"]}, r"unknown bot 'nobody' \(known: alice, bob, carol, random, rule, search\)"),
-])
+@pytest.mark.parametrize(
+    "request_, message",
+    [
+        ({"format": "round_robin", "bots": ["alice", "rule"]}, "alice is not trusted"),
+        ({"format": "gauntlet", "candidates": ["bob"], "references": ["rule"]}, "bob is not trusted"),
+        ({"bots": ["alice"], "deals": "standard"}, "practice"),
+        ({"format": "blind", "bots": ["alice"], "references": ["carol"]}, "must be built in"),
+        ({"format": "blind", "bots": [], "references": ["rule"]}, "at least one entrant"),
+        ({"format": "blind", "bots": ["alice"], "references": ["rule", "random"], "boards": 1}, "boards"),
+        ({"bots": ["alice"], "practice": "yes"}, "practice must be true or false"),
+        ({"bots": ["dave", "rule"]}, "bot 'dave' is disabled; the admin enables it again"),
+        ({"bots": ["nobody", "rule"]}, r"unknown bot 'nobody' \(known: alice, bob, carol, random, rule, search\)"),
+    ],
+)
 def test_refusals_name_what_is_wrong(request_, message):
     with pytest.raises(SpecError, match=message):
         validate(request_, ROSTER)
@@ -62,14 +81,21 @@ def test_a_deal_set_must_be_of_the_ruleset_s_deck():
     the refusal names the published set to use. Without deals the public one is chosen."""
     five = ["rule", "random", "search", "carol", "dave"]
     roster = {**ROSTER, "dave": {"kind": "remote", "trusted": True}}
-    spec = validate({"ruleset": "snoozer", "options": {"players": 5}, "bots": five, "practice": True,
-                     "deals": "standard-5p"}, roster)
-    with pytest.raises(SpecError, match=r"standard-5p is a 52-card set, snoozer is played with 53 cards "
-                                        r"\(the published set is standard-53-5p\)"):
+    spec = validate(
+        {"ruleset": "snoozer", "options": {"players": 5}, "bots": five, "practice": True, "deals": "standard-5p"},
+        roster,
+    )
+    with pytest.raises(
+        SpecError,
+        match=r"standard-5p is a 52-card set, snoozer is played with 53 cards "
+        r"\(the published set is standard-53-5p\)",
+    ):
         fit_boards(spec, 1000, 5, 52)
     fit_boards(spec, 1000, 5, 53)
-    pedro = validate({"ruleset": "pedro", "options": {"players": 5}, "bots": five, "practice": True,
-                      "deals": "standard-53-5p"}, roster)
+    pedro = validate(
+        {"ruleset": "pedro", "options": {"players": 5}, "bots": five, "practice": True, "deals": "standard-53-5p"},
+        roster,
+    )
     with pytest.raises(SpecError, match="standard-53-5p is a 53-card set, pedro is played with 52 cards"):
         fit_boards(pedro, 1000, 5, 53)
     snoozer4 = validate({"ruleset": "snoozer", "bots": five[:4]}, {**roster, "carol": ROSTER["rule"]})
@@ -77,8 +103,16 @@ def test_a_deal_set_must_be_of_the_ruleset_s_deck():
 
 
 def test_the_blind_plan_gives_every_entrant_every_board_once_and_the_same_references():
-    spec = validate({"format": "blind", "bots": ["alice", "bob", "carol"], "references": ["rule", "search"],
-                     "first": 3, "boards": 11}, ROSTER)
+    spec = validate(
+        {
+            "format": "blind",
+            "bots": ["alice", "bob", "carol"],
+            "references": ["rule", "search"],
+            "first": 3,
+            "boards": 11,
+        },
+        ROSTER,
+    )
     plan = plan_matches(spec)
     assert len(plan) == 6
     for index, entrant in enumerate(["alice", "bob", "carol"]):
@@ -111,7 +145,7 @@ def test_blind_results_compare_entrants_on_shared_boards_and_rate_them(store):
     assert [r["bot"] for r in out["standings"]] == ["alice", "bob"], "no row for the reference"
     alice = out["standings"][0]
     assert alice["boards"] == 4 and alice["total"] == 22 and alice["mean"] == 5.5
-    assert alice["matches"] == 2 and alice["match_wins"] == 2     # against the par, and against bob
+    assert alice["matches"] == 2 and alice["match_wins"] == 2  # against the par, and against bob
     assert out["crosstable"]["alice"]["bob"]["total"] == 30 and out["crosstable"]["bob"]["alice"]["total"] == -30
     assert out["crosstable"]["rule"]["alice"]["total"] == -22
     [(comparison, diffs)] = blind_comparisons(store, tid)
@@ -126,7 +160,9 @@ def test_a_built_in_entrant_that_is_also_the_reference_is_scored_but_not_rated_a
     tid = _blind_tournament(store, {"alice": [-4, -4, -4], "rule": [0, 0, 0]})
     out = results(store, tid)
     assert [(r["bot"], r["boards"], r["mean"], r["matches"]) for r in out["standings"]] == [
-        ("rule", 3, 0.0, 1), ("alice", 3, -4.0, 1)]
+        ("rule", 3, 0.0, 1),
+        ("alice", 3, -4.0, 1),
+    ]
     assert set(out["crosstable"]["rule"]) == {"alice"} and out["crosstable"]["rule"]["alice"]["total"] == 12
     assert set(store.ratings("american62")) == {"alice", "rule"}
 

@@ -4,9 +4,9 @@ such a match leaves in the store, results, ratings, API and pages, in process; a
 seating plans that cannot apply to sides of two, refused by name (API 422)."""
 
 import pytest
+from tournament_checks import client, play_tournament  # noqa: F401 (client is a fixture)
 
 from server import dealsets
-from tournament_checks import client, play_tournament  # noqa: F401 (client is a fixture)
 from server.api.schemas import MatchSchema, ResultsSchema
 from server.registry import builtin_roster
 from server.tournaments import SpecError, plan_matches, results, validate
@@ -28,11 +28,14 @@ def test_a_round_robin_of_three_bots_is_one_match_of_three_entrants_on_the_six_s
     assert match["kind"] == "field" and match["entrants"] == ["random", "rule", "search"]
 
 
-@pytest.mark.parametrize("request_, words", [
-    ({"bots": ["random", "rule", "search"], "rooms": "permute"}, "rooms: rooms=permute is for single seats"),
-    ({"bots": ["random", "rule"]}, "at least 3 bots"),
-    ({"format": "blind", "bots": ["random", "search"]}, "blind movement"),
-])
+@pytest.mark.parametrize(
+    "request_, words",
+    [
+        ({"bots": ["random", "rule", "search"], "rooms": "permute"}, "rooms: rooms=permute is for single seats"),
+        ({"bots": ["random", "rule"]}, "at least 3 bots"),
+        ({"format": "blind", "bots": ["random", "search"]}, "blind movement"),
+    ],
+)
 def test_what_three_sides_cannot_do_is_refused_by_name(request_, words):
     with pytest.raises(SpecError, match=words):
         spec_of(**request_)
@@ -48,8 +51,11 @@ def test_each_partnership_holds_each_side_once_and_the_results_rate_every_two(st
     for board, board_scores in store.entrant_scores(mid).items():
         record = store.pair(mid, board)
         assert len(board_scores) == 3 and abs(sum(board_scores)) < 1e-9
-        assert [r["units"] for r in record["rooms"]] == [["P1P4", "P2P5", "P3P6"], ["P2P5", "P3P6", "P1P4"],
-                                                         ["P3P6", "P1P4", "P2P5"]]
+        assert [r["units"] for r in record["rooms"]] == [
+            ["P1P4", "P2P5", "P3P6"],
+            ["P2P5", "P3P6", "P1P4"],
+            ["P3P6", "P1P4", "P2P5"],
+        ]
         assert all(set(r["result"]["delta"]) == {"P1P4", "P2P5", "P3P6"} for r in record["rooms"])
     res = results(store, tid)
     assert ResultsSchema().validate(res) == {}

@@ -18,8 +18,8 @@ from server.dealsets import DealSet
 from server.engine import make_ruleset
 from server.store import Store
 from workers.bots import make_bot
-from workers.luck import lucky_pair
 from workers.local import LocalWorkers
+from workers.luck import lucky_pair
 from workers.match import play_match
 
 
@@ -63,13 +63,16 @@ def in_process(store: Store, tid: str, deals: DealSet) -> dict[str, list[dict[st
 
 def stored(store: Store, tid: str) -> dict[str, list[dict[str, Any] | None]]:
     """Every board-pair record of ``tid`` as stored, by match, in board order."""
-    return {mid: [store.pair(mid, n) for n in range(store.match(mid)["first"], store.match(mid)["last"] + 1)]
-            for mid in store.match_ids(tid)}
+    return {
+        mid: [store.pair(mid, n) for n in range(store.match(mid)["first"], store.match(mid)["last"] + 1)]
+        for mid in store.match_ids(tid)
+    }
 
 
 def kill_a_busy_worker(store: Store, queue, workers: LocalWorkers, tid: str, at: int = 4) -> None:
     """Once ``tid`` has stored ``at`` boards and a job is running, SIGKILL its worker in
     the middle of the job (the worker and its work horse), as a crash would."""
+
     def busy() -> list:
         jobs = [queue.fetch_job(j) for j in StartedJobRegistry(queue=queue).get_job_ids(cleanup=False)]
         return [job for job in jobs if job is not None and job.worker_name in workers.procs]

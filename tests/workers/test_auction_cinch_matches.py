@@ -23,8 +23,7 @@ def test_every_entrant_holds_every_seat_once_and_the_nets_sum_to_zero(k):
     for record in records:
         assert len(record["rooms"]) == k
         seats = seats_for(k)
-        assert [room["units"] for room in record["rooms"]] == [[seats[(j + r) % k] for j in range(k)]
-                                                               for r in range(k)]
+        assert [room["units"] for room in record["rooms"]] == [[seats[(j + r) % k] for j in range(k)] for r in range(k)]
         assert abs(sum(record["entrant_scores"])) < 1e-9
         for room in record["rooms"]:
             assert any(a["type"] == "call" for a in room["actions"])
@@ -32,8 +31,17 @@ def test_every_entrant_holds_every_seat_once_and_the_nets_sum_to_zero(k):
 
 def test_a_tournament_of_auction_cinch_needs_as_many_bots_as_seats():
     with pytest.raises(SpecError, match="needs at least 5 bots"):
-        validate({"ruleset": "auction_cinch", "bots": sorted(BUILTIN), "format": "round_robin"},
-                 builtin_roster(BUILTIN))
+        validate(
+            {"ruleset": "auction_cinch", "bots": sorted(BUILTIN), "format": "round_robin"}, builtin_roster(BUILTIN)
+        )
     with pytest.raises(SpecError, match="needs at least 5 references"):
-        validate({"ruleset": "auction_cinch", "options": {"players": 6}, "format": "gauntlet",
-                  "candidates": ["search"], "references": ["random", "rule"]}, builtin_roster(BUILTIN))
+        validate(
+            {
+                "ruleset": "auction_cinch",
+                "options": {"players": 6},
+                "format": "gauntlet",
+                "candidates": ["search"],
+                "references": ["random", "rule"],
+            },
+            builtin_roster(BUILTIN),
+        )

@@ -3,14 +3,12 @@
 with two single seats and of ``sixty_three`` (two-room matches), and a worker killed in
 the middle of a three-entrant match."""
 
-
 import pytest
+from replayed import check_played_by_workers, in_process, kill_a_busy_worker, stored, workers  # noqa: F401 (a fixture)
 
 from server import dealsets
 from server.api.schemas import ResultsSchema
 from workers.driver import cli_driver, start, watch
-
-from replayed import check_played_by_workers, in_process, kill_a_busy_worker, stored, workers  # noqa: F401 (a fixture)
 
 THREE = {"ruleset": "seven_up", "options": {"players": 3}}
 DEALS_3P = dealsets.generate("field-pipeline-3p", 240, players=3)
@@ -30,8 +28,9 @@ def every_board_once(store, tid, rooms=3):
 
 
 def test_seven_up_with_three_single_seats_round_robin_on_rq_workers(store, queue, workers):
-    tid = start(store, queue, {**THREE, "bots": ["random", "rule", "search"], "boards": 60, "chunk": 15},
-                cli_driver(), DEALS_3P)
+    tid = start(
+        store, queue, {**THREE, "bots": ["random", "rule", "search"], "boards": 60, "chunk": 15}, cli_driver(), DEALS_3P
+    )
     results = watch(store, queue, tid, cli_driver(), timeout=120)
     check_played_by_workers(queue, workers)
     every_board_once(store, tid)
@@ -46,14 +45,23 @@ def test_seven_up_with_three_single_seats_round_robin_on_rq_workers(store, queue
     assert {bot: r["matches"] for bot, r in ratings.items()} == {"random": 2, "rule": 2, "search": 2}
 
 
-@pytest.mark.parametrize("ruleset, options, deals", [
-    ("seven_up", {"players": 2}, dealsets.generate("field-pipeline-2p", 8, players=2)),
-    ("sixty_three", {}, dealsets.generate("field-pipeline-4p", 6)),
-])
-def test_two_room_family_round_robins_on_rq_workers_equal_an_in_process_run(store, queue, workers, ruleset,
-                                                                             options, deals):
-    tid = start(store, queue, {"ruleset": ruleset, "options": options, "bots": ["random", "rule"],
-                               "boards": len(deals.boards), "chunk": 4}, cli_driver(), deals)
+@pytest.mark.parametrize(
+    "ruleset, options, deals",
+    [
+        ("seven_up", {"players": 2}, dealsets.generate("field-pipeline-2p", 8, players=2)),
+        ("sixty_three", {}, dealsets.generate("field-pipeline-4p", 6)),
+    ],
+)
+def test_two_room_family_round_robins_on_rq_workers_equal_an_in_process_run(
+    store, queue, workers, ruleset, options, deals
+):
+    tid = start(
+        store,
+        queue,
+        {"ruleset": ruleset, "options": options, "bots": ["random", "rule"], "boards": len(deals.boards), "chunk": 4},
+        cli_driver(),
+        deals,
+    )
     results = watch(store, queue, tid, cli_driver(), timeout=120)
     assert stored(store, tid) == in_process(store, tid, deals)
     assert [(m["x"], m["y"]) for m in results["matches"]] == [("random", "rule")]
@@ -62,8 +70,13 @@ def test_two_room_family_round_robins_on_rq_workers_equal_an_in_process_run(stor
 
 
 def test_sigkilled_worker_mid_three_entrant_match_still_stores_every_board_once(store, queue, workers):
-    tid = start(store, queue, {**THREE, "bots": ["random", "rule", "search"], "boards": 240, "chunk": 60,
-                               "rooms": "permute"}, cli_driver(), DEALS_3P)
+    tid = start(
+        store,
+        queue,
+        {**THREE, "bots": ["random", "rule", "search"], "boards": 240, "chunk": 60, "rooms": "permute"},
+        cli_driver(),
+        DEALS_3P,
+    )
     kill_a_busy_worker(store, queue, workers, tid)
     assert store.tournament(tid)["pairs_done"] < 240, "the kill must land mid-match"
     results = watch(store, queue, tid, cli_driver(), timeout=180)

@@ -51,7 +51,7 @@ def test_closing_during_an_outage_leaves_the_claims_to_expire(monkeypatch):
     monkeypatch.setattr(jobs, "HEARTBEAT_SECONDS", 60)
     store = FlakyStore(failures=10)
     with jobs.Heartbeat(store, "j2"):
-        pass                                  # the closing keep() meets RedisLost: no error
+        pass  # the closing keep() meets RedisLost: no error
     assert store.beats == 1
 
 

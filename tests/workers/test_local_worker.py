@@ -22,6 +22,7 @@ from workers.embedded import EmbeddedRedis, server_binary
 
 def free_port() -> int:
     import socket
+
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
@@ -42,9 +43,20 @@ class TcpRedis:
         self.proc: subprocess.Popen | None = None
 
     def start(self) -> "TcpRedis":
-        self.proc = subprocess.Popen([server_binary(), "--port", str(self.port), "--bind", "127.0.0.1",
-                                      "--dir", str(self.directory), "--save", ""],
-                                     stdout=subprocess.DEVNULL)
+        self.proc = subprocess.Popen(
+            [
+                server_binary(),
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--dir",
+                str(self.directory),
+                "--save",
+                "",
+            ],
+            stdout=subprocess.DEVNULL,
+        )
         wait_for(self.answers, 10, "redis-server")
         return self
 
@@ -71,8 +83,11 @@ def tcp_redis(tmp_path):
 
 
 def start_worker(url: str, queue: str, name: str) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "workers.worker", "--url", url, "--queue", queue,
-                             "--name", name], stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [sys.executable, "-m", "workers.worker", "--url", url, "--queue", queue, "--name", name],
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def test_a_worker_waits_for_a_restarted_redis_and_works_again(tcp_redis):
@@ -105,7 +120,7 @@ def test_sigterm_stops_a_worker_in_a_long_job_within_seconds(tcp_redis):
         worker.terminate()
         status = worker.wait(timeout=20)
     assert status == 0 and time.monotonic() - began < 6
-    assert job.get_status(refresh=True) == "failed"        # so that a retry or the supervisor re-runs it
+    assert job.get_status(refresh=True) == "failed"  # so that a retry or the supervisor re-runs it
     assert "interrupted" in worker.stderr.read()
 
 
@@ -131,13 +146,13 @@ def test_embedded_redis_users_share_one_server_and_the_last_one_stops_it(tmp_pat
     assert Redis.from_url(url).ping()
     assert second.release() is True
     assert not running(pid)
-    with EmbeddedRedis(tmp_path) as url:        # saved at shutdown, loaded again
+    with EmbeddedRedis(tmp_path) as url:  # saved at shutdown, loaded again
         assert Redis.from_url(url).get("kept") == b"yes"
 
 
 def test_files_left_by_a_crash_do_not_prevent_the_next_start(tmp_path):
-    (tmp_path / "redis.sock").write_text("")                 # a stale socket path
-    (tmp_path / "redis.pid").write_text(str(os.getpid()))    # a live pid that is no redis-server
+    (tmp_path / "redis.sock").write_text("")  # a stale socket path
+    (tmp_path / "redis.pid").write_text(str(os.getpid()))  # a live pid that is no redis-server
     with EmbeddedRedis(tmp_path) as url:
         assert Redis.from_url(url).ping()
     assert running(os.getpid())

@@ -9,8 +9,20 @@ import pytest
 
 from server.engine import HandState, generate_board, make_ruleset
 from workers.bots import make_bot
-from workers.luck import (SAMPLES, deal_luck, deal_value, hand_luck, lucky_pair, other_stocks, pair_luck, pivot,
-                          room_luck, to_play, value, with_luck)
+from workers.luck import (
+    SAMPLES,
+    deal_luck,
+    deal_value,
+    hand_luck,
+    lucky_pair,
+    other_stocks,
+    pair_luck,
+    pivot,
+    room_luck,
+    to_play,
+    value,
+    with_luck,
+)
 from workers.match import play_board_pair, play_sides
 
 
@@ -30,9 +42,8 @@ def test_luck_has_mean_zero_over_the_real_chance(ruleset: str) -> None:
     against, so over many boards the luck averages zero. A luck measured against the
     wrong distribution (a stock not reshuffled, the real dealer's rob in the real world
     but the evaluator's in the others) shows up here as a mean several errors away."""
-    lucks = [room_luck(rules, board, room["actions"])
-             for rules, board, room in rooms_of(ruleset, range(1, 161))]
-    assert stdev(lucks) > 1.0            # the draw does matter
+    lucks = [room_luck(rules, board, room["actions"]) for rules, board, room in rooms_of(ruleset, range(1, 161))]
+    assert stdev(lucks) > 1.0  # the draw does matter
     error = stdev(lucks) / math.sqrt(len(lucks))
     assert abs(fmean(lucks)) < 3 * error, (fmean(lucks), error)
 
@@ -84,7 +95,7 @@ def test_the_value_is_a_net_within_the_game_s_bounds() -> None:
     [(rules, board, room)] = rooms_of("american62", range(4, 5))
     state = HandState(rules, board)
     actions = room["actions"]
-    for action in actions[:pivot(rules, board, actions)]:
+    for action in actions[: pivot(rules, board, actions)]:
         state.apply(action)
     v = value(to_play(state))
     assert -28 <= v <= 28
@@ -110,14 +121,25 @@ def test_the_luck_of_the_deal_has_mean_zero_over_deals(ruleset: str) -> None:
 def test_a_table_hand_s_luck_is_its_deal_s_and_its_draw_s() -> None:
     [(rules, board, room)] = rooms_of("american62", range(5, 6), "deal-luck-test")
     actions = room["actions"]
-    assert hand_luck(rules, board, actions) == {"deal": deal_luck(rules, board),
-                                                "draw": room_luck(rules, board, actions)}
-    assert deal_value(rules, board) == deal_value(rules, board)       # the same worlds every time
+    assert hand_luck(rules, board, actions) == {
+        "deal": deal_luck(rules, board),
+        "draw": room_luck(rules, board, actions),
+    }
+    assert deal_value(rules, board) == deal_value(rules, board)  # the same worlds every time
 
 
-@pytest.mark.parametrize("options", [{"min_bid": 6}, {"trump_discard_over_six_only": True}, {"low_to_holder": True},
-                                     {"first_lead_trump": True}, {"dealer_draws_blind": True},
-                                     {"scoring": "set_back"}, {"scoring": "eight_point_minimum"}])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"min_bid": 6},
+        {"trump_discard_over_six_only": True},
+        {"low_to_holder": True},
+        {"first_lead_trump": True},
+        {"dealer_draws_blind": True},
+        {"scoring": "set_back"},
+        {"scoring": "eight_point_minimum"},
+    ],
+)
 def test_every_foster51_option_has_a_luck(options: dict) -> None:
     rules = make_ruleset("foster51", options)
     for n in range(1, 9):

@@ -2,8 +2,18 @@
 
 from server.engine import generate_board, make_ruleset, replay
 from workers.bots import RandomBot, make_bot
-from workers.match import (blind_score, entrant_side, net, pair_score, play_blind_board, play_board_pair, play_match,
-                           play_pairs, play_par_room, play_sides)
+from workers.match import (
+    blind_score,
+    entrant_side,
+    net,
+    pair_score,
+    play_blind_board,
+    play_board_pair,
+    play_match,
+    play_pairs,
+    play_par_room,
+    play_sides,
+)
 
 AM62 = make_ruleset("american62")
 
@@ -51,8 +61,9 @@ def test_net_is_score_change_minus_the_others():
 
 def test_same_bot_in_both_seats_scores_zero_on_every_board():
     """Duplicate cancels the cards: a bot against an identical copy nets 0 on each pair."""
-    records = play_match(AM62, [(n, generate_board("mirror", n)) for n in range(1, 40)],
-                         make_bot("rule", 3), make_bot("rule", 3))
+    records = play_match(
+        AM62, [(n, generate_board("mirror", n)) for n in range(1, 40)], make_bot("rule", 3), make_bot("rule", 3)
+    )
     assert all(r["score"] == 0 for r in records)
 
 
@@ -93,7 +104,7 @@ def test_a_boards_two_rooms_are_never_back_to_back():
     boards = [(n, generate_board("gap", n)) for n in range(1, 7)]
     records = list(play_pairs(AM62, boards, x, y, "m"))
     assert sorted(r["board"] for r in records) == [1, 2, 3, 4, 5, 6]
-    rooms = [key.rsplit("/", 2)[1:] for key in x.keys]          # [board, room] in the order played
+    rooms = [key.rsplit("/", 2)[1:] for key in x.keys]  # [board, room] in the order played
     assert len(rooms) == 12
     for (board, room), (next_board, _) in zip(rooms, rooms[1:]):
         assert not (room == "1" and next_board == board), f"board {board}'s second room came right after its first"
@@ -111,9 +122,17 @@ def test_interleaving_changes_no_result():
 
 def test_a_stop_between_rooms_keeps_only_whole_pairs():
     calls = iter(range(100))
-    records = list(play_pairs(AM62, [(n, generate_board("stop", n)) for n in range(1, 5)],
-                              RandomBot(1), RandomBot(2), "m", should_stop=lambda: next(calls) >= 5))
-    assert [r["board"] for r in records] == [2]             # rooms 1 of 1-4, then board 2's second room
+    records = list(
+        play_pairs(
+            AM62,
+            [(n, generate_board("stop", n)) for n in range(1, 5)],
+            RandomBot(1),
+            RandomBot(2),
+            "m",
+            should_stop=lambda: next(calls) >= 5,
+        )
+    )
+    assert [r["board"] for r in records] == [2]  # rooms 1 of 1-4, then board 2's second room
     assert all(len(r["rooms"]) == 2 for r in records)
 
 
@@ -135,7 +154,9 @@ def test_the_reference_against_itself_scores_zero_and_sides_alternate():
     for n in range(1, 13):
         board = generate_board("par", n)
         par = play_par_room(AM62, board, n, make_bot("rule", 2))
-        record = play_blind_board(AM62, board, n, make_bot("rule", 2), make_bot("rule", 2), entrant_side(AM62, n, 1), par)
+        record = play_blind_board(
+            AM62, board, n, make_bot("rule", 2), make_bot("rule", 2), entrant_side(AM62, n, 1), par
+        )
         assert record["score"] == 0
     assert [entrant_side(AM62, n, 0) for n in (1, 2, 3, 4)] == ["EW", "NS", "EW", "NS"]
     assert [entrant_side(AM62, 1, i) for i in (0, 1)] == ["EW", "NS"], "neighbouring entrants sit at opposite sides"

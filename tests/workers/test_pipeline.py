@@ -6,13 +6,11 @@ worker SIGKILLed in the middle of a match must not lose or double-count a board 
 
 import time
 
-import pytest
+from replayed import in_process, kill_a_busy_worker, stored, workers  # noqa: F401 (a fixture)
 from rq.registry import FinishedJobRegistry
 
 from server import dealsets
 from workers.driver import cli_driver, start, watch
-
-from replayed import in_process, kill_a_busy_worker, stored, workers  # noqa: F401 (a fixture)
 
 DEALS = dealsets.generate("pipeline-test", 80)
 
@@ -28,8 +26,13 @@ def test_round_robin_on_two_workers_equals_in_process_run(store, queue, workers)
 
 
 def test_gauntlet_candidates_meet_the_same_references_on_the_same_boards(store, queue, workers):
-    tid = start(store, queue, {"format": "gauntlet", "candidates": ["random"], "references": ["rule"],
-                               "boards": 6, "chunk": 3}, cli_driver(), DEALS)
+    tid = start(
+        store,
+        queue,
+        {"format": "gauntlet", "candidates": ["random"], "references": ["rule"], "boards": 6, "chunk": 3},
+        cli_driver(),
+        DEALS,
+    )
     results = watch(store, queue, tid, cli_driver(), timeout=120)
     assert [(m["x"], m["y"]) for m in results["matches"]] == [("random", "rule")]
     assert stored(store, tid) == in_process(store, tid, DEALS)

@@ -2,14 +2,13 @@
 4 rounds (RULES-family 11) whose stored rounds move exactly as section 11 says given the
 tables' stored results, with a worker SIGKILLed in the middle of a table."""
 
+from replayed import kill_a_busy_worker, workers  # noqa: F401 (a fixture)
 from rq.registry import FinishedJobRegistry
 
 from server import dealsets
 from server.api.schemas import ResultsSchema
 from server.progressive import TableResult, boards_of, first_seating, move, standings
 from workers.driver import cli_driver, start, watch
-
-from replayed import kill_a_busy_worker, workers  # noqa: F401 (a fixture)
 
 ENTRANTS = ["random", "rule", "search", "rule#2", "random#2", "search#2", "rule#3", "random#3"]
 DEALS = dealsets.generate("progressive-pipeline", 16)
@@ -42,17 +41,19 @@ def test_eight_entrants_over_four_rounds_on_rq_workers_move_as_section_11_says(s
 
     rounds = stored_rounds(store, tid)
     assert [len(tables) for tables in rounds] == [2, 2, 2, 2]
-    seating = first_seating(DEALS.seed, ENTRANTS)                                      # 11.5
+    seating = first_seating(DEALS.seed, ENTRANTS)  # 11.5
     for r, tables in enumerate(rounds, 1):
         assert [table.seats for table in tables] == seating, f"round {r} is seated as 11.6 and 11.7 say"
         assert sorted(e for table in tables for e in table.seats) == sorted(ENTRANTS)
-        seating = move(seating, [table.winner(DEALS.seed) for table in tables])       # 11.4, 11.6, 11.7
+        seating = move(seating, [table.winner(DEALS.seed) for table in tables])  # 11.4, 11.6, 11.7
 
     assert ResultsSchema().validate(results) == {}
-    expected = standings(DEALS.seed, ENTRANTS, [table for tables in rounds for table in tables])   # 11.8
+    expected = standings(DEALS.seed, ENTRANTS, [table for tables in rounds for table in tables])  # 11.8
     assert [(r["bot"], r["match_wins"], r["total"], r["last_table"]) for r in results["standings"]] == [
-        (r["bot"], r["rounds_won"], r["net"], r["last_table"]) for r in expected]
+        (r["bot"], r["rounds_won"], r["net"], r["last_table"]) for r in expected
+    ]
     assert sum(r["match_wins"] for r in results["standings"]) == 4 * 2 * 2, "two winners a table"
     assert [[tb["winner"] for tb in rd["tables"]] for rd in results["rounds"]] == [
-        [table.winner(DEALS.seed) for table in tables] for tables in rounds]
+        [table.winner(DEALS.seed) for table in tables] for tables in rounds
+    ]
     assert store.ratings("foster51") == {}, "progressive results are not rated"

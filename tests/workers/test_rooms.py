@@ -31,7 +31,7 @@ class Seated:
 def test_rotate_gives_each_entrant_every_unit_once(k):
     plan = seatings(k)
     assert len(plan) == k and plan[0] == tuple(range(k))
-    assert all(sorted(room) == list(range(k)) for room in plan)        # every unit held in every room
+    assert all(sorted(room) == list(range(k)) for room in plan)  # every unit held in every room
     for j in range(k):
         assert sorted(room[j] for room in plan) == list(range(k))
         assert [room[j] for room in plan] == [(j + r) % k for r in range(k)]
@@ -52,9 +52,16 @@ def test_permute_is_for_four_entrants_at_most_and_rooms_are_named():
         seatings(3, "shuffle")
 
 
-@pytest.mark.parametrize("delta", [{"NS": 7, "EW": -3}, {"P1": 4, "P2": -2, "P3": 1},
-                                   {"P1": 1, "P2": 0, "P3": 0}, {"P1": 3, "P2": 5, "P3": -4, "P4": 0},
-                                   {f"P{i}": i * i - 7 for i in range(1, 8)}])
+@pytest.mark.parametrize(
+    "delta",
+    [
+        {"NS": 7, "EW": -3},
+        {"P1": 4, "P2": -2, "P3": 1},
+        {"P1": 1, "P2": 0, "P3": 0},
+        {"P1": 3, "P2": 5, "P3": -4, "P4": 0},
+        {f"P{i}": i * i - 7 for i in range(1, 8)},
+    ],
+)
 def test_nets_sum_to_zero_and_are_exact(delta):
     units = list(delta)
     out = nets(delta, units)
@@ -72,14 +79,13 @@ def test_with_two_units_a_net_is_the_old_difference():
 def test_three_single_seats_score_the_sum_of_their_nets_over_the_rooms():
     """Synthetic deltas of a three-seat board in rotated rooms: X_j held P((j + r) % 3)."""
     deltas = [{"P1": 3, "P2": 0, "P3": 1}, {"P1": 2, "P2": 2, "P3": 0}, {"P1": 0, "P2": 1, "P3": 4}]
-    rooms = [{"result": {"delta": d}, "units": [f"P{(j + r) % 3 + 1}" for j in range(3)]}
-             for r, d in enumerate(deltas)]
+    rooms = [{"result": {"delta": d}, "units": [f"P{(j + r) % 3 + 1}" for j in range(3)]} for r, d in enumerate(deltas)]
     scores = board_scores(rooms)
     assert sum(scores) == 0
     # X_0 held P1, P2, P3: nets 3 - 1/2, 2 - 1, 4 - 1/2
     assert scores[0] == Fraction(5, 2) + 1 + Fraction(7, 2) == 7
     assert scores[1] == -2 - 2 - Fraction(5, 2) and scores[2] == -Fraction(1, 2) + 1 - 1
-    assert board_record(1, rooms)["entrant_scores"] == [7, -6.5, -0.5]     # whole: int, else float
+    assert board_record(1, rooms)["entrant_scores"] == [7, -6.5, -0.5]  # whole: int, else float
     # an entrant that scores what every other unit scores nets zero wherever it sits
     flat = [{"result": {"delta": {"P1": 1, "P2": 1, "P3": 1}}, "units": ["P1", "P2", "P3"]}]
     assert board_scores(flat) == [0, 0, 0]
@@ -114,14 +120,20 @@ def test_no_board_is_met_twice_back_to_back():
     x, y = Seated(RandomBot(1)), Seated(RandomBot(2))
     records = list(play_boards(AM62, [(n, generate_board("gap", n)) for n in range(1, 5)], [x, y], context="m"))
     assert sorted(r["board"] for r in records) == [1, 2, 3, 4]
-    played = [key.split("/")[1] for key in x.seats]                   # boards in the order x met them
+    played = [key.split("/")[1] for key in x.seats]  # boards in the order x met them
     assert len(played) == 8 and all(a != b for a, b in zip(played, played[1:]))
 
 
 def test_a_stop_between_rooms_keeps_only_whole_boards():
     calls = iter(range(100))
-    records = list(play_boards(AM62, [(n, generate_board("stop", n)) for n in range(1, 4)],
-                               [RandomBot(1), RandomBot(2)], should_stop=lambda: next(calls) >= 4))
+    records = list(
+        play_boards(
+            AM62,
+            [(n, generate_board("stop", n)) for n in range(1, 4)],
+            [RandomBot(1), RandomBot(2)],
+            should_stop=lambda: next(calls) >= 4,
+        )
+    )
     assert [r["board"] for r in records] == [1]
 
 
@@ -143,15 +155,23 @@ def test_the_entrants_must_match_the_units():
         list(play_boards(AM62, [(1, generate_board("n", 1))], [RandomBot(1)] * 3))
 
 
-@pytest.mark.parametrize("name, k, rooms", [("seven_up", 3, "rotate"), ("seven_up", 3, "permute"),
-                                            ("seven_up", 2, "rotate"), ("pitch", 3, "permute"),
-                                            ("all_fives", 2, "permute")])
+@pytest.mark.parametrize(
+    "name, k, rooms",
+    [
+        ("seven_up", 3, "rotate"),
+        ("seven_up", 3, "permute"),
+        ("seven_up", 2, "rotate"),
+        ("pitch", 3, "permute"),
+        ("all_fives", 2, "permute"),
+    ],
+)
 def test_single_seats_end_to_end(name, k, rooms):
     rules = make_ruleset(name, {"players": k})
     seats = seats_for(k)
     entrants = [Seated(RandomBot(j)) for j in range(k)]
-    records = list(play_boards(rules, [(n, generate_board("single", n, seats)) for n in (1, 2, 3)],
-                               entrants, rooms, context="m"))
+    records = list(
+        play_boards(rules, [(n, generate_board("single", n, seats)) for n in (1, 2, 3)], entrants, rooms, context="m")
+    )
     assert sorted(r["board"] for r in records) == [1, 2, 3]
     per_board = k if rooms == "rotate" else factorial(k)
     for record in records:
@@ -161,7 +181,7 @@ def test_single_seats_end_to_end(name, k, rooms):
             assert sum(nets(room["result"]["delta"], list(seats))) == 0
         assert sum(Fraction(s).limit_denominator(100) for s in record["entrant_scores"]) == 0
         assert record["entrant_scores"] == [as_number(s) for s in board_scores(record["rooms"])]
-    times = per_board // k                                      # each seat held once, or (k-1)! times
+    times = per_board // k  # each seat held once, or (k-1)! times
     for j, entrant in enumerate(entrants):
         for n in (1, 2, 3):
             held = [seat for key, got in entrant.seats.items() if key.split("/")[1] == str(n) for seat in got]

@@ -8,8 +8,13 @@ from workers.driver import cli_driver, start, watch
 from workers.supervisor import supervise
 
 DEALS = dealsets.generate("sprt-tournament-test", 60)
-GAUNTLET = {"format": "gauntlet", "candidates": ["rule"], "references": ["random", "search"], "boards": 60,
-            "sprt": {"delta0": 0, "delta1": 5}}
+GAUNTLET = {
+    "format": "gauntlet",
+    "candidates": ["rule"],
+    "references": ["random", "search"],
+    "boards": 60,
+    "sprt": {"delta0": 0, "delta1": 5},
+}
 
 
 def queued(queue):
@@ -20,7 +25,7 @@ def test_the_supervisor_decides_what_a_dead_job_stored_and_drops_the_matchs_queu
     tid = start(store, queue, {**GAUNTLET, "references": ["random"]}, cli_driver(), DEALS)
     [mid] = store.match_ids(tid)
     assert len(queued(queue)) == 6, "chunks of 10 boards"
-    match = store.match(mid)     # as a job that died right after storing boards 1-20 left them
+    match = store.match(mid)  # as a job that died right after storing boards 1-20 left them
     store.record_pairs(match, [{"board": n, "score": 40 + n % 5, "rooms": []} for n in range(1, 21)])
     assert supervise(store, queue, tid) == "finished"
     assert queued(queue) == [] and store.jobs(tid) == []
@@ -36,8 +41,7 @@ def test_a_lopsided_match_stops_early_while_the_other_plays_on(store, queue, rq_
 
     def look(t):
         if lopsided in store.complete_matches(tid) and "decided" not in seen:
-            seen.update(decided=time.monotonic(), other_then=len(store.stored_boards(other)),
-                        status_then=t["status"])
+            seen.update(decided=time.monotonic(), other_then=len(store.stored_boards(other)), status_then=t["status"])
 
     results = watch(store, queue, tid, driver, on_progress=look, timeout=400)
     first, second = results["matches"]

@@ -4,14 +4,13 @@ interruption (its driver gone), resume, failure, and what the supervisor repairs
 import time
 
 import pytest
+from replayed import in_process, stored
 from rq.registry import StartedJobRegistry
 
 from server import dealsets
 from server.settings import LEASE_MS
 from workers.driver import TournamentStopped, cli_driver, resume, start, watch
 from workers.supervisor import SERVICE, halt, supervise, supervise_service
-
-from replayed import in_process, stored
 
 DEALS = dealsets.generate("supervisor-test", 60)
 
@@ -36,7 +35,7 @@ def test_cancel_removes_queued_jobs_stops_running_ones_and_resume_finishes_exact
     assert halt(store, queue, tid, "cancelled")
     assert store.tournament(tid)["status"] == "cancelled"
     assert not [j for j in queue.get_job_ids() if j.startswith(f"{store.prefix}_{tid}_")], "queued jobs removed"
-    time.sleep(1.0)                           # a board in progress may still be stored
+    time.sleep(1.0)  # a board in progress may still be stored
     frozen = store.tournament(tid)["pairs_done"]
     time.sleep(2.0)
     assert store.tournament(tid)["pairs_done"] == frozen < 60, "running jobs stop at their next board"
@@ -56,13 +55,13 @@ def test_cancel_removes_queued_jobs_stops_running_ones_and_resume_finishes_exact
 def test_a_tournament_whose_driver_died_is_interrupted_and_nobody_plays_it(store, queue, rq_workers):
     tid = start(store, queue, REQUEST, "cli:elsewhere:1", DEALS)
     wait_for(lambda: store.tournament(tid)["pairs_done"] >= 3, what="play to start")
-    store.redis.delete(store.key("tournament", tid, "lease"))      # as if its lease lapsed
+    store.redis.delete(store.key("tournament", tid, "lease"))  # as if its lease lapsed
     assert store.tournament(tid)["status"] == "interrupted"
     time.sleep(1.0)
     frozen = store.tournament(tid)["pairs_done"]
     time.sleep(2.0)
     assert store.tournament(tid)["pairs_done"] == frozen < 60, "workers do not play an interrupted tournament"
-    supervise_service(store, queue, "supervisor:test")    # the service records it, and does not adopt it
+    supervise_service(store, queue, "supervisor:test")  # the service records it, and does not adopt it
     assert store.tournament(tid)["status"] == "interrupted"
     assert tid not in store.active_tournaments()
     driver = cli_driver()
@@ -90,7 +89,7 @@ def test_the_service_supervisor_replays_a_dead_workers_boards_within_a_minute(st
 def test_jobs_that_keep_failing_fail_the_tournament_with_the_error(store, queue, rq_workers):
     driver = cli_driver()
     tid = start(store, queue, {**REQUEST, "boards": 4, "chunk": 4}, driver, DEALS)
-    store.redis.delete(store.key("deals", DEALS.name))         # every job now fails to load its boards
+    store.redis.delete(store.key("deals", DEALS.name))  # every job now fails to load its boards
     with pytest.raises(TournamentStopped, match="failed: 5 jobs failed in a row; last: .*no board"):
         watch(store, queue, tid, driver, timeout=90)
     t = store.tournament(tid)
@@ -119,10 +118,11 @@ def test_a_job_cut_short_by_its_workers_stop_is_not_a_failure(store, queue, rq_w
         the registry and the job's worker name are written a moment apart)."""
         jobs = [queue.fetch_job(j) for j in StartedJobRegistry(queue=queue).get_job_ids()]
         return [n for n in rq_workers.procs if n in {job.worker_name for job in jobs if job is not None}]
+
     wait_for(busy, what="the job's worker to be known")
     assert store.tournament(tid)["pairs_done"] < 8, "the job finished before it could be stopped"
     worker = rq_workers.procs[busy()[0]]
-    worker.terminate()           # a stop: the job is interrupted after its grace
+    worker.terminate()  # a stop: the job is interrupted after its grace
     worker.wait(timeout=20)
     rq_workers.replace_dead()
     watch(store, queue, tid, driver, timeout=120)

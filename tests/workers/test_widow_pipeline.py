@@ -6,6 +6,8 @@ results and ratings take the three-sided scores."""
 
 import json
 
+from replayed import check_played_by_workers, workers  # noqa: F401 (a fixture)
+
 from server import dealsets
 from server.api.schemas import ResultsSchema
 from server.engine import make_ruleset
@@ -13,24 +15,28 @@ from workers.bots import make_bot
 from workers.driver import cli_driver, start, watch
 from workers.match import play_boards
 
-from replayed import check_played_by_workers, workers  # noqa: F401 (a fixture)
-
 WIDOW = {"ruleset": "widow_cinch", "options": {}}
 DEALS_6P = dealsets.generate("widow-pipeline-6p", 24, players=6)
 SIDES = ["P1P4", "P2P5", "P3P6"]
 
 
 def test_widow_cinch_three_sides_round_robin_on_rq_workers(store, queue, workers):
-    tid = start(store, queue, {**WIDOW, "bots": ["random", "rule", "search"], "boards": 24, "chunk": 6},
-                cli_driver(), DEALS_6P)
+    tid = start(
+        store, queue, {**WIDOW, "bots": ["random", "rule", "search"], "boards": 24, "chunk": 6}, cli_driver(), DEALS_6P
+    )
     results = watch(store, queue, tid, cli_driver(), timeout=240)
     check_played_by_workers(queue, workers)
     [mid] = store.match_ids(tid)
     match = store.match(mid)
     assert match["entrants"] == ["random", "rule", "search"] and match["rooms"] == "rotate"
     boards = [(n, DEALS_6P.board(n)) for n in range(1, 25)]
-    here = play_boards(make_ruleset("widow_cinch"), boards, [make_bot(e, match["seed"]) for e in match["entrants"]],
-                       match["rooms"], mid)
+    here = play_boards(
+        make_ruleset("widow_cinch"),
+        boards,
+        [make_bot(e, match["seed"]) for e in match["entrants"]],
+        match["rooms"],
+        mid,
+    )
     for record in json.loads(json.dumps(list(here))):
         kept = store.pair(mid, record["board"])
         assert kept == record

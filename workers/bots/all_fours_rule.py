@@ -33,9 +33,9 @@ from .base import Action, Observation
 RANKS = "23456789TJQKA"
 PIPS = {"A": 4, "K": 3, "Q": 2, "J": 1, "T": 10}
 GAMES = ("seven_up", "pitch", "all_fives", "auction_pitch", "pedro", "snoozer")
-JOKER = "JK"                    # snoozer's 53rd card: no rank, no suit until trump is fixed
-PEDRO_COUNTS = {"T": 1, "5": 5, "9": 9}              # pedro's cards besides High, Low, Jack
-SNOOZER_COUNTS = {"T": 1, "3": 3, "5": 5, "9": 9}    # snoozer's, the joker's 15 apart
+JOKER = "JK"  # snoozer's 53rd card: no rank, no suit until trump is fixed
+PEDRO_COUNTS = {"T": 1, "5": 5, "9": 9}  # pedro's cards besides High, Low, Jack
+SNOOZER_COUNTS = {"T": 1, "3": 3, "5": 5, "9": 9}  # snoozer's, the joker's 15 apart
 
 
 def rank(card: str) -> int:
@@ -138,7 +138,7 @@ def played_cards(obs: Observation) -> set[str]:
 def choose_play(obs: Observation, cards: list[str]) -> str:
     trump = obs["trump"]
     trick = current_trick(obs)
-    if trump is None or trick is None:       # the pitch, or a lead
+    if trump is None or trick is None:  # the pitch, or a lead
         return lead(obs, cards, trump)
     lead_suit = suit_of(trick["plays"][0]["card"], trump)
     best = max(trick["plays"], key=lambda p: strength(p["card"], trump, lead_suit))
@@ -147,21 +147,28 @@ def choose_play(obs: Observation, cards: list[str]) -> str:
     mate = partner(obs, obs["seat"])
     on_table = sum(pips(p["card"]) for p in trick["plays"])
     jack_on_table = any(p["card"] == "J" + trump for p in trick["plays"])
-    winners = sorted((c for c in cards if strength(c, trump, lead_suit) > best_key),
-                     key=lambda c: strength(c, trump, lead_suit))
+    winners = sorted(
+        (c for c in cards if strength(c, trump, lead_suit) > best_key), key=lambda c: strength(c, trump, lead_suit)
+    )
     if best["seat"] == mate and (last or best_key >= 100 + 11):
         return max(cards, key=lambda c: (pips(c) if suit_of(c, trump) != trump else -1, -rank(c)))
-    if JOKER in winners and last:            # a plain trick without a trump: the joker's sure 15
+    if JOKER in winners and last:  # a plain trick without a trump: the joker's sure 15
         return JOKER
     if winners and any(p["card"] == JOKER for p in trick["plays"]):
-        return winners[-1]                   # the joker's 15: taken with the strongest card, to keep it
+        return winners[-1]  # the joker's 15: taken with the strongest card, to keep it
     if winners and (jack_on_table or on_table >= 10 or last):
         return winners[0]
     jack = "J" + trump
     if jack in winners and last:
         return jack
-    return min(cards, key=lambda c: (pips(c) + (50 if c == jack else 0) + (60 if c == JOKER else 0),
-                                     suit_of(c, trump) == trump, rank(c)))
+    return min(
+        cards,
+        key=lambda c: (
+            pips(c) + (50 if c == jack else 0) + (60 if c == JOKER else 0),
+            suit_of(c, trump) == trump,
+            rank(c),
+        ),
+    )
 
 
 def lead(obs: Observation, cards: list[str], trump: str | None) -> str:
@@ -174,7 +181,7 @@ def lead(obs: Observation, cards: list[str], trump: str | None) -> str:
     gone = played_cards(obs)
     trumps = sorted((c for c in cards if suit_of(c, trump) == trump), key=rank, reverse=True)
     if trumps and trumps[0] != JOKER:
-        higher = [r + trump for r in RANKS[rank(trumps[0]) + 1:]]
+        higher = [r + trump for r in RANKS[rank(trumps[0]) + 1 :]]
         if all(c in gone for c in higher):
             return trumps[0]
     if JOKER in cards and all(r + trump in gone or r + trump in cards for r in RANKS):

@@ -60,7 +60,7 @@ def unseen(obs: Observation) -> list[str]:
         for p in trick["plays"]:
             gone.add(p["card"])
             gone.update(p["extras"])
-    return [c for c in ALL_NAMES[:GAMES[obs["ruleset"]].deck] if c not in gone]
+    return [c for c in ALL_NAMES[: GAMES[obs["ruleset"]].deck] if c not in gone]
 
 
 def sample_world(obs: Observation, rng: Random, tries: int) -> Hand | None:
@@ -76,7 +76,7 @@ def sample_world(obs: Observation, rng: Random, tries: int) -> Hand | None:
         for seat in others:
             known = placed.get(seat, [])
             size = obs["hand_sizes"][seat] - len(known)
-            world[seat] = known + pool[at:at + size]
+            world[seat] = known + pool[at : at + size]
             at += size
         try:
             return world_state(obs, world)

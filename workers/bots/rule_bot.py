@@ -22,19 +22,20 @@ few tens of microseconds.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from random import Random
-from typing import Any, Iterable
+from typing import Any
 
 from . import all_fours_rule
 from .base import Action, Observation, decision_rng
 
 RANKS = "23456789TJQKA"
 SUITS = "CDHS"
-SEATS, SIDES = ("N", "E", "S", "W"), ("NS", "EW")   # an observation without seats is Cinch's table
+SEATS, SIDES = ("N", "E", "S", "W"), ("NS", "EW")  # an observation without seats is Cinch's table
 SAME_COLOUR = {"C": "S", "S": "C", "D": "H", "H": "D"}
-PEDRO_KEY = 100 + 2 * 3 + 1      # strength of the five of trumps (the right Pedro)
-LEFT_PEDRO_KEY = 100 + 2 * 3     # the left Pedro, just below it
+PEDRO_KEY = 100 + 2 * 3 + 1  # strength of the five of trumps (the right Pedro)
+LEFT_PEDRO_KEY = 100 + 2 * 3  # the left Pedro, just below it
 POINTS_BY_RANK = {"A": 1, "J": 1, "T": 1, "5": 5, "2": 1}
 # Points a deal holds where it is not Cinch's 14: a hand's value (on the 14-point scale
 # of the catching cards it holds) is scaled to the auction's range.
@@ -87,15 +88,14 @@ def all_trumps(trump: str) -> list[str]:
 @dataclass(frozen=True)
 class SuitValue:
     suit: str
-    value: float      # estimated points for the partnership with this suit trump
-    trumps: int       # trumps held (left Pedro included)
+    value: float  # estimated points for the partnership with this suit trump
+    trumps: int  # trumps held (left Pedro included)
 
 
 # Points our side takes, by card held in the suit named trump (fitted on self-play hands
 # in which this bot named each suit in turn; see value_suit).
 CATCHER_VALUE = {"A": 2.9, "K": 1.7, "Q": 1.2}
-OTHER_VALUE = {"J": 0.6, "T": 0.7, "5": 1.3, "L": 0.95, "9": 0.6, "8": 0.6, "7": 0.6, "6": 0.6,
-               "4": 0.45, "3": 0.45}
+OTHER_VALUE = {"J": 0.6, "T": 0.7, "5": 1.3, "L": 0.95, "9": 0.6, "8": 0.6, "7": 0.6, "6": 0.6, "4": 0.45, "3": 0.45}
 
 
 def value_suit(hand: list[str], suit: str, low_to_holder: bool, is_dealer: bool) -> SuitValue:
@@ -125,7 +125,7 @@ def value_suit(hand: list[str], suit: str, low_to_holder: bool, is_dealer: bool)
             pedros += rank in "5L"
     value += 0.1 * top * top - 0.48 * pedros * top
     if is_dealer:
-        value += 0.2 + 0.06 * len(trumps)   # the dealer draws last, with the most choice
+        value += 0.2 + 0.06 * len(trumps)  # the dealer draws last, with the most choice
     return SuitValue(suit, value, len(trumps))
 
 
@@ -149,12 +149,12 @@ class View:
 
     trump: str
     seat: str
-    seats: tuple[str, ...]           # the table, clockwise
-    allies: frozenset[str]           # the other seats of our side in this hand (``allies_of``)
+    seats: tuple[str, ...]  # the table, clockwise
+    allies: frozenset[str]  # the other seats of our side in this hand (``allies_of``)
     low_to_holder: bool
-    trick: list[tuple[str, str]]     # the trick in progress: (seat, main card)
-    unseen_trumps: list[str]         # trumps another player may still hold, highest first
-    void_in_trumps: set[str]         # seats that failed to follow a trump lead
+    trick: list[tuple[str, str]]  # the trick in progress: (seat, main card)
+    unseen_trumps: list[str]  # trumps another player may still hold, highest first
+    void_in_trumps: set[str]  # seats that failed to follow a trump lead
 
     def points(self, card: str) -> int:
         """Points a card risks when it is captured (Low is never at risk if it goes to its holder)."""
@@ -226,7 +226,7 @@ def make_view(obs: Observation) -> View:
         seen.update(draw["shown"])
         seen.update(draw.get("cards") or ())
         seen.update(draw.get("left_in_stock") or ())
-    seen -= set(obs.get("restocked") or ()) - set(hand)   # put back into the stock: anywhere again
+    seen -= set(obs.get("restocked") or ()) - set(hand)  # put back into the stock: anywhere again
     void: set[str] = set()
     current: list[tuple[str, str]] = []
     for trick in obs["tricks"]:
@@ -240,7 +240,10 @@ def make_view(obs: Observation) -> View:
         if trick["winner"] is None:
             current = [(p["seat"], p["card"]) for p in plays]
     return View(
-        trump=trump, seat=seat, seats=seats_of(obs), allies=allies_of(obs),
+        trump=trump,
+        seat=seat,
+        seats=seats_of(obs),
+        allies=allies_of(obs),
         low_to_holder=low_goes_to_holder(obs),
         trick=current,
         unseen_trumps=[c for c in all_trumps(trump) if c not in seen],
@@ -411,16 +414,18 @@ def keep_order(cards: list[str], trump: str, declaring_side: bool, banking: bool
     throws his surplus counting trumps (other than the ace, a catcher) first: they are
     banked points. A defender throws non-counting ones first, not to give points away.
     """
+
     def score(c: str) -> tuple[int, int]:
         k = strength(c, trump)
         if k < 100:
             return (0, k)
         pts = card_points(c, trump)
         if banking and declaring_side and pts and c[0] != "A":
-            return (1, -pts)          # just above plain cards: the first trumps to go
+            return (1, -pts)  # just above plain cards: the first trumps to go
         if not declaring_side and pts:
             return (3, k)
         return (2, k)
+
     return sorted(cards, key=score, reverse=True)
 
 
@@ -438,14 +443,14 @@ def choose_discard(trump: str, choice: dict[str, Any], declaring_side: bool) -> 
     trumps = [c for c in ranked if is_trump(c, trump)]
     wanted = {c for c in source if not is_trump(c, trump)} | set(trumps[6:])
     wanted |= set(must)
-    out = [c for c in reversed(ranked) if c in wanted]      # worst first
+    out = [c for c in reversed(ranked) if c in wanted]  # worst first
     extra = [c for c in reversed(ranked) if c not in wanted]
     while len(out) < low:
         out.append(extra.pop(0))
     if len(out) > high:
         keep_must = [c for c in out if c in must]
         rest = [c for c in out if c not in must]
-        out = keep_must + rest[:high - len(keep_must)]
+        out = keep_must + rest[: high - len(keep_must)]
     return out
 
 
@@ -460,7 +465,7 @@ def choose_rob(trump: str, choice: dict[str, Any], declaring_side: bool, banking
     rest = [c for c in choice["from"] if c not in must]
     surplus = sum(is_trump(c, trump) for c in choice["from"]) > size
     ranked = keep_order(rest, trump, declaring_side, banking and surplus)
-    return must + ranked[:size - len(must)]
+    return must + ranked[: size - len(must)]
 
 
 # ---------------------------------------------------------------------- bidding
@@ -489,7 +494,7 @@ def choose_bid(obs: Observation, legal: list[dict[str, Any]], rng_source: Any) -
     high = max((b["amount"] for b in obs["bids"] if b["type"] == "bid"), default=0)
     high_seat = next((b["seat"] for b in obs["bids"] if b["type"] == "bid" and b["amount"] == high), None)
     if high_seat in allies_of(obs):
-        limit -= 2    # partner already holds the contract: take it only with a clearly better hand
+        limit -= 2  # partner already holds the contract: take it only with a clearly better hand
     can = [a for a in amounts if a <= limit]
     if can:
         return {"type": "bid", "amount": can[0]}

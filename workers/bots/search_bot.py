@@ -42,7 +42,7 @@ from .base import Action, Observation, decision_rng
 from .family_search import FamilySearch
 from .rule_bot import RuleBot
 
-SOLVED = ("american62", "foster51")    # the rulesets this module's solver knows
+SOLVED = ("american62", "foster51")  # the rulesets this module's solver knows
 
 ALL52 = (1 << 52) - 1
 
@@ -57,8 +57,18 @@ class Layout:
     "the next lower card still out in this suit" is a bit operation.
     """
 
-    __slots__ = ("trump", "to_new", "to_old", "points", "counting", "noncounting_trumps", "block",
-                 "below", "trump_block", "low_new")
+    __slots__ = (
+        "trump",
+        "to_new",
+        "to_old",
+        "points",
+        "counting",
+        "noncounting_trumps",
+        "block",
+        "below",
+        "trump_block",
+        "low_new",
+    )
 
     def __init__(self, trump: int, low_to_holder: bool):
         tab = TRUMP_TABLES[trump]
@@ -82,7 +92,7 @@ class Layout:
             pts[to_new[c]] = tab.points[c]
         self.low_new = to_new[tab.low_card]
         if low_to_holder:
-            pts[self.low_new] = 0   # Low's point is its holder's whatever happens: not at stake
+            pts[self.low_new] = 0  # Low's point is its holder's whatever happens: not at stake
         self.points = tuple(pts)
         self.counting = mask_of(n for n in range(64) if pts[n])
         self.noncounting_trumps = self.remap(tab.noncounting_trumps)
@@ -147,8 +157,15 @@ class Solver:
     def nodes(self) -> int:
         return _solver.nodes(self._ctx)
 
-    def solve(self, hands: list[int], leader: int, trick: list[tuple[int, int, int]], first: bool,
-              alpha: int = -1, beta: int = 99) -> int:
+    def solve(
+        self,
+        hands: list[int],
+        leader: int,
+        trick: list[tuple[int, int, int]],
+        first: bool,
+        alpha: int = -1,
+        beta: int = 99,
+    ) -> int:
         """Points for NS from now on. ``trick``: (seat, card, extras) already played."""
         lead_blk, best_key, best_seat, tpts = self.trick_state(trick)
         tmask = 0
@@ -156,8 +173,25 @@ class Solver:
             tmask |= 1 << card
         pts = self.lay.points
         rem = sum(pts[n] for n in cards_of((hands[0] | hands[1] | hands[2] | hands[3]) & self.lay.counting))
-        v = _solver.search(self._ctx, hands[0], hands[1], hands[2], hands[3], leader, len(trick), lead_blk,
-                           best_seat, best_key, tpts, tmask, rem, first, alpha, beta, self.limit)
+        v = _solver.search(
+            self._ctx,
+            hands[0],
+            hands[1],
+            hands[2],
+            hands[3],
+            leader,
+            len(trick),
+            lead_blk,
+            best_seat,
+            best_key,
+            tpts,
+            tmask,
+            rem,
+            first,
+            alpha,
+            beta,
+            self.limit,
+        )
         if v is None:
             raise Exhausted
         return v
@@ -267,8 +301,17 @@ class Solver:
         return best
 
     # ------------------------------------------------------------------ root helpers
-    def after(self, hands: list[int], leader: int, trick: list[tuple[int, int, int]], first: bool,
-              seat: int, card: int, extras: int, guess: int = 7) -> int:
+    def after(
+        self,
+        hands: list[int],
+        leader: int,
+        trick: list[tuple[int, int, int]],
+        first: bool,
+        seat: int,
+        card: int,
+        extras: int,
+        guess: int = 7,
+    ) -> int:
         """NS points from now if ``seat`` plays ``card`` (+ ``extras``) here, best play after.
 
         Exact, by MTD(f): null-window searches from ``guess`` (the value of a sibling is a
@@ -356,9 +399,9 @@ class View:
         trumps = tab.trump_mask
         eff = tab.effective_suit
         played_by = [0, 0, 0, 0]
-        void = [0, 0, 0, 0]          # bit s: shown out of effective suit s
+        void = [0, 0, 0, 0]  # bit s: shown out of effective suit s
         taken = [0, 0]
-        gone = 0                      # cards of completed tricks
+        gone = 0  # cards of completed tricks
         tricks = obs["tricks"]
         current: list[tuple[int, int, int]] = []
         leader = self.declarer
@@ -485,7 +528,7 @@ def sample_play_world(view: View, rng: Random, tries: int = 60) -> list[int] | N
             rng.shuffle(tl)
             i = 0
             for s in others:
-                hands[s] = mask_of(tl[i:i + ct[s]])
+                hands[s] = mask_of(tl[i : i + ct[s]])
                 i += ct[s]
             needs = []
             for s in others:
@@ -611,16 +654,17 @@ def _keep_order(cards: list[int], tab, declaring: bool, banking: bool) -> list[i
         if not declaring and p:
             return (3, strength[c])
         return (2, strength[c])
+
     return sorted(cards, key=score, reverse=True)
 
 
 # ====================================================================== the bot
 DEFAULT_SAMPLES = 24
 NODES_PER_SAMPLE = 40_000  # a play decision searches at most this x samples solver nodes in all
-                            # (a count, not the clock: the same decision on any machine, under any
-                            # load). 16 x 65,536 = 1,048,576 nodes, about 100-200 ms of the compiled
-                            # solver on this project's machines at worst; boards 601-700 needed at
-                            # most 940,631, so the cap is a guard that almost never decides
+# (a count, not the clock: the same decision on any machine, under any
+# load). 16 x 65,536 = 1,048,576 nodes, about 100-200 ms of the compiled
+# solver on this project's machines at worst; boards 601-700 needed at
+# most 940,631, so the cap is a guard that almost never decides
 PASS_VALUE = {"partner": 3.0, "opponent": -1.0, "open": -1.0}
 
 
@@ -631,10 +675,34 @@ PASS_VALUE = {"partner": 3.0, "opponent": -1.0, "open": -1.0}
 # declaring each suit in turn (declarer's 9 cards -> his side's points); the
 # residual is about 4 points either way, so a bid is valued over a spread of outcomes.
 WEIGHTS = {
-    "american62": dict(bias=4.75, A=2.01, K=1.07, Q=1.02, JT=0.35, ped=0.39, low=0.32, n=0.40, top2=0.11,
-                       ped_top=-0.71, dealer=-0.17, dealer_n=0.29),
-    "foster51": dict(bias=4.63, A=1.96, K=1.03, Q=0.80, JT=0.70, ped=0.57, low=-0.35, n=0.43, top2=0.15,
-                     ped_top=-0.40, dealer=0.26, dealer_n=0.07),
+    "american62": dict(
+        bias=4.75,
+        A=2.01,
+        K=1.07,
+        Q=1.02,
+        JT=0.35,
+        ped=0.39,
+        low=0.32,
+        n=0.40,
+        top2=0.11,
+        ped_top=-0.71,
+        dealer=-0.17,
+        dealer_n=0.29,
+    ),
+    "foster51": dict(
+        bias=4.63,
+        A=1.96,
+        K=1.03,
+        Q=0.80,
+        JT=0.70,
+        ped=0.57,
+        low=-0.35,
+        n=0.43,
+        top2=0.15,
+        ped_top=-0.40,
+        dealer=0.26,
+        dealer_n=0.07,
+    ),
 }
 SPREAD = 4.0
 
@@ -658,9 +726,18 @@ def suit_value(view: View, suit: int) -> float:
         elif r == 3:
             ped += 1
     low = (trumps >> tab.low_card) & 1
-    value = (w["bias"] + w["A"] * ((trumps >> (suit * 13 + 12)) & 1) + w["K"] * ((trumps >> (suit * 13 + 11)) & 1)
-             + w["Q"] * ((trumps >> (suit * 13 + 10)) & 1) + w["JT"] * jt + w["ped"] * ped + w["low"] * low
-             + w["n"] * n + w["top2"] * top * top + w["ped_top"] * ped * top)
+    value = (
+        w["bias"]
+        + w["A"] * ((trumps >> (suit * 13 + 12)) & 1)
+        + w["K"] * ((trumps >> (suit * 13 + 11)) & 1)
+        + w["Q"] * ((trumps >> (suit * 13 + 10)) & 1)
+        + w["JT"] * jt
+        + w["ped"] * ped
+        + w["low"] * low
+        + w["n"] * n
+        + w["top2"] * top * top
+        + w["ped_top"] * ped * top
+    )
     if view.me == view.dealer:
         value += w["dealer"] + w["dealer_n"] * n
     return value
@@ -675,6 +752,7 @@ def _outcomes(mean: float) -> list[float]:
     probs = _SPREAD_CACHE.get(key)
     if probs is None:
         from statistics import NormalDist
+
         dist = NormalDist(key, SPREAD)
         cdf = [dist.cdf(k + 0.5) for k in range(15)]
         probs = [cdf[0]] + [cdf[k] - cdf[k - 1] for k in range(1, 14)] + [1 - cdf[13]]
@@ -702,8 +780,8 @@ class SearchBot:
     def __init__(self, seed: int | str = 0, samples: int = DEFAULT_SAMPLES):
         self.seed = seed
         self.samples = max(1, int(samples))
-        self.last_nodes = 0     # solver nodes of the last play decision (benchmark, tests)
-        self.last_values: dict[str, float] = {}   # its mean net per card tried (benchmarks/search_quality.py)
+        self.last_nodes = 0  # solver nodes of the last play decision (benchmark, tests)
+        self.last_values: dict[str, float] = {}  # its mean net per card tried (benchmarks/search_quality.py)
 
     def decide(self, observation: Observation) -> Action:
         legal = observation["legal"]
@@ -741,8 +819,9 @@ class SearchBot:
         low = amounts[0]
         best = max(expected_net(view, s, low) for s in range(4))
         high = max((b["amount"] for b in obs["bids"] if b["type"] == "bid"), default=0)
-        high_seat = next((SEATS.index(b["seat"]) for b in obs["bids"]
-                          if b["type"] == "bid" and b["amount"] == high), None)
+        high_seat = next(
+            (SEATS.index(b["seat"]) for b in obs["bids"] if b["type"] == "bid" and b["amount"] == high), None
+        )
         if high_seat is None:
             pass_value = PASS_VALUE["open"]
         elif (high_seat & 1) == (view.me & 1):
@@ -769,7 +848,7 @@ class SearchBot:
         must = _mask(choice.get("must_include"))
         low_n = choice["min"]
         high_n = choice.get("max", src.bit_count())
-        ranked = _keep_order(cards_of(view.hand), tab, declaring, True)      # best first
+        ranked = _keep_order(cards_of(view.hand), tab, declaring, True)  # best first
         kept_trumps = [c for c in ranked if (tab.trump_mask >> c) & 1][:6]
         want = (view.hand & ~mask_of(kept_trumps) & src) | must
         worst_first = [c for c in reversed(ranked) if (src >> c) & 1]
@@ -780,7 +859,7 @@ class SearchBot:
         if len(out) > high_n:
             forced = [c for c in out if (must >> c) & 1]
             others = [c for c in out if not (must >> c) & 1]
-            out = forced + others[:high_n - len(forced)]
+            out = forced + others[: high_n - len(forced)]
         return [CARD_NAMES[c] for c in out]
 
     def _rob(self, obs: Observation, choice: dict[str, Any]) -> list[str]:
@@ -794,8 +873,7 @@ class SearchBot:
             return [CARD_NAMES[c] for c in cards_of(must)]
         declaring = (view.declarer & 1) == (view.me & 1)
         rest = cards_of(pool & ~must)
-        banking = not view.american and not view.rules.dealer_draws_blind and \
-            (pool & tab.trump_mask).bit_count() > size
+        banking = not view.american and not view.rules.dealer_draws_blind and (pool & tab.trump_mask).bit_count() > size
         ranked = _keep_order(rest, tab, declaring, banking)
         keep = cards_of(must) + ranked[:need]
         return [CARD_NAMES[c] for c in keep]
@@ -821,7 +899,7 @@ class SearchBot:
                 if x:
                     nl = x.bit_length() - 1
                     if (legal_new >> nl) & 1 and pts[nl] == pts[n]:
-                        continue     # same as the next lower card: try only one of them
+                        continue  # same as the next lower card: try only one of them
             cands.append(c)
         # cheap-first order, so that ties go to the card that costs least
         cands.sort(key=lambda c: (pts[lay.to_new[c]], (lay.to_new[c] >> 4) == view.trump, lay.to_new[c] & 15))
@@ -862,11 +940,12 @@ class SearchBot:
                 values = []
                 guess = stake // 2
                 for c in cands:
-                    guess = solver.after(rh, view.leader, trick, view.first, me, lay.to_new[c], lay.remap(extras[c]),
-                                         guess)
+                    guess = solver.after(
+                        rh, view.leader, trick, view.first, me, lay.to_new[c], lay.remap(extras[c]), guess
+                    )
                     values.append(guess)
             except Exhausted:
-                break      # the budget ran out inside this layout: it is dropped, the solved ones decide
+                break  # the budget ran out inside this layout: it is dropped, the solved ones decide
             finally:
                 nodes += solver.nodes
                 self.last_nodes = nodes
@@ -880,8 +959,17 @@ class SearchBot:
             # not even one layout solved within the cap: a greedy choice on the first one
             solver = Solver(lay)
             lead_blk, best_key, best_seat, tpts = solver.trick_state(trick)
-            pick = solver.greedy(first_layout, me, view.leader, len(trick), lay.remap(mask_of(cands)), lead_blk,
-                                 best_key, best_seat, tpts)
+            pick = solver.greedy(
+                first_layout,
+                me,
+                view.leader,
+                len(trick),
+                lay.remap(mask_of(cands)),
+                lead_blk,
+                best_key,
+                best_seat,
+                tpts,
+            )
             best = next(c for c in cands if lay.to_new[c] == pick)
         else:
             best = cands[0]

@@ -7,9 +7,34 @@ hand class) and listing the module here; nothing else in the tree names a game.
 from __future__ import annotations
 
 from ..rulesets import GameSpec
-from . import (all_fives, auction_cinch, auction_pitch, blind_cinch, cinch, pedro, pitch, seven_up, sixty_three, snoozer,
-               widow_cinch)
+from . import (
+    all_fives,
+    auction_cinch,
+    auction_pitch,
+    blind_cinch,
+    cinch,
+    pedro,
+    pitch,
+    seven_up,
+    sixty_three,
+    snoozer,
+    widow_cinch,
+)
 
-GAMES: dict[str, GameSpec] = {spec.name: spec for module in (cinch, seven_up, pitch, all_fives, blind_cinch, sixty_three,
-                                              auction_pitch, pedro, snoozer, widow_cinch, auction_cinch)
-                              for spec in module.SPECS}
+GAMES: dict[str, GameSpec] = {
+    spec.name: spec
+    for module in (
+        cinch,
+        seven_up,
+        pitch,
+        all_fives,
+        blind_cinch,
+        sixty_three,
+        auction_pitch,
+        pedro,
+        snoozer,
+        widow_cinch,
+        auction_cinch,
+    )
+    for spec in module.SPECS
+}

@@ -3,7 +3,7 @@ each trick, scored at once, and the Five of trumps worth 5 more for Game. Target
 
 from __future__ import annotations
 
-from ..cards import FIVE, JACK, KING, QUEEN, TEN, ACE
+from ..cards import ACE, FIVE, JACK, KING, QUEEN, TEN
 from ..rulesets import GameSpec, Ruleset
 from ..tricks import Trick
 from .all_fours import TURN_UP_OPTIONS, TurnUpHand
@@ -17,7 +17,7 @@ class AllFivesHand(TurnUpHand):
     in a game (3.3)."""
 
     __slots__ = ()
-    five_for_game = 5   # 3.2
+    five_for_game = 5  # 3.2
 
     def _trick_won(self, trick: Trick, side: int) -> bool:
         trump = self.trump
@@ -27,5 +27,4 @@ class AllFivesHand(TurnUpHand):
 
 ALL_FIVES = Ruleset(name="all_fives", target=61, min_bid=0)
 
-SPECS = (GameSpec(default=ALL_FIVES, players=(2, 3, 4), options=TURN_UP_OPTIONS, hand=AllFivesHand,
-                  partnerships=True),)
+SPECS = (GameSpec(default=ALL_FIVES, players=(2, 3, 4), options=TURN_UP_OPTIONS, hand=AllFivesHand, partnerships=True),)

@@ -23,8 +23,19 @@ from random import Random
 from typing import Any
 
 from ..boards import Board, bunch_order
-from ..cards import (ALL_NAMES, CARD_NAMES, FIVE, JACK, PLAIN_TRUMP_TABLES, SUITS, cards_of, deck_mask, mask_of,
-                     names_of, seats_for)
+from ..cards import (
+    ALL_NAMES,
+    CARD_NAMES,
+    FIVE,
+    JACK,
+    PLAIN_TRUMP_TABLES,
+    SUITS,
+    cards_of,
+    deck_mask,
+    mask_of,
+    names_of,
+    seats_for,
+)
 from ..hand import Hand, IllegalAction, card_set, one_card
 from ..rulesets import Ruleset, check_bool, check_positive, game_spec
 from ..tricks import Trick, follow_error, follow_mask
@@ -32,12 +43,26 @@ from ..tricks import Trick, follow_error, follow_mask
 BEG, GIVE, BUNCH, ACCEPT, DISCARD, PLAY, DONE = "beg", "give", "bunch", "accept", "discard", "play", "done"
 
 _FIELDS: dict[str, tuple[str, ...]] = {
-    "stand": (), "beg": (), "give": (), "run": (), "bunch": (), "pass": (), "accept": (), "refuse": (),
-    "discard": ("cards",), "play": ("card", "extras"),
+    "stand": (),
+    "beg": (),
+    "give": (),
+    "run": (),
+    "bunch": (),
+    "pass": (),
+    "accept": (),
+    "refuse": (),
+    "discard": ("cards",),
+    "play": ("card", "extras"),
 }
-_EXPECTED = {BEG: "stand or beg", GIVE: "give or run", BUNCH: "bunch or pass", ACCEPT: "accept or refuse",
-             DISCARD: "discard", PLAY: "play"}
-_PLAY_ITEMS = frozenset({"peg", "high", "low", "jack", "game"})   # the rest (turned Jacks, gifts) is not won in play
+_EXPECTED = {
+    BEG: "stand or beg",
+    GIVE: "give or run",
+    BUNCH: "bunch or pass",
+    ACCEPT: "accept or refuse",
+    DISCARD: "discard",
+    PLAY: "play",
+}
+_PLAY_ITEMS = frozenset({"peg", "high", "low", "jack", "game"})  # the rest (turned Jacks, gifts) is not won in play
 
 # Pips for Game (F7) of the five honours T J Q K A of one suit, by their 5-bit pattern.
 _HONOUR_PIPS = tuple(sum(p for bit, p in enumerate((10, 1, 2, 3, 4)) if i >> bit & 1) for i in range(32))
@@ -47,22 +72,48 @@ TURN_UP_OPTIONS = {"target": check_positive, "keep_nine": check_bool, "two_playe
 
 def pips(mask: int) -> int:
     """Pips for Game (F7) of the cards of ``mask``."""
-    return (_HONOUR_PIPS[mask >> 8 & 31] + _HONOUR_PIPS[mask >> 21 & 31]
-            + _HONOUR_PIPS[mask >> 34 & 31] + _HONOUR_PIPS[mask >> 47 & 31])
+    return (
+        _HONOUR_PIPS[mask >> 8 & 31]
+        + _HONOUR_PIPS[mask >> 21 & 31]
+        + _HONOUR_PIPS[mask >> 34 & 31]
+        + _HONOUR_PIPS[mask >> 47 & 31]
+    )
 
 
 class AllFoursHand(Hand):
     """One hand of an All Fours game from the deal to the last trick (or the target)."""
 
-    contract = None      # no game here has a contract or a declarer (RULES-family 16.6)
+    contract = None  # no game here has a contract or a declarer (RULES-family 16.6)
     declarer = -1
-    five_for_game = 0    # all_fives: pips the Five of trumps adds for Game
-    action_fields = _FIELDS   # the wire actions this game knows (the auction games add bid, sell, pitch)
-    phase_words = _EXPECTED   # what each phase asks for, in refusals' words
+    five_for_game = 0  # all_fives: pips the Five of trumps adds for Game
+    action_fields = _FIELDS  # the wire actions this game knows (the auction games add bid, sell, pitch)
+    phase_words = _EXPECTED  # what each phase asks for, in refusals' words
 
-    __slots__ = ("rules", "board", "seats", "sides", "side_of", "k", "dealer", "eldest", "in_game", "scores",
-                 "phase", "to_act", "trump", "tables", "hands", "hands_after_draw", "dealt", "tricks", "ntricks",
-                 "won", "items", "totals", "actions")
+    __slots__ = (
+        "rules",
+        "board",
+        "seats",
+        "sides",
+        "side_of",
+        "k",
+        "dealer",
+        "eldest",
+        "in_game",
+        "scores",
+        "phase",
+        "to_act",
+        "trump",
+        "tables",
+        "hands",
+        "hands_after_draw",
+        "dealt",
+        "tricks",
+        "ntricks",
+        "won",
+        "items",
+        "totals",
+        "actions",
+    )
 
     def __init__(self, rules: Ruleset, board: Board, scores: tuple[int, ...], in_game: bool = False):
         k = rules.players
@@ -80,9 +131,9 @@ class AllFoursHand(Hand):
         self.dealt = 0
         self.tricks: list[Trick] = []
         self.ntricks = 0
-        self.won = [0] * len(self.sides)       # cards won in tricks, per side
+        self.won = [0] * len(self.sides)  # cards won in tricks, per side
         self.items: list[dict[str, Any]] = []
-        self.totals = [0] * len(self.sides)    # sum of the items per side
+        self.totals = [0] * len(self.sides)  # sum of the items per side
         self.actions: list[dict[str, Any]] = []
         self._start(board.deck)
 
@@ -98,22 +149,31 @@ class AllFoursHand(Hand):
         dealt = 0
         for i in range(k):
             a, b = 3 * i, 3 * (k + i)
-            mask = ((1 << deck[a]) | (1 << deck[a + 1]) | (1 << deck[a + 2])
-                    | (1 << deck[b]) | (1 << deck[b + 1]) | (1 << deck[b + 2]))
+            mask = (
+                (1 << deck[a])
+                | (1 << deck[a + 1])
+                | (1 << deck[a + 2])
+                | (1 << deck[b])
+                | (1 << deck[b + 1])
+                | (1 << deck[b + 2])
+            )
             hands[(eldest + i) % k] = mask
             dealt |= mask
         self.dealt = dealt
 
     @classmethod
-    def at_play(cls, rules: Ruleset, obs: dict[str, Any], hands: list[int]) -> "AllFoursHand":
+    def at_play(cls, rules: Ruleset, obs: dict[str, Any], hands: list[int]) -> AllFoursHand:
         """The first lead with ``hands`` (see ``Hand.at_play``): trump from ``obs`` (none
         yet in pitch before the pitch), and what was scored before the play (turned
         Jacks, gifts) from its items; pegs are scored again as the tricks are replayed.
         The deal is unknown and replaced by ``hands``; it is a board's hand (the
         observation does not say whether a game's target applies)."""
         seats = obs["seats"]
-        state = cls(rules, Board(obs["dealer"], tuple(range(game_spec(rules).deck)), "00"),
-                    tuple(obs["scores"][side] for side in _table(rules.name, len(seats))[1]))
+        state = cls(
+            rules,
+            Board(obs["dealer"], tuple(range(game_spec(rules).deck)), "00"),
+            tuple(obs["scores"][side] for side in _table(rules.name, len(seats))[1]),
+        )
         state.hands = list(hands)
         state.dealt = 0
         for mask in hands:
@@ -136,7 +196,7 @@ class AllFoursHand(Hand):
         """Take the public facts that fix the play (the auction games' pitcher and
         contract) from ``obs`` before ``at_play`` starts the play (none here)."""
 
-    def clone(self) -> "AllFoursHand":
+    def clone(self) -> AllFoursHand:
         """An independent copy for search; board, ruleset and finished tricks are shared."""
         cls = type(self)
         new = object.__new__(cls)
@@ -179,7 +239,7 @@ class AllFoursHand(Hand):
         for mask in self.hands_after_draw:
             in_play |= mask
         trumps = in_play & self.tables.trump_mask
-        if trumps:   # no trump in play: High and Low for nobody (16.4)
+        if trumps:  # no trump in play: High and Low for nobody (16.4)
             high, low = trumps.bit_length() - 1, (trumps & -trumps).bit_length() - 1
             if self._score("high", self._holder_side(high), 1, card=CARD_NAMES[high]):
                 return
@@ -269,10 +329,10 @@ class AllFoursHand(Hand):
     def random_step(self, rng: Random) -> None:
         """Apply one uniformly random legal decision (benchmarks, properties, rollouts)."""
         if self.phase == PLAY:
-            tables = self.tables      # None: the pitch, whose cards the game may restrict (legal_mask)
+            tables = self.tables  # None: the pitch, whose cards the game may restrict (legal_mask)
             legal = follow_mask(self.hands[self.to_act], self.tricks[-1], tables) if tables else self.legal_mask()
             for _ in range(int(rng.random() * legal.bit_count())):
-                legal &= legal - 1          # drop the lowest card: the chosen one is then lowest
+                legal &= legal - 1  # drop the lowest card: the chosen one is then lowest
             self.do_play((legal & -legal).bit_length() - 1)
         else:
             self._random_decision(rng)
@@ -353,8 +413,13 @@ class AllFoursHand(Hand):
 
     def _record(self) -> dict[str, Any]:
         held = self.dealt | self.turnup_mask()
-        return {"discards": self.seat_dict(self.discards()), "stock": [],
-                "out_of_play": names_of(deck_mask(len(self.board.deck)) & ~held), "widow": [], "turnups": self._turnup_names()}
+        return {
+            "discards": self.seat_dict(self.discards()),
+            "stock": [],
+            "out_of_play": names_of(deck_mask(len(self.board.deck)) & ~held),
+            "widow": [],
+            "turnups": self._turnup_names(),
+        }
 
     def _turnup_names(self) -> list[str]:
         return []
@@ -373,8 +438,18 @@ class AllFoursHand(Hand):
 class TurnUpHand(AllFoursHand):
     """seven_up (and all_fives): the turn-up, begging, runs, bunches and the discard."""
 
-    __slots__ = ("deck", "turnups", "refused", "runs", "bunches", "agreed", "proposer", "asked", "discarded",
-                 "discard_turn")
+    __slots__ = (
+        "deck",
+        "turnups",
+        "refused",
+        "runs",
+        "bunches",
+        "agreed",
+        "proposer",
+        "asked",
+        "discarded",
+        "discard_turn",
+    )
 
     def _start(self, deck: tuple[int, ...]) -> None:
         self.bunches = 0
@@ -394,7 +469,7 @@ class TurnUpHand(AllFoursHand):
         if t0 % 13 == JACK:
             self._score("turned-jack", self.side_of[self.dealer], 1, card=CARD_NAMES[t0])
 
-    def clone(self) -> "TurnUpHand":
+    def clone(self) -> TurnUpHand:
         new = super().clone()
         new.turnups, new.discarded = self.turnups.copy(), self.discarded.copy()
         return new
@@ -426,8 +501,13 @@ class TurnUpHand(AllFoursHand):
         return [self.side_of[self.eldest]]
 
     def _refuse_rule(self, action: Any) -> None:
-        if (self.phase == GIVE and isinstance(action, dict) and action.get("type") == "give"
-                and action.get("seat", self.seats[self.dealer]) == self.seats[self.dealer] and not self.can_give()):
+        if (
+            self.phase == GIVE
+            and isinstance(action, dict)
+            and action.get("type") == "give"
+            and action.get("seat", self.seats[self.dealer]) == self.seats[self.dealer]
+            and not self.can_give()
+        ):
             raise IllegalAction("the dealer cannot give: the point would put a player out (1.4); he must run")
 
     def decide(self, kind: str) -> None:
@@ -477,8 +557,8 @@ class TurnUpHand(AllFoursHand):
                 return
             for i in range(k):
                 seat = (self.eldest + i) % k
-                self.hands[seat] |= mask_of(deck[q + 3 * i:q + 3 * i + 3])
-            self.dealt |= mask_of(deck[q:q + 3 * k])
+                self.hands[seat] |= mask_of(deck[q + 3 * i : q + 3 * i + 3])
+            self.dealt |= mask_of(deck[q : q + 3 * k])
             turned = deck[q + 3 * k]
             self.turnups.append(turned)
             if turned // 13 != self.refused:
@@ -547,20 +627,23 @@ class TurnUpHand(AllFoursHand):
         """Also public: turn-ups, the refused suit, bunches, how many cards each seat
         discarded; ``me``'s own discards are his alone."""
         out = super().public(me)
-        out.update({
-            "turnups": self._turnup_names(),
-            "refused": None if self.refused < 0 else SUITS[self.refused],
-            "bunches": self.bunches,
-            "discard_counts": {seat: mask.bit_count() for seat, mask in zip(self.seats, self.discarded)},
-            "my_discards": None if me is None else names_of(self.discarded[me]),
-        })
+        out.update(
+            {
+                "turnups": self._turnup_names(),
+                "refused": None if self.refused < 0 else SUITS[self.refused],
+                "bunches": self.bunches,
+                "discard_counts": {seat: mask.bit_count() for seat, mask in zip(self.seats, self.discarded)},
+                "my_discards": None if me is None else names_of(self.discarded[me]),
+            }
+        )
         return out
 
 
 @cache
 def _table(name: str, k: int) -> tuple[tuple[str, ...], tuple[str, ...], tuple[int, ...]]:
     """(seats, sides, seat index -> side index) of ruleset ``name`` at ``k`` seats (F1, F8)."""
-    from ..games import GAMES   # the registry imports the game modules
+    from ..games import GAMES  # the registry imports the game modules
+
     return (seats_for(k), *GAMES[name].sides(k))
 
 

@@ -37,24 +37,47 @@ from .single_bids import SingleBids
 
 BIDDING, TRUMP, DISCARD, CALL = "bidding", "trump", "discard", "call"
 MAKERS, OPPONENTS = "makers", "opponents"
-MAX_DISCARD = 6   # 10.4: "0 to 6 cards of his choice"
+MAX_DISCARD = 6  # 10.4: "0 to 6 cards of his choice"
 
-_FIELDS: dict[str, tuple[str, ...]] = {"pass": (), "bid": ("amount",), "trump": ("suit",), "discard": ("cards",),
-                                       "call": ("card",), "play": ("card", "extras")}
+_FIELDS: dict[str, tuple[str, ...]] = {
+    "pass": (),
+    "bid": ("amount",),
+    "trump": ("suit",),
+    "discard": ("cards",),
+    "call": ("card",),
+    "play": ("card", "extras"),
+}
 _EXPECTED = {BIDDING: "pass or bid", TRUMP: "trump", DISCARD: "discard", CALL: "call", PLAY: "play"}
 
 
 class AuctionCinchHand(SingleBids, AllFoursHand):
     """One hand of Razzle-dazzle: auction, trump, draw, call, play, scoring."""
 
-    after_auction = TRUMP   # 10.3: the declarer names trump
+    after_auction = TRUMP  # 10.3: the declarer names trump
 
     action_fields = _FIELDS
     phase_words = _EXPECTED
 
-    __slots__ = ("contract", "declarer", "bids", "high_bid", "high_bidder", "stock", "stock_at", "pile",
-                 "restocked", "restocks", "discarded", "draws", "called", "partner", "makers", "taken",
-                 "team_points", "seat_delta")
+    __slots__ = (
+        "contract",
+        "declarer",
+        "bids",
+        "high_bid",
+        "high_bidder",
+        "stock",
+        "stock_at",
+        "pile",
+        "restocked",
+        "restocks",
+        "discarded",
+        "draws",
+        "called",
+        "partner",
+        "makers",
+        "taken",
+        "team_points",
+        "seat_delta",
+    )
 
     def _start(self, deck: tuple[int, ...]) -> None:
         """Deal (10.2) and ask the eldest to bid (10.3)."""
@@ -62,24 +85,28 @@ class AuctionCinchHand(SingleBids, AllFoursHand):
         k = self.k
         self.contract: tuple[int, int] | None = None
         self.declarer = -1
-        self.bids: list[tuple[int, int]] = []   # (seat, amount), 0 = pass
+        self.bids: list[tuple[int, int]] = []  # (seat, amount), 0 = pass
         self.high_bid, self.high_bidder = 0, -1
         self.stock, self.stock_at = deck, 6 * k  # the stock is stock[stock_at:], top first
-        self.pile = 0             # discards not put back into a stock (trumps always stay here)
-        self.restocked = 0        # discards put back into a rebuilt stock (public: they were face up)
+        self.pile = 0  # discards not put back into a stock (trumps always stay here)
+        self.restocked = 0  # discards put back into a rebuilt stock (public: they were face up)
         self.restocks = 0
         self.discarded = [0] * k
-        self.draws: list[tuple[int, int, int, tuple[int, ...]]] = []   # (seat, discarded, drawn, as listed)
+        self.draws: list[tuple[int, int, int, tuple[int, ...]]] = []  # (seat, discarded, drawn, as listed)
         self.called, self.partner, self.makers = -1, -1, 0
-        self.taken = [0] * k      # counting points each seat won in tricks (10.8's tie-break)
+        self.taken = [0] * k  # counting points each seat won in tricks (10.8's tie-break)
         self.team_points: tuple[int, int] | None = None
         self.seat_delta: tuple[int, ...] | None = None
         self.phase, self.to_act = BIDDING, self.eldest
 
-    def clone(self) -> "AuctionCinchHand":
+    def clone(self) -> AuctionCinchHand:
         new = super().clone()
-        new.bids, new.discarded, new.draws, new.taken = (self.bids.copy(), self.discarded.copy(), self.draws.copy(),
-                                                          self.taken.copy())
+        new.bids, new.discarded, new.draws, new.taken = (
+            self.bids.copy(),
+            self.discarded.copy(),
+            self.draws.copy(),
+            self.taken.copy(),
+        )
         return new
 
     # ------------------------------------------------------------------ partnership hook
@@ -125,7 +152,7 @@ class AuctionCinchHand(SingleBids, AllFoursHand):
                 at = 0
                 self.restocks += 1
             take = min(n, len(stock) - at)
-            for c in stock[at:at + take]:
+            for c in stock[at : at + take]:
                 got |= 1 << c
             at += take
             n -= take
@@ -182,7 +209,7 @@ class AuctionCinchHand(SingleBids, AllFoursHand):
             self.do_discard(cards)
         elif phase == BIDDING:
             low = max(self.rules.min_bid, self.high_bid + 1)
-            i = int(rng.random() * (self.rules.max_bid - low + 2))   # pass, low, ..., max_bid
+            i = int(rng.random() * (self.rules.max_bid - low + 2))  # pass, low, ..., max_bid
             self.do_bid(low + i - 1 if i else 0)
         elif phase == TRUMP:
             self.do_trump(int(rng.random() * 4))
@@ -243,7 +270,7 @@ class AuctionCinchHand(SingleBids, AllFoursHand):
             if not isinstance(suit, str) or len(suit) != 1 or suit not in SUITS:
                 raise IllegalAction(f"trump suit must be one of C D H S, not {suit!r}")
             self.do_trump(SUITS.index(suit))
-        else:   # call: the card was checked by _refuse_rule
+        else:  # call: the card was checked by _refuse_rule
             self.do_call(CARD_INDEX[action["card"]])
 
     def apply(self, action: Any) -> None:
@@ -263,7 +290,7 @@ class AuctionCinchHand(SingleBids, AllFoursHand):
         cards = card_set(action.get("cards"), "discard cards")
         for c in cards_of(cards & ~self.hands[self.to_act]):
             raise IllegalAction(f"{self.seats[self.to_act]} does not hold {ALL_NAMES[c]}")
-        return cards   # 0 to 6 cards of a six-card hand: any held set is legal (10.4)
+        return cards  # 0 to 6 cards of a six-card hand: any held set is legal (10.4)
 
     # ------------------------------------------------------------------ views
     def makers_names(self) -> list[str] | None:
@@ -302,12 +329,19 @@ class AuctionCinchHand(SingleBids, AllFoursHand):
         return out
 
     def describe_extra(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"items": self.scored_items(), "makers": self.makers_names(),
-                               "partner": self.seats[self.partner] if self.partner >= 0 else None}
+        out: dict[str, Any] = {
+            "items": self.scored_items(),
+            "makers": self.makers_names(),
+            "partner": self.seats[self.partner] if self.partner >= 0 else None,
+        }
         if self.phase == DONE:
-            out["record"] = {"discards": self.seat_dict(d & self.pile for d in self.discarded),
-                             "stock": [CARD_NAMES[c] for c in self.stock[self.stock_at:]],
-                             "out_of_play": [], "widow": [], "turnups": []}
+            out["record"] = {
+                "discards": self.seat_dict(d & self.pile for d in self.discarded),
+                "stock": [CARD_NAMES[c] for c in self.stock[self.stock_at :]],
+                "out_of_play": [],
+                "widow": [],
+                "turnups": [],
+            }
         return out
 
     def public(self, me: int | None) -> dict[str, Any]:
@@ -316,10 +350,20 @@ class AuctionCinchHand(SingleBids, AllFoursHand):
         draw names the cards it drew."""
         return {
             "items": self.scored_items(),
-            "bids": [{"seat": self.seats[s], "type": "bid", "amount": a} if a else
-                     {"seat": self.seats[s], "type": "pass"} for s, a in self.bids],
-            "draws": [{"seat": self.seats[s], "discarded": d.bit_count(), "received": g.bit_count(),
-                       "shown": names_of(d), "drawn": names_of(g) if s == me else None} for s, d, g, _ in self.draws],
+            "bids": [
+                {"seat": self.seats[s], "type": "bid", "amount": a} if a else {"seat": self.seats[s], "type": "pass"}
+                for s, a in self.bids
+            ],
+            "draws": [
+                {
+                    "seat": self.seats[s],
+                    "discarded": d.bit_count(),
+                    "received": g.bit_count(),
+                    "shown": names_of(d),
+                    "drawn": names_of(g) if s == me else None,
+                }
+                for s, d, g, _ in self.draws
+            ],
             "restocks": self.restocks,
             "restocked": names_of(self.restocked),
             "stock_size": len(self.stock) - self.stock_at,
@@ -329,7 +373,7 @@ class AuctionCinchHand(SingleBids, AllFoursHand):
         }
 
     @classmethod
-    def at_play(cls, rules: Ruleset, obs: dict[str, Any], hands: list[int]) -> "AuctionCinchHand":
+    def at_play(cls, rules: Ruleset, obs: dict[str, Any], hands: list[int]) -> AuctionCinchHand:
         """The first lead with ``hands`` (see ``Hand.at_play``): auction, trump and the
         discards still out from ``obs``; the call is made again on ``hands``, and a world
         where it finds another partner than the observation's is refused."""
@@ -352,7 +396,15 @@ class AuctionCinchHand(SingleBids, AllFoursHand):
         return state
 
 
-AUCTION_CINCH = Ruleset(name="auction_cinch", target=51, min_bid=1, max_bid=14, draw=DRAW_FOSTER,
-                        low_to_holder=False, scoring=SCORING_DIFFERENCE, players=5)
+AUCTION_CINCH = Ruleset(
+    name="auction_cinch",
+    target=51,
+    min_bid=1,
+    max_bid=14,
+    draw=DRAW_FOSTER,
+    low_to_holder=False,
+    scoring=SCORING_DIFFERENCE,
+    players=5,
+)
 
 SPECS = (GameSpec(default=AUCTION_CINCH, players=(5, 6), options={"target": check_positive}, hand=AuctionCinchHand),)

@@ -29,13 +29,13 @@ from .single_bids import SingleBids
 
 BIDDING, SALE = "bidding", "sale"
 
-Item = tuple[str, int, int, int]   # (item, side, value, card or -1)
+Item = tuple[str, int, int, int]  # (item, side, value, card or -1)
 
 
 class AuctionPitchHand(SingleBids, AllFoursHand):
     """One hand of Auction Pitch: the auction, the sale, the pitch and the scoring."""
 
-    to_winner = False   # pedro: every counting card scores for the player who wins it
+    to_winner = False  # pedro: every counting card scores for the player who wins it
     action_fields = {**AllFoursHand.action_fields, "bid": ("amount",), "sell": (), "pitch": ()}
     phase_words = {**AllFoursHand.phase_words, BIDDING: "pass or bid", SALE: "sell or pitch"}
 
@@ -46,10 +46,10 @@ class AuctionPitchHand(SingleBids, AllFoursHand):
         self._deal(deck)
         self.contract: tuple[int, int] | None = None
         self.declarer = -1
-        self.bids: list[tuple[int, int]] = []   # (seat, amount), 0 = pass
+        self.bids: list[tuple[int, int]] = []  # (seat, amount), 0 = pass
         self.high_bid, self.high_bidder = 0, -1
-        self.active = 0          # seats that have bid and not passed (a pass is final)
-        self.opened = False      # the first round o_1 ... o_{k-1} is over
+        self.active = 0  # seats that have bid and not passed (a pass is final)
+        self.opened = False  # the first round o_1 ... o_{k-1} is over
         self.won_points = [0] * len(self.sides)
         self.phase, self.to_act = BIDDING, (self.eldest + 1) % self.k
 
@@ -67,7 +67,7 @@ class AuctionPitchHand(SingleBids, AllFoursHand):
         self.bids = [(seats.index(b["seat"]), b.get("amount", 0)) for b in obs["bids"]]
         self.high_bid = max((a for _, a in self.bids), default=0)
 
-    def clone(self) -> "AuctionPitchHand":
+    def clone(self) -> AuctionPitchHand:
         """As the All Fours hand's, with the auction's own list copied."""
         new = super().clone()
         new.bids = self.bids.copy()
@@ -138,7 +138,7 @@ class AuctionPitchHand(SingleBids, AllFoursHand):
         if self.phase == BIDDING:
             r = self.rules
             low = max(r.min_bid, self.high_bid + 1)
-            i = int(rng.random() * (r.max_bid - low + 2))   # pass, low, ..., max_bid
+            i = int(rng.random() * (r.max_bid - low + 2))  # pass, low, ..., max_bid
             self.do_bid(low + i - 1 if i else 0)
         elif self.phase == SALE:
             options = self.choices()
@@ -162,12 +162,18 @@ class AuctionPitchHand(SingleBids, AllFoursHand):
 
     def _refuse_rule(self, action: Any) -> None:
         """A sale with no bid, or one that would put the eldest out, names its rule (14)."""
-        if (self.phase == SALE and isinstance(action, dict) and action.get("type") == "sell"
-                and action.get("seat", self.seats[self.eldest]) == self.seats[self.eldest] and not self.can_sell()):
+        if (
+            self.phase == SALE
+            and isinstance(action, dict)
+            and action.get("type") == "sell"
+            and action.get("seat", self.seats[self.eldest]) == self.seats[self.eldest]
+            and not self.can_sell()
+        ):
             if not self.high_bid:
                 raise IllegalAction("the eldest cannot sell: nobody bid")
-            raise IllegalAction(f"the eldest cannot sell: a bid of {self.high_bid} would put him out (4.3); "
-                                "he must pitch")
+            raise IllegalAction(
+                f"the eldest cannot sell: a bid of {self.high_bid} would put him out (4.3); he must pitch"
+            )
 
     # ------------------------------------------------------------------ scoring
     def _play_items(self) -> list[Item]:
@@ -221,12 +227,15 @@ class AuctionPitchHand(SingleBids, AllFoursHand):
     def public(self, me: int | None) -> dict[str, Any]:
         """Also public: the auction, bid by bid."""
         out = super().public(me)
-        out["bids"] = [{"seat": self.seats[s], "type": "bid", "amount": a} if a else
-                       {"seat": self.seats[s], "type": "pass"} for s, a in self.bids]
+        out["bids"] = [
+            {"seat": self.seats[s], "type": "bid", "amount": a} if a else {"seat": self.seats[s], "type": "pass"}
+            for s, a in self.bids
+        ]
         return out
 
 
 AUCTION_PITCH = Ruleset(name="auction_pitch", target=7, min_bid=1, max_bid=4)
 
-SPECS = (GameSpec(default=AUCTION_PITCH, players=(4, 5, 6, 7), options={"target": check_positive},
-                  hand=AuctionPitchHand),)
+SPECS = (
+    GameSpec(default=AUCTION_PITCH, players=(4, 5, 6, 7), options={"target": check_positive}, hand=AuctionPitchHand),
+)

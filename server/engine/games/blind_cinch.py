@@ -45,10 +45,16 @@ class BlindCinchRules(Ruleset):
         return out
 
 
-BLIND_CINCH = BlindCinchRules(name="blind_cinch", target=BaseTarget(FOSTER51.target), min_bid=FOSTER51.min_bid,
-                              base=FOSTER51.name, blind_packet=4)
+BLIND_CINCH = BlindCinchRules(
+    name="blind_cinch", target=BaseTarget(FOSTER51.target), min_bid=FOSTER51.min_bid, base=FOSTER51.name, blind_packet=4
+)
 
 SPECS = (
-    GameSpec(default=BLIND_CINCH, players=(4,), hand=HandState, partnerships=True,
-             options={"base": check_choice(FOSTER51.name, AMERICAN62.name), "target": check_positive}),
+    GameSpec(
+        default=BLIND_CINCH,
+        players=(4,),
+        hand=HandState,
+        partnerships=True,
+        options={"base": check_choice(FOSTER51.name, AMERICAN62.name), "target": check_positive},
+    ),
 )

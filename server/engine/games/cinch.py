@@ -7,6 +7,11 @@ from ..state import HandState
 
 SPECS = (
     GameSpec(default=AMERICAN62, players=(4,), options={}, hand=HandState, partnerships=True),
-    GameSpec(default=FOSTER51, players=(4,), options={name: check_cinch for name in OPTION_NAMES},
-             hand=HandState, partnerships=True),
+    GameSpec(
+        default=FOSTER51,
+        players=(4,),
+        options={name: check_cinch for name in OPTION_NAMES},
+        hand=HandState,
+        partnerships=True,
+    ),
 )

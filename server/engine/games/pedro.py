@@ -43,8 +43,8 @@ class PedroHand(AuctionPitchHand):
     """Pedro's hand: the deal of the whole pack as an option and the 18 points a deal."""
 
     __slots__ = ()
-    to_winner = True   # 5.3: "Everything counts to the player winning it"
-    card_items = CARD_ITEMS   # the trumps that count after High, Low and Jack, by rank, in order
+    to_winner = True  # 5.3: "Everything counts to the player winning it"
+    card_items = CARD_ITEMS  # the trumps that count after High, Low and Jack, by rank, in order
 
     def _deal(self, deck: tuple[int, ...]) -> None:
         if not self.rules.deal_all:
@@ -54,20 +54,26 @@ class PedroHand(AuctionPitchHand):
         hands = [0] * k
         end = 0
         for x, size in deal_all_rounds(k, len(deck)):
-            for i in range(k):   # F3: a round of ``size`` from x gives o_i deck[x+size*i : x+size*(i+1)]
-                hands[(eldest + i) % k] |= mask_of(deck[x + size * i:x + size * (i + 1)])
+            for i in range(k):  # F3: a round of ``size`` from x gives o_i deck[x+size*i : x+size*(i+1)]
+                hands[(eldest + i) % k] |= mask_of(deck[x + size * i : x + size * (i + 1)])
             end = x + size * k
         self.hands = hands
-        self.dealt = mask_of(deck[:end])   # the last cards (52 mod k in pedro) are out of play
+        self.dealt = mask_of(deck[:end])  # the last cards (52 mod k in pedro) are out of play
 
     def _game_items(self, in_play: int) -> list[Item]:
         """The Ten (Game), Five and Nine of trumps, each to its winner if in play (5.3)."""
         base = self.trump * 13
-        return [(item, self._winner_side(base + rank), value, base + rank) for item, rank, value in self.card_items
-                if in_play >> (base + rank) & 1]
+        return [
+            (item, self._winner_side(base + rank), value, base + rank)
+            for item, rank, value in self.card_items
+            if in_play >> (base + rank) & 1
+        ]
 
 
 PEDRO = PedroRules(name="pedro", target=50, min_bid=1, max_bid=18, raises=True)
 
-SPECS = (GameSpec(default=PEDRO, players=(4, 5, 6, 7), options={"target": check_positive, "deal_all": check_bool},
-                  hand=PedroHand),)
+SPECS = (
+    GameSpec(
+        default=PEDRO, players=(4, 5, 6, 7), options={"target": check_positive, "deal_all": check_bool}, hand=PedroHand
+    ),
+)

@@ -17,10 +17,11 @@ class PitchHand(AllFoursHand):
     __slots__ = ()
 
     def _game_tie(self, tied: list[int]) -> int | None:
-        return None   # 2.3: "no one can count Game if it is a tie", for every k
+        return None  # 2.3: "no one can count Game if it is a tie", for every k
 
 
 PITCH = Ruleset(name="pitch", target=7, min_bid=0)
 
-SPECS = (GameSpec(default=PITCH, players=(2, 3, 4), options={"target": check_positive}, hand=PitchHand,
-                  partnerships=True),)
+SPECS = (
+    GameSpec(default=PITCH, players=(2, 3, 4), options={"target": check_positive}, hand=PitchHand, partnerships=True),
+)

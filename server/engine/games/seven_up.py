@@ -8,5 +8,4 @@ from .all_fours import TURN_UP_OPTIONS, TurnUpHand
 
 SEVEN_UP = Ruleset(name="seven_up", target=7, min_bid=0)
 
-SPECS = (GameSpec(default=SEVEN_UP, players=(2, 3, 4), options=TURN_UP_OPTIONS, hand=TurnUpHand,
-                  partnerships=True),)
+SPECS = (GameSpec(default=SEVEN_UP, players=(2, 3, 4), options=TURN_UP_OPTIONS, hand=TurnUpHand, partnerships=True),)

@@ -14,7 +14,7 @@ class SingleBids:
     """A mixin for an All Fours hand: the bids on offer and what a bid does."""
 
     __slots__ = ()
-    after_auction = ""   # the phase in which the declarer acts once the dealer has bid
+    after_auction = ""  # the phase in which the declarer acts once the dealer has bid
 
     def legal_bids(self) -> list[int]:
         """0 (pass) and every amount above the highest bid, up to the ruleset's maximum."""

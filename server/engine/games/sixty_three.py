@@ -12,11 +12,23 @@ from ..scoring import SCORING_SETBACK
 from ..state import HandState
 
 SIXTY_THREE = Ruleset(
-    name="sixty_three", target=150, min_bid=1, max_bid=63, draw=DRAW_FOSTER, low_to_holder=False,
-    scoring=SCORING_DIFFERENCE, raises=True, extra_counts=(("K", 25), ("3", 15), ("9", 9)),
+    name="sixty_three",
+    target=150,
+    min_bid=1,
+    max_bid=63,
+    draw=DRAW_FOSTER,
+    low_to_holder=False,
+    scoring=SCORING_DIFFERENCE,
+    raises=True,
+    extra_counts=(("K", 25), ("3", 15), ("9", 9)),
 )
 
 SPECS = (
-    GameSpec(default=SIXTY_THREE, players=(4,), hand=HandState, partnerships=True,
-             options={"scoring": check_choice(SCORING_DIFFERENCE, SCORING_SETBACK), "target": check_positive}),
+    GameSpec(
+        default=SIXTY_THREE,
+        players=(4,),
+        hand=HandState,
+        partnerships=True,
+        options={"scoring": check_choice(SCORING_DIFFERENCE, SCORING_SETBACK), "target": check_positive},
+    ),
 )

@@ -21,14 +21,14 @@ from .auction_pitch import Item
 from .pedro import PedroHand, PedroRules
 
 JOKER_BIT = 1 << JOKER
-JOKER_POINTS = 15   # 6.3: "JK 15", scored last ("Snoozer", 6.4)
+JOKER_POINTS = 15  # 6.3: "JK 15", scored last ("Snoozer", 6.4)
 
 
 class SnoozerHand(PedroHand):
     """Snoozer's hand: Pedro's over 53 cards with the joker as the lowest trump."""
 
     __slots__ = ()
-    card_items = (("ten", TEN, 1), ("three", THREE, 3), ("five", FIVE, 5), ("nine", NINE, 9))   # 6.3, 6.4
+    card_items = (("ten", TEN, 1), ("three", THREE, 3), ("five", FIVE, 5), ("nine", NINE, 9))  # 6.3, 6.4
 
     def _fix_trump(self, suit: int) -> None:
         self.trump, self.tables = suit, JOKER_TRUMP_TABLES[suit]
@@ -42,10 +42,15 @@ class SnoozerHand(PedroHand):
 
     def _refuse_rule(self, action: Any) -> None:
         """A pitch of ``JK`` names its rule (6.2, 14) rather than a follow rule."""
-        if (self.phase == PLAY and self.tables is None and isinstance(action, dict)
-                and action.get("type") == "play" and action.get("card") == "JK"
-                and action.get("seat", self.seats[self.to_act]) == self.seats[self.to_act]
-                and self.hands[self.to_act] & JOKER_BIT):
+        if (
+            self.phase == PLAY
+            and self.tables is None
+            and isinstance(action, dict)
+            and action.get("type") == "play"
+            and action.get("card") == "JK"
+            and action.get("seat", self.seats[self.to_act]) == self.seats[self.to_act]
+            and self.hands[self.to_act] & JOKER_BIT
+        ):
             raise IllegalAction("JK cannot be the pitch: the joker names no suit (RULES-family 6.2)")
         super()._refuse_rule(action)
 
@@ -60,5 +65,12 @@ class SnoozerHand(PedroHand):
 
 SNOOZER = PedroRules(name="snoozer", target=50, min_bid=1, max_bid=36, raises=True)
 
-SPECS = (GameSpec(default=SNOOZER, players=(4, 5, 6, 7),
-                  options={"target": check_choice(50, 100), "deal_all": check_bool}, hand=SnoozerHand, deck=53),)
+SPECS = (
+    GameSpec(
+        default=SNOOZER,
+        players=(4, 5, 6, 7),
+        options={"target": check_choice(50, 100), "deal_all": check_bool},
+        hand=SnoozerHand,
+        deck=53,
+    ),
+)

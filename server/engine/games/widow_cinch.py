@@ -26,8 +26,7 @@ from random import Random
 from typing import Any
 
 from ..boards import Board
-from ..cards import (ACE, CARD_INDEX, CARD_NAMES, FIVE, JACK, SUITS, TEN, TRUMP_TABLES, TWO, cards_of, mask_of,
-                     names_of)
+from ..cards import ACE, CARD_INDEX, CARD_NAMES, FIVE, JACK, SUITS, TEN, TRUMP_TABLES, TWO, cards_of, mask_of, names_of
 from ..hand import IllegalAction, bid_amount, bid_entries, trump_entries
 from ..rulesets import FOSTER51, GameSpec, Ruleset, check_positive
 from .all_fours import DISCARD, DONE, PLAY, AllFoursHand
@@ -36,24 +35,40 @@ from .single_bids import SingleBids
 BIDDING, WIDOW, TRUMP = "bidding", "widow", "trump"
 PLAYERS = 6
 SIDE_NAMES = ("P1P4", "P2P5", "P3P6")
-SIDE_OF = (0, 1, 2, 0, 1, 2)   # 9.1: "two adversaries between himself and his partner"
+SIDE_OF = (0, 1, 2, 0, 1, 2)  # 9.1: "two adversaries between himself and his partner"
 
-_FIELDS: dict[str, tuple[str, ...]] = {"pass": (), "bid": ("amount",), "widow": ("take",), "trump": ("suit",),
-                                       "discard": ("cards",), "play": ("card", "extras")}
-_EXPECTED = {BIDDING: "pass or bid", WIDOW: "widow (take or leave)", TRUMP: "trump", DISCARD: "discard",
-             PLAY: "play"}
+_FIELDS: dict[str, tuple[str, ...]] = {
+    "pass": (),
+    "bid": ("amount",),
+    "widow": ("take",),
+    "trump": ("suit",),
+    "discard": ("cards",),
+    "play": ("card", "extras"),
+}
+_EXPECTED = {BIDDING: "pass or bid", WIDOW: "widow (take or leave)", TRUMP: "trump", DISCARD: "discard", PLAY: "play"}
 
 
 class WidowCinchHand(SingleBids, AllFoursHand):
     """One hand of Widow Cinch from the deal to the last trick."""
 
-    after_auction = WIDOW   # 9.3: the declarer takes or leaves the widow, then names trump
+    after_auction = WIDOW  # 9.3: the declarer takes or leaves the widow, then names trump
 
     action_fields = _FIELDS
     phase_words = _EXPECTED
 
-    __slots__ = ("contract", "declarer", "bids", "high_bid", "high_bidder", "widow", "widow_taken", "discarded",
-                 "discard_turn", "won_points", "hand_delta")
+    __slots__ = (
+        "contract",
+        "declarer",
+        "bids",
+        "high_bid",
+        "high_bidder",
+        "widow",
+        "widow_taken",
+        "discarded",
+        "discard_turn",
+        "won_points",
+        "hand_delta",
+    )
 
     # ------------------------------------------------------------------ deal and auction
     def _start(self, deck: tuple[int, ...]) -> None:
@@ -61,14 +76,21 @@ class WidowCinchHand(SingleBids, AllFoursHand):
         hands, eldest = self.hands, self.eldest
         for i in range(PLAYERS):
             a, b = 4 * i, 28 + 4 * i
-            hands[(eldest + i) % PLAYERS] = ((1 << deck[a]) | (1 << deck[a + 1]) | (1 << deck[a + 2])
-                                             | (1 << deck[a + 3]) | (1 << deck[b]) | (1 << deck[b + 1])
-                                             | (1 << deck[b + 2]) | (1 << deck[b + 3]))
+            hands[(eldest + i) % PLAYERS] = (
+                (1 << deck[a])
+                | (1 << deck[a + 1])
+                | (1 << deck[a + 2])
+                | (1 << deck[a + 3])
+                | (1 << deck[b])
+                | (1 << deck[b + 1])
+                | (1 << deck[b + 2])
+                | (1 << deck[b + 3])
+            )
         self.widow = (1 << deck[24]) | (1 << deck[25]) | (1 << deck[26]) | (1 << deck[27])
         self.dealt = (1 << 52) - 1
         self.contract: tuple[int, int] | None = None
         self.declarer = -1
-        self.bids: list[tuple[int, int]] = []      # (seat, amount), 0 = pass
+        self.bids: list[tuple[int, int]] = []  # (seat, amount), 0 = pass
         self.high_bid, self.high_bidder = 0, -1
         self.widow_taken: bool | None = None
         self.discarded = [0] * PLAYERS
@@ -76,7 +98,7 @@ class WidowCinchHand(SingleBids, AllFoursHand):
         self.won_points = self.hand_delta = (0, 0, 0)
         self.phase, self.to_act = BIDDING, eldest
 
-    def clone(self) -> "WidowCinchHand":
+    def clone(self) -> WidowCinchHand:
         """As the All Fours hand's, with the auction's and the discards' lists copied."""
         new = super().clone()
         new.bids, new.discarded = self.bids.copy(), self.discarded.copy()
@@ -179,7 +201,7 @@ class WidowCinchHand(SingleBids, AllFoursHand):
             self.do_discard(mask_of(rng.sample(held, len(held) - 6)))
         elif phase == BIDDING:
             low = max(self.rules.min_bid, self.high_bid + 1)
-            i = int(rng.random() * (self.rules.max_bid - low + 2))   # pass, low, ..., max_bid
+            i = int(rng.random() * (self.rules.max_bid - low + 2))  # pass, low, ..., max_bid
             self.do_bid(low + i - 1 if i else 0)
         elif phase == WIDOW:
             self.do_widow(rng.random() < 0.5)
@@ -209,7 +231,7 @@ class WidowCinchHand(SingleBids, AllFoursHand):
             if not isinstance(take, bool):
                 raise IllegalAction(f"a widow action needs a boolean take, not {take!r}")
             self.do_widow(take)
-        else:   # trump
+        else:  # trump
             suit = action.get("suit")
             if not isinstance(suit, str) or len(suit) != 1 or suit not in SUITS:
                 raise IllegalAction(f"trump suit must be one of C D H S, not {suit!r}")
@@ -235,13 +257,22 @@ class WidowCinchHand(SingleBids, AllFoursHand):
             # as the discard actions named the cards; the fast layer keeps masks only
             named = [[CARD_INDEX[c] for c in a["cards"]] for a in self.actions if a["type"] == "discard"]
             order = named or [cards_of(mask) for _, mask in self._discards_in_turn()]
-            out += [{"item": CARD_NAMES[c], "side": side, "value": values[c], "discard": True}
-                    for cards in order for c in cards if values[c]]
+            out += [
+                {"item": CARD_NAMES[c], "side": side, "value": values[c], "discard": True}
+                for cards in order
+                for c in cards
+                if values[c]
+            ]
         return out
 
     def _record(self) -> dict[str, Any]:
-        return {"discards": self.seat_dict(self.discarded), "stock": [], "out_of_play": [],
-                "widow": [] if self.widow_taken else names_of(self.widow), "turnups": []}
+        return {
+            "discards": self.seat_dict(self.discarded),
+            "stock": [],
+            "out_of_play": [],
+            "widow": [] if self.widow_taken else names_of(self.widow),
+            "turnups": [],
+        }
 
     def describe_extra(self) -> dict[str, Any]:
         out: dict[str, Any] = {"items": self.scored_items(), "widow_taken": self.widow_taken}
@@ -253,12 +284,21 @@ class WidowCinchHand(SingleBids, AllFoursHand):
         """Public: the auction, whether the widow was taken (never its cards) and the
         face-up discards, in Cinch's ``draws`` shape."""
         return {
-            "bids": [{"seat": self.seats[s], "type": "bid", "amount": a} if a else
-                     {"seat": self.seats[s], "type": "pass"} for s, a in self.bids],
+            "bids": [
+                {"seat": self.seats[s], "type": "bid", "amount": a} if a else {"seat": self.seats[s], "type": "pass"}
+                for s, a in self.bids
+            ],
             "widow_taken": self.widow_taken,
-            "draws": [{"seat": self.seats[seat], "discarded": mask.bit_count(), "received": 0,
-                       "shown": names_of(mask), "cards": names_of(mask)}
-                      for seat, mask in self._discards_in_turn()],
+            "draws": [
+                {
+                    "seat": self.seats[seat],
+                    "discarded": mask.bit_count(),
+                    "received": 0,
+                    "shown": names_of(mask),
+                    "cards": names_of(mask),
+                }
+                for seat, mask in self._discards_in_turn()
+            ],
         }
 
     def _discards_in_turn(self) -> list[tuple[int, int]]:
@@ -266,13 +306,14 @@ class WidowCinchHand(SingleBids, AllFoursHand):
         return [((self.declarer + i) % PLAYERS, self.discarded[(self.declarer + i) % PLAYERS]) for i in range(turns)]
 
     @classmethod
-    def at_play(cls, rules: Ruleset, obs: dict[str, Any], hands: list[int]) -> "WidowCinchHand":
+    def at_play(cls, rules: Ruleset, obs: dict[str, Any], hands: list[int]) -> WidowCinchHand:
         """The first lead with ``hands`` (see ``Hand.at_play``): the auction, the widow's
         fate, trump and the face-up discards from ``obs``. The deal is unknown and
         replaced by ``hands``; a left widow is among the cards nobody holds."""
         seats = list(obs["seats"])
-        state = cls(rules, Board(obs["dealer"], tuple(range(52)), "00"),
-                    tuple(obs["scores"][side] for side in SIDE_NAMES))
+        state = cls(
+            rules, Board(obs["dealer"], tuple(range(52)), "00"), tuple(obs["scores"][side] for side in SIDE_NAMES)
+        )
         state.hands = list(hands)
         state.bids = [(seats.index(b["seat"]), b.get("amount", 0)) for b in obs["bids"]]
         state.high_bid = max((a for _, a in state.bids), default=0)
@@ -289,8 +330,16 @@ class WidowCinchHand(SingleBids, AllFoursHand):
         return state
 
 
-WIDOW_CINCH = Ruleset(name="widow_cinch", target=FOSTER51.target, min_bid=1, max_bid=14, players=PLAYERS,
-                      low_to_holder=False)
+WIDOW_CINCH = Ruleset(
+    name="widow_cinch", target=FOSTER51.target, min_bid=1, max_bid=14, players=PLAYERS, low_to_holder=False
+)
 
-SPECS = (GameSpec(default=WIDOW_CINCH, players=(PLAYERS,), options={"target": check_positive},
-                  hand=WidowCinchHand, fixed_sides={PLAYERS: (SIDE_NAMES, SIDE_OF)}),)
+SPECS = (
+    GameSpec(
+        default=WIDOW_CINCH,
+        players=(PLAYERS,),
+        options={"target": check_positive},
+        hand=WidowCinchHand,
+        fixed_sides={PLAYERS: (SIDE_NAMES, SIDE_OF)},
+    ),
+)

@@ -47,7 +47,7 @@ class Api:
             return
         try:
             operation.validate_response(response)
-        except (Exception, BaseExceptionGroup) as exc:      # schemathesis's failures: one, or a group of them
+        except (Exception, BaseExceptionGroup) as exc:  # schemathesis's failures: one, or a group of them
             self.violations.append(f"{method} {path} -> {response.status_code}: {exc}\n{response.text[:500]}")
 
     def register(self, name):
@@ -89,8 +89,9 @@ class RemoteBot(threading.Thread):
                 if self.stop.is_set():
                     return
             if self.illegal_first:
-                bad = self.api.call("POST", f"/api/v1/decisions/{decision['id']}", self.token,
-                                    json={"type": "play", "card": "1X"})
+                bad = self.api.call(
+                    "POST", f"/api/v1/decisions/{decision['id']}", self.token, json={"type": "play", "card": "1X"}
+                )
                 self.refused.append(bad.status_code)
             action = random_action(decision["legal"], self.rng)
             self.api.call("POST", f"/api/v1/decisions/{decision['id']}", self.token, json=action)

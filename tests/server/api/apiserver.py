@@ -27,12 +27,24 @@ def start_api(redis_url, store, processes=2, **env):
     registrations are not limited unless a test says so: tests of refusals and the
     schemathesis run make hundreds from one address (test_rate_limits tests the limits)."""
     port = free_port()
-    env = {**os.environ, "REDIS_URL": redis_url, "CINCH_PREFIX": store.prefix, "CINCH_QUEUE": store.queue_name,
-           "CINCH_ADMIN_TOKEN": ADMIN, "CINCH_LIMIT_FAILED_AUTH": "1000000/minute",
-           "CINCH_LIMIT_REGISTRATIONS": "1000000/hour", **env}
-    log = tempfile.TemporaryFile()      # not a pipe: a server that logs much must never block on it
-    proc = subprocess.Popen(gunicorn_command(f"127.0.0.1:{port}", processes), env=env, stdout=subprocess.DEVNULL,
-                            stderr=log, start_new_session=True)
+    env = {
+        **os.environ,
+        "REDIS_URL": redis_url,
+        "CINCH_PREFIX": store.prefix,
+        "CINCH_QUEUE": store.queue_name,
+        "CINCH_ADMIN_TOKEN": ADMIN,
+        "CINCH_LIMIT_FAILED_AUTH": "1000000/minute",
+        "CINCH_LIMIT_REGISTRATIONS": "1000000/hour",
+        **env,
+    }
+    log = tempfile.TemporaryFile()  # not a pipe: a server that logs much must never block on it
+    proc = subprocess.Popen(
+        gunicorn_command(f"127.0.0.1:{port}", processes),
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=log,
+        start_new_session=True,
+    )
     client = Api(f"http://127.0.0.1:{port}")
     client.port = port
     deadline = time.monotonic() + 30

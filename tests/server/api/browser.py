@@ -5,15 +5,23 @@ left the machine."""
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 
 CHROMIUM = Path("/usr/bin/chromium")
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 @contextmanager
@@ -25,6 +33,7 @@ def chromium_page() -> Iterator[tuple[object, list[str]]]:
             pytest.fail("CI needs Debian's chromium at /usr/bin/chromium (.ci/run installs it)")
         pytest.skip("Debian's chromium is not installed (apt install chromium)")
     from playwright.sync_api import sync_playwright
+
     requested: list[str] = []
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)

@@ -20,6 +20,7 @@ def api_with(redis_url, store):
     def start(**env):
         servers.append(start_api(redis_url, store, **env))
         return servers[-1]
+
     yield start
     for server in servers:
         stop_api(server)
@@ -33,5 +34,3 @@ def remote_bots():
         bot.stop.set()
     for bot in bots:
         bot.join(timeout=5)
-
-

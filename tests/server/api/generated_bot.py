@@ -20,20 +20,57 @@ from arena_client import AuthenticatedClient, Client
 from arena_client.api.bots import register_bot, trust_bot
 from arena_client.api.decisions import answer_decision, next_decision
 from arena_client.api.tournaments import create_tournament, get_results, get_tournament
-from arena_client.models import (AcceptAction, BegAction, BidAction, BotRegister, BotToken, BunchAction, CallAction,
-                                 Decision,
-                                 DiscardAction, DiscardActionType, DiscardChoice, GiveAction, PassAction,
-                                 PitchAction, PlayAction, PlayActionType, PlayChoice, RefuseAction, Results,
-                                 RobAction, RobActionType, RobChoice, RunAction, SellAction, StandAction, Tournament,
-                                 TournamentCreate, TournamentCreated, TournamentStatus, TrumpAction, Trust,
-                                 WidowAction)
+from arena_client.models import (
+    AcceptAction,
+    BegAction,
+    BidAction,
+    BotRegister,
+    BotToken,
+    BunchAction,
+    CallAction,
+    Decision,
+    DiscardAction,
+    DiscardActionType,
+    DiscardChoice,
+    GiveAction,
+    PassAction,
+    PitchAction,
+    PlayAction,
+    PlayActionType,
+    PlayChoice,
+    RefuseAction,
+    Results,
+    RobAction,
+    RobActionType,
+    RobChoice,
+    RunAction,
+    SellAction,
+    StandAction,
+    Tournament,
+    TournamentCreate,
+    TournamentCreated,
+    TournamentStatus,
+    TrumpAction,
+    Trust,
+    WidowAction,
+)
 from arena_client.types import UNSET
 
 # The actions that are their type alone (the All Fours games' begging and bunching, the
 # auction games' sale) and widow_cinch's widow (its ``take`` in the entry), sent back as
 # the legal entry gives them, like a pass, a bid or auction_cinch's call.
-Bare = (AcceptAction | BegAction | BunchAction | GiveAction | PitchAction | RefuseAction | RunAction | SellAction
-        | StandAction | WidowAction)
+Bare = (
+    AcceptAction
+    | BegAction
+    | BunchAction
+    | GiveAction
+    | PitchAction
+    | RefuseAction
+    | RunAction
+    | SellAction
+    | StandAction
+    | WidowAction
+)
 Answer = BidAction | CallAction | DiscardAction | PassAction | PlayAction | RobAction | TrumpAction | Bare
 Entry = BidAction | CallAction | DiscardChoice | PassAction | PlayChoice | RobChoice | TrumpAction | Bare
 
@@ -43,16 +80,17 @@ def answer_for(entry: Entry) -> Answer:
     fewest cards it allows."""
     if isinstance(entry, PlayChoice):
         if isinstance(entry.extras_count, int) and isinstance(entry.extras_from, list):
-            return PlayAction(type_=PlayActionType.PLAY, card=entry.card,
-                              extras=entry.extras_from[:entry.extras_count])
+            return PlayAction(
+                type_=PlayActionType.PLAY, card=entry.card, extras=entry.extras_from[: entry.extras_count]
+            )
         return PlayAction(type_=PlayActionType.PLAY, card=entry.card, extras=UNSET)
     if isinstance(entry, DiscardChoice):
         must = entry.must_include if isinstance(entry.must_include, list) else []
         rest = [card for card in entry.from_ if card not in must]
-        return DiscardAction(type_=DiscardActionType.DISCARD, cards=must + rest[:max(0, entry.min_ - len(must))])
+        return DiscardAction(type_=DiscardActionType.DISCARD, cards=must + rest[: max(0, entry.min_ - len(must))])
     if isinstance(entry, RobChoice):
         rest = [card for card in entry.from_ if card not in entry.must_keep]
-        return RobAction(type_=RobActionType.ROB, keep=entry.must_keep + rest[:entry.size - len(entry.must_keep)])
+        return RobAction(type_=RobActionType.ROB, keep=entry.must_keep + rest[: entry.size - len(entry.must_keep)])
     return entry
 
 
@@ -84,8 +122,17 @@ def main(base: str, admin_token: str, name: str) -> None:
             refused += 1
     results = get_results.sync(created.id, client=public)
     assert isinstance(results, Results), results
-    print(json.dumps({"tournament": created.id, "status": str(status), "answered": answered,
-                      "refused": refused, "standings": [row.to_dict() for row in results.standings]}))
+    print(
+        json.dumps(
+            {
+                "tournament": created.id,
+                "status": str(status),
+                "answered": answered,
+                "refused": refused,
+                "standings": [row.to_dict() for row in results.standings],
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

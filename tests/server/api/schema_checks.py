@@ -12,8 +12,9 @@ from server.engine.playout import random_action
 from server.engine.record import hand_record
 
 
-def walk_validating(rules, set_seed: str, k: int, hands: int, rng: Random, size: int = 52
-                    ) -> tuple[set[str], list[dict]]:
+def walk_validating(
+    rules, set_seed: str, k: int, hands: int, rng: Random, size: int = 52
+) -> tuple[set[str], list[dict]]:
     """Play boards 1 ... ``hands`` of ``set_seed`` at ``k`` seats by random legal actions,
     asserting at every decision that each seat's (and the public) observation, each legal
     entry and the chosen action fit the schemas, and at the end that the hand record does.

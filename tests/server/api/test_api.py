@@ -22,7 +22,7 @@ def test_register_rotate_disable(api):
     again = api.call("POST", "/api/v1/bots", json={"name": "alice"})
     assert again.status_code == 409 and again.headers["Content-Type"] == "application/problem+json"
     rotated = api.call("POST", "/api/v1/bots/alice/token", token).json()["token"]
-    assert api.call("GET", "/api/v1/decisions", token).status_code == 401          # the old one is dead
+    assert api.call("GET", "/api/v1/decisions", token).status_code == 401  # the old one is dead
     assert api.call("GET", "/api/v1/decisions", rotated).status_code == 200
     assert api.call("POST", "/api/v1/bots/alice/disable", rotated).status_code == 403
     assert api.call("POST", "/api/v1/bots/alice/disable", ADMIN).json()["status"] == "disabled"
@@ -30,9 +30,9 @@ def test_register_rotate_disable(api):
     listed = {b["name"]: b for b in api.call("GET", "/api/v1/bots").json()}
     assert listed["alice"]["status"] == "disabled" and listed["random"]["kind"] == "builtin"
     assert "token" not in str(listed)
-    assert api.call("POST", "/api/v1/bots/alice/enable", rotated).status_code == 401     # disabled: no token
+    assert api.call("POST", "/api/v1/bots/alice/enable", rotated).status_code == 401  # disabled: no token
     assert api.call("POST", "/api/v1/bots/alice/enable", ADMIN).json()["status"] == "active"
-    assert api.call("GET", "/api/v1/decisions", rotated).status_code == 200              # the same token again
+    assert api.call("GET", "/api/v1/decisions", rotated).status_code == 200  # the same token again
     assert api.call("POST", "/api/v1/bots/random/disable", ADMIN).json()["status"] == "disabled"
     refused = api.call("POST", "/api/v1/tournaments", ADMIN, json={"bots": ["random", "rule"], "boards": 1})
     assert refused.status_code == 422 and "random" in refused.json()["detail"]
@@ -45,8 +45,9 @@ def test_remote_bot_plays_a_tournament_and_records_replay(api, rq_workers, remot
     bot = RemoteBot(api, token, seed=1, illegal_first=True)
     remote_bots.append(bot)
     bot.start()
-    created = api.call("POST", "/api/v1/tournaments", ADMIN,
-                       json={"bots": ["remote-one", "random"], "boards": 4, "chunk": 2})
+    created = api.call(
+        "POST", "/api/v1/tournaments", ADMIN, json={"bots": ["remote-one", "random"], "boards": 4, "chunk": 2}
+    )
     assert created.status_code == 201, created.text
     tid = created.json()["id"]
     wait_finished(api, tid)
@@ -71,9 +72,17 @@ def test_silent_bot_times_out_gets_default_actions_and_is_marked_faulty(api, rq_
     bot = RemoteBot(api, token, silent=True)
     remote_bots.append(bot)
     bot.start()
-    created = api.call("POST", "/api/v1/tournaments", ADMIN, json={
-        "bots": ["sleepy", "rule"], "boards": 2, "chunk": 2,
-        "limits": {"decision_ms": 100, "bank_ms": 0, "max_timeouts": 2}})
+    created = api.call(
+        "POST",
+        "/api/v1/tournaments",
+        ADMIN,
+        json={
+            "bots": ["sleepy", "rule"],
+            "boards": 2,
+            "chunk": 2,
+            "limits": {"decision_ms": 100, "bank_ms": 0, "max_timeouts": 2},
+        },
+    )
     tid = created.json()["id"]
     wait_finished(api, tid, timeout=120)
     match = api.call("GET", f"/api/v1/tournaments/{tid}/matches").json()[0]
@@ -87,7 +96,9 @@ def test_only_the_admin_marks_a_remote_bot_trusted_and_trust_opens_two_room_form
     token = api.register("vouched")
     assert api.call("GET", "/api/v1/bots/vouched").json()["trusted"] is False
     assert api.call("GET", "/api/v1/bots/rule").json()["trusted"] is True
-    refused = api.call("POST", "/api/v1/tournaments", ADMIN, json={"format": "round_robin", "bots": ["vouched", "rule"]})
+    refused = api.call(
+        "POST", "/api/v1/tournaments", ADMIN, json={"format": "round_robin", "bots": ["vouched", "rule"]}
+    )
     assert refused.status_code == 422 and "vouched is not trusted" in refused.json()["detail"]
     assert api.call("POST", "/api/v1/bots/vouched/trust", token, json={"trusted": True}).status_code == 403
     assert api.call("POST", "/api/v1/bots/rule/trust", ADMIN, json={"trusted": False}).status_code == 409
@@ -109,8 +120,7 @@ def test_a_running_match_has_its_anytime_interval_beside_the_mean(api, store):
     OpenAPI document says which interval is which."""
     deals = dealsets.generate("anytime-api", 30)
     store.put_dealset(deals)
-    spec = validate({"bots": ["random", "rule", "search"], "boards": 30, "deals": deals.name},
-                    registry.roster(store))
+    spec = validate({"bots": ["random", "rule", "search"], "boards": 30, "deals": deals.name}, registry.roster(store))
     tid = store.create_tournament(spec, plan_matches(spec), "test", 60_000)
     long_run, short_run = (store.match(mid) for mid in store.match_ids(tid)[:2])
     scores = [(n * 7) % 23 - 8 for n in range(1, 25)]

@@ -6,10 +6,10 @@ from __future__ import annotations
 from random import Random
 
 import pytest
+from schema_checks import walk_validating
 
 from server.api.game_schemas import ActionSchema, ObservationSchema
 from server.engine import make_ruleset
-from schema_checks import walk_validating
 
 
 @pytest.mark.parametrize("k", [5, 6])

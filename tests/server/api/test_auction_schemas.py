@@ -7,15 +7,23 @@ from __future__ import annotations
 from random import Random
 
 import pytest
+from schema_checks import walk_validating
 
 from server.api.game_schemas import ActionSchema, HandRecord, ObservationSchema
 from server.engine import GAMES, generate_board, make_ruleset, new_hand, seats_for
 from server.engine.record import hand_record
-from schema_checks import walk_validating
 
 
-@pytest.mark.parametrize("name,options", [("auction_pitch", {}), ("pedro", {}), ("pedro", {"deal_all": True}),
-                                          ("snoozer", {}), ("snoozer", {"deal_all": True, "target": 100})])
+@pytest.mark.parametrize(
+    "name,options",
+    [
+        ("auction_pitch", {}),
+        ("pedro", {}),
+        ("pedro", {"deal_all": True}),
+        ("snoozer", {}),
+        ("snoozer", {"deal_all": True, "target": 100}),
+    ],
+)
 @pytest.mark.parametrize("k", [4, 5, 6, 7])
 def test_every_observation_action_and_record_fits_the_schemas(name, options, k):
     rules = make_ruleset(name, {"players": k, **options})
@@ -34,7 +42,7 @@ def test_the_joker_is_a_card_and_snoozer_options_are_typed():
     assert ActionSchema().validate({"type": "play", "card": "JQ"})
     schema = ObservationSchema().type_schemas["snoozer"]
     assert schema.fields["options"].schema.validate({"target": 100, "players": 7, "deal_all": True}) == {}
-    assert schema.fields["options"].schema.validate({"target": 60})            # 50 or 100 only (6.4)
+    assert schema.fields["options"].schema.validate({"target": 60})  # 50 or 100 only (6.4)
     rules = make_ruleset("snoozer", {"players": 5, "deal_all": True})
     state = new_hand(rules, generate_board("jk-record", 1, seats_for(5), 53))
     while state.phase != "done":

@@ -29,10 +29,14 @@ def wait_for(check, timeout=60):
         time.sleep(0.1)
 
 
-@pytest.mark.parametrize("request_", [      # the fast match first: the two workers are not all held up
-    {"format": "round_robin", "bots": ["random", "rule", "slowpoke"]},
-    {"format": "blind", "bots": ["random", "slowpoke"], "references": ["rule"]},
-], ids=["two-room", "blind"])
+@pytest.mark.parametrize(
+    "request_",
+    [  # the fast match first: the two workers are not all held up
+        {"format": "round_robin", "bots": ["random", "rule", "slowpoke"]},
+        {"format": "blind", "bots": ["random", "slowpoke"], "references": ["rule"]},
+    ],
+    ids=["two-room", "blind"],
+)
 def test_no_board_is_shown_until_every_entrant_has_played_it(api, rq_workers, remote_bots, request_):
     token = api.register("slowpoke")
     assert api.call("POST", "/api/v1/bots/slowpoke/trust", ADMIN, json={"trusted": True}).status_code == 200
@@ -40,8 +44,12 @@ def test_no_board_is_shown_until_every_entrant_has_played_it(api, rq_workers, re
     bot = RemoteBot(api, token, gate=gate)
     remote_bots.append(bot)
     bot.start()
-    created = api.call("POST", "/api/v1/tournaments", ADMIN, json={
-        **request_, "boards": 2, "chunk": 2, "limits": {"decision_ms": 60_000}})
+    created = api.call(
+        "POST",
+        "/api/v1/tournaments",
+        ADMIN,
+        json={**request_, "boards": 2, "chunk": 2, "limits": {"decision_ms": 60_000}},
+    )
     assert created.status_code == 201, created.text
     tid = created.json()["id"]
     assert created.json()["commitment"]["boards"] == 2
@@ -49,6 +57,7 @@ def test_no_board_is_shown_until_every_entrant_has_played_it(api, rq_workers, re
     def others_done():
         ms = api.call("GET", f"/api/v1/tournaments/{tid}/matches").json()
         return all(m["status"] == "complete" for m in ms if "slowpoke" not in (m["x"], m["y"])) and bot.seen
+
     wait_for(others_done)
     t = api.call("GET", f"/api/v1/tournaments/{tid}").json()
     assert t["pairs_done"] >= 2 and t["deals_seed"] is None

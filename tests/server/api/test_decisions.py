@@ -21,8 +21,10 @@ from server.engine.legality import check
 @pytest.fixture
 def arena(redis_url, store):
     def app():
-        return create_app({"REDIS_URL": redis_url, "CINCH_PREFIX": store.prefix,
-                           "CINCH_QUEUE": store.queue_name}).test_client()
+        return create_app(
+            {"REDIS_URL": redis_url, "CINCH_PREFIX": store.prefix, "CINCH_QUEUE": store.queue_name}
+        ).test_client()
+
     tokens = {name: registry.register(store, name) for name in ("alice", "bob")}
     return app, tokens
 
@@ -37,8 +39,12 @@ def ask(store, bot="alice", board=1, decision_ms=20000):
 
 
 def post(client, token, did, action, **query):
-    return client.post(f"/api/v1/decisions/{did}", json=action, query_string=query,
-                       headers={"Authorization": f"Bearer {token}"} if token else {})
+    return client.post(
+        f"/api/v1/decisions/{did}",
+        json=action,
+        query_string=query,
+        headers={"Authorization": f"Bearer {token}"} if token else {},
+    )
 
 
 def get(client, token, path, **query):
@@ -57,17 +63,17 @@ def test_every_refusal_is_the_same_whichever_process_served_the_decision(arena, 
     if served_here:
         assert get(client, tokens["alice"], "/next", wait=0).get_json()["id"] == did
     else:
-        get(app(), tokens["alice"], "/next", wait=0)           # another process served it
+        get(app(), tokens["alice"], "/next", wait=0)  # another process served it
     legal = view()["legal"]
     assert post(client, None, did, legal[0]).status_code == 401
     assert post(client, "cinch_not-a-token", did, legal[0]).status_code == 401
-    assert post(client, "cinch_not-a-token", did, illegal_for(legal)).status_code == 401   # 401 before 422
+    assert post(client, "cinch_not-a-token", did, illegal_for(legal)).status_code == 401  # 401 before 422
     stolen = post(client, tokens["bob"], did, legal[0])
     assert stolen.status_code == 404 and stolen.content_type == "application/problem+json"
     assert post(client, tokens["bob"], did, illegal_for(legal)).status_code == 404
     refused = post(client, tokens["alice"], did, illegal_for(legal))
     assert refused.status_code == 422 and refused.content_type == "application/problem+json"
-    assert json.loads(store.open_requests("alice")[0])["id"] == did        # nothing above changed anything
+    assert json.loads(store.open_requests("alice")[0])["id"] == did  # nothing above changed anything
     accepted = post(client, tokens["alice"], did, legal[0])
     assert accepted.status_code == 200 and accepted.get_json() == {"accepted": True, "next": []}
     assert store.await_answer(did, "alice", time.time() + 5, time.time()) == legal[0]

@@ -28,8 +28,14 @@ BIN = Path(sys.executable).parent
 
 
 def run(args, cwd, **env):
-    done = subprocess.run(args, cwd=cwd, capture_output=True, text=True, timeout=600,
-                          env={**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}", **env})
+    done = subprocess.run(
+        args,
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}", **env},
+    )
     assert done.returncode == 0, (args, done.stdout[-3000:], done.stderr[-3000:])
     return done
 
@@ -37,14 +43,30 @@ def run(args, cwd, **env):
 def test_a_bot_written_with_a_generated_client_plays_without_a_refusal(api, rq_workers, tmp_path):
     (tmp_path / "openapi.json").write_text(json.dumps(api.call("GET", "/api/v1/openapi.json").json()))
     (tmp_path / "config.yaml").write_text("package_name_override: arena_client\nproject_name_override: arena-client\n")
-    generated = run([str(BIN / "openapi-python-client"), "generate", "--path", "openapi.json", "--config",
-                     "config.yaml", "--meta", "none", "--output-path", "arena_client"], tmp_path)
+    generated = run(
+        [
+            str(BIN / "openapi-python-client"),
+            "generate",
+            "--path",
+            "openapi.json",
+            "--config",
+            "config.yaml",
+            "--meta",
+            "none",
+            "--output-path",
+            "arena_client",
+        ],
+        tmp_path,
+    )
     assert "Warning" not in generated.stdout + generated.stderr, generated.stdout[-3000:]
     assert (tmp_path / "arena_client" / "api" / "decisions" / "answer_decision.py").exists()
 
     (tmp_path / "mypy.ini").write_text(MYPY)
-    run([sys.executable, "-m", "mypy", "--config-file", "mypy.ini", "--no-incremental", str(BOT)], tmp_path,
-        MYPYPATH=str(tmp_path))
+    run(
+        [sys.executable, "-m", "mypy", "--config-file", "mypy.ini", "--no-incremental", str(BOT)],
+        tmp_path,
+        MYPYPATH=str(tmp_path),
+    )
 
     played = run([sys.executable, str(BOT), api.base, ADMIN, "typed-bot"], tmp_path, PYTHONPATH=str(tmp_path))
     report = json.loads(played.stdout.strip().splitlines()[-1])

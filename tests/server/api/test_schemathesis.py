@@ -22,16 +22,40 @@ OFF = "positive_data_acceptance"
 
 def schemathesis(api, token, tmp_path):
     run = subprocess.run(
-        [str(Path(sys.executable).parent / "schemathesis"), "run", f"{api.base}/api/v1/openapi.json",
-         "--checks", "all", "--exclude-checks", OFF, "--max-examples", "10",
-         # a long-poll may rightly take its whole wait (up to 25 s)
-         "--request-timeout", "30", "--max-response-time", "30",
-         "-H", f"Authorization: Bearer {token}", "--generation-deterministic", "--warnings", "off"],
-        capture_output=True, text=True, timeout=900, cwd=tmp_path)
+        [
+            str(Path(sys.executable).parent / "schemathesis"),
+            "run",
+            f"{api.base}/api/v1/openapi.json",
+            "--checks",
+            "all",
+            "--exclude-checks",
+            OFF,
+            "--max-examples",
+            "10",
+            # a long-poll may rightly take its whole wait (up to 25 s)
+            "--request-timeout",
+            "30",
+            "--max-response-time",
+            "30",
+            "-H",
+            f"Authorization: Bearer {token}",
+            "--generation-deterministic",
+            "--warnings",
+            "off",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        cwd=tmp_path,
+    )
     tail = run.stdout[-4000:]
     assert run.returncode == 0, tail
-    operations = sum(1 for item in api.call("GET", "/api/v1/openapi.json").json()["paths"].values()
-                     for method in item if method in ("get", "post", "put", "patch", "delete"))
+    operations = sum(
+        1
+        for item in api.call("GET", "/api/v1/openapi.json").json()["paths"].values()
+        for method in item
+        if method in ("get", "post", "put", "patch", "delete")
+    )
     assert f"Tested: {operations}" in run.stdout, tail
     for phase in ("Examples", "Coverage", "Fuzzing", "Stateful"):
         assert f"✅  {phase}" in run.stdout or f"✅ {phase}" in run.stdout, (phase, tail)
@@ -42,9 +66,18 @@ def test_every_check_with_a_bot_token(api, rq_workers, tmp_path):
     token = api.register("fuzzer")
     # A match waits on the fuzzer all along, so its long-polls answer at once and the link
     # from a decision to its answer has real decisions to follow.
-    created = api.call("POST", "/api/v1/tournaments", ADMIN, json={
-        "format": "blind", "bots": ["fuzzer"], "references": ["rule"], "boards": 200,
-        "limits": {"decision_ms": 600_000}})
+    created = api.call(
+        "POST",
+        "/api/v1/tournaments",
+        ADMIN,
+        json={
+            "format": "blind",
+            "bots": ["fuzzer"],
+            "references": ["rule"],
+            "boards": 200,
+            "limits": {"decision_ms": 600_000},
+        },
+    )
     assert created.status_code == 201, created.text
     out = schemathesis(api, token, tmp_path)
     assert "API Links:" in out

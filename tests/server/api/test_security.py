@@ -45,8 +45,12 @@ def test_public_operations_need_no_token_and_admin_ones_refuse_bots(api):
     assert api.call("POST", "/api/v1/tournaments", token, json={"bots": ["random", "rule"]}).status_code == 403
     assert api.call("POST", "/api/v1/bots/random/disable", token).status_code == 403
     assert api.call("POST", "/api/v1/bots/random/enable", token).status_code == 403
-    for method, path in (("GET", "/api/v1/decisions"), ("GET", "/api/v1/decisions/next?wait=0"),
-                         ("GET", "/api/v1/bots/me"), ("POST", "/api/v1/decisions/" + "0" * 32)):
+    for method, path in (
+        ("GET", "/api/v1/decisions"),
+        ("GET", "/api/v1/decisions/next?wait=0"),
+        ("GET", "/api/v1/bots/me"),
+        ("POST", "/api/v1/decisions/" + "0" * 32),
+    ):
         r = api.call(method, path, ADMIN, json={"type": "pass"} if method == "POST" else None)
         assert r.status_code == 403 and "admin token plays no bot" in r.json()["detail"], (path, r.text)
     api.register("victim")
@@ -55,20 +59,24 @@ def test_public_operations_need_no_token_and_admin_ones_refuse_bots(api):
 
 def test_no_bot_can_see_or_answer_another_bots_decisions(api, rq_workers, remote_bots):
     owner, intruder = api.register("owner"), api.register("intruder")
-    created = api.call("POST", "/api/v1/tournaments", ADMIN, json={
-        "bots": ["owner", "random"], "boards": 1, "limits": {"decision_ms": 20000}}).json()
+    created = api.call(
+        "POST",
+        "/api/v1/tournaments",
+        ADMIN,
+        json={"bots": ["owner", "random"], "boards": 1, "limits": {"decision_ms": 20000}},
+    ).json()
     first = api.call("GET", "/api/v1/decisions/next", owner, params={"wait": 20}).json()
     assert api.call("GET", "/api/v1/decisions", intruder).json() == []
     assert api.call("GET", "/api/v1/decisions/next", intruder, params={"wait": 0}).status_code == 204
     action = first["legal"][0] if first["legal"][0]["type"] in ("pass", "bid") else None
     stolen = api.call("POST", f"/api/v1/decisions/{first['id']}", intruder, json=action or {"type": "pass"})
-    assert stolen.status_code == 404                       # not even its existence is confirmed
+    assert stolen.status_code == 404  # not even its existence is confirmed
     bot = RemoteBot(api, owner, seed=2)
     remote_bots.append(bot)
     bot.start()
     wait_finished(api, created["id"])
     again = api.call("POST", f"/api/v1/decisions/{first['id']}", owner, json={"type": "pass"})
-    assert again.status_code in (409, 410)                 # never applied twice
+    assert again.status_code in (409, 410)  # never applied twice
 
 
 def _cards(value):
@@ -89,13 +97,14 @@ def test_decisions_reveal_only_what_the_seat_may_know(api, rq_workers, remote_bo
                 r = api.call("GET", f"/api/v1/matches/{tid}.m1/boards/{n}")
                 if r.status_code == 200:
                     peeks.append(r.json())
+
     stop = threading.Event()
     spy = threading.Thread(target=spectate, daemon=True)
     spy.start()
     wait_finished(api, tid)
     stop.set()
     spy.join(timeout=5)
-    for pair in peeks:                                      # only ever whole, finished pairs
+    for pair in peeks:  # only ever whole, finished pairs
         assert len(pair["rooms"]) == 2 and all(len(r["actions"]) >= 30 for r in pair["rooms"])
     assert bot.seen
     for decision in bot.seen:
@@ -109,7 +118,7 @@ def test_decisions_reveal_only_what_the_seat_may_know(api, rq_workers, remote_bo
             allowed |= set(draw["shown"])
             assert draw["cards"] is None or draw["seat"] == me
             allowed |= set(draw["cards"] or []) | set(draw.get("left_in_stock", []))
-        if obs["phase"] == "rob":                           # the robbing dealer searches the stock
+        if obs["phase"] == "rob":  # the robbing dealer searches the stock
             allowed |= set(decision["legal"][0]["from"])
         assert _cards(obs) <= allowed, (me, _cards(obs) - allowed)
         assert "deck" not in str(obs) and "seed" not in obs

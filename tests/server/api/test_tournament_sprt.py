@@ -7,14 +7,17 @@ from apiclient import ADMIN, wait_finished
 ROUND_ROBIN = {"bots": ["rule", "random"], "boards": 200}
 
 
-@pytest.mark.parametrize("sprt, fragment", [
-    ({"delta0": 5, "delta1": 5}, "delta1"),
-    ({"alpha": 0.5}, "alpha"),
-    ({"beta": 0}, "beta"),
-    ({"delta0": "1"}, "delta0"),
-    ({"delta1": 1e6}, "delta1"),
-    ({"gamma": 1}, "gamma"),
-])
+@pytest.mark.parametrize(
+    "sprt, fragment",
+    [
+        ({"delta0": 5, "delta1": 5}, "delta1"),
+        ({"alpha": 0.5}, "alpha"),
+        ({"beta": 0}, "beta"),
+        ({"delta0": "1"}, "delta0"),
+        ({"delta1": 1e6}, "delta1"),
+        ({"gamma": 1}, "gamma"),
+    ],
+)
 def test_bad_settings_are_a_problem_naming_the_field(api, sprt, fragment):
     r = api.call("POST", "/api/v1/tournaments", ADMIN, json={**ROUND_ROBIN, "sprt": sprt})
     assert r.status_code == 422 and r.headers["Content-Type"] == "application/problem+json", r.text

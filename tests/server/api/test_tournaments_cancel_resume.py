@@ -17,7 +17,7 @@ def test_cancel_then_resume_through_the_api(api, rq_workers, store):
     assert api.call("POST", f"/api/v1/tournaments/{tid}/cancel").status_code == 401
     cancelled = api.call("POST", f"/api/v1/tournaments/{tid}/cancel", ADMIN)
     assert cancelled.status_code == 200 and cancelled.json()["status"] == "cancelled"
-    time.sleep(3)                       # boards in progress end; nothing new starts
+    time.sleep(3)  # boards in progress end; nothing new starts
     frozen = api.call("GET", f"/api/v1/tournaments/{tid}").json()
     time.sleep(3)
     assert api.call("GET", f"/api/v1/tournaments/{tid}").json()["pairs_done"] == frozen["pairs_done"] < 12
@@ -26,7 +26,7 @@ def test_cancel_then_resume_through_the_api(api, rq_workers, store):
     resumed = api.call("POST", f"/api/v1/tournaments/{tid}/resume", ADMIN)
     assert resumed.status_code == 200 and resumed.json()["status"] in ("queued", "running")
     busy = api.call("POST", f"/api/v1/tournaments/{tid}/resume", ADMIN)
-    assert busy.status_code in (200, 409)       # 409 while the service drives it; 200 if it just ended
+    assert busy.status_code in (200, 409)  # 409 while the service drives it; 200 if it just ended
     finished = wait_finished(api, tid, timeout=120)
     assert finished["pairs_done"] == finished["pairs_total"] == 12
     again = api.call("POST", f"/api/v1/tournaments/{tid}/cancel", ADMIN)

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from random import Random
 
+from schema_checks import walk_validating
+
 from server.api.game_schemas import ActionSchema
 from server.engine import make_ruleset
-from schema_checks import walk_validating
 
 
 def test_every_observation_action_and_record_fits_the_schemas():
@@ -21,6 +22,10 @@ def test_every_observation_action_and_record_fits_the_schemas():
 
 def test_the_widow_action_needs_a_boolean_take():
     assert ActionSchema().load({"type": "widow", "take": False}) == {"type": "widow", "take": False}
-    for bad in ({"type": "widow"}, {"type": "widow", "take": "true"}, {"type": "widow", "take": 1},
-                {"type": "widow", "take": True, "card": "AH"}):
+    for bad in (
+        {"type": "widow"},
+        {"type": "widow", "take": "true"},
+        {"type": "widow", "take": 1},
+        {"type": "widow", "take": True, "card": "AH"},
+    ):
         assert ActionSchema().validate(bad), bad

@@ -12,8 +12,12 @@ SEATS = ("P1", "P2", "P3", "P4", "P5", "P6")
 
 
 def test_a_widow_cinch_table_of_built_in_bots_plays_to_the_end(api, rq_workers):
-    created = api.call("POST", "/api/v1/tables", ADMIN, json={
-        "ruleset": "widow_cinch", "seats": {s: ("rule", "random", "rule")[i % 3] for i, s in enumerate(SEATS)}})
+    created = api.call(
+        "POST",
+        "/api/v1/tables",
+        ADMIN,
+        json={"ruleset": "widow_cinch", "seats": {s: ("rule", "random", "rule")[i % 3] for i, s in enumerate(SEATS)}},
+    )
     assert created.status_code == 201, created.text
     final, _ = wait_table(api, created.json()["id"])
     rules = make_ruleset("widow_cinch")

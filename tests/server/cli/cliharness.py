@@ -26,16 +26,18 @@ def cli_env(home: Path) -> dict[str, str]:
 
 
 def cinch(*args: str, home: Path, timeout: float = 120) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "server.cli", *args], capture_output=True, text=True,
-                          timeout=timeout, env=cli_env(home))
+    return subprocess.run(
+        [sys.executable, "-m", "server.cli", *args], capture_output=True, text=True, timeout=timeout, env=cli_env(home)
+    )
 
 
 def start(*args: str, home: Path, **popen) -> subprocess.Popen:
     """A ``cinch`` command in its own session, so that the signals the test sends reach it alone."""
     popen.setdefault("stdout", subprocess.PIPE)
     popen.setdefault("stderr", subprocess.PIPE)
-    return subprocess.Popen([sys.executable, "-m", "server.cli", *args], text=True, env=cli_env(home),
-                            start_new_session=True, **popen)
+    return subprocess.Popen(
+        [sys.executable, "-m", "server.cli", *args], text=True, env=cli_env(home), start_new_session=True, **popen
+    )
 
 
 def redis_servers(home: Path) -> list[psutil.Process]:
@@ -95,7 +97,7 @@ def wait_ready(base: str, timeout: float = 60) -> None:
         try:
             if requests.get(f"{base}/ready", timeout=2).status_code == 200:
                 return
-        except (requests.ConnectionError, requests.Timeout):    # not up yet, or slow on a busy machine
+        except (requests.ConnectionError, requests.Timeout):  # not up yet, or slow on a busy machine
             pass
         assert time.monotonic() < deadline, "cinch serve did not come up"
         time.sleep(0.2)

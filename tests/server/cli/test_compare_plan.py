@@ -3,8 +3,8 @@
 import re
 
 import pytest
-
 from cliharness import cinch
+
 from server.planning import plan
 
 
@@ -13,21 +13,22 @@ def test_a_plan_plays_a_pilot_once_and_prints_boards_for_each_way(tmp_path):
     assert run.returncode == 0, run.stderr
     assert "pilot of boards 1-24 (from match t1.m1)" in run.stdout
     edge = float(re.search(r"edge ([\d.]+) points per board \(the pilot mean, luck-corrected\)", run.stdout).group(1))
-    assert edge > 20                                       # rule beats random by about 40 a board
+    assert edge > 20  # rule beats random by about 40 a board
     fixed = {way: int(n) for way, n in re.findall(r"fixed length, (raw|luck-corrected) +(\d+)", run.stdout)}
     assert set(fixed) == {"raw", "luck-corrected"} and all(2 <= n < 10 for n in fixed.values())
-    assert re.search(r"SPRT \(0 vs [\d.]+\), on average 20 ", run.stdout)    # never before 20 boards
+    assert re.search(r"SPRT \(0 vs [\d.]+\), on average 20 ", run.stdout)  # never before 20 boards
 
     given = cinch("compare", "random", "rule", "--plan", "--pilot", "24", "--edge", "3", home=tmp_path, timeout=60)
     assert given.returncode == 0, given.stderr
-    assert "(from match t1.m1)" in given.stdout and "tournament t2" not in given.stdout   # the stored pilot
+    assert "(from match t1.m1)" in given.stdout and "tournament t2" not in given.stdout  # the stored pilot
     assert "edge 3.00 points per board (given)" in given.stdout
     raw = int(re.search(r"fixed length, raw +(\d+)", given.stdout).group(1))
-    assert raw > 50                                         # a small edge against that spread needs many boards
+    assert raw > 50  # a small edge against that spread needs many boards
 
 
 def test_the_printed_plan_is_the_planning_module_s_on_the_stored_boards(tmp_path):
     from redis import Redis
+
     from server.store import Store
     from workers.embedded import EmbeddedRedis
 
@@ -42,11 +43,14 @@ def test_the_printed_plan_is_the_planning_module_s_on_the_stored_boards(tmp_path
     assert re.search(rf"fixed length, raw +{expected.fixed_raw}\n", run.stdout)
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--sprt"], "--plan estimates the boards a test needs; run --sprt separately"),
-    (["--pilot", "1"], "--pilot must be 2 or more, not 1"),
-    (["--alpha", "0.7"], "--plan: alpha must be between 0 and 0.5"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--sprt"], "--plan estimates the boards a test needs; run --sprt separately"),
+        (["--pilot", "1"], "--pilot must be 2 or more, not 1"),
+        (["--alpha", "0.7"], "--plan: alpha must be between 0 and 0.5"),
+    ],
+)
 def test_bad_plans_are_refused_cleanly(tmp_path, args, message):
     run = cinch("compare", "rule", "random", "--plan", *args, home=tmp_path, timeout=60)
     assert run.returncode == 2

@@ -3,9 +3,9 @@
 import re
 
 import pytest
+from cliharness import cinch
 from redis import Redis
 
-from cliharness import cinch
 from server.store import Store
 from workers.embedded import EmbeddedRedis
 from workers.jobs import QUEUE, queue_for
@@ -17,8 +17,11 @@ def test_a_lopsided_match_stops_early_through_the_workers_and_leaves_no_job_queu
     assert "H1 accepted: rule is better than random" in run.stdout
     boards = int(re.search(r"boards (\d+), LLR \+[\d.]+ \(bounds -2\.94, \+2\.94\)", run.stdout).group(1))
     assert boards == 20, "decided at the first board the test may decide"
-    played = int(re.search(r"tournament t1 stopped the match once the test decided, with (\d+) of 400 board pairs",
-                           run.stdout).group(1))
+    played = int(
+        re.search(
+            r"tournament t1 stopped the match once the test decided, with (\d+) of 400 board pairs", run.stdout
+        ).group(1)
+    )
     assert boards <= played < 100, "well before --max-boards"
     listed = cinch("tournament", "list", home=tmp_path, timeout=60)
     row = next(line.split() for line in listed.stdout.splitlines() if line.startswith("t1 "))
@@ -31,16 +34,19 @@ def test_a_lopsided_match_stops_early_through_the_workers_and_leaves_no_job_queu
     again = cinch("compare", "random", "rule", "--sprt", "--boards", "400", home=tmp_path, timeout=60)
     assert again.returncode == 0, again.stderr
     assert "H0 accepted: random is not better than rule" in again.stdout
-    assert "(from match t1.m1)" in again.stdout and "boards 20," in again.stdout   # stored: not played again
+    assert "(from match t1.m1)" in again.stdout and "boards 20," in again.stdout  # stored: not played again
     assert "tournament t2" not in again.stdout
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--delta0", "5", "--delta1", "5"], "delta0 (5) must be less than delta1 (5)"),
-    (["--alpha", "0.5"], "alpha must be between 0 and 0.5"),
-    (["--beta", "0"], "beta must be between 0 and 0.5"),
-    (["--boards", "50", "--max-boards", "60"], "--boards 50 and --max-boards 60 disagree"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--delta0", "5", "--delta1", "5"], "delta0 (5) must be less than delta1 (5)"),
+        (["--alpha", "0.5"], "alpha must be between 0 and 0.5"),
+        (["--beta", "0"], "beta must be between 0 and 0.5"),
+        (["--boards", "50", "--max-boards", "60"], "--boards 50 and --max-boards 60 disagree"),
+    ],
+)
 def test_bad_settings_are_refused_cleanly(tmp_path, args, message):
     run = cinch("compare", "search", "random", "--sprt", *args, home=tmp_path, timeout=60)
     assert run.returncode == 2

@@ -13,8 +13,9 @@ ROOT = Path(__file__).parents[3]
 
 
 def cinch(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "server.cli", *args], capture_output=True, text=True,
-                          timeout=120, cwd=cwd)
+    return subprocess.run(
+        [sys.executable, "-m", "server.cli", *args], capture_output=True, text=True, timeout=120, cwd=cwd
+    )
 
 
 def test_standard_set_matches_its_recorded_sha256():
@@ -32,7 +33,7 @@ def test_each_table_shape_has_a_published_set_with_its_sha256(name):
     players = int(name[-2])
     assert deals.players == players and len(deals.boards) == 1000 and dealsets.mismatches(deals) == []
     seats = [f"P{i}" for i in range(1, players + 1)]
-    assert [b.dealer for b in deals.boards[:players + 1]] == seats + seats[:1]   # F2: seats[(n-1) % k]
+    assert [b.dealer for b in deals.boards[: players + 1]] == seats + seats[:1]  # F2: seats[(n-1) % k]
 
 
 def test_standard_set_has_1000_boards_rebuilt_from_its_seed():
@@ -80,13 +81,16 @@ def _lines():
     return (ROOT / "deals" / "standard.jsonl").read_text().splitlines()[:4]
 
 
-@pytest.mark.parametrize("mutate, fragment", [
-    (lambda ls: ls[:2] + [ls[2].replace('"AS"', '"1X"')] + ls[3:], "line 3: board deck must be 52 distinct cards"),
-    (lambda ls: ls[:2] + [ls[2].replace('"dealer": "E"', '"dealer": "Q"')] + ls[3:], "line 3: board dealer"),
-    (lambda ls: ls[:3] + ["{not json"], "line 4: not JSON"),
-    (lambda ls: ["{}"] + ls[1:], "line 1: the first line must be a header"),
-    (lambda ls: ls[:1] + ls[2:], "line 2: expected board 1"),
-])
+@pytest.mark.parametrize(
+    "mutate, fragment",
+    [
+        (lambda ls: ls[:2] + [ls[2].replace('"AS"', '"1X"')] + ls[3:], "line 3: board deck must be 52 distinct cards"),
+        (lambda ls: ls[:2] + [ls[2].replace('"dealer": "E"', '"dealer": "Q"')] + ls[3:], "line 3: board dealer"),
+        (lambda ls: ls[:3] + ["{not json"], "line 4: not JSON"),
+        (lambda ls: ["{}"] + ls[1:], "line 1: the first line must be a header"),
+        (lambda ls: ls[:1] + ls[2:], "line 2: expected board 1"),
+    ],
+)
 def test_bad_file_is_refused_with_line_number(tmp_path, mutate, fragment):
     lines = _lines()
     lines[0] = lines[0].replace('"boards": 1000', '"boards": 3')
@@ -118,32 +122,62 @@ def test_generate_refuses_zero_boards(tmp_path):
 
 def test_verify_a_revealed_seed_against_its_commitment():
     deals, committed = dealsets.secret(6)
-    run = cinch("deals", "verify", "--seed", deals.seed, "--commitment", committed["seed_sha256"], "--boards", "6",
-                "--deals-sha256", committed["deals_sha256"])
+    run = cinch(
+        "deals",
+        "verify",
+        "--seed",
+        deals.seed,
+        "--commitment",
+        committed["seed_sha256"],
+        "--boards",
+        "6",
+        "--deals-sha256",
+        committed["deals_sha256"],
+    )
     assert run.returncode == 0, run.stderr
     assert deals.name in run.stdout and f"sha256 {committed['deals_sha256']}" in run.stdout
 
 
-@pytest.mark.parametrize("change, fragment", [
-    ({"--seed": "f" * 32}, "the seed does not match the commitment"),
-    ({"--deals-sha256": "0" * 64}, "the rebuilt set's sha256 is"),
-    ({"--boards": "7"}, "the rebuilt set's sha256 is"),
-    ({"--boards": "0"}, "--boards must be at least 1"),
-    ({"--commitment": None}, "needs --commitment"),
-    ({"--server": "http://127.0.0.1:9"}, "--server and --tournament go together"),
-])
+@pytest.mark.parametrize(
+    "change, fragment",
+    [
+        ({"--seed": "f" * 32}, "the seed does not match the commitment"),
+        ({"--deals-sha256": "0" * 64}, "the rebuilt set's sha256 is"),
+        ({"--boards": "7"}, "the rebuilt set's sha256 is"),
+        ({"--boards": "0"}, "--boards must be at least 1"),
+        ({"--commitment": None}, "needs --commitment"),
+        ({"--server": "http://127.0.0.1:9"}, "--server and --tournament go together"),
+    ],
+)
 def test_verify_a_seed_refuses_what_does_not_match(change, fragment):
     deals, committed = dealsets.secret(6)
-    flags = {"--seed": deals.seed, "--commitment": committed["seed_sha256"], "--boards": "6",
-             "--deals-sha256": committed["deals_sha256"], **change}
+    flags = {
+        "--seed": deals.seed,
+        "--commitment": committed["seed_sha256"],
+        "--boards": "6",
+        "--deals-sha256": committed["deals_sha256"],
+        **change,
+    }
     run = cinch("deals", "verify", *(x for k, v in flags.items() if v is not None for x in (k, v)))
     assert run.returncode == 2 and fragment in run.stderr and "Traceback" not in run.stderr, run.stderr
 
 
 def test_verify_a_seed_with_an_unreachable_server_is_a_clean_error():
     deals, committed = dealsets.secret(2)
-    run = cinch("deals", "verify", "--seed", deals.seed, "--commitment", committed["seed_sha256"], "--boards", "2",
-                "--server", "http://127.0.0.1:9", "--tournament", "t1")
+    run = cinch(
+        "deals",
+        "verify",
+        "--seed",
+        deals.seed,
+        "--commitment",
+        committed["seed_sha256"],
+        "--boards",
+        "2",
+        "--server",
+        "http://127.0.0.1:9",
+        "--tournament",
+        "t1",
+    )
     assert run.returncode == 2 and "cannot reach" in run.stderr and "Traceback" not in run.stderr, run.stderr
 
 
@@ -177,8 +211,9 @@ def test_the_53_card_generator_sorts_the_joker_by_its_own_hash():
 
 def test_generate_and_verify_a_53_card_set(tmp_path):
     out = tmp_path / "jk.jsonl"
-    run = cinch("deals", "generate", "--seed", "jk", "--boards", "3", "--players", "6", "--deck", "53",
-                "--out", str(out))
+    run = cinch(
+        "deals", "generate", "--seed", "jk", "--boards", "3", "--players", "6", "--deck", "53", "--out", str(out)
+    )
     assert run.returncode == 0, run.stderr
     assert '"players": 6, "deck": 53' in out.read_text().splitlines()[0]
     assert "3 valid boards" in cinch("deals", "verify", str(out)).stdout
@@ -198,8 +233,18 @@ def test_a_52_card_set_read_as_53_names_the_deck_size(tmp_path):
 def test_verify_a_revealed_53_card_seed_needs_its_deck():
     deals, committed = dealsets.secret(3, players=4, deck=53)
     assert committed["deck"] == 53
-    flags = ["deals", "verify", "--seed", deals.seed, "--commitment", committed["seed_sha256"], "--boards", "3",
-             "--deals-sha256", committed["deals_sha256"]]
+    flags = [
+        "deals",
+        "verify",
+        "--seed",
+        deals.seed,
+        "--commitment",
+        committed["seed_sha256"],
+        "--boards",
+        "3",
+        "--deals-sha256",
+        committed["deals_sha256"],
+    ]
     assert cinch(*flags, "--deck", "53").returncode == 0
-    wrong = cinch(*flags)            # rebuilt as 52 cards: another file
+    wrong = cinch(*flags)  # rebuilt as 52 cards: another file
     assert wrong.returncode == 2 and "the rebuilt set's sha256 is" in wrong.stderr

@@ -12,8 +12,9 @@ CASES = {c["id"]: c for f in DATA.glob("cases-*.jsonl") for c in map(json.loads,
 
 
 def cinch(*args, stdin=""):
-    return subprocess.run([sys.executable, "-m", "server.cli", *args], input=stdin, capture_output=True,
-                          text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "server.cli", *args], input=stdin, capture_output=True, text=True, timeout=60
+    )
 
 
 def test_complete_hand_from_stdin():
@@ -45,15 +46,28 @@ def test_illegal_action_exit_2_error_on_stderr_nothing_on_stdout(case_id):
     assert err["error"]
 
 
-@pytest.mark.parametrize("text, fragment", [
-    ('{"ruleset": "american62", "board": ', "not JSON"),
-    ('{"ruleset": "pedro99", "board": {}, "actions": []}', "unknown ruleset"),
-    ('{"ruleset": "american62", "board": {"dealer": "N", "deck": ["AS"], "seed": "ab"}, "actions": []}',
-     "52 distinct cards"),
-    ('[1, 2]', "JSON object"),
-    (json.dumps({"ruleset": "snoozer", "board": {"dealer": "N", "deck": [r + s for s in "CDHS" for r in "23456789TJQKA"],
-                                                 "seed": "ab"}, "actions": []}), "not 52: a deal set is made for one"),
-])
+@pytest.mark.parametrize(
+    "text, fragment",
+    [
+        ('{"ruleset": "american62", "board": ', "not JSON"),
+        ('{"ruleset": "pedro99", "board": {}, "actions": []}', "unknown ruleset"),
+        (
+            '{"ruleset": "american62", "board": {"dealer": "N", "deck": ["AS"], "seed": "ab"}, "actions": []}',
+            "52 distinct cards",
+        ),
+        ("[1, 2]", "JSON object"),
+        (
+            json.dumps(
+                {
+                    "ruleset": "snoozer",
+                    "board": {"dealer": "N", "deck": [r + s for s in "CDHS" for r in "23456789TJQKA"], "seed": "ab"},
+                    "actions": [],
+                }
+            ),
+            "not 52: a deal set is made for one",
+        ),
+    ],
+)
 def test_malformed_input_is_an_error_object_not_a_traceback(text, fragment):
     run = cinch("replay", "-", stdin=text)
     assert run.returncode == 2
@@ -98,7 +112,8 @@ def test_snoozer_cases_through_the_command():
         assert run.returncode == case["expect"]["status"], (case["id"], run.stderr)
         if run.returncode == 0:
             out, expected = json.loads(run.stdout), case["expect"]["output"]
-            assert {k: out[k] for k in ("complete", "to_act", "contract", "trump", "points", "delta")} == \
-                {k: expected[k] for k in ("complete", "to_act", "contract", "trump", "points", "delta")}, case["id"]
+            assert {k: out[k] for k in ("complete", "to_act", "contract", "trump", "points", "delta")} == {
+                k: expected[k] for k in ("complete", "to_act", "contract", "trump", "points", "delta")
+            }, case["id"]
         else:
             assert json.loads(run.stderr)["index"] == case["expect"]["index"], case["id"]

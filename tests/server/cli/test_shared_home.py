@@ -40,8 +40,11 @@ def test_two_tournaments_on_one_home_both_finish_with_their_own_results(tmp_path
 def started(*args, home):
     """A command started, once its two workers and the home's Redis are up."""
     proc = start(*args, home=home)
-    wait_for(lambda: sum("workers.worker" in cmdline(p) for p in processes_of(proc.pid, home)) == 2
-             and redis_servers(home), 60, "the workers and Redis")
+    wait_for(
+        lambda: sum("workers.worker" in cmdline(p) for p in processes_of(proc.pid, home)) == 2 and redis_servers(home),
+        60,
+        "the workers and Redis",
+    )
     return proc
 
 
@@ -76,11 +79,13 @@ def test_the_workers_of_a_killed_tournament_stop_by_themselves(tmp_path):
 
 
 def test_impossible_arguments_are_refused_without_a_traceback(tmp_path):
-    for args, message in ((("compare", "rule", "random", "--boards", "0"), "--boards must be 1 or more"),
-                          (("compare", "rule", "random", "--boards", "-3"), "--boards must be 1 or more"),
-                          ((*ROUND_ROBIN, "2", "--workers", "0"), "--workers 0 needs REDIS_URL"),
-                          (("compare", "rule", "random", "--workers", "0"), "--workers 0 needs REDIS_URL"),
-                          ((*ROUND_ROBIN, "2", "--workers", "-1"), "--workers must be 0 or more")):
+    for args, message in (
+        (("compare", "rule", "random", "--boards", "0"), "--boards must be 1 or more"),
+        (("compare", "rule", "random", "--boards", "-3"), "--boards must be 1 or more"),
+        ((*ROUND_ROBIN, "2", "--workers", "0"), "--workers 0 needs REDIS_URL"),
+        (("compare", "rule", "random", "--workers", "0"), "--workers 0 needs REDIS_URL"),
+        ((*ROUND_ROBIN, "2", "--workers", "-1"), "--workers must be 0 or more"),
+    ):
         run = cinch(*args, home=tmp_path, timeout=30)
         assert run.returncode == 2 and message in run.stderr and "Traceback" not in run.stderr, (args, run.stderr)
     assert not redis_servers(tmp_path)

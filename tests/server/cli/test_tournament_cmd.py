@@ -22,8 +22,9 @@ from workers.bots import BUILTIN
 def cinch(*args, home, timeout=240):
     env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
     env["CINCH_HOME"] = str(home)
-    return subprocess.run([sys.executable, "-m", "server.cli", *args], capture_output=True, text=True,
-                          timeout=timeout, env=env)
+    return subprocess.run(
+        [sys.executable, "-m", "server.cli", *args], capture_output=True, text=True, timeout=timeout, env=env
+    )
 
 
 def test_round_robin_on_the_embedded_arena(tmp_path):
@@ -42,7 +43,7 @@ def test_human_output_and_compare_from_stored_results(tmp_path):
     assert "Standings" in run.stdout and "Cross-table" in run.stdout and "Ratings" in run.stdout
     cmp = cinch("compare", "rule", "random", "--boards", "5", home=tmp_path)
     assert cmp.returncode == 0, cmp.stderr
-    assert "(from match t1.m1)" in cmp.stdout          # stored, not played again
+    assert "(from match t1.m1)" in cmp.stdout  # stored, not played again
     assert cmp.stdout.count("\n") >= 8
 
 
@@ -52,8 +53,7 @@ def test_the_progress_line_shows_running_matches_with_their_anytime_interval(sto
     complete one nothing."""
     deals = dealsets.generate("anytime-cli", 30)
     store.put_dealset(deals)
-    spec = validate({"bots": ["random", "rule", "search"], "boards": 30, "deals": deals.name},
-                    builtin_roster(BUILTIN))
+    spec = validate({"bots": ["random", "rule", "search"], "boards": 30, "deals": deals.name}, builtin_roster(BUILTIN))
     tid = store.create_tournament(spec, plan_matches(spec), "test", 60_000)
     long_run, done, young = (store.match(mid) for mid in store.match_ids(tid))
     scores = [(n * 7) % 23 - 8 for n in range(1, 25)]
@@ -67,25 +67,28 @@ def test_the_progress_line_shows_running_matches_with_their_anytime_interval(sto
     assert live_match(running[0]) == f"random vs rule {mean:+.1f} anytime 95% [{low:+.1f}, {high:+.1f}]"
     assert live_match(running[1]) == "rule vs search -4.0 (3 boards)"
     note = progress_note(store.tournament(tid), [], running)
-    assert note == f"queued, {live_match(running[0])}, {live_match(running[1])}"     # no driver has started it
+    assert note == f"queued, {live_match(running[0])}, {live_match(running[1])}"  # no driver has started it
 
 
 def test_a_long_match_shows_its_anytime_interval_while_it_runs(tmp_path):
     run = cinch("tournament", "--bots", "random", "rule", "--boards", "200", "--chunk", "5", home=tmp_path)
     assert run.returncode == 0, run.stderr
-    assert "random vs rule" in run.stderr and "anytime 95% [" in run.stderr      # the progress bar's line
+    assert "random vs rule" in run.stderr and "anytime 95% [" in run.stderr  # the progress bar's line
     assert "Matches (X's mean per board pair, 95% interval: raw as played, and luck-corrected)" in run.stdout
-    assert ", raw " in run.stdout and ", corrected " in run.stdout               # both means, each named
+    assert ", raw " in run.stdout and ", corrected " in run.stdout  # both means, each named
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--bots", "random", "nosuchbot"], "unknown bot 'nosuchbot'"),
-    (["--boards", "0"], "boards must be"),
-    (["--boards", "5000"], "boards must be"),
-    (["--ruleset", "pedro99"], "unknown ruleset"),
-    (["--deals", "nosuchset"], "no deal set"),
-    (["--bots", "rule"], "at least two bots"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--bots", "random", "nosuchbot"], "unknown bot 'nosuchbot'"),
+        (["--boards", "0"], "boards must be"),
+        (["--boards", "5000"], "boards must be"),
+        (["--ruleset", "pedro99"], "unknown ruleset"),
+        (["--deals", "nosuchset"], "no deal set"),
+        (["--bots", "rule"], "at least two bots"),
+    ],
+)
 def test_bad_requests_are_refused_cleanly(tmp_path, args, message):
     run = cinch("tournament", *args, home=tmp_path, timeout=60)
     assert run.returncode == 2

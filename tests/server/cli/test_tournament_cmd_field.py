@@ -4,27 +4,30 @@ the embedded arena, ``--rooms``, and what such a tournament cannot do, refused c
 import json
 
 import pytest
-
 from cliharness import cinch
 
 THREE = ["--ruleset", "seven_up", "--options", '{"players": 3}']
 
 
 def test_three_entrant_round_robin_with_permuted_rooms_prints_every_entrant(tmp_path):
-    run = cinch("tournament", *THREE, "--bots", "random", "rule", "search", "--boards", "4", "--rooms", "permute",
-                home=tmp_path)
+    run = cinch(
+        "tournament", *THREE, "--bots", "random", "rule", "search", "--boards", "4", "--rooms", "permute", home=tmp_path
+    )
     assert run.returncode == 0, run.stderr
     assert "against the field" in run.stdout and "random vs rule vs search: 4 boards" in run.stdout
     stored = cinch("tournament", "list", home=tmp_path)
     assert "finished" in stored.stdout and "4/4" in stored.stdout
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--bots", "random", "rule"], "at least 3 bots"),
-    (["--format", "blind", "--bots", "random", "rule", "search"], "blind movement"),
-    (["--bots", "random", "rule", "search", "--sprt"], "sprt: the sequential test compares two entrants"),
-    (["--format", "gauntlet", "--candidates", "random", "--references", "rule"], "at least 2 references"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--bots", "random", "rule"], "at least 3 bots"),
+        (["--format", "blind", "--bots", "random", "rule", "search"], "blind movement"),
+        (["--bots", "random", "rule", "search", "--sprt"], "sprt: the sequential test compares two entrants"),
+        (["--format", "gauntlet", "--candidates", "random", "--references", "rule"], "at least 2 references"),
+    ],
+)
 def test_what_three_entrant_matches_cannot_do_is_refused_cleanly(tmp_path, args, message):
     run = cinch("tournament", *THREE, *args, home=tmp_path, timeout=60)
     assert run.returncode == 2

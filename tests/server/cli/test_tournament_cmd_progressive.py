@@ -5,7 +5,6 @@ with a message and exit status 2."""
 import json
 
 import pytest
-
 from cliharness import cinch
 
 ENTRANTS = ["--bots", "random", "rule", "random#2", "rule#2"]
@@ -22,8 +21,18 @@ def test_a_progressive_tournament_prints_its_standings_and_rounds(tmp_path):
 
 
 def test_json_results_carry_the_rounds(tmp_path):
-    run = cinch("tournament", "--format", "progressive", "--rounds", "1", *ENTRANTS, "--ruleset", "american62",
-                "--json", home=tmp_path)
+    run = cinch(
+        "tournament",
+        "--format",
+        "progressive",
+        "--rounds",
+        "1",
+        *ENTRANTS,
+        "--ruleset",
+        "american62",
+        "--json",
+        home=tmp_path,
+    )
     assert run.returncode == 0, run.stderr
     results = json.loads(run.stdout)
     assert results["ruleset"] == "american62" and [r["round"] for r in results["rounds"]] == [1]
@@ -32,13 +41,16 @@ def test_json_results_carry_the_rounds(tmp_path):
     assert sorted(r["bot"] for r in results["standings"]) == ["random", "random#2", "rule", "rule#2"]
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--bots", "random", "rule", "search"], "at least 4 entrants"),
-    ([*ENTRANTS, "--rounds", "0"], "rounds must be a whole number from 1 to 250"),
-    ([*ENTRANTS, "--boards", "8"], "boards: a progressive tournament"),
-    ([*ENTRANTS, "--ruleset", "pedro"], "two partnerships at tables of four"),
-    ([*ENTRANTS, "--rounds", "300"], "rounds must be a whole number from 1 to 250"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--bots", "random", "rule", "search"], "at least 4 entrants"),
+        ([*ENTRANTS, "--rounds", "0"], "rounds must be a whole number from 1 to 250"),
+        ([*ENTRANTS, "--boards", "8"], "boards: a progressive tournament"),
+        ([*ENTRANTS, "--ruleset", "pedro"], "two partnerships at tables of four"),
+        ([*ENTRANTS, "--rounds", "300"], "rounds must be a whole number from 1 to 250"),
+    ],
+)
 def test_bad_progressive_requests_are_refused_cleanly(tmp_path, args, message):
     run = cinch("tournament", "--format", "progressive", *args, home=tmp_path, timeout=60)
     assert run.returncode == 2, run.stdout

@@ -8,11 +8,30 @@ from cliharness import cinch
 
 
 def test_a_gauntlet_with_sprt_reports_each_matchs_test(tmp_path):
-    run = cinch("tournament", "--format", "gauntlet", "--candidates", "rule", "--references", "random",
-                "--boards", "300", "--chunk", "10", "--sprt", "--delta1", "10", home=tmp_path, timeout=300)
+    run = cinch(
+        "tournament",
+        "--format",
+        "gauntlet",
+        "--candidates",
+        "rule",
+        "--references",
+        "random",
+        "--boards",
+        "300",
+        "--chunk",
+        "10",
+        "--sprt",
+        "--delta1",
+        "10",
+        home=tmp_path,
+        timeout=300,
+    )
     assert run.returncode == 0, run.stderr
-    line = re.search(r"t1\.m1 +rule vs random: (\d+) boards.*\n +sequential test: H1, boards 20, "
-                     r"LLR \+[\d.]+ \(bounds -2\.94, \+2\.94\), luck-corrected mean \+[\d.]+ \[", run.stdout)
+    line = re.search(
+        r"t1\.m1 +rule vs random: (\d+) boards.*\n +sequential test: H1, boards 20, "
+        r"LLR \+[\d.]+ \(bounds -2\.94, \+2\.94\), luck-corrected mean \+[\d.]+ \[",
+        run.stdout,
+    )
     assert line, run.stdout
     assert 20 <= int(line.group(1)) < 100, "stopped well before --boards"
     shown = cinch("tournament", "list", home=tmp_path, timeout=60)
@@ -20,8 +39,9 @@ def test_a_gauntlet_with_sprt_reports_each_matchs_test(tmp_path):
 
 
 def test_json_results_carry_the_test_and_the_blind_movement_refuses_it(tmp_path):
-    run = cinch("tournament", "--bots", "rule", "random", "--boards", "60", "--sprt", "--json",
-                home=tmp_path, timeout=300)
+    run = cinch(
+        "tournament", "--bots", "rule", "random", "--boards", "60", "--sprt", "--json", home=tmp_path, timeout=300
+    )
     assert run.returncode == 0, run.stderr
     [match] = json.loads(run.stdout)["matches"]
     assert match["sprt"]["decision"] == "H1" and match["sprt"]["upper"] <= match["sprt"]["llr"]

@@ -13,7 +13,8 @@ def test_three_sides_round_robin_prints_every_entrant(tmp_path):
 
 
 def test_permuted_rooms_are_refused_for_sides_of_two(tmp_path):
-    run = cinch("tournament", *WIDOW, "--bots", "random", "rule", "search", "--rooms", "permute", home=tmp_path,
-                timeout=60)
+    run = cinch(
+        "tournament", *WIDOW, "--bots", "random", "rule", "search", "--rooms", "permute", home=tmp_path, timeout=60
+    )
     assert run.returncode == 2
     assert "rooms=permute is for single seats" in run.stderr and "Traceback" not in run.stderr

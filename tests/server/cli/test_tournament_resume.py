@@ -13,7 +13,7 @@ import sys
 import threading
 import time
 
-BOARDS = 200       # long enough to be interrupted halfway: some seconds, with a search bot at ~0.05 s a pair
+BOARDS = 200  # long enough to be interrupted halfway: some seconds, with a search bot at ~0.05 s a pair
 ARGS = ["--bots", "search", "rule", "--boards", str(BOARDS), "--chunk", "2", "--seed", "5"]
 
 
@@ -24,8 +24,9 @@ def env_for(home):
 
 
 def cinch(*args, home, timeout=240):
-    return subprocess.run([sys.executable, "-m", "server.cli", *args], capture_output=True, text=True,
-                          timeout=timeout, env=env_for(home))
+    return subprocess.run(
+        [sys.executable, "-m", "server.cli", *args], capture_output=True, text=True, timeout=timeout, env=env_for(home)
+    )
 
 
 def per_board(results):
@@ -34,8 +35,13 @@ def per_board(results):
 
 def test_ctrl_c_leaves_the_tournament_interrupted_and_resume_finishes_it_exactly(tmp_path):
     home = tmp_path / "interrupted"
-    proc = subprocess.Popen([sys.executable, "-m", "server.cli", "tournament", *ARGS],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env_for(home), text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "server.cli", "tournament", *ARGS],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env_for(home),
+        text=True,
+    )
     seen = []
     reader = threading.Thread(target=lambda: seen.extend(iter(lambda: proc.stderr.read(1), "")), daemon=True)
     reader.start()
@@ -63,7 +69,7 @@ def test_ctrl_c_leaves_the_tournament_interrupted_and_resume_finishes_it_exactly
     listing = cinch("tournament", "list", home=home).stdout
     assert re.search(rf"t1\s+finished\s.*{BOARDS}/{BOARDS}", listing), listing
     ratings = cinch("ratings", home=home).stdout
-    assert ratings.count(f"1 matches, {BOARDS} board pairs") == 2, ratings     # both bots, once per pair
+    assert ratings.count(f"1 matches, {BOARDS} board pairs") == 2, ratings  # both bots, once per pair
     again = cinch("tournament", "resume", "t1", home=home)
     assert again.returncode == 2 and "finished" in again.stderr and "Traceback" not in again.stderr
 

@@ -4,8 +4,9 @@ from server.engine import SEATS, Board
 from server.engine.cards import CARD_INDEX, CARD_NAMES
 
 
-def board_with(hands: dict[str, list[str]], dealer: str = "N", stock: list[str] | None = None,
-               seed: str = "ab") -> Board:
+def board_with(
+    hands: dict[str, list[str]], dealer: str = "N", stock: list[str] | None = None, seed: str = "ab"
+) -> Board:
     """A board whose deal gives each seat exactly ``hands[seat]`` (9 cards each, RULES.md 2).
 
     Seats not named get cards from what is left; ``stock`` fixes the top of the stock.
@@ -21,9 +22,9 @@ def board_with(hands: dict[str, list[str]], dealer: str = "N", stock: list[str] 
         cards = cards or [next(spare) for _ in range(9)]
         for rnd in range(3):
             start = rnd * 12 + seat_index * 3
-            deck[start:start + 3] = cards[rnd * 3:rnd * 3 + 3]
+            deck[start : start + 3] = cards[rnd * 3 : rnd * 3 + 3]
     top = [CARD_INDEX[c] for c in stock or []]
-    deck[36:36 + len(top)] = top
+    deck[36 : 36 + len(top)] = top
     for i in range(36 + len(top), 52):
         deck[i] = next(spare)
     return Board(dealer=dealer, deck=tuple(deck), seed=seed)

@@ -23,8 +23,9 @@ CASES = [json.loads(line) for f in sorted(DATA.glob("cases-*.jsonl")) for line i
 def legal_set(legal):
     if legal is None:
         return None
-    return {json.dumps({k: sorted(v) if isinstance(v, list) else v for k, v in a.items()}, sort_keys=True)
-            for a in legal}
+    return {
+        json.dumps({k: sorted(v) if isinstance(v, list) else v for k, v in a.items()}, sort_keys=True) for a in legal
+    }
 
 
 def run(case):

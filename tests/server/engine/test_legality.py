@@ -13,7 +13,7 @@ from server.engine.playout import random_action
 def mutations(action, rng):
     """The action itself and nearby wrong ones: other cards, sizes, amounts, fields."""
     yield action
-    card = ALL_NAMES[rng.randrange(53)]           # the joker too: refused alike where nobody holds it
+    card = ALL_NAMES[rng.randrange(53)]  # the joker too: refused alike where nobody holds it
     out = dict(action)
     for key in ("cards", "keep", "extras"):
         if key in out:
@@ -28,19 +28,46 @@ def mutations(action, rng):
     if "take" in out:
         yield {**out, "take": int(out["take"])}
         yield {**out, "take": None}
-    yield {**out, "type": rng.choice(["pass", "bid", "trump", "discard", "rob", "play", "stand", "beg", "give", "widow",
-                                      "run", "bunch", "accept", "refuse", "sell", "pitch"])}
+    yield {
+        **out,
+        "type": rng.choice(
+            [
+                "pass",
+                "bid",
+                "trump",
+                "discard",
+                "rob",
+                "play",
+                "stand",
+                "beg",
+                "give",
+                "widow",
+                "run",
+                "bunch",
+                "accept",
+                "refuse",
+                "sell",
+                "pitch",
+            ]
+        ),
+    }
     yield {**out, "bogus": 1}
 
 
 SHAPES = [(name, {"players": k} if k != 4 else None) for name in GAMES for k in GAMES[name].players]
 
 
-@pytest.mark.parametrize("name, options", [*SHAPES, ("foster51", {"trump_discard_over_six_only": True}),
-                                           ("seven_up", {"players": 2, "two_player_bunch": True}),
-                                           ("blind_cinch", {"base": "american62"}),
-                                           ("pedro", {"players": 5, "deal_all": True}),
-                                           ("snoozer", {"players": 6, "deal_all": True})])
+@pytest.mark.parametrize(
+    "name, options",
+    [
+        *SHAPES,
+        ("foster51", {"trump_discard_over_six_only": True}),
+        ("seven_up", {"players": 2, "two_player_bunch": True}),
+        ("blind_cinch", {"base": "american62"}),
+        ("pedro", {"players": 5, "deal_all": True}),
+        ("snoozer", {"players": 6, "deal_all": True}),
+    ],
+)
 def test_check_accepts_exactly_what_apply_accepts(name, options):
     rules = make_ruleset(name, options)
     rng = Random(4)

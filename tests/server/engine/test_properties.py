@@ -18,8 +18,24 @@ from random import Random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from server.engine import (BIDDING, CARD_NAMES, DISCARD, DONE, PLAY, ROB, SEATS, SUITS, TRUMP, Board, HandState,
-                           IllegalAction, generate_board, make_ruleset, observation, replay)
+from server.engine import (
+    BIDDING,
+    CARD_NAMES,
+    DISCARD,
+    DONE,
+    PLAY,
+    ROB,
+    SEATS,
+    SUITS,
+    TRUMP,
+    Board,
+    HandState,
+    IllegalAction,
+    generate_board,
+    make_ruleset,
+    observation,
+    replay,
+)
 from server.engine.playout import random_step
 
 # ---------------------------------------------------------------------------- cards (RULES.md 1)
@@ -49,8 +65,9 @@ def trump_order(trump: str) -> list[str]:
 
 
 def card_points(card: str, trump: str) -> int:
-    return {"A" + trump: 1, "J" + trump: 1, "T" + trump: 1, "5" + trump: 5, left_pedro(trump): 5,
-            "2" + trump: 1}.get(card, 0)
+    return {"A" + trump: 1, "J" + trump: 1, "T" + trump: 1, "5" + trump: 5, left_pedro(trump): 5, "2" + trump: 1}.get(
+        card, 0
+    )
 
 
 def side_of(seat: str) -> int:
@@ -70,6 +87,7 @@ def trick_winner(plays: list[dict], trump: str) -> str:
 
 
 # ---------------------------------------------------------------------------- rulesets as RULES.md reads them
+
 
 @dataclass
 class Spec:
@@ -126,14 +144,17 @@ class Spec:
 
 # ---------------------------------------------------------------------------- strategies
 
-FOSTER_OPTIONS = st.fixed_dictionaries({}, optional={
-    "min_bid": st.integers(1, 14),
-    "trump_discard_over_six_only": st.booleans(),
-    "low_to_holder": st.booleans(),
-    "first_lead_trump": st.booleans(),
-    "dealer_draws_blind": st.booleans(),
-    "scoring": st.sampled_from(["difference", "set_back", "eight_point_minimum"]),
-})
+FOSTER_OPTIONS = st.fixed_dictionaries(
+    {},
+    optional={
+        "min_bid": st.integers(1, 14),
+        "trump_discard_over_six_only": st.booleans(),
+        "low_to_holder": st.booleans(),
+        "first_lead_trump": st.booleans(),
+        "dealer_draws_blind": st.booleans(),
+        "scoring": st.sampled_from(["difference", "set_back", "eight_point_minimum"]),
+    },
+)
 AMERICAN = st.just(Spec("american62"))
 FOSTER = st.one_of(st.just(Spec("foster51")), FOSTER_OPTIONS.map(lambda o: Spec("foster51", o)))
 ANY_RULESET = st.one_of(AMERICAN, FOSTER)
@@ -159,7 +180,7 @@ def boards(draw, count: int) -> list[Board]:
     if draw(st.booleans()):
         long_suit = trump_order(draw(st.sampled_from(SUITS)))
         seat = draw(st.sampled_from(SEATS))
-        wanted = [c for c in deck if c in long_suit][:draw(st.integers(7, 9))]
+        wanted = [c for c in deck if c in long_suit][: draw(st.integers(7, 9))]
         for pos, card in zip(dealt_positions(dealer, seat), wanted):
             other = deck.index(card)
             deck[pos], deck[other] = deck[other], deck[pos]
@@ -171,11 +192,13 @@ def boards(draw, count: int) -> list[Board]:
 
 
 def prop_settings(examples: int):
-    return settings(max_examples=examples, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+    return settings(
+        max_examples=examples, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
+    )
 
 
 # ---------------------------------------------------------------------------- driving a hand
+
 
 def longest_holding(state: HandState) -> str:
     """The suit (left Pedro included) of which one player holds the most cards."""
@@ -204,8 +227,11 @@ def concrete_action(state: HandState, rng: Random) -> dict:
         action = {"type": "rob", "keep": must + rng.sample(optional, choice["size"] - len(must))}
         rng.shuffle(action["keep"])
     elif kind == "play" and "extras_count" in choice:
-        action = {"type": "play", "card": choice["card"],
-                  "extras": rng.sample(choice["extras_from"], choice["extras_count"])}
+        action = {
+            "type": "play",
+            "card": choice["card"],
+            "extras": rng.sample(choice["extras_from"], choice["extras_count"]),
+        }
     else:
         action = dict(choice)
     if rng.random() < 0.5:
@@ -236,6 +262,7 @@ def play_hand(spec: Spec, board: Board, rng: Random, wire: bool, check=None) -> 
 
 
 # ---------------------------------------------------------------------------- views of the state
+
 
 def places(state: HandState) -> dict[str, set[str]]:
     """Where every card is: hands, stock, discard pile, tricks, and (american62 rob) set aside."""
@@ -329,6 +356,7 @@ def expected_delta(spec: Spec, declarer_side: int, contract: int | None, points:
 
 # ---------------------------------------------------------------------------- the follow rules
 
+
 def allowed_mains(spec: Spec, state: HandState) -> set[str]:
     """Main cards RULES.md allows the player to act, with the american62 extras constraint."""
     trump = SUITS[state.trump]
@@ -361,8 +389,7 @@ def extras_owed(state: HandState) -> int:
 
 # ---------------------------------------------------------------------------- illegal actions (RULES.md 5)
 
-PHASE_TYPES = {BIDDING: ("pass", "bid"), TRUMP: ("trump",), DISCARD: ("discard",), ROB: ("rob",),
-               PLAY: ("play",)}
+PHASE_TYPES = {BIDDING: ("pass", "bid"), TRUMP: ("trump",), DISCARD: ("discard",), ROB: ("rob",), PLAY: ("play",)}
 
 
 def pick(rng: Random, cards: set[str]) -> str:
@@ -373,66 +400,100 @@ def illegal_actions(spec: Spec, state: HandState, rng: Random) -> list[tuple[str
     """(rule broken, action) pairs, every one of which RULES.md refuses in this state."""
     if state.phase == DONE:
         played = pick(rng, places(state)["tricks"])
-        return [("after the hand", a) for a in ({"type": "pass"}, {"type": "bid", "amount": 14},
-                                               {"type": "trump", "suit": "H"}, {"type": "play", "card": played})]
+        return [
+            ("after the hand", a)
+            for a in (
+                {"type": "pass"},
+                {"type": "bid", "amount": 14},
+                {"type": "trump", "suit": "H"},
+                {"type": "play", "card": played},
+            )
+        ]
     seat = state.seat_to_act()
     hand = names(state.hands[state.to_act])
     elsewhere = ALL_CARDS - hand
     legal = concrete_action(state, rng)
     legal.pop("seat", None)
     out: list[tuple[str, object]] = [("out of turn", {**legal, "seat": s}) for s in SEATS if s != seat]
-    out += [("not a seat", {**legal, "seat": "n"}), ("not an object", [legal]), ("unknown type", {"type": "draw"}),
-            ("no type", {k: v for k, v in legal.items() if k != "type"}), ("unknown field", {**legal, "x": 1})]
+    out += [
+        ("not a seat", {**legal, "seat": "n"}),
+        ("not an object", [legal]),
+        ("unknown type", {"type": "draw"}),
+        ("no type", {k: v for k, v in legal.items() if k != "type"}),
+        ("unknown field", {**legal, "x": 1}),
+    ]
     some = sorted(hand) or ["AS"]
-    samples = {"pass": {"type": "pass"}, "bid": {"type": "bid", "amount": 14},
-               "trump": {"type": "trump", "suit": "S"}, "discard": {"type": "discard", "cards": some[:3]},
-               "rob": {"type": "rob", "keep": some[:6]}, "play": {"type": "play", "card": some[0]}}
+    samples = {
+        "pass": {"type": "pass"},
+        "bid": {"type": "bid", "amount": 14},
+        "trump": {"type": "trump", "suit": "S"},
+        "discard": {"type": "discard", "cards": some[:3]},
+        "rob": {"type": "rob", "keep": some[:6]},
+        "play": {"type": "play", "card": some[0]},
+    }
     out += [("wrong type for the phase", a) for kind, a in samples.items() if kind not in PHASE_TYPES[state.phase]]
-    out += {BIDDING: illegal_bids, TRUMP: illegal_trumps, DISCARD: illegal_discards, ROB: illegal_robs,
-            PLAY: illegal_plays}[state.phase](spec, state, rng, hand, elsewhere, legal)
+    out += {
+        BIDDING: illegal_bids,
+        TRUMP: illegal_trumps,
+        DISCARD: illegal_discards,
+        ROB: illegal_robs,
+        PLAY: illegal_plays,
+    }[state.phase](spec, state, rng, hand, elsewhere, legal)
     return out
 
 
 # Each helper below gets the player's hand, the cards he does not hold and one legal
 # concrete action, and returns the phase's own illegal actions.
 
+
 def illegal_bids(spec, state, rng, hand, elsewhere, legal):
     """Out of range, not a whole number, not above the highest, the dealer's forced 7."""
     high = max((amount for _, amount in state.bids), default=0)
-    out = [("bid out of range", {"type": "bid", "amount": a})
-           for a in (spec.min_bid - 1, 15, -1, 0, 99)]
+    out = [("bid out of range", {"type": "bid", "amount": a}) for a in (spec.min_bid - 1, 15, -1, 0, 99)]
     out += [("bid not a whole number", {"type": "bid", "amount": a}) for a in ("9", 9.0, True, None)]
-    out += [("bid not above the highest", {"type": "bid", "amount": a})
-            for a in {spec.min_bid, high, rng.randint(spec.min_bid, max(spec.min_bid, high))} if a <= high]
+    out += [
+        ("bid not above the highest", {"type": "bid", "amount": a})
+        for a in {spec.min_bid, high, rng.randint(spec.min_bid, max(spec.min_bid, high))}
+        if a <= high
+    ]
     if spec.american and state.to_act == state.dealer and high == 0:
-        out += [("dealer must bid the minimum", {"type": "pass"}),
-                ("dealer must bid the minimum", {"type": "bid", "amount": spec.min_bid + 1})]
+        out += [
+            ("dealer must bid the minimum", {"type": "pass"}),
+            ("dealer must bid the minimum", {"type": "bid", "amount": spec.min_bid + 1}),
+        ]
     return out
 
 
 def illegal_trumps(spec, state, rng, hand, elsewhere, legal):
     """A trump suit that is not one of C D H S."""
-    return [("trump not C D H S", {"type": "trump", "suit": s})
-            for s in ("X", "h", "", "HS", "5", "CDHS", None, 2, ["H"])] + [("trump not C D H S", {"type": "trump"})]
+    return [
+        ("trump not C D H S", {"type": "trump", "suit": s}) for s in ("X", "h", "", "HS", "5", "CDHS", None, 2, ["H"])
+    ] + [("trump not C D H S", {"type": "trump"})]
 
 
 def illegal_discards(spec, state, rng, hand, elsewhere, legal):
     """Too few cards, a card not held, a card twice, malformed lists, the Katz option."""
     cards = legal["cards"]
     trump = SUITS[state.trump]
-    out = [("too few cards", {"type": "discard", "cards": rng.sample(sorted(hand), 2)}),
-           ("too few cards", {"type": "discard", "cards": []}),
-           ("card not held", {"type": "discard", "cards": cards[:-1] + [pick(rng, elsewhere)]}),
-           ("a card twice", {"type": "discard", "cards": cards + [cards[0]]}),
-           ("a card twice", {"type": "discard", "cards": cards[:-1] + [cards[0]]}),
-           ("not a card", {"type": "discard", "cards": cards[:-1] + ["1X"]}),
-           ("not a list", {"type": "discard", "cards": cards[0]})]
+    out = [
+        ("too few cards", {"type": "discard", "cards": rng.sample(sorted(hand), 2)}),
+        ("too few cards", {"type": "discard", "cards": []}),
+        ("card not held", {"type": "discard", "cards": cards[:-1] + [pick(rng, elsewhere)]}),
+        ("a card twice", {"type": "discard", "cards": cards + [cards[0]]}),
+        ("a card twice", {"type": "discard", "cards": cards[:-1] + [cards[0]]}),
+        ("not a card", {"type": "discard", "cards": cards[:-1] + ["1X"]}),
+        ("not a list", {"type": "discard", "cards": cards[0]}),
+    ]
     if spec.katz:
         trumps = {c for c in hand if suit_of(c, trump) == trump}
         plain_cards = hand - trumps
         if trumps and len(trumps) <= 6:
-            out.append(("trump discarded by a player with six or fewer",
-                        {"type": "discard", "cards": rng.sample(sorted(plain_cards), 2) + [pick(rng, trumps)]}))
+            out.append(
+                (
+                    "trump discarded by a player with six or fewer",
+                    {"type": "discard", "cards": rng.sample(sorted(plain_cards), 2) + [pick(rng, trumps)]},
+                )
+            )
         if len(trumps) > 6:
             keep = rng.sample(sorted(trumps), 5)
             out.append(("trumps discarded below six", {"type": "discard", "cards": sorted(hand - set(keep))}))
@@ -446,19 +507,27 @@ def illegal_robs(spec, state, rng, hand, elsewhere, legal):
     if spec.american:
         trump = SUITS[state.trump]
         others = set().union(*(names(state.hands[i]) for i in range(4) if i != state.dealer))
-        assert {c for c in must if suit_of(c, trump) == trump} == set(trump_order(trump)) - others, \
+        assert {c for c in must if suit_of(c, trump) == trump} == set(trump_order(trump)) - others, (
             "american62: the dealer must keep every trump not held by another player"
+        )
     keep = legal["keep"]
     spare = sorted(pool - set(keep))
-    out = [("wrong size", {"type": "rob", "keep": keep[:-1]}),
-           ("unavailable card", {"type": "rob", "keep": keep[:-1] + [pick(rng, ALL_CARDS - pool)]}),
-           ("a card twice", {"type": "rob", "keep": keep[:-1] + [keep[0]]}),
-           ("a card twice", {"type": "rob", "keep": keep + [keep[0]]})]
+    out = [
+        ("wrong size", {"type": "rob", "keep": keep[:-1]}),
+        ("unavailable card", {"type": "rob", "keep": keep[:-1] + [pick(rng, ALL_CARDS - pool)]}),
+        ("a card twice", {"type": "rob", "keep": keep[:-1] + [keep[0]]}),
+        ("a card twice", {"type": "rob", "keep": keep + [keep[0]]}),
+    ]
     if spare:
         out.append(("wrong size", {"type": "rob", "keep": keep + [rng.choice(spare)]}))
         if must:
             dropped = pick(rng, must)
-            out.append(("forced card omitted", {"type": "rob", "keep": [c for c in keep if c != dropped] + [rng.choice(spare)]}))
+            out.append(
+                (
+                    "forced card omitted",
+                    {"type": "rob", "keep": [c for c in keep if c != dropped] + [rng.choice(spare)]},
+                )
+            )
     return out
 
 
@@ -478,8 +547,11 @@ def illegal_plays(spec, state, rng, hand, elsewhere, legal):
             action["extras"] = rng.sample(pool, min(owed, len(pool)))
         return action
 
-    out = [("card not held", with_extras(pick(rng, elsewhere))),
-           ("not a card", {"type": "play", "card": "ZZ"}), ("not a card", {"type": "play"})]
+    out = [
+        ("card not held", with_extras(pick(rng, elsewhere))),
+        ("not a card", {"type": "play", "card": "ZZ"}),
+        ("not a card", {"type": "play"}),
+    ]
     out += [("breaks the follow rules", with_extras(c)) for c in sorted(hand - allowed)]
     main = legal["card"]
     extras = legal.get("extras", [])
@@ -488,21 +560,28 @@ def illegal_plays(spec, state, rng, hand, elsewhere, legal):
             out.append(("extras not owed", {"type": "play", "card": main, "extras": [pick(rng, hand - {main})]}))
         return out
     others = hand - {main} - set(extras)
-    out += [("extras missing", {"type": "play", "card": main}),
-            ("too few extras", {"type": "play", "card": main, "extras": extras[:-1]}),
-            ("extra not held", {"type": "play", "card": main, "extras": extras[:-1] + [pick(rng, elsewhere)]}),
-            ("main card as an extra", {"type": "play", "card": main, "extras": extras[:-1] + [main]}),
-            ("extras not a list", {"type": "play", "card": main, "extras": extras[0]})]
+    out += [
+        ("extras missing", {"type": "play", "card": main}),
+        ("too few extras", {"type": "play", "card": main, "extras": extras[:-1]}),
+        ("extra not held", {"type": "play", "card": main, "extras": extras[:-1] + [pick(rng, elsewhere)]}),
+        ("main card as an extra", {"type": "play", "card": main, "extras": extras[:-1] + [main]}),
+        ("extras not a list", {"type": "play", "card": main, "extras": extras[0]}),
+    ]
     if others & spare:
         out.append(("too many extras", {"type": "play", "card": main, "extras": extras + [pick(rng, others & spare)]}))
     counting = {c for c in others if card_points(c, trump)}
     if counting:
-        out.append(("counting trump as an extra",
-                    {"type": "play", "card": main, "extras": extras[:-1] + [pick(rng, counting)]}))
+        out.append(
+            (
+                "counting trump as an extra",
+                {"type": "play", "card": main, "extras": extras[:-1] + [pick(rng, counting)]},
+            )
+        )
     return out
 
 
 # ---------------------------------------------------------------------------- 1. card accounting
+
 
 @prop_settings(250)
 @given(boards(4), ANY_RULESET, RNG_SEEDS, st.booleans())
@@ -512,6 +591,7 @@ def test_every_card_is_in_exactly_one_place_at_every_step(hands, spec, seed, wir
     A card lost, duplicated or conjured up by the draw, a reshuffle or the rob would
     silently corrupt every later rule (follow, points, hidden information).
     """
+
     def check(state):
         seen: set[str] = set()
         for where, cards in places(state).items():
@@ -525,6 +605,7 @@ def test_every_card_is_in_exactly_one_place_at_every_step(hands, spec, seed, wir
 
 
 # ---------------------------------------------------------------------------- 2. american62 points
+
 
 @prop_settings(300)
 @given(boards(8), RNG_SEEDS)
@@ -543,6 +624,7 @@ def test_american62_points_always_sum_to_14(hands, seed):
 
 
 # ---------------------------------------------------------------------------- 3. foster51 points
+
 
 @prop_settings(300)
 @given(boards(8), FOSTER, RNG_SEEDS)
@@ -567,6 +649,7 @@ def test_foster51_trick_and_discard_points_sum_to_14(hands, spec, seed):
 
 
 # ---------------------------------------------------------------------------- 4. completion and score
+
 
 @prop_settings(300)
 @given(boards(8), ANY_RULESET, RNG_SEEDS)
@@ -598,6 +681,7 @@ def test_random_play_completes_and_scores_by_the_rules(hands, spec, seed):
 
 # ---------------------------------------------------------------------------- 5. illegal actions
 
+
 @prop_settings(80)
 @given(boards(2), ANY_RULESET, RNG_SEEDS)
 def test_every_illegal_action_is_refused_and_changes_nothing(hands, spec, seed):
@@ -624,6 +708,7 @@ def test_every_illegal_action_is_refused_and_changes_nothing(hands, spec, seed):
 
 # ---------------------------------------------------------------------------- 6. hidden information
 
+
 @prop_settings(150)
 @given(boards(3), ANY_RULESET, RNG_SEEDS)
 def test_observations_never_reveal_hidden_cards(hands, spec, seed):
@@ -634,6 +719,7 @@ def test_observations_never_reveal_hidden_cards(hands, spec, seed):
     rebuilt stock deals them to somebody else. A dealer who robs sees the original stock
     (deck[36:]) from his rob on, but never a rebuilt stock (other players' discards).
     """
+
     def check(state):
         original_stock = {CARD_NAMES[c] for c in state.board.deck[36:]}
         shown = set().union(*(names(d.shown) for d in state.draws))
@@ -668,6 +754,7 @@ def test_observations_never_reveal_hidden_cards(hands, spec, seed):
 
 # ---------------------------------------------------------------------------- 7. determinism
 
+
 @prop_settings(150)
 @given(boards(3), ANY_RULESET, RNG_SEEDS, st.integers(0, 40))
 def test_replaying_the_action_list_reproduces_the_hand(hands, spec, seed, cut):
@@ -685,14 +772,18 @@ def test_replaying_the_action_list_reproduces_the_hand(hands, spec, seed, cut):
 
         state = play_hand(spec, board, rng, wire=True, check=record)
         assert [a["seat"] for a in state.actions] == seats[:-1]
-        doc = json.loads(json.dumps({"ruleset": spec.name, "options": spec.options,
-                                     "board": board.to_dict(), "actions": state.actions}))
+        doc = json.loads(
+            json.dumps(
+                {"ruleset": spec.name, "options": spec.options, "board": board.to_dict(), "actions": state.actions}
+            )
+        )
         assert replay(doc) == state.describe() == described[-1]
         prefix = min(cut, len(state.actions))
         assert replay({**doc, "actions": doc["actions"][:prefix]}) == described[prefix]
 
 
 # ---------------------------------------------------------------------------- engine bugs found
+
 
 def test_regression_action_with_unhashable_type_is_refused_as_illegal_action():
     """Regression for a bug this suite found: ``{"type": ["pass"]}`` (valid JSON) made

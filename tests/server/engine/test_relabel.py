@@ -61,7 +61,7 @@ def test_the_joker_is_the_same_card_in_every_view_and_a_snoozer_hand_plays_throu
         view = View(relabeling_for(b"secret", f"jk/{n}"), rotation=n, players=5)
         state = new_hand(rules, generate_board("relabel-jk", n, seats_for(5), 53))
         rng = Random(n)
-        while state.phase != "done":          # every answer through the view is legal
+        while state.phase != "done":  # every answer through the view is legal
             seen = view.show(observation(state, state.seat_to_act()))
             state.apply(view.back(random_action(seen["legal"], rng)))
         out = state.describe()

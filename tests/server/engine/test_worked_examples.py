@@ -3,6 +3,7 @@
 import hashlib
 from random import Random
 
+import pytest
 from handbuilder import board_with, names
 
 from server.engine import Game, HandState, IllegalAction, generate_board, make_ruleset
@@ -10,8 +11,6 @@ from server.engine.boards import restock_order
 from server.engine.cards import CARD_NAMES, TRUMP_TABLES
 from server.engine.playout import playout
 from server.engine.scoring import bidder_goes_out_next, game_winner, hand_delta
-
-import pytest
 
 AM62 = make_ruleset("american62")
 F51 = make_ruleset("foster51")
@@ -58,8 +57,12 @@ WORKED_HANDS = {
     "S": ["6H", "JC", "7D", "8D", "9D", "TD", "JD", "QD", "KD"],
     "W": ["5H", "AD", "2C", "3C", "4C", "6C", "7C", "8C", "9C"],
 }
-WORKED_KEEPS = {"N": ["KC", "AS", "QS", "JS", "TS", "9S"], "E": ["5D", "QC", "2S", "3S", "4S", "2D"],
-                "S": ["6H", "JC", "7D", "8D", "9D", "TD"], "W": ["5H", "AD", "2C", "3C", "4C", "6C"]}
+WORKED_KEEPS = {
+    "N": ["KC", "AS", "QS", "JS", "TS", "9S"],
+    "E": ["5D", "QC", "2S", "3S", "4S", "2D"],
+    "S": ["6H", "JC", "7D", "8D", "9D", "TD"],
+    "W": ["5H", "AD", "2C", "3C", "4C", "6C"],
+}
 
 
 def test_worked_trick_six_of_hearts_beats_both_pedros():
@@ -79,12 +82,18 @@ def test_worked_trick_six_of_hearts_beats_both_pedros():
 
 def test_player_whose_only_diamond_is_the_left_pedro_is_void_in_diamonds():
     """RULES.md 1: hearts trump, E's only diamond is 5D: a diamond lead leaves E free."""
-    hands = {"N": ["AD", "KD", "QD", "JD", "TD", "9D", "8D", "7D", "6D"],
-             "E": ["5D", "2C", "3C", "4C", "6C", "7C", "8C", "9C", "TC"],
-             "S": ["AH", "2S", "3S", "4S", "6S", "7S", "8S", "9S", "TS"],
-             "W": ["5H", "JC", "QC", "KC", "AC", "2H", "3H", "4H", "6H"]}
-    keeps = {"N": ["AD", "KD", "QD", "JD", "TD", "9D"], "E": ["5D", "2C", "3C", "4C", "6C", "7C"],
-             "S": ["AH", "2S", "3S", "4S", "6S", "7S"], "W": ["5H", "JC", "QC", "KC", "AC", "2H"]}
+    hands = {
+        "N": ["AD", "KD", "QD", "JD", "TD", "9D", "8D", "7D", "6D"],
+        "E": ["5D", "2C", "3C", "4C", "6C", "7C", "8C", "9C", "TC"],
+        "S": ["AH", "2S", "3S", "4S", "6S", "7S", "8S", "9S", "TS"],
+        "W": ["5H", "JC", "QC", "KC", "AC", "2H", "3H", "4H", "6H"],
+    }
+    keeps = {
+        "N": ["AD", "KD", "QD", "JD", "TD", "9D"],
+        "E": ["5D", "2C", "3C", "4C", "6C", "7C"],
+        "S": ["AH", "2S", "3S", "4S", "6S", "7S"],
+        "W": ["5H", "JC", "QC", "KC", "AC", "2H"],
+    }
     state = foster_after_draw(hands, keeps)
     state.apply({"type": "play", "card": "AD"})
     assert {a["card"] for a in state.legal_actions()} == {"5D", "2C", "3C", "4C", "6C", "7C"}
@@ -96,7 +105,7 @@ def test_player_whose_only_diamond_is_the_left_pedro_is_void_in_diamonds():
 
 # ---------------------------------------------------------------- RULES.md 2: boards and deals
 def test_dealing_three_rounds_of_three_from_the_dealers_left():
-    board = generate_board("standard", 2)      # dealer E
+    board = generate_board("standard", 2)  # dealer E
     state = HandState(AM62, board)
     deck = names(board.deck)
     assert set(names(_cards(state.hands[2]))) == set(deck[0:3] + deck[12:15] + deck[24:27])
@@ -111,6 +120,7 @@ def _cards(mask):
 def test_canonical_generator_matches_an_independent_implementation():
     def sha(s):
         return hashlib.sha256(s.encode()).hexdigest()
+
     cards = [r + s for s in "CDHS" for r in "23456789TJQKA"]
     for n in (1, 2, 7):
         board = generate_board("standard", n)
@@ -208,7 +218,7 @@ def test_foster51_tie_scores_nothing():
 
 
 def test_foster51_all_pass_dealer_names_trump_without_contract():
-    state = HandState(F51, generate_board("standard", 3))   # dealer S
+    state = HandState(F51, generate_board("standard", 3))  # dealer S
     for _ in range(4):
         state.apply({"type": "pass"})
     assert state.phase == "trump" and state.seat_to_act() == "S" and state.contract is None
@@ -216,9 +226,9 @@ def test_foster51_all_pass_dealer_names_trump_without_contract():
 
 def test_foster51_counting_trumps_discarded_score_for_the_trump_makers():
     """Foster: any scoring trumps discarded by the opponents count for the bidder's party."""
-    keeps = {**WORKED_KEEPS, "S": ["JC", "7D", "8D", "9D", "TD", "JD"]}   # S throws the 6H away
+    keeps = {**WORKED_KEEPS, "S": ["JC", "7D", "8D", "9D", "TD", "JD"]}  # S throws the 6H away
     hands = {**WORKED_HANDS, "E": ["5D", "QC", "2S", "3S", "4S", "2D", "3D", "4D", "AH"]}
-    keeps["E"] = ["5D", "QC", "2S", "3S", "4S", "2D"]                        # E throws High away
+    keeps["E"] = ["5D", "QC", "2S", "3S", "4S", "2D"]  # E throws High away
     state = foster_after_draw(hands, keeps)
     assert state.discard_points() >= 1
     playout(state, Random(1))
@@ -234,8 +244,9 @@ def test_foster51_min_bid_6_option():
 
 def test_foster51_first_lead_must_be_trump_option():
     rules = make_ruleset("foster51", {"first_lead_trump": True})
-    state = foster_after_draw(WORKED_HANDS, {**WORKED_KEEPS, "N": ["KC", "AS", "QS", "JS", "TS", "9S"]},
-                              rules=rules, trump="S")
+    state = foster_after_draw(
+        WORKED_HANDS, {**WORKED_KEEPS, "N": ["KC", "AS", "QS", "JS", "TS", "9S"]}, rules=rules, trump="S"
+    )
     assert all(a["card"].endswith("S") or a["card"] == "5C" for a in state.legal_actions())
     with pytest.raises(IllegalAction, match="first lead must be a trump"):
         state.apply({"type": "play", "card": "KC"})
@@ -243,8 +254,9 @@ def test_foster51_first_lead_must_be_trump_option():
 
 def katz_discard_turn(north):
     """A foster51 hand under Katz's rule, hearts trump, at N's discard."""
-    state = HandState(make_ruleset("foster51", {"trump_discard_over_six_only": True}),
-                      board_with({"N": north}, dealer="W"))
+    state = HandState(
+        make_ruleset("foster51", {"trump_discard_over_six_only": True}), board_with({"N": north}, dealer="W")
+    )
     for action in ONE_BID:
         state.apply(action)
     state.apply({"type": "trump", "suit": "H"})
@@ -256,7 +268,7 @@ def test_foster51_katz_trumps_only_discarded_from_more_than_six():
     choice = state.legal_actions()[0]
     assert (choice["min"], choice["max"], sorted(choice["must_include"])) == (3, 3, ["2C", "3C"])
     with pytest.raises(IllegalAction):
-        state.apply({"type": "discard", "cards": ["AH", "KH", "2C"]})   # keeps 3C: must go first
+        state.apply({"type": "discard", "cards": ["AH", "KH", "2C"]})  # keeps 3C: must go first
     state.apply({"type": "discard", "cards": ["8H", "2C", "3C"]})
 
 
@@ -286,10 +298,10 @@ def test_foster51_low_to_holder_option():
 
 def test_eight_point_minimum_examples_from_foster():
     rules = make_ruleset("foster51", {"scoring": "eight_point_minimum"})
-    assert hand_delta(rules, 0, 6, (8, 6)) == (8, 6)      # bid 6, make 8: 8, adversaries 6
-    assert hand_delta(rules, 0, 6, (6, 8)) == (0, 8)      # bid 6, make 6: nothing, adversaries 8
-    assert hand_delta(rules, 0, 7, (6, 8)) == (0, 15)     # bid 7, make 6: adversaries 7 + 8
-    assert hand_delta(rules, 0, 7, (7, 7)) == (0, 0)      # 7 each: neither scores
+    assert hand_delta(rules, 0, 6, (8, 6)) == (8, 6)  # bid 6, make 8: 8, adversaries 6
+    assert hand_delta(rules, 0, 6, (6, 8)) == (0, 8)  # bid 6, make 6: nothing, adversaries 8
+    assert hand_delta(rules, 0, 7, (6, 8)) == (0, 15)  # bid 7, make 6: adversaries 7 + 8
+    assert hand_delta(rules, 0, 7, (7, 7)) == (0, 0)  # 7 each: neither scores
 
 
 def test_set_back_scoring_subtracts_the_bid():
@@ -311,7 +323,7 @@ def test_game_ends_at_target_and_rotates_the_deal(name, target):
             hand = game.new_hand()
             dealers.append(hand.board.dealer)
             game.finish_hand(playout(hand, rng))
-        assert dealers[:4] == ["E", "S", "W", "N"][:len(dealers[:4])]
+        assert dealers[:4] == ["E", "S", "W", "N"][: len(dealers[:4])]
         if game.winner:
             wins += 1
             side = "NS EW".split().index(game.winner)

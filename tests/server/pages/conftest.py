@@ -12,7 +12,7 @@ import pytest
 from server.api import create_app
 
 API_TESTS = Path(__file__).resolve().parents[1] / "api"
-if str(API_TESTS) not in sys.path:           # apiclient, browser (pagecheck is beside the tests)
+if str(API_TESTS) not in sys.path:  # apiclient, browser (pagecheck is beside the tests)
     sys.path.insert(0, str(API_TESTS))
 
 _spec = importlib.util.spec_from_file_location("api_suite_conftest", API_TESTS / "conftest.py")

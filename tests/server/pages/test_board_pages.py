@@ -19,12 +19,19 @@ def rooms(text):
     """Each room section of a page: (key, dealt cards by seat, trick winners, trick main cards)."""
     out = []
     for key, body in re.findall(r'<section class="room" data-room="([^"]+)".*?>(.*?)</section>', text, re.S):
-        dealt = {seat: re.findall(r'data-card="(\w+)"', cell)
-                 for seat, cell in re.findall(r'<td class="dealt" data-seat="(\w)">(.*?)</td>', body, re.S)}
+        dealt = {
+            seat: re.findall(r'data-card="(\w+)"', cell)
+            for seat, cell in re.findall(r'<td class="dealt" data-seat="(\w)">(.*?)</td>', body, re.S)
+        }
         winners = re.findall(r'<li class="trick" data-trick="\d" data-winner="(\w)"', body)
-        plays = [re.findall(r'<span class="play[^"]*" data-seat="\w"><b>\w</b> <span class="card[^"]*" '
-                            r'data-card="(\w+)"', trick)
-                 for trick in re.findall(r'<li class="trick".*?</li>', body, re.S)]
+        plays = [
+            re.findall(
+                r'<span class="play[^"]*" data-seat="\w"><b>\w</b> <span class="card[^"]*" '
+                r'data-card="(\w+)"',
+                trick,
+            )
+            for trick in re.findall(r'<li class="trick".*?</li>', body, re.S)
+        ]
         out.append((key, dealt, winners, plays))
     return out
 
@@ -61,14 +68,16 @@ def test_a_two_room_board_is_shown_once_played_with_both_seatings_and_the_score(
     assert len(nets) == 2 and sum(nets) == api["score"]
     assert 'class="stepper" data-steps="6"' in text and "replay.js" in text and "replay.css" in text
     assert re.search(r'<nav class="stepper"[^>]* hidden>', text) and " hidden" not in "".join(
-        re.findall(r'<li class="trick"[^>]*>', text))          # without script: no controls, every trick
+        re.findall(r'<li class="trick"[^>]*>', text)
+    )  # without script: no controls, every trick
     html(client.get(f"/matches/{mid}/boards/3"), 404)
     assert "no match" in html(client.get("/matches/nope/boards/1"), 404)
 
 
 def test_a_blind_board_waits_for_every_entrant_and_labels_the_par_room(client, store: Store, queue):
-    tid = start(store, queue, {"format": "blind", "bots": ["random", "rule"], "references": ["rule"], "boards": 2},
-                "test")
+    tid = start(
+        store, queue, {"format": "blind", "bots": ["random", "rule"], "references": ["rule"], "boards": 2}, "test"
+    )
     first, second = store.match_ids(tid)
     play_chunk_with(store, first, 1, 2)
     assert store.pair(first, 1) is not None
@@ -125,10 +134,19 @@ def test_a_table_hand_is_shown_once_the_game_is_over(client, store: Store):
 def test_every_two_unit_ruleset_has_its_board_pages(client, store: Store, queue):
     """A board of each family ruleset played by two units is served as a page: the rooms,
     the seats of the table and the score (the hand pages of any game come from its replay)."""
-    for ruleset, options in (("seven_up", {"players": 2}), ("pitch", {}), ("all_fives", {"players": 2}),
-                             ("blind_cinch", {}), ("sixty_three", {})):
-        tid = start(store, queue, {"bots": ["random", "rule"], "boards": 1, "chunk": 1, "ruleset": ruleset,
-                                   "options": options}, "test")
+    for ruleset, options in (
+        ("seven_up", {"players": 2}),
+        ("pitch", {}),
+        ("all_fives", {"players": 2}),
+        ("blind_cinch", {}),
+        ("sixty_three", {}),
+    ):
+        tid = start(
+            store,
+            queue,
+            {"bots": ["random", "rule"], "boards": 1, "chunk": 1, "ruleset": ruleset, "options": options},
+            "test",
+        )
         (mid,) = store.match_ids(tid)
         play_chunk_with(store, mid, 1, 1)
         text = html(client.get(f"/matches/{mid}/boards/1"))

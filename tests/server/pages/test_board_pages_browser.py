@@ -25,18 +25,18 @@ ROOMS = """rooms => rooms.map(room => ({
 
 
 def test_a_board_pair_steps_both_rooms_together_through_the_records_tricks(api, rq_workers, tmp_path):
-    created = api.call("POST", "/api/v1/tournaments", ADMIN, json={"bots": ["rule", "search"], "boards": 2,
-                                                                   "chunk": 2})
+    created = api.call("POST", "/api/v1/tournaments", ADMIN, json={"bots": ["rule", "search"], "boards": 2, "chunk": 2})
     assert created.status_code == 201, created.text
     tid = created.json()["id"]
     assert wait_finished(api, tid, timeout=300), "tournament did not finish"
     (match,) = api.call("GET", f"/api/v1/tournaments/{tid}/matches").json()
     record = api.call("GET", f"/api/v1/matches/{match['id']}/boards/1").json()
     assert record["rooms"][0]["board"] == record["rooms"][1]["board"]
-    dealt = start_hand(record["rooms"][0]).dealt        # the engine deals the API's board
+    dealt = start_hand(record["rooms"][0]).dealt  # the engine deals the API's board
     expected_dealt = {seat: sorted(names_of(mask)) for seat, mask in zip("NESW", dealt)}
-    expected_tricks = [[[[p["seat"], p["card"]] for p in t["plays"]] for t in replay(room)["tricks"]]
-                       for room in record["rooms"]]
+    expected_tricks = [
+        [[[p["seat"], p["card"]] for p in t["plays"]] for t in replay(room)["tricks"]] for room in record["rooms"]
+    ]
     winners = [[t["winner"] for t in replay(room)["tricks"]] for room in record["rooms"]]
 
     with chromium_page() as (page, requested):

@@ -14,7 +14,7 @@ from server.engine.playout import random_action
 from server.engine.replay import start_hand
 from server.pages.hands import timeline
 
-CASES = Path(__file__).parents[1] / "engine" / "data"      # shared/rule-cases, as copied into the repo
+CASES = Path(__file__).parents[1] / "engine" / "data"  # shared/rule-cases, as copied into the repo
 
 
 def full_cases(ruleset):
@@ -48,8 +48,9 @@ def test_every_dealt_card_appears_once_and_each_trick_starts_from_what_is_held(c
         assert t["tricks"][0]["held"] == t["hands_after_draw"]
         for before, after in zip(t["tricks"], t["tricks"][1:]):
             played = {p["seat"]: {p["card"], *p["extras"]} for p in before["plays"]}
-            assert {s: set(cards) - played[s] for s, cards in before["held"].items()} == \
-                {s: set(cards) for s, cards in after["held"].items()}, case["id"]
+            assert {s: set(cards) - played[s] for s, cards in before["held"].items()} == {
+                s: set(cards) for s, cards in after["held"].items()
+            }, case["id"]
 
 
 def test_the_draw_accounts_for_every_card_each_seat_ends_with(cases):
@@ -60,7 +61,7 @@ def test_the_draw_accounts_for_every_card_each_seat_ends_with(cases):
         for d in t["draws"]:
             assert set(d["kept"]) | set(d["discarded"]) == set(t["dealt"][d["seat"]]), case["id"]
             assert set(d["kept"]) | set(d["drawn"]) == set(t["hands_after_draw"][d["seat"]]), case["id"]
-            assert d["rob"] == (d["seat"] == t["dealer"])        # no dealer_draws_blind among the cases
+            assert d["rob"] == (d["seat"] == t["dealer"])  # no dealer_draws_blind among the cases
 
 
 def test_counting_cards_add_up_to_the_engines_points(cases):
@@ -103,15 +104,25 @@ def test_foster51_discarded_counting_trumps_are_the_declarers():
         assert t["discard_points"] == {"points": 0, "to": t["discard_points"]["to"], "cards": []}
 
 
-@pytest.mark.parametrize("ruleset, options", [
-    ("american62", {}), ("foster51", {}), ("foster51", {"dealer_draws_blind": True}),
-    ("foster51", {"trump_discard_over_six_only": True, "low_to_holder": True, "scoring": "eight_point_minimum"}),
-])
+@pytest.mark.parametrize(
+    "ruleset, options",
+    [
+        ("american62", {}),
+        ("foster51", {}),
+        ("foster51", {"dealer_draws_blind": True}),
+        ("foster51", {"trump_discard_over_six_only": True, "low_to_holder": True, "scoring": "eight_point_minimum"}),
+    ],
+)
 def test_random_hands_under_every_option_agree_with_the_engine(ruleset, options):
     rng = Random(7)
     for number in range(1, 31):
-        doc = {"ruleset": ruleset, "options": options, "board": generate_board("pages", number).to_dict(),
-               "actions": [], "scores": {"NS": 56, "EW": 58}}
+        doc = {
+            "ruleset": ruleset,
+            "options": options,
+            "board": generate_board("pages", number).to_dict(),
+            "actions": [],
+            "scores": {"NS": 56, "EW": 58},
+        }
         state = start_hand(doc)
         while state.phase != DONE:
             state.apply(random_action(state.legal_actions(), rng))

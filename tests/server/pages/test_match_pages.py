@@ -5,7 +5,6 @@ faults, some boards finished everywhere and one not, so what is hidden is known.
 import re
 
 import pytest
-
 from pagecheck import html
 
 from server import anytime, dealsets, registry
@@ -17,7 +16,10 @@ SCORES = {1: 6, 2: -2, 3: 10, 4: 4}
 
 
 def room(*faults):
-    return {"result": {"delta": {"NS": 0, "EW": 0}}, "faults": [{"seat": s, "index": i, "error": e} for s, i, e in faults]}
+    return {
+        "result": {"delta": {"NS": 0, "EW": 0}},
+        "faults": [{"seat": s, "index": i, "error": e} for s, i, e in faults],
+    }
 
 
 def two_room(board, score, first=(), second=()):
@@ -42,9 +44,15 @@ def arena(client, store: Store):
     tid, matches = tournament(store, {"bots": ["random", "rule", "remo"], "boards": 4})
     first = matches[0]
     assert (first["x"], first["y"]) == ("random", "rule")
-    store.record_pairs(first, [two_room(1, SCORES[1]), two_room(2, SCORES[2], first=[("N", 5, "random broke")]),
-                               two_room(3, SCORES[3], second=[("N", 7, "rule played 9Z")]),
-                               two_room(4, SCORES[4], first=[("S", 2, "secret 4H")])])
+    store.record_pairs(
+        first,
+        [
+            two_room(1, SCORES[1]),
+            two_room(2, SCORES[2], first=[("N", 5, "random broke")]),
+            two_room(3, SCORES[3], second=[("N", 7, "rule played 9Z")]),
+            two_room(4, SCORES[4], first=[("S", 2, "secret 4H")]),
+        ],
+    )
     for m in matches[1:]:
         store.record_pairs(m, [two_room(n, 1) for n in (1, 2, 3)])
     remo_rule = next(m for m in matches if {m["x"], m["y"]} == {"remo", "rule"})
@@ -61,8 +69,8 @@ def test_the_match_page_shows_the_apis_numbers_and_only_boards_finished_everywhe
     st = api["stats"]
     assert st["boards"] == 4 and st["total"] == sum(SCORES.values())
     assert f'href="/tournaments/{tid}"' in page and 'href="/bots/random"' in page and 'href="/bots/rule"' in page
-    assert f'{st["mean"]:+.2f}' in page and f'[{st["ci_low"]:+.2f}, {st["ci_high"]:+.2f}]' in page
-    assert f'{st["won"]} / {st["tied"]} / {st["lost"]}' in page and f'{100 * st["los"]:.1f}%' in page
+    assert f"{st['mean']:+.2f}" in page and f"[{st['ci_low']:+.2f}, {st['ci_high']:+.2f}]" in page
+    assert f"{st['won']} / {st['tied']} / {st['lost']}" in page and f"{100 * st['los']:.1f}%" in page
     rows = re.findall(r'<tr data-board="(\d+)" data-score="(-?\d+)">', page)
     assert rows == [("1", "6"), ("2", "-2"), ("3", "10")], "board 4 is not finished in the other matches"
     for n in (1, 2, 3):
@@ -70,7 +78,7 @@ def test_the_match_page_shows_the_apis_numbers_and_only_boards_finished_everywhe
     assert f"/matches/{mid}/boards/4" not in page and 'data-hidden="1"' in page
     values = re.findall(r'<circle class="pt"[^>]*data-value="(-?\d+)"', page)
     assert values == ["6", "4", "14"], "the cumulative net of the boards shown"
-    assert "<polygon class=\"band\"" in page and "charts.css" in page
+    assert '<polygon class="band"' in page and "charts.css" in page
 
 
 def test_a_match_with_nothing_visible_and_a_blind_match_render(client, store, arena):
@@ -79,8 +87,9 @@ def test_a_match_with_nothing_visible_and_a_blind_match_render(client, store, ar
     store.record_pairs(arena["matches"][2], [two_room(4, -3)])
     page = html(client.get(f"/matches/{other}"))
     assert len(re.findall(r"<tr data-board=", page)) == 4, "board 4 is now finished everywhere"
-    tid, blind = tournament(store, {"format": "blind", "bots": ["random", "search"], "references": ["rule"],
-                                    "boards": 2})
+    tid, blind = tournament(
+        store, {"format": "blind", "bots": ["random", "search"], "references": ["rule"], "boards": 2}
+    )
     page = html(client.get(f"/matches/{blind[0]['id']}"))
     assert "reference" in page and "No board of this match" in page
     for m in blind:
@@ -93,8 +102,12 @@ def test_a_match_with_nothing_visible_and_a_blind_match_render(client, store, ar
 def test_the_bot_page_shows_ratings_matches_and_faults_but_no_token(client, store, arena):
     page = html(client.get("/bots/random"))
     api = client.get("/api/v1/bots/random").get_json()
-    shown = re.search(r'<tr data-ruleset="american62">.*?class="rating">([-\d.]+)<.*?class="mu">([-\d.]+)<'
-                      r'.*?class="sigma">([-\d.]+)<', page, re.S).groups()
+    shown = re.search(
+        r'<tr data-ruleset="american62">.*?class="rating">([-\d.]+)<.*?class="mu">([-\d.]+)<'
+        r'.*?class="sigma">([-\d.]+)<',
+        page,
+        re.S,
+    ).groups()
     r = api["ratings"]["american62"]
     assert tuple(map(float, shown)) == (r["rating"], r["mu"], r["sigma"])
     history = client.get("/api/v1/ratings/american62/random/history").get_json()["points"]
@@ -116,7 +129,7 @@ def test_the_bot_page_shows_ratings_matches_and_faults_but_no_token(client, stor
     remo = html(client.get("/bots/remo"))
     assert arena["token"] not in remo and registry.token_hash(arena["token"]) not in remo
     assert 'data-timeouts="2"' in remo and "not in the last day" in remo and "Not rated yet" in remo
-    store.open_requests("remo")                        # the bot asks: seen now
+    store.open_requests("remo")  # the bot asks: seen now
     assert "not in the last day" not in html(client.get("/bots/remo"))
     assert "no bot" in html(client.get("/bots/nobody"), 404)
 
@@ -128,9 +141,13 @@ def test_the_leaderboard_links_bots_and_draws_each_ones_rating_trend(client, sto
     store.open_requests("remo")
     page = html(client.get("/"))
     board = client.get("/api/v1/ratings/american62").get_json()["bots"]
-    rows = re.findall(r'<tr data-bot="([^"]+)">\s*<td>\d+</td>\s*<td class="text bot"><a href="/bots/([^"]+)">'
-                      r'.*?class="rating">([-\d.]+)<.*?data-points="(\d+)" data-last="([-\d.]+)".*?'
-                      r'class="text seen">([^<]*)<', page, re.S)
+    rows = re.findall(
+        r'<tr data-bot="([^"]+)">\s*<td>\d+</td>\s*<td class="text bot"><a href="/bots/([^"]+)">'
+        r'.*?class="rating">([-\d.]+)<.*?data-points="(\d+)" data-last="([-\d.]+)".*?'
+        r'class="text seen">([^<]*)<',
+        page,
+        re.S,
+    )
     assert [r[0] for r in rows] == [b["bot"] for b in board] and len(rows) == 3
     for bot, link, rating, points, last, seen in rows:
         history = client.get(f"/api/v1/ratings/american62/{bot}/history").get_json()["points"]
@@ -164,8 +181,10 @@ def test_a_running_match_shows_its_anytime_interval_labelled_and_a_complete_one_
     named; a complete match and one with too few boards show none."""
     deals = dealsets.generate("anytime-pages", 30)
     store.put_dealset(deals)
-    spec = validate({"bots": ["random", "rule", "search"], "boards": 30, "deals": deals.name, "practice": True},
-                    registry.roster(store))
+    spec = validate(
+        {"bots": ["random", "rule", "search"], "boards": 30, "deals": deals.name, "practice": True},
+        registry.roster(store),
+    )
     tid = store.create_tournament(spec, plan_matches(spec), "test", 60_000)
     running, done, young = (store.match(mid) for mid in store.match_ids(tid))
     store.record_pairs(running, [two_room(n, (n * 7) % 23 - 8) for n in range(1, 25)])
@@ -173,7 +192,7 @@ def test_a_running_match_shows_its_anytime_interval_labelled_and_a_complete_one_
     store.record_pairs(young, [two_room(n, 2) for n in range(1, 4)])
     api = {m["id"]: m for m in client.get(f"/api/v1/tournaments/{tid}/matches").get_json()}
     st = api[running["id"]]["stats"]
-    shown = f'[{st["anytime_low"]:+.2f}, {st["anytime_high"]:+.2f}]'
+    shown = f"[{st['anytime_low']:+.2f}, {st['anytime_high']:+.2f}]"
     page = html(client.get(f"/matches/{running['id']}"))
     assert "<dt>anytime 95% interval (raw)</dt>" in page and shown in page
     assert "valid however often it is looked at" in page and "<dt>95% interval (raw)</dt>" in page

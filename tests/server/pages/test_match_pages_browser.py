@@ -20,7 +20,8 @@ def test_match_and_bot_pages_agree_with_the_api(api, rq_workers, tmp_path):
         rows = page.locator("#leaderboard tbody tr").evaluate_all(
             "rows => rows.map(r => [r.dataset.bot, r.querySelector('td.bot a').getAttribute('href'),"
             " r.querySelector('td.rating').textContent, r.querySelector('svg.sparkline').dataset.last,"
-            " r.querySelectorAll('svg.sparkline polyline').length])")
+            " r.querySelectorAll('svg.sparkline polyline').length])"
+        )
         assert [r[0] for r in rows] == [b["bot"] for b in ratings] and len(rows) == 3
         for bot, href, rating, last, lines in rows:
             history = api.call("GET", f"/api/v1/ratings/american62/{bot}/history").json()["points"]

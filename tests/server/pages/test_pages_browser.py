@@ -8,8 +8,8 @@ import time
 from urllib.parse import urlparse
 
 from apiclient import ADMIN, wait_finished
-from browser import chromium_page
 from backend import back_end
+from browser import chromium_page
 
 
 def create(api, **body):
@@ -58,7 +58,8 @@ def test_leaderboard_and_finished_tournament_match_the_api(api, rq_workers, tmp_
         assert standings == [r["bot"] for r in results["standings"]]
         cells = page.locator("#crosstable td.cell").evaluate_all(
             "cells => cells.map(c => [c.dataset.row, c.dataset.col, c.dataset.mean, c.dataset.low, c.dataset.high,"
-            " c.className, c.querySelector('.mean').textContent])")
+            " c.className, c.querySelector('.mean').textContent])"
+        )
         assert len(cells) == 6
         for row_bot, col_bot, mean, low, high, classes, text in cells:
             st = results["crosstable"][row_bot][col_bot]
@@ -96,17 +97,15 @@ def test_a_running_tournaments_progress_advances_without_a_reload(api, redis_url
         assert page.locator("#pairs-done").inner_text() == "0"
         assert page.locator("#pairs-total").inner_text() == "8"
         running.enter_context(back_end(redis_url, store))
-        page.wait_for_function("() => Number(document.getElementById('pairs-done').textContent) > 0",
-                               timeout=120_000)
+        page.wait_for_function("() => Number(document.getElementById('pairs-done').textContent) > 0", timeout=120_000)
         page.screenshot(path=tmp_path / "tournament-running.png", full_page=True)
-        page.wait_for_function("() => document.getElementById('status').textContent === 'finished'",
-                               timeout=240_000)
+        page.wait_for_function("() => document.getElementById('status').textContent === 'finished'", timeout=240_000)
         assert page.locator("#pairs-done").inner_text() == "8"
         assert page.locator("#progress").evaluate("bar => bar.value") == 8
-        assert len(navigations) == 1, navigations      # the first load only
+        assert len(navigations) == 1, navigations  # the first load only
         polls = [u for u in requested if u.endswith(f"/api/v1/tournaments/{tid}")]
         assert polls, requested
         count = len(polls)
-        time.sleep(4.5)                                 # finished: polling has stopped
+        time.sleep(4.5)  # finished: polling has stopped
         assert len([u for u in requested if u.endswith(f"/api/v1/tournaments/{tid}")]) == count
     only_local(requested)

@@ -10,15 +10,26 @@ from workers.driver import start
 
 def test_every_page_renders_without_a_token(client, store: Store, queue):
     tid = start(store, queue, {"bots": ["random", "rule"], "boards": 2, "chunk": 2}, "test")
-    gauntlet = start(store, queue, {"format": "gauntlet", "candidates": ["random"], "references": ["rule", "search"],
-                                    "boards": 2}, "test")
-    blind = start(store, queue, {"format": "blind", "bots": ["random", "search"], "references": ["rule"],
-                                 "boards": 2}, "test")
+    gauntlet = start(
+        store,
+        queue,
+        {"format": "gauntlet", "candidates": ["random"], "references": ["rule", "search"], "boards": 2},
+        "test",
+    )
+    blind = start(
+        store, queue, {"format": "blind", "bots": ["random", "search"], "references": ["rule"], "boards": 2}, "test"
+    )
     for other in (gauntlet, blind):
         text = html(client.get(f"/tournaments/{other}"))
         assert "random" in text and "rule" in text
-    for path in ("/", "/leaderboard", "/leaderboard?ruleset=american62", "/leaderboard?ruleset=foster51",
-                 "/tournaments", f"/tournaments/{tid}"):
+    for path in (
+        "/",
+        "/leaderboard",
+        "/leaderboard?ruleset=american62",
+        "/leaderboard?ruleset=foster51",
+        "/tournaments",
+        f"/tournaments/{tid}",
+    ):
         text = html(client.get(path))
         assert "Cinch arena" in text, path
     page = html(client.get(f"/tournaments/{tid}"))
@@ -44,8 +55,13 @@ def test_bad_path_strings_are_a_400_page(client):
 
 
 def test_redis_away_is_a_503_page_with_retry_after(store, tmp_path):
-    app = create_app({"REDIS_URL": f"unix://{tmp_path}/nowhere.sock?db=0", "CINCH_PREFIX": store.prefix,
-                      "CINCH_QUEUE": store.queue_name})
+    app = create_app(
+        {
+            "REDIS_URL": f"unix://{tmp_path}/nowhere.sock?db=0",
+            "CINCH_PREFIX": store.prefix,
+            "CINCH_QUEUE": store.queue_name,
+        }
+    )
     client = app.test_client()
     for path in ("/", "/tournaments", "/tournaments/t1"):
         r = client.get(path)
@@ -56,9 +72,11 @@ def test_redis_away_is_a_503_page_with_retry_after(store, tmp_path):
 
 def test_cards_are_drawn_with_suit_symbols_in_red_and_black(client):
     from flask import render_template_string
+
     with client.application.test_request_context("/"):
-        out = render_template_string('{% from "_cards.html" import cards, suit %}{{ cards(["TH", "2C", "JK"]) }}'
-                                     '{{ suit("D") }}')
+        out = render_template_string(
+            '{% from "_cards.html" import cards, suit %}{{ cards(["TH", "2C", "JK"]) }}{{ suit("D") }}'
+        )
     assert 'data-card="TH"' in out and "10" in out and "\u2665" in out
     assert 'class="card red ' in out and 'class="card black ' in out and "\u2663" in out
     assert 'data-card="JK"' in out and 'data-suit="D"' in out
@@ -67,6 +85,6 @@ def test_cards_are_drawn_with_suit_symbols_in_red_and_black(client):
 def test_every_registered_ruleset_has_a_leaderboard_page_and_a_rated_one_a_tab(client, store: Store):
     page = html(client.get("/leaderboard?ruleset=snoozer"))
     assert "Leaderboard snoozer" in page and 'aria-current="page">snoozer<' in page
-    assert "ruleset=pedro" not in html(client.get("/leaderboard"))            # no ratings yet: no tab
-    store.redis.hset(store.key("ratings", "pedro"), "rule", "{}")            # pedro has ratings now
+    assert "ruleset=pedro" not in html(client.get("/leaderboard"))  # no ratings yet: no tab
+    store.redis.hset(store.key("ratings", "pedro"), "rule", "{}")  # pedro has ratings now
     assert "ruleset=pedro" in html(client.get("/leaderboard"))

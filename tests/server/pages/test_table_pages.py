@@ -22,14 +22,18 @@ class Stopped(Exception):
 
 @pytest.fixture
 def client(redis_url, store):
-    app = create_app({"REDIS_URL": redis_url, "CINCH_PREFIX": store.prefix, "CINCH_QUEUE": store.queue_name,
-                      "ADMIN_TOKEN": ADMIN})
+    app = create_app(
+        {"REDIS_URL": redis_url, "CINCH_PREFIX": store.prefix, "CINCH_QUEUE": store.queue_name, "ADMIN_TOKEN": ADMIN}
+    )
     return app.test_client()
 
 
 def create(client, seats=SEATS, ruleset="foster51", options=None):
-    r = client.post("/api/v1/tables", json={"ruleset": ruleset, "options": options or {}, "seats": seats},
-                    headers={"Authorization": f"Bearer {ADMIN}"})
+    r = client.post(
+        "/api/v1/tables",
+        json={"ruleset": ruleset, "options": options or {}, "seats": seats},
+        headers={"Authorization": f"Bearer {ADMIN}"},
+    )
     assert r.status_code == 201, r.get_data(as_text=True)
     return r.get_json()["id"]
 
@@ -42,6 +46,7 @@ def running(client, store, monkeypatch, tid):
         publish(table, live)
         if live and live["hand"] == 2 and any(len(t["plays"]) >= 2 for t in live["view"]["tricks"]):
             raise Stopped
+
     monkeypatch.setattr(store, "set_table_live", stop_in_hand_two)
     with pytest.raises(Stopped):
         play_table_with(store, tid)
@@ -66,11 +71,11 @@ def test_a_running_table_draws_only_the_public_cards_of_the_hand_in_progress(cli
     page = html(client.get(f"/tables/{tid}"))
     public = public_cards(v["live"]["view"])
     deck = generate_board(store.table(tid)["deal_seed"], 2).to_dict()["deck"]
-    assert len(public) >= 2 and set(deck) - set(public)        # some cards are still hidden in hands
-    assert sorted(drawn(page)) == sorted(public)                 # each public card once, nothing else
+    assert len(public) >= 2 and set(deck) - set(public)  # some cards are still hidden in hands
+    assert sorted(drawn(page)) == sorted(public)  # each public card once, nothing else
     assert 'id="live" data-hand="2"' in page and 'class="trick current"' in page
     assert f'id="score-NS">{v["scores"]["NS"]}<' in page and f'id="score-EW">{v["scores"]["EW"]}<' in page
-    assert '<tr data-hand="1">' in page and "/hands/" not in page          # replays once the game is over
+    assert '<tr data-hand="1">' in page and "/hands/" not in page  # replays once the game is over
     assert v["commitment"] in page and store.table(tid)["deal_seed"] not in page
     assert "revealed once the game is over" in page and 'id="result" hidden' in page
 
@@ -90,13 +95,13 @@ def test_a_finished_table_shows_the_winner_the_seed_and_links_to_every_hand(clie
     assert f'id="score-{v["winner"]}">{v["scores"][v["winner"]]}<' in page
     assert drawn(page) == [] and 'id="live" data-hand="" hidden' in page
     for h in v["hands"]:
-        after = {s: h["scores"][s] + h["delta"][s] for s in ("NS", "EW")}        # scores are before the hand
-        assert f'<td>{after["NS"]}&ndash;{after["EW"]}</td>' in page
+        after = {s: h["scores"][s] + h["delta"][s] for s in ("NS", "EW")}  # scores are before the hand
+        assert f"<td>{after['NS']}&ndash;{after['EW']}</td>" in page
 
 
 def test_the_list_of_tables_is_newest_first_with_scores_and_winners(client, store, monkeypatch):
     assert "No tables yet" in html(client.get("/tables"))
-    assert 'href="/tables"' in html(client.get("/"))                     # in the nav of every page
+    assert 'href="/tables"' in html(client.get("/"))  # in the nav of every page
     finished, live = create(client), create(client)
     opened = create(client, {"N": "rule", "E": "random"})
     play_table_with(store, finished)
@@ -108,7 +113,7 @@ def test_the_list_of_tables_is_newest_first_with_scores_and_winners(client, stor
         row = page.split(f'<tr data-id="{tid}">')[1].split("</tr>")[0]
         t = api[tid]
         assert t["status"] == status and f'class="status {status}"' in row
-        assert f'href="/tables/{tid}"' in row and f'{t["scores"]["NS"]}&ndash;{t["scores"]["EW"]}' in row
+        assert f'href="/tables/{tid}"' in row and f"{t['scores']['NS']}&ndash;{t['scores']['EW']}" in row
         assert f'class="num hands">{t["hands_played"]}<' in row
         assert f'class="winner">{t["winner"] or ""}<' in row
     assert "open</span>" in page.split(f'<tr data-id="{opened}">')[1].split("</tr>")[0]
@@ -155,7 +160,7 @@ def test_a_three_player_seven_up_table_shows_its_seats_sides_and_hands(client, s
         assert hand.count('class="trick"') == len(record["public"]["tricks"])
         assert all(f'<tr data-seat="{s}"><th scope="row">{s}</th>' in hand for s in seats)
     final = " &middot; ".join(f"{s} {v['scores'][s]}" for s in seats)
-    assert f"<b>{final}</b>" in hand                            # the last hand ends at the game's final score
+    assert f"<b>{final}</b>" in hand  # the last hand ends at the game's final score
 
 
 def test_a_snoozer_table_deals_53_cards_and_its_hands_replay_and_draw_the_joker(client, store):

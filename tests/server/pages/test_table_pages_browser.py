@@ -36,7 +36,7 @@ class Watch:
 
     def __init__(self, api, token, tid):
         self.api, self.token, self.tid, self.rng = api, token, tid, Random(7)
-        self.public = defaultdict(set)          # hand number -> cards public by the last view read
+        self.public = defaultdict(set)  # hand number -> cards public by the last view read
         self.decision = None
         self.view = None
         self.scans = 0
@@ -84,8 +84,11 @@ class Watch:
         while True:
             scan, view = self.check(page)
             live = view["live"]
-            if live and scan["hand"] == str(live["hand"]) and sorted(scan["cards"]) == sorted(
-                    public_cards(live["view"])):
+            if (
+                live
+                and scan["hand"] == str(live["hand"])
+                and sorted(scan["cards"]) == sorted(public_cards(live["view"]))
+            ):
                 return scan
             assert time.monotonic() < deadline, ("the page never caught up", scan, live)
             time.sleep(0.1)
@@ -93,14 +96,21 @@ class Watch:
 
 def test_a_running_table_updates_without_a_reload_and_never_shows_a_hidden_card(api, rq_workers, tmp_path):
     token = api.register("watcher")
-    created = api.call("POST", "/api/v1/tables", ADMIN, json={
-        "ruleset": "foster51", "seats": {"N": "watcher", "E": "rule", "S": "random", "W": "rule"},
-        "limits": {"decision_ms": 10_000}})
+    created = api.call(
+        "POST",
+        "/api/v1/tables",
+        ADMIN,
+        json={
+            "ruleset": "foster51",
+            "seats": {"N": "watcher", "E": "rule", "S": "random", "W": "rule"},
+            "limits": {"decision_ms": 10_000},
+        },
+    )
     assert created.status_code == 201, created.text
     tid = created.json()["id"]
     watch = Watch(api, token, tid)
     deadline = time.monotonic() + 60
-    while True:                         # play on until a trick has begun, then hold the seat's turn
+    while True:  # play on until a trick has begun, then hold the seat's turn
         assert watch.next(), "no decision for the test's seat"
         view = watch.read()
         if view["live"] and view["live"]["view"]["tricks"]:
@@ -113,22 +123,22 @@ def test_a_running_table_updates_without_a_reload_and_never_shows_a_hidden_card(
         page.set_viewport_size({"width": 360, "height": 780})
         page.goto(f"{api.base}/tables/{tid}", wait_until="domcontentloaded")
         drawn_by_server, _ = watch.check(page)
-        assert sorted(drawn_by_server["cards"]) == sorted(public_cards(view["live"]["view"]))   # as it stands
+        assert sorted(drawn_by_server["cards"]) == sorted(public_cards(view["live"]["view"]))  # as it stands
         assert drawn_by_server["status"] == "running"
         shown = [(drawn_by_server["hand"], len(drawn_by_server["cards"]))]
-        for step in range(6):               # the page follows the game, one decision at a time
+        for step in range(6):  # the page follows the game, one decision at a time
             watch.answer()
             assert watch.next(), "the game ended early"
             scan = watch.wait_until_shown(page)
             shown.append((scan["hand"], len(scan["cards"])))
-            if step == 0:                   # the script draws a card exactly as the server did
+            if step == 0:  # the script draws a card exactly as the server did
                 same = set(drawn_by_server["faces"]) & set(scan["faces"])
                 assert same and all(drawn_by_server["faces"][c] == scan["faces"][c] for c in same)
-                assert page.evaluate("document.documentElement.scrollWidth") <= 360     # no sideways scroll
+                assert page.evaluate("document.documentElement.scrollWidth") <= 360  # no sideways scroll
                 page.screenshot(path=tmp_path / "table-running-360.png", full_page=True)
-        assert len(set(shown)) > 1, shown   # the page's state advanced
+        assert len(set(shown)) > 1, shown  # the page's state advanced
         deadline = time.monotonic() + 240
-        while True:                         # then let it run, scanning at every decision
+        while True:  # then let it run, scanning at every decision
             watch.next()
             watch.check(page)
             if watch.view["status"] == "finished":
@@ -150,10 +160,10 @@ def test_a_running_table_updates_without_a_reload_and_never_shows_a_hidden_card(
         assert page.locator("#commitment").inner_text() == final["commitment"]
         assert page.locator("[data-card]").count() == 0 and page.locator("#live").is_hidden()
         page.screenshot(path=tmp_path / "table-finished-360.png", full_page=True)
-        assert len(navigations) == 1, navigations          # the first load only
+        assert len(navigations) == 1, navigations  # the first load only
         polls = len([u for u in requested if u.endswith(f"/api/v1/tables/{tid}")])
         assert polls >= 4
-        time.sleep(3.5)                                    # finished: the page stops polling
+        time.sleep(3.5)  # finished: the page stops polling
         assert len([u for u in requested if u.endswith(f"/api/v1/tables/{tid}")]) == polls
         page.goto(f"{api.base}/tables", wait_until="domcontentloaded")
         row = page.locator(f'#tables tr[data-id="{tid}"]')

@@ -7,17 +7,18 @@ from __future__ import annotations
 import pytest
 
 from server.engine import generate_board, make_ruleset, new_hand, observation, seats_for
+from workers.bots.base import decision_rng
 from workers.bots.family_search import sample_world, unseen
 from workers.bots.random_bot import RandomBot
 from workers.bots.rule_bot import RuleBot, allies_of, choose_call
 from workers.bots.search_bot import SearchBot
-from workers.bots.base import decision_rng
 
 
 def play(k: int, n: int, bots) -> object:
     """A complete hand; ``apply`` raises on anything the rules refuse."""
-    state = new_hand(make_ruleset("auction_cinch", {"players": k}), generate_board("auction-cinch-bots", n,
-                                                                                     seats_for(k)))
+    state = new_hand(
+        make_ruleset("auction_cinch", {"players": k}), generate_board("auction-cinch-bots", n, seats_for(k))
+    )
     while state.phase != "done":
         seat = state.seat_to_act()
         state.apply(bots[state.seats.index(seat) % len(bots)].decide(observation(state, seat)))
@@ -37,7 +38,7 @@ def test_the_search_bot_plays_legally_after_reshuffles(k):
     for n in range(1, 7):
         state = play(k, n, [SearchBot(n, samples=3), RandomBot(n)])
         restocked += state.restocks > 0
-    assert restocked    # random discards of up to six cards each empty the stock at some table
+    assert restocked  # random discards of up to six cards each empty the stock at some table
 
 
 def test_worlds_put_restocked_discards_back_in_play_and_the_called_card_with_the_partner():
@@ -71,12 +72,16 @@ def test_worlds_put_restocked_discards_back_in_play_and_the_called_card_with_the
 
 
 def test_the_rule_bot_calls_the_highest_trump_it_lacks_that_may_be_held():
-    obs = {"trump": "H", "hand": ["AH", "QH", "3C", "4D", "9S", "2C"], "restocked": ["KS"],
-           "draws": [{"seat": "P1", "shown": ["KH", "KS"]}]}
-    assert choose_call(obs) == {"type": "call", "card": "JH"}          # KH is face up, out of play
+    obs = {
+        "trump": "H",
+        "hand": ["AH", "QH", "3C", "4D", "9S", "2C"],
+        "restocked": ["KS"],
+        "draws": [{"seat": "P1", "shown": ["KH", "KS"]}],
+    }
+    assert choose_call(obs) == {"type": "call", "card": "JH"}  # KH is face up, out of play
     every = ["AH", "KH", "QH", "JH", "TH", "9H", "8H", "7H", "6H", "5H", "5D", "4H", "3H", "2H"]
     alone = {"trump": "H", "hand": every[:6], "restocked": [], "draws": [{"seat": "P1", "shown": every[6:]}]}
-    assert choose_call(alone)["card"] in alone["hand"]                  # nothing to call: play alone
+    assert choose_call(alone)["card"] in alone["hand"]  # nothing to call: play alone
 
 
 def test_the_rule_bots_sides_follow_the_call():

@@ -27,8 +27,6 @@ CONFIGS = [
 ]
 
 
-
-
 # ---------------------------------------------------------------------- legality
 @pytest.mark.parametrize("ruleset,options", CONFIGS)
 def test_every_action_is_accepted(ruleset, options):
@@ -46,9 +44,17 @@ def test_every_action_is_accepted(ruleset, options):
 
 
 def test_legal_with_every_foster_option_at_once():
-    rules = make_ruleset("foster51", {"trump_discard_over_six_only": True, "dealer_draws_blind": True,
-                                      "first_lead_trump": True, "low_to_holder": True, "min_bid": 6,
-                                      "scoring": "set_back"})
+    rules = make_ruleset(
+        "foster51",
+        {
+            "trump_discard_over_six_only": True,
+            "dealer_draws_blind": True,
+            "first_lead_trump": True,
+            "low_to_holder": True,
+            "min_bid": 6,
+            "scoring": "set_back",
+        },
+    )
     for n in range(1, 101):
         play_hand(rules, generate_board("rule-test-all", n), {s: RuleBot(s) for s in "NESW"})
 
@@ -68,10 +74,20 @@ def test_same_observation_same_decision():
 
 
 def _trump_choice_obs(hand: list[str]) -> dict:
-    return {"ruleset": "american62", "options": {}, "seat": "N", "dealer": "W", "phase": "trump",
-            "hand": hand, "bids": [{"seat": "N", "type": "bid", "amount": 7}], "trump": None,
-            "declarer": "N", "draws": [], "tricks": [],
-            "legal": [{"type": "trump", "suit": s} for s in "CDHS"]}
+    return {
+        "ruleset": "american62",
+        "options": {},
+        "seat": "N",
+        "dealer": "W",
+        "phase": "trump",
+        "hand": hand,
+        "bids": [{"seat": "N", "type": "bid", "amount": 7}],
+        "trump": None,
+        "declarer": "N",
+        "draws": [],
+        "tricks": [],
+        "legal": [{"type": "trump", "suit": s} for s in "CDHS"],
+    }
 
 
 def test_ties_are_broken_by_the_seed():
@@ -140,16 +156,30 @@ def play_obs(hand, tricks, seat="S", trump="H", declarer="N", ruleset="foster51"
             legal = trumps or hand
         elif follow:
             legal = follow + [c for c in trumps if c not in follow]
-    return {"ruleset": ruleset, "options": {}, "seat": seat, "dealer": "W", "phase": "play",
-            "hand": hand, "bids": [], "trump": trump, "declarer": declarer, "draws": list(draws),
-            "tricks": tricks, "legal": [{"type": "play", "card": c} for c in legal]}
+    return {
+        "ruleset": ruleset,
+        "options": {},
+        "seat": seat,
+        "dealer": "W",
+        "phase": "play",
+        "hand": hand,
+        "bids": [],
+        "trump": trump,
+        "declarer": declarer,
+        "draws": list(draws),
+        "tricks": tricks,
+        "legal": [{"type": "play", "card": c} for c in legal],
+    }
 
 
 def trick(leader, *cards, winner=None):
     seats = "NESW"
     i = seats.index(leader)
-    return {"leader": leader, "winner": winner,
-            "plays": [{"seat": seats[(i + k) % 4], "card": c, "extras": []} for k, c in enumerate(cards)]}
+    return {
+        "leader": leader,
+        "winner": winner,
+        "plays": [{"seat": seats[(i + k) % 4], "card": c, "extras": []} for k, c in enumerate(cards)],
+    }
 
 
 def test_leads_a_sure_winning_trump():
@@ -220,9 +250,20 @@ def test_counts_face_up_discards_when_judging_a_sure_winner():
 
 # ---------------------------------------------------------------------- draw and bidding
 def discard_obs(hand, choice, trump="H", declarer="N", seat="E"):
-    return {"ruleset": "foster51", "options": {}, "seat": seat, "dealer": "W", "phase": "discard",
-            "hand": hand, "bids": [], "trump": trump, "declarer": declarer, "draws": [], "tricks": [],
-            "legal": [dict(choice, type="discard")]}
+    return {
+        "ruleset": "foster51",
+        "options": {},
+        "seat": seat,
+        "dealer": "W",
+        "phase": "discard",
+        "hand": hand,
+        "bids": [],
+        "trump": trump,
+        "declarer": declarer,
+        "draws": [],
+        "tricks": [],
+        "legal": [dict(choice, type="discard")],
+    }
 
 
 def test_discards_everything_but_trumps():
@@ -233,7 +274,7 @@ def test_discards_everything_but_trumps():
 
 def test_with_more_than_six_trumps_keeps_the_best_six():
     hand = ["AH", "KH", "QH", "5H", "5D", "9H", "4H", "3H", "7C"]
-    obs = discard_obs(hand, {"from": hand, "min": 3})   # a defender: gives no point away
+    obs = discard_obs(hand, {"from": hand, "min": 3})  # a defender: gives no point away
     assert sorted(RuleBot().decide(obs)["cards"]) == ["3H", "4H", "7C"]
 
 
@@ -247,9 +288,20 @@ def test_katz_choice_object_is_respected():
 
 def test_dealer_robs_the_best_trumps():
     pool = ["AH", "3H", "5D", "2C", "7C", "KS", "KH", "9D", "QD", "JH", "4S", "8H"]
-    obs = {"ruleset": "foster51", "options": {}, "seat": "W", "dealer": "W", "phase": "rob", "hand": pool[:9],
-           "bids": [], "trump": "H", "declarer": "W", "draws": [], "tricks": [],
-           "legal": [{"type": "rob", "from": pool, "must_keep": [], "size": 6}]}
+    obs = {
+        "ruleset": "foster51",
+        "options": {},
+        "seat": "W",
+        "dealer": "W",
+        "phase": "rob",
+        "hand": pool[:9],
+        "bids": [],
+        "trump": "H",
+        "declarer": "W",
+        "draws": [],
+        "tricks": [],
+        "legal": [{"type": "rob", "from": pool, "must_keep": [], "size": 6}],
+    }
     assert sorted(RuleBot().decide(obs)["keep"]) == sorted(["AH", "KH", "JH", "8H", "5D", "3H"])
 
 
@@ -257,8 +309,20 @@ def bid_obs(hand, bids=(), ruleset="american62", seat="E"):
     low = 7 if ruleset == "american62" else 1
     high = max([b["amount"] for b in bids if b["type"] == "bid"], default=0)
     legal = [{"type": "pass"}] + [{"type": "bid", "amount": a} for a in range(max(low, high + 1), 15)]
-    return {"ruleset": ruleset, "options": {}, "seat": seat, "dealer": "N", "phase": "bidding", "hand": hand,
-            "bids": list(bids), "trump": None, "declarer": None, "draws": [], "tricks": [], "legal": legal}
+    return {
+        "ruleset": ruleset,
+        "options": {},
+        "seat": seat,
+        "dealer": "N",
+        "phase": "bidding",
+        "hand": hand,
+        "bids": list(bids),
+        "trump": None,
+        "declarer": None,
+        "draws": [],
+        "tricks": [],
+        "legal": legal,
+    }
 
 
 def test_bids_on_catching_cards_and_passes_without_them():
@@ -271,11 +335,17 @@ def test_bids_on_catching_cards_and_passes_without_them():
 
 def test_overcalls_opponents_but_not_partner_lightly():
     hand = ["AH", "KH", "4H", "9H", "2C", "3D", "4S", "7S", "8C"]
-    opponent_bid = [{"seat": "E", "type": "bid", "amount": 7}, {"seat": "S", "type": "pass"},
-                    {"seat": "W", "type": "pass"}]
+    opponent_bid = [
+        {"seat": "E", "type": "bid", "amount": 7},
+        {"seat": "S", "type": "pass"},
+        {"seat": "W", "type": "pass"},
+    ]
     assert RuleBot().decide(bid_obs(hand, opponent_bid, seat="N")) == {"type": "bid", "amount": 8}
-    partner_bid = [{"seat": "E", "type": "pass"}, {"seat": "S", "type": "bid", "amount": 7},
-                   {"seat": "W", "type": "pass"}]
+    partner_bid = [
+        {"seat": "E", "type": "pass"},
+        {"seat": "S", "type": "bid", "amount": 7},
+        {"seat": "W", "type": "pass"},
+    ]
     assert RuleBot().decide(bid_obs(hand, partner_bid, seat="N")) == {"type": "pass"}
 
 

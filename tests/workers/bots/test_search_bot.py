@@ -18,22 +18,21 @@ from botplay import play_hand
 
 from server.engine import DONE, PLAY, SEATS, Board, HandState, IllegalAction, generate_board, make_ruleset, observation
 from server.engine.cards import CARD_INDEX, CARD_NAMES, mask_of, names_of
-from server.engine.world import world_state as engine_world_state
 from server.engine.playout import playout, random_step
+from server.engine.world import world_state as engine_world_state
+from workers.bots import search_bot
 from workers.bots.base import decision_rng
 from workers.bots.random_bot import RandomBot
 from workers.bots.rule_bot import RuleBot
-from workers.bots import search_bot
-from workers.bots.search_bot import Solver, SearchBot, View, layout_fits, layout_for, sample_play_world
+from workers.bots.search_bot import SearchBot, Solver, View, layout_fits, layout_for, sample_play_world
 
 
 def world_state(obs, hands):
     """The engine's state of a sampled layout (card masks per seat, N E S W)."""
     return engine_world_state(obs, {seat: names_of(hands[i]) for i, seat in enumerate(SEATS)})
 
-FAST = 1   # samples: the cheapest setting (trick 1 then mostly falls back to the greedy choice)
 
-
+FAST = 1  # samples: the cheapest setting (trick 1 then mostly falls back to the greedy choice)
 
 
 # ---------------------------------------------------------------------- legality
@@ -47,17 +46,20 @@ def test_every_action_is_accepted_over_a_hundred_hands(ruleset):
         if n % 2:
             bots = {"N": search, "S": search, "E": rule, "W": rule}
         else:
-            bots = {"N": rnd, "S": rnd, "E": search, "W": search}   # odd voids, draws and restocks
+            bots = {"N": rnd, "S": rnd, "E": search, "W": search}  # odd voids, draws and restocks
         state = play_hand(rules, board, bots)
         assert state.phase == DONE and len(state.tricks) == 6
 
 
-@pytest.mark.parametrize("options", [
-    {"trump_discard_over_six_only": True},
-    {"dealer_draws_blind": True},
-    {"first_lead_trump": True, "low_to_holder": True, "min_bid": 6},
-    {"scoring": "set_back"},
-])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"trump_discard_over_six_only": True},
+        {"dealer_draws_blind": True},
+        {"first_lead_trump": True, "low_to_holder": True, "min_bid": 6},
+        {"scoring": "set_back"},
+    ],
+)
 def test_legal_with_foster_options(options):
     rules = make_ruleset("foster51", options)
     search = SearchBot(seed=6, samples=FAST)
@@ -91,7 +93,7 @@ def test_sampled_layouts_replay_the_hand_so_far(ruleset):
             if state.phase == PLAY:
                 view = View(obs)
                 view.parse_play()
-                assert layout_fits(view, state.hands)          # the truth is among the layouts sampled from
+                assert layout_fits(view, state.hands)  # the truth is among the layouts sampled from
                 sample_rng = decision_rng(n, obs)
                 for _ in range(3):
                     hands = sample_play_world(view, sample_rng)
@@ -99,9 +101,15 @@ def test_sampled_layouts_replay_the_hand_so_far(ruleset):
                     me = SEATS.index(seat)
                     assert hands[me] == state.hands[me]
                     assert [h.bit_count() for h in hands] == [h.bit_count() for h in state.hands]
-                    assert not (hands[0] & hands[1] | hands[0] & hands[2] | hands[0] & hands[3]
-                                | hands[1] & hands[2] | hands[1] & hands[3] | hands[2] & hands[3])
-                    rebuilt = world_state(obs, hands)     # raises if a past play is illegal in it
+                    assert not (
+                        hands[0] & hands[1]
+                        | hands[0] & hands[2]
+                        | hands[0] & hands[3]
+                        | hands[1] & hands[2]
+                        | hands[1] & hands[3]
+                        | hands[2] & hands[3]
+                    )
+                    rebuilt = world_state(obs, hands)  # raises if a past play is illegal in it
                     assert rebuilt.to_act == state.to_act
                     assert sorted(rebuilt.legal_plays()) == sorted(state.legal_plays())
                     checked += 1
@@ -141,8 +149,9 @@ def brute_force(state: HandState) -> int:
         owed = child.extras_owed(child.to_act)
         extras = 0
         if owed:
-            spare = sorted((c for c in range(52) if child.extras_from(card) >> c & 1),
-                           key=lambda c: child.tables.strength[c])
+            spare = sorted(
+                (c for c in range(52) if child.extras_from(card) >> c & 1), key=lambda c: child.tables.strength[c]
+            )
             extras = mask_of(spare[:owed])
         child.do_play(card, extras)
         results.append(brute_force(child))
@@ -179,12 +188,14 @@ def test_solver_matches_brute_force_on_endgames(ruleset):
         for card in state.legal_plays():
             child = state.clone()
             owed = child.extras_owed(me)
-            spare = sorted((c for c in range(52) if child.extras_from(card) >> c & 1),
-                           key=lambda c: child.tables.strength[c])
+            spare = sorted(
+                (c for c in range(52) if child.extras_from(card) >> c & 1), key=lambda c: child.tables.strength[c]
+            )
             extras = mask_of(spare[:owed]) if owed else 0
             child.do_play(card, extras)
-            after = solver.after(hands, state.tricks[-1].leader, trick, len(state.tricks) == 1, me, lay.to_new[card],
-                                 lay.remap(extras))
+            after = solver.after(
+                hands, state.tricks[-1].leader, trick, len(state.tricks) == 1, me, lay.to_new[card], lay.remap(extras)
+            )
             low_ns = sum(1 for s in holders if s % 2 == 0) if rules.low_to_holder else 0
             assert after + low_ns + state.taken[0] == brute_force(child)
         checked += 1

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from server.engine import generate_board, make_ruleset, new_hand, observation, seats_for
 from workers.bots.random_bot import RandomBot
-from workers.bots.rule_bot import RuleBot, allies_of, seats_after_me, make_view
+from workers.bots.rule_bot import RuleBot, allies_of, make_view, seats_after_me
 from workers.bots.search_bot import SearchBot
 from workers.match import play_boards
 
@@ -40,7 +40,7 @@ def test_the_rule_bot_finds_its_partner_three_seats_on_and_who_plays_after_it():
     rule = RuleBot(2)
     while state.phase != "play":
         state.apply(rule.decide(observation(state, state.seat_to_act())))
-    state.apply(rule.decide(observation(state, state.seat_to_act())))     # the declarer leads
+    state.apply(rule.decide(observation(state, state.seat_to_act())))  # the declarer leads
     view = make_view(observation(state, state.seat_to_act()))
     later = seats_after_me(view)
     assert len(later) == 4 and len(view.allies) == 1 and view.allies < set(state.seats) - {view.seat}

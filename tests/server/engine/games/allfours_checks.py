@@ -11,24 +11,36 @@ passes in.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from random import Random
-from typing import Any, Callable, NamedTuple
+from typing import Any, NamedTuple
 
 import pytest
+from allfours_decks import cards_in
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
-from server.engine import ALL_NAMES, CARD_NAMES, GAMES, Board, IllegalAction, make_ruleset, new_hand, observation, seats_for
+from server.engine import (
+    ALL_NAMES,
+    CARD_NAMES,
+    GAMES,
+    Board,
+    IllegalAction,
+    make_ruleset,
+    new_hand,
+    observation,
+    seats_for,
+)
 from server.engine.playout import random_action
-from allfours_decks import cards_in
 
 RANKS = "23456789TJQKA"
 PIPS = {"A": 4, "K": 3, "Q": 2, "J": 1, "T": 10}
 
 
 def props(examples: int):
-    return settings(max_examples=examples, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+    return settings(
+        max_examples=examples, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
+    )
 
 
 @st.composite
@@ -36,8 +48,11 @@ def boards(draw, k: int, size: int = 52) -> Board:
     """A random board for ``k`` seats and a ``size``-card deck (53: snoozer's, with JK)."""
     seats = seats_for(k)
     deck = list(draw(st.permutations(ALL_NAMES[:size])))
-    return Board.from_dict({"dealer": draw(st.sampled_from(seats)), "deck": deck,
-                            "seed": draw(st.binary(min_size=1, max_size=8)).hex()}, seats, size)
+    return Board.from_dict(
+        {"dealer": draw(st.sampled_from(seats)), "deck": deck, "seed": draw(st.binary(min_size=1, max_size=8)).hex()},
+        seats,
+        size,
+    )
 
 
 def names(mask: int) -> set[str]:
@@ -76,8 +91,9 @@ def check_views(state, undealt: set[str], discards: list[int] | None = None, tur
     assert not cards_in(spectator) & (names(sum(state.hands)) | undealt)
 
 
-def check_refusals(state, rng: Random, refused: Callable[[Any, list[dict], set[str]], list],
-                   types: tuple[str, ...]) -> None:
+def check_refusals(
+    state, rng: Random, refused: Callable[[Any, list[dict], set[str]], list], types: tuple[str, ...]
+) -> None:
     """Actions the rules refuse raise IllegalAction and leave the hand exactly as it was:
     the family's ``refused(state, legal, kinds)``, a legal action by the next seat, each of
     ``types`` not legal now, and in the play phase three cards not legal and a card with extras."""
@@ -98,6 +114,7 @@ def check_refusals(state, rng: Random, refused: Callable[[Any, list[dict], set[s
 
 class Family(NamedTuple):
     """What one family's random-hand property checks (each takes the hand)."""
+
     options_for: Callable[[str, int, Any], dict]
     check_cards: Callable[[Any], None]
     check_views: Callable[[Any], None]
@@ -105,8 +122,14 @@ class Family(NamedTuple):
     check_result: Callable[[Any, dict | None], None]
 
 
-def play_checked(state, rng: Random, wire: bool, check_cards: Callable[[Any], None],
-                 check_views: Callable[[Any], None], check_refusals: Callable[[Any, Random], None]) -> None:
+def play_checked(
+    state,
+    rng: Random,
+    wire: bool,
+    check_cards: Callable[[Any], None],
+    check_views: Callable[[Any], None],
+    check_refusals: Callable[[Any, Random], None],
+) -> None:
     """Play ``state`` to the end by random legal actions, through the wire layer
     (``apply``) or the fast one (``random_step``, checking that a clone taken before the
     step did not move with it), running the three checks before every decision."""
@@ -119,7 +142,7 @@ def play_checked(state, rng: Random, wire: bool, check_cards: Callable[[Any], No
         else:
             twin = state.clone()
             state.random_step(rng)
-            assert twin.describe() != state.describe()    # the clone did not move with it
+            assert twin.describe() != state.describe()  # the clone did not move with it
 
 
 def play_random_hand(family: Family, name: str, k: int, data, seed: int, wire: bool) -> None:

@@ -3,17 +3,21 @@ driver that plays a hand through the wire layer."""
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
-from server.engine import ALL_NAMES, CARD_NAMES, Board, game_spec, make_ruleset, new_hand, seats_for
+from server.engine import ALL_NAMES, CARD_NAMES, Board, make_ruleset, new_hand, seats_for
 from server.engine.hand import Hand
 
+CARD_SET = frozenset(ALL_NAMES)  # snoozer's joker included: a JK in a view is a card too
 
-CARD_SET = frozenset(ALL_NAMES)   # snoozer's joker included: a JK in a view is a card too
 
-
-def turnup_deck(hands: Sequence[Sequence[str]], turnup: str | None = None,
-                runs: Sequence[tuple[Sequence[Sequence[str]], str]] = (), rest: Sequence[str] = ()) -> list[str]:
+def turnup_deck(
+    hands: Sequence[Sequence[str]],
+    turnup: str | None = None,
+    runs: Sequence[tuple[Sequence[Sequence[str]], str]] = (),
+    rest: Sequence[str] = (),
+) -> list[str]:
     """A 52-card deck dealing ``hands[i]`` (6 cards) to ``o_i`` (the eldest first,
     RULES-family 1.2), then ``turnup``, then each run's three cards per ``o_i`` and its
     turn-up (1.5), then ``rest``; the other cards follow in index order."""
@@ -47,8 +51,16 @@ def board(deck: list[str], k: int, dealer: int = -1, seed: str = "ab") -> Board:
     return Board.from_dict({"dealer": seats[dealer], "deck": deck, "seed": seed}, seats, len(deck))
 
 
-def hand(name: str, deck: list[str], k: int, dealer: int = -1, *, scores: tuple[int, ...] | None = None,
-         in_game: bool = False, **options: Any) -> Hand:
+def hand(
+    name: str,
+    deck: list[str],
+    k: int,
+    dealer: int = -1,
+    *,
+    scores: tuple[int, ...] | None = None,
+    in_game: bool = False,
+    **options: Any,
+) -> Hand:
     """A hand of ``deck``: a game's hand at ``scores`` (zeros by default) when ``in_game``,
     else a duplicate board's."""
     rules = make_ruleset(name, {"players": k, **options})

@@ -15,17 +15,17 @@ from __future__ import annotations
 
 from random import Random
 
+import allfours_checks as shared
+from allfours_checks import PIPS, RANKS, Family
 from hypothesis import strategies as st
 
 from server.engine import ALL_NAMES, GAMES, make_ruleset, new_hand, replay, seats_for
 from server.engine.games.pedro import deal_all_rounds
-import allfours_checks as shared
-from allfours_checks import PIPS, RANKS, Family
 
 KS = (4, 5, 6, 7)
 PEDRO_CARDS = (("ten", "T", 1), ("five", "5", 5), ("nine", "9", 9))
 SNOOZER_CARDS = (("ten", "T", 1), ("three", "3", 3), ("five", "5", 5), ("nine", "9", 9))
-TARGETS = {"snoozer": st.sampled_from([50, 100])}   # 6.4; the others take any positive target
+TARGETS = {"snoozer": st.sampled_from([50, 100])}  # 6.4; the others take any positive target
 
 
 def options_for(name: str, k: int, data) -> dict:
@@ -57,14 +57,19 @@ def check_views(state) -> None:
 def refused(state, legal: list[dict], kinds: set[str]) -> list:
     """Bids out of range or not whole, a bid not above the highest (or once the auction is
     over), actions wanting a field, and a pitch of JK (6.2; elsewhere nobody holds it)."""
-    bad = [{"type": "bid", "amount": state.rules.max_bid + 1}, {"type": "bid", "amount": "1"}, "stand",
-           {"type": "play"}, {"type": "trump", "suit": "H"}]
+    bad = [
+        {"type": "bid", "amount": state.rules.max_bid + 1},
+        {"type": "bid", "amount": "1"},
+        "stand",
+        {"type": "play"},
+        {"type": "trump", "suit": "H"},
+    ]
     if "bid" in kinds or state.phase == "bidding":
         bad.append({"type": "bid", "amount": max(state.high_bid, state.rules.min_bid - 1)})
     else:
         bad.append({"type": "bid", "amount": state.rules.max_bid})
     if state.phase == "play" and state.trump is None:
-        bad.append({"type": "play", "card": "JK"})   # never a pitch: not held, or names no suit
+        bad.append({"type": "play", "card": "JK"})  # never a pitch: not held, or names no suit
     return bad
 
 
@@ -80,7 +85,7 @@ def check_auction(state, out: dict) -> None:
     k, seats = state.k, list(state.seats)
     eldest = (seats.index(out["dealer"]) + 1) % k
     bids = [(seats.index(b["seat"]), b.get("amount", 0)) for b in state.public(None)["bids"]]
-    assert [s for s, _ in bids[:k - 1]] == [(eldest + i) % k for i in range(1, k)]
+    assert [s for s, _ in bids[: k - 1]] == [(eldest + i) % k for i in range(1, k)]
     assert all(s != eldest for s, _ in bids)
     amounts = [a for _, a in bids if a]
     assert amounts == sorted(set(amounts)) and all(1 <= a <= state.rules.max_bid for a in amounts)
@@ -109,7 +114,7 @@ def expected_items(state, out: dict) -> tuple[list[tuple], dict[str, int]]:
     name = state.rules.name
     pedro = name in ("pedro", "snoozer")
 
-    def suit(card: str) -> str:       # JK is a trump, the lowest (F4, 6.2)
+    def suit(card: str) -> str:  # JK is a trump, the lowest (F4, 6.2)
         return trump if card == "JK" else card[1]
 
     def rank(card: str) -> int:
@@ -127,14 +132,13 @@ def expected_items(state, out: dict) -> tuple[list[tuple], dict[str, int]]:
     holder = {c: seat for seat, cards in hands.items() for c in cards}
     winner_of = {c: seat for seat, cards in won.items() for c in cards}
     owner = winner_of if pedro else holder
-    in_play = sorted((c for c in holder if c != "JK" and c[1] == trump), key=rank)   # JK: neither (6.3)
+    in_play = sorted((c for c in holder if c != "JK" and c[1] == trump), key=rank)  # JK: neither (6.3)
     items = [("high", owner[in_play[-1]], 1, in_play[-1]), ("low", owner[in_play[0]], 1, in_play[0])]
     if "J" + trump in holder:
         items.append(("jack", winner_of["J" + trump], 1, "J" + trump))
     if pedro:
         counted = SNOOZER_CARDS if name == "snoozer" else PEDRO_CARDS
-        items += [(item, winner_of[r + trump], value, r + trump) for item, r, value in counted
-                  if r + trump in holder]
+        items += [(item, winner_of[r + trump], value, r + trump) for item, r, value in counted if r + trump in holder]
         if "JK" in holder:
             items.append(("snoozer", winner_of["JK"], 15, "JK"))
     else:
@@ -148,7 +152,7 @@ def expected_items(state, out: dict) -> tuple[list[tuple], dict[str, int]]:
 
 def check_result(state, doc: dict | None) -> None:
     out = state.describe()
-    if doc is not None:    # the fast layer keeps no action record
+    if doc is not None:  # the fast layer keeps no action record
         assert replay(doc) == out
     check_auction(state, out)
     items, points = expected_items(state, out)

@@ -14,14 +14,14 @@ from __future__ import annotations
 
 from random import Random
 
+import allfours_checks as shared
 import pytest
+from allfours_checks import PIPS, RANKS, Family, boards, names, props
 from hypothesis import given
 from hypothesis import strategies as st
 
 from server.engine import CARD_NAMES, make_ruleset, new_hand, replay
 from server.engine.boards import bunch_order
-import allfours_checks as shared
-from allfours_checks import PIPS, RANKS, Family, boards, names, props
 
 RULESETS = ("seven_up", "pitch", "all_fives")
 PEGS = {"A": 4, "K": 3, "Q": 2, "J": 1, "T": 10, "5": 5}
@@ -40,10 +40,10 @@ def out_of_play(state) -> set[str]:
     """The undealt cards by the deal's positions (1.2, 1.5, 1.6; 2.1)."""
     k = state.k
     if state.rules.name == "pitch":
-        return {CARD_NAMES[c] for c in state.board.deck[6 * k:]}
+        return {CARD_NAMES[c] for c in state.board.deck[6 * k :]}
     deck = bunch_order(state.board.seed, state.bunches - 1) if state.bunches else state.board.deck
     runs = len(state.turnups) - 1
-    return {CARD_NAMES[c] for c in deck[6 * k + 1 + runs * (3 * k + 1):]}
+    return {CARD_NAMES[c] for c in deck[6 * k + 1 + runs * (3 * k + 1) :]}
 
 
 def check_cards(state) -> None:
@@ -64,9 +64,12 @@ def refused(state, legal: list[dict], kinds: set[str]) -> list:
     if state.phase == "discard":
         n = legal[0]["min"]
         cards = legal[0]["from"]
-        bad += [{"type": "discard", "cards": cards[:n - 1]}, {"type": "discard", "cards": cards[:n + 1]},
-                {"type": "discard", "cards": [c for c in CARD_NAMES if c not in hand][:n]},
-                {"type": "discard", "cards": [cards[0]] * n}]
+        bad += [
+            {"type": "discard", "cards": cards[: n - 1]},
+            {"type": "discard", "cards": cards[: n + 1]},
+            {"type": "discard", "cards": [c for c in CARD_NAMES if c not in hand][:n]},
+            {"type": "discard", "cards": [cards[0]] * n},
+        ]
     return bad
 
 
@@ -107,8 +110,10 @@ def expected_play_items(state, out: dict) -> list[tuple]:
     if jack in holder:
         items.append(("jack", next(s for s, cards in won.items() if jack in cards), 1, jack))
     five = "5" + trump
-    pips = {s: sum(PIPS.get(c[0], 0) for c in cards) + (5 if state.rules.name == "all_fives" and five in cards else 0)
-            for s, cards in won.items()}
+    pips = {
+        s: sum(PIPS.get(c[0], 0) for c in cards) + (5 if state.rules.name == "all_fives" and five in cards else 0)
+        for s, cards in won.items()
+    }
     top = max(pips.values())
     tied = [s for s in state.sides if pips[s] == top]
     dealer_side = side_name(state, out["dealer"])
@@ -124,7 +129,7 @@ def expected_play_items(state, out: dict) -> list[tuple]:
 
 def check_result(state, doc: dict | None) -> None:
     out = state.describe()
-    if doc is not None:    # the fast layer keeps no action record
+    if doc is not None:  # the fast layer keeps no action record
         assert replay(doc) == out
     items = out["items"]
     sums = {side: 0 for side in state.sides}
@@ -134,8 +139,11 @@ def check_result(state, doc: dict | None) -> None:
         if item["item"] not in ("turned-jack", "gift"):
             play[item["side"]] += item["value"]
     assert out["delta"] == sums and out["points"] == play
-    got = [(i["item"], i["side"], i["value"], i.get("trick", i.get("card"))) for i in items
-           if i["item"] not in ("turned-jack", "gift")]
+    got = [
+        (i["item"], i["side"], i["value"], i.get("trick", i.get("card")))
+        for i in items
+        if i["item"] not in ("turned-jack", "gift")
+    ]
     assert got == expected_play_items(state, out)
     assert len(out["tricks"]) == len(next(iter(out["hands_after_draw"].values())))
     record = out["record"]
@@ -162,7 +170,7 @@ def test_in_a_game_nothing_is_scored_after_the_target_and_give_never_puts_out(na
     board = data.draw(boards(k))
     sides = len(set(new_hand(rules, board).side_of))
     scores = tuple(data.draw(st.integers(-5, rules.target - 1)) for _ in range(sides))
-    state = new_hand(rules, board, scores)   # scores given: a game's hand
+    state = new_hand(rules, board, scores)  # scores given: a game's hand
     rng = Random(seed)
     while state.phase != "done":
         if state.phase == "give" and {"type": "give"} in state.legal_actions():
@@ -170,7 +178,7 @@ def test_in_a_game_nothing_is_scored_after_the_target_and_give_never_puts_out(na
             assert all(scores[s] + state.delta()[s] + 1 < rules.target for s in receivers)
         state.random_step(rng)
     totals = list(scores)
-    for n, item in enumerate(state.describe()["items"]):
+    for _n, item in enumerate(state.describe()["items"]):
         assert max(totals) < rules.target, "an item was applied after the target was reached"
         totals[state.sides.index(item["side"])] += item["value"]
     reached = [s for s in range(sides) if totals[s] >= rules.target]

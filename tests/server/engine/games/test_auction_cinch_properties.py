@@ -13,13 +13,13 @@ from __future__ import annotations
 
 from random import Random
 
+import allfours_checks as shared
 import pytest
+from allfours_checks import Family, names, props
+from allfours_decks import cards_in
 from hypothesis import given
 from hypothesis import strategies as st
 
-import allfours_checks as shared
-from allfours_checks import Family, names, props
-from allfours_decks import cards_in
 from server.engine import CARD_NAMES, Game, generate_board, make_ruleset, observation, replay, seats_for
 from server.engine.playout import playout
 from server.engine.rulesets import FOSTER51
@@ -35,18 +35,18 @@ def options_for(name: str, k: int, data) -> dict:
 
 
 def stock(state) -> set[str]:
-    return {CARD_NAMES[c] for c in state.stock[state.stock_at:]}
+    return {CARD_NAMES[c] for c in state.stock[state.stock_at :]}
 
 
 def check_cards(state) -> None:
     shared.check_cards(state, stock(state), names(state.pile))
-    assert not state.pile & state.restocked           # a card put back is never also still out
+    assert not state.pile & state.restocked  # a card put back is never also still out
 
 
 def check_views(state) -> None:
-    shown = names(state.pile | state.restocked)        # every discard, seen face up by all
+    shown = names(state.pile | state.restocked)  # every discard, seen face up by all
     if state.called >= 0:
-        shown.add(CARD_NAMES[state.called])           # called aloud; its holder, if another, says so (10.5)
+        shown.add(CARD_NAMES[state.called])  # called aloud; its holder, if another, says so (10.5)
     for me, seat in enumerate(state.seats):
         hidden = stock(state)
         for other in range(state.k):
@@ -54,7 +54,7 @@ def check_views(state) -> None:
                 hidden |= names(state.hands[other])
         view = observation(state, seat)
         if view["phase"] == "call" and view["legal"]:
-            assert len(view.pop("legal")) == 52       # every card may be called: that tells nothing
+            assert len(view.pop("legal")) == 52  # every card may be called: that tells nothing
         assert not cards_in(view) & (hidden - shown)
         assert all(d["drawn"] is None for d in view["draws"] if d["seat"] != seat)
         assert (view["partner"] is None) if view["phase"] in ("bidding", "trump", "discard", "call") else True
@@ -63,9 +63,15 @@ def check_views(state) -> None:
 
 
 def refused(state, legal: list[dict], kinds: set[str]) -> list:
-    bad = [{"type": "bid", "amount": 15}, {"type": "bid", "amount": "1"}, {"type": "call", "card": "JK"},
-           {"type": "call"}, {"type": "trump", "suit": "X"} if state.phase == "trump" else {"type": "trump"},
-           {"type": "discard", "cards": ["JK"]}, {"type": "sell"}]
+    bad = [
+        {"type": "bid", "amount": 15},
+        {"type": "bid", "amount": "1"},
+        {"type": "call", "card": "JK"},
+        {"type": "call"},
+        {"type": "trump", "suit": "X"} if state.phase == "trump" else {"type": "trump"},
+        {"type": "discard", "cards": ["JK"]},
+        {"type": "sell"},
+    ]
     if state.phase == "discard":
         other = next(c for c in CARD_NAMES if not state.hands[state.to_act] >> CARD_NAMES.index(c) & 1)
         bad += [{"type": "discard", "cards": [other]}, {"type": "discard"}, {"type": "discard", "cards": "2C"}]
@@ -106,8 +112,9 @@ def check_result(state, doc: dict | None) -> None:
     won["makers"] += sum(POINTS.get(c[0], 0) for c in out_discards if strength(c, trump) >= 100)
     in_stock = sum(POINTS.get(c[0], 0) for c in out["record"]["stock"] if strength(c, trump) >= 100)
     assert out["points"] == won and won["makers"] + won["opponents"] + in_stock == 14
-    gain = hand_delta(FOSTER51, 0, out["contract"]["amount"] if out["contract"] else None,
-                      (won["makers"], won["opponents"]))
+    gain = hand_delta(
+        FOSTER51, 0, out["contract"]["amount"] if out["contract"] else None, (won["makers"], won["opponents"])
+    )
     assert out["delta"] == {seat: gain[0] if seat in makers else gain[1] for seat in state.seats}
     assert sum(i["value"] for i in out["items"]) == won["makers"] + won["opponents"]
     called = out["partner"]
@@ -138,6 +145,6 @@ def test_a_game_of_random_hands_ends_with_the_highest_player_over_the_target(k):
             hand = playout(game.new_hand(), rng)
             before = game.scores
             game.finish_hand(hand)
-            assert game.scores == tuple(b + d for b, d in zip(before, hand.delta()))   # the whole hand at once
+            assert game.scores == tuple(b + d for b, d in zip(before, hand.delta()))  # the whole hand at once
         top = game.scores[game.sides.index(game.winner)]
         assert top >= rules.target and top == max(game.scores)

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))   # tests/server/engine: handbuilder
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests/server/engine: handbuilder
 from handbuilder import board_with  # noqa: E402
 
 from server.engine import IllegalAction, RulesetError, generate_board, make_ruleset, new_hand, observation  # noqa: E402
@@ -23,8 +23,12 @@ HANDS = {
     "W": ["AC", "KC", "QC", "JC", "TC", "9C", "8C", "7C", "6C"],
     "N": ["AD", "KD", "QD", "JD", "TD", "9D", "8D", "7D", "6D"],
 }
-PACKETS = {"E": ["6H", "4H", "3H", "5D"], "S": ["2H", "5H", "4D", "3D"],
-           "W": ["2D", "5S", "4S", "3S"], "N": ["2S", "5C", "4C", "3C"]}
+PACKETS = {
+    "E": ["6H", "4H", "3H", "5D"],
+    "S": ["2H", "5H", "4D", "3D"],
+    "W": ["2D", "5S", "4S", "3S"],
+    "N": ["2S", "5C", "4C", "3C"],
+}
 BOARD = board_with(HANDS, dealer="N", stock=PACKETS["E"] + PACKETS["S"] + PACKETS["W"] + PACKETS["N"])
 
 
@@ -56,8 +60,9 @@ def test_nine_dealt_each_and_the_packets_are_no_stock():
     state = new_hand(FOSTER, BOARD)
     assert [hand_of(state, s) == set(HANDS[s]) for s in "NESW"] == [True] * 4
     assert state.stock == []
-    assert {s: {CARD_NAMES[c] for c in range(52) if state.packet("NESW".index(s)) >> c & 1} for s in "NESW"} == \
-        {s: set(p) for s, p in PACKETS.items()}
+    assert {s: {CARD_NAMES[c] for c in range(52) if state.packet("NESW".index(s)) >> c & 1} for s in "NESW"} == {
+        s: set(p) for s, p in PACKETS.items()
+    }
 
 
 def test_packets_are_seen_by_nobody_until_taken_up():
@@ -66,7 +71,7 @@ def test_packets_are_seen_by_nobody_until_taken_up():
     for seat in [*"NESW", None]:
         assert not cards_in(observation(state, seat)) & every_packet
     state = started(FOSTER, E_BIDS_7)
-    assert set(PACKETS["E"]) <= set(observation(state, "E")["hand"])   # the declarer took his up
+    assert set(PACKETS["E"]) <= set(observation(state, "E")["hand"])  # the declarer took his up
     for seat in ["N", "S", "W", None]:
         assert not cards_in(observation(state, seat)) & every_packet
     assert not cards_in(observation(state, "E")) & (every_packet - set(PACKETS["E"]))
@@ -79,7 +84,7 @@ def test_declarer_takes_his_packet_before_naming_trump():
 
 
 def test_discards_go_declarer_first_then_clockwise_from_his_left():
-    bids = [{"type": "pass"}, {"type": "bid", "amount": 3}, {"type": "pass"}, {"type": "pass"}]   # S declares
+    bids = [{"type": "pass"}, {"type": "bid", "amount": 3}, {"type": "pass"}, {"type": "pass"}]  # S declares
     state = started(FOSTER, bids + [{"type": "trump", "suit": "S"}])
     order = []
     while state.phase == "discard":
@@ -87,11 +92,10 @@ def test_discards_go_declarer_first_then_clockwise_from_his_left():
         order.append(seat)
         hand = sorted(hand_of(state, seat))
         assert len(hand) == 13, "each player takes up his packet when his discard turn comes"
-        assert not cards_in(observation(state, seat)) & set().union(*(PACKETS[s] for s in "NESW"
-                                                                     if s not in order))
+        assert not cards_in(observation(state, seat)) & set().union(*(PACKETS[s] for s in "NESW" if s not in order))
         state.apply({"type": "discard", "cards": hand[:7]})
     assert order == ["S", "W", "N", "E"]
-    assert state.phase == "play" and state.seat_to_act() == "S"   # the declarer leads
+    assert state.phase == "play" and state.seat_to_act() == "S"  # the declarer leads
     assert all(len(hand_of(state, s)) == 6 for s in "NESW")
 
 
@@ -103,22 +107,22 @@ def test_foster51_nobody_bids_the_dealer_declares_without_contract():
 # ---------------------------------------------------------------- foster51 base
 def test_foster51_discard_is_exactly_seven_of_any_cards():
     state = started(FOSTER, E_BIDS_7 + [{"type": "trump", "suit": "H"}])
-    choice, = state.legal_actions()
+    (choice,) = state.legal_actions()
     assert (choice["min"], choice["max"], len(choice["from"])) == (7, 7, 13)
     assert "must_include" not in choice
     hand = sorted(hand_of(state, "E"))
     for wrong in (hand[:6], hand[:8]):
         with pytest.raises(IllegalAction, match="exactly 7"):
             state.apply({"type": "discard", "cards": wrong})
-    state.apply({"type": "discard", "cards": ["AH", "JH", "TH", "5D", "2C", "KH", "QH"]})   # trumps allowed
+    state.apply({"type": "discard", "cards": ["AH", "JH", "TH", "5D", "2C", "KH", "QH"]})  # trumps allowed
     assert state.seat_to_act() == "S"
 
 
 def test_foster51_counting_discards_score_for_the_declarers_side_face_up():
     state = started(FOSTER, E_BIDS_7 + [{"type": "trump", "suit": "H"}])
-    state.apply({"type": "discard", "cards": ["2C", "AH", "KH", "QH", "JH", "TH", "9H"]})   # E, declarer
-    assert {"AH", "JH", "TH"} <= set(observation(state, "W")["draws"][0]["shown"])           # face up
-    state.apply({"type": "discard", "cards": ["2H", "5H", "AS", "KS", "QS", "JS", "TS"]})   # S, defender
+    state.apply({"type": "discard", "cards": ["2C", "AH", "KH", "QH", "JH", "TH", "9H"]})  # E, declarer
+    assert {"AH", "JH", "TH"} <= set(observation(state, "W")["draws"][0]["shown"])  # face up
+    state.apply({"type": "discard", "cards": ["2H", "5H", "AS", "KS", "QS", "JS", "TS"]})  # S, defender
     state.apply({"type": "discard", "cards": sorted(hand_of(state, "W"))[:7]})
     state.apply({"type": "discard", "cards": sorted(hand_of(state, "N"))[:7]})
     while state.phase != "done":
@@ -132,8 +136,14 @@ def test_foster51_counting_discards_score_for_the_declarers_side_face_up():
 
 # ---------------------------------------------------------------- american62 base
 def test_american62_base_takes_every_rule_of_american62():
-    assert (AMERICAN.min_bid, AMERICAN.dealer_must_bid, AMERICAN.low_to_holder, AMERICAN.scoring,
-            AMERICAN.target, AMERICAN.bidder_goes_out) == (7, True, True, "american", 62, True)
+    assert (
+        AMERICAN.min_bid,
+        AMERICAN.dealer_must_bid,
+        AMERICAN.low_to_holder,
+        AMERICAN.scoring,
+        AMERICAN.target,
+        AMERICAN.bidder_goes_out,
+    ) == (7, True, True, "american", 62, True)
     assert make_ruleset("blind_cinch", {"base": "american62", "target": 51}).target == 51
     assert (FOSTER.min_bid, FOSTER.target, FOSTER.scoring) == (1, 51, "difference")
     assert bidder_goes_out_next(AMERICAN, (55, 58)) and not bidder_goes_out_next(FOSTER, (55, 58))
@@ -159,13 +169,13 @@ def test_american62_base_dealer_must_bid_exactly_seven():
 def test_american62_base_discards_only_non_trumps_down_to_thirteen_minus_max_six_trumps():
     state = started(AMERICAN, E_BIDS_7 + [{"type": "trump", "suit": "H"}])
     # E holds 12 trumps (left Pedro included) and the 2C: he is still asked, and discards 13 - 12 = 1
-    choice, = state.legal_actions()
+    (choice,) = state.legal_actions()
     assert (choice["from"], choice["min"]) == (["2C"], 1) and choice.get("max", 1) == 1
     with pytest.raises(IllegalAction, match="only non-trumps"):
         state.apply({"type": "discard", "cards": ["3H"]})
     state.apply({"type": "discard", "cards": ["2C"]})
     # S: 2H 5H trumps and eleven others: discards 13 - max(6, 2) = 7 of the eleven, face down
-    choice, = state.legal_actions()
+    (choice,) = state.legal_actions()
     assert (choice["min"], choice["max"], len(choice["from"])) == (7, 7, 11)
     assert not {"2H", "5H"} & set(choice["from"])
     state.apply({"type": "discard", "cards": choice["from"][:7]})
@@ -192,7 +202,7 @@ def test_american62_base_low_goes_to_its_holder_and_scores_as_american62():
     for n in range(1, 40):
         state = new_hand(AMERICAN, generate_board("blind-low", n))
         while state.phase != "done":
-            state.apply(default_action(state.legal_actions()))   # all pass: the dealer's forced 7
+            state.apply(default_action(state.legal_actions()))  # all pass: the dealer's forced 7
         d = state.describe()
         low = next((i for i in d["items"] if i["item"] == "2" + d["trump"]), None)
         holder = next(p["seat"] for t in d["tricks"] for p in t["plays"] if p["card"] == "2" + d["trump"])

@@ -18,8 +18,12 @@ from server.engine.cards import CARD_NAMES
 from server.engine.playout import playout, random_action
 
 SEATS = ("N", "E", "S", "W")
-RULESETS = [("blind_cinch", {}), ("blind_cinch", {"base": "american62"}),
-            ("sixty_three", {}), ("sixty_three", {"scoring": "setback"})]
+RULESETS = [
+    ("blind_cinch", {}),
+    ("blind_cinch", {"base": "american62"}),
+    ("sixty_three", {}),
+    ("sixty_three", {"scoring": "setback"}),
+]
 TOTAL = {"blind_cinch": 14, "sixty_three": 63}
 
 
@@ -45,8 +49,13 @@ def cards_in(obj) -> set[str]:
 @st.composite
 def deals(draw):
     deck = draw(st.permutations(CARD_NAMES))
-    board = Board.from_dict({"dealer": draw(st.sampled_from(SEATS)), "deck": list(deck),
-                             "seed": draw(st.binary(min_size=1, max_size=8)).hex()})
+    board = Board.from_dict(
+        {
+            "dealer": draw(st.sampled_from(SEATS)),
+            "deck": list(deck),
+            "seed": draw(st.binary(min_size=1, max_size=8)).hex(),
+        }
+    )
     name, options = draw(st.sampled_from(RULESETS))
     return make_ruleset(name, options), board, draw(st.integers(0, 2**32))
 
@@ -102,8 +111,17 @@ def assert_nothing_hidden_shown(state) -> None:
 
 
 def snapshot(state):
-    return (state.describe(), [observation(state, s) for s in SEATS], list(state.hands), list(state.stock),
-            state.pile, list(state.bids), len(state.draws), state.draw_turn, state.restocks)
+    return (
+        state.describe(),
+        [observation(state, s) for s in SEATS],
+        list(state.hands),
+        list(state.stock),
+        state.pile,
+        list(state.bids),
+        len(state.draws),
+        state.draw_turn,
+        state.restocks,
+    )
 
 
 def illegal_actions(state, rng: Random) -> list:
@@ -116,25 +134,32 @@ def illegal_actions(state, rng: Random) -> list:
     out += [{"type": "pass", "x": 1}, {"type": "draw"}, [legal]]
     phase, r = state.phase, state.rules
     if phase == "bidding":
-        out += [{"type": "bid", "amount": r.max_bid + 1}, {"type": "bid", "amount": max(state.high_bid, r.min_bid - 1)}
-                if state.high_bid or r.min_bid > 1 else {"type": "bid", "amount": 0}, {"type": "trump", "suit": "H"}]
+        out += [
+            {"type": "bid", "amount": r.max_bid + 1},
+            {"type": "bid", "amount": max(state.high_bid, r.min_bid - 1)}
+            if state.high_bid or r.min_bid > 1
+            else {"type": "bid", "amount": 0},
+            {"type": "trump", "suit": "H"},
+        ]
     elif phase == "trump":
         out += [{"type": "trump", "suit": "X"}, {"type": "pass"}]
     elif phase == "discard":
         choice = state.legal_actions()[0]
         low, high = choice["min"], choice.get("max", len(choice["from"]))
         if low:
-            out.append({"type": "discard", "cards": choice["from"][:low - 1]})
+            out.append({"type": "discard", "cards": choice["from"][: low - 1]})
         if high < len(choice["from"]):
-            out.append({"type": "discard", "cards": choice["from"][:high + 1]})
-        out.append({"type": "discard", "cards": [*choice["from"][:max(low - 1, 0)], rng.choice(absent)]})
-        barred = sorted(held - set(choice["from"]))      # american62 base: the trumps
+            out.append({"type": "discard", "cards": choice["from"][: high + 1]})
+        out.append({"type": "discard", "cards": [*choice["from"][: max(low - 1, 0)], rng.choice(absent)]})
+        barred = sorted(held - set(choice["from"]))  # american62 base: the trumps
         if barred and low:
-            out.append({"type": "discard", "cards": [*choice["from"][:low - 1], barred[0]]})
+            out.append({"type": "discard", "cards": [*choice["from"][: low - 1], barred[0]]})
     elif phase == "rob":
         choice = state.legal_actions()[0]
-        out += [{"type": "rob", "keep": choice["from"][:5]},
-                {"type": "rob", "keep": [*choice["from"][:5], rng.choice(sorted(set(CARD_NAMES) - set(choice["from"])))]}]
+        out += [
+            {"type": "rob", "keep": choice["from"][:5]},
+            {"type": "rob", "keep": [*choice["from"][:5], rng.choice(sorted(set(CARD_NAMES) - set(choice["from"])))]},
+        ]
     elif phase == "play":
         out.append({**legal, "card": rng.choice(absent)})
         mains = {a["card"] for a in state.legal_actions()}
@@ -186,7 +211,7 @@ def test_fast_hands_conserve_cards_and_count_the_whole_deal(deal):
     assert sum(points) == TOTAL[rules.name]
     described = state.describe()
     assert [sum(i["value"] for i in described["items"] if i["side"] == s) for s in ("NS", "EW")] == list(points)
-    if not state.restocks:   # a rebuilt stock reuses discards: then a card may be listed twice
+    if not state.restocks:  # a rebuilt stock reuses discards: then a card may be listed twice
         record = described["record"]
         played = sum(1 + x.bit_count() for t in state.tricks for _, _, x in t.plays)
         listed = [c for cards in record["discards"].values() for c in cards] + record["stock"]

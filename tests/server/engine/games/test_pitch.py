@@ -4,15 +4,15 @@ lead names trump and is a trump lead, High and Low to their holders, a tied Game
 from __future__ import annotations
 
 import pytest
+from allfours_decks import act, deck_at, hand, item_list, play_out, turnup_deck
 
 from server.engine import CARD_NAMES, IllegalAction, make_ruleset
-from allfours_decks import act, deck_at, hand, item_list, play_out, turnup_deck
 
 LOW_CARDS = [r + s for s in "CDHS" for r in "23456789"]
 
 
 def test_the_play_starts_at_once_with_the_eldest_and_no_trump():
-    state = hand("pitch", deck_at({}), 4)                        # dealer W
+    state = hand("pitch", deck_at({}), 4)  # dealer W
     assert (state.phase, state.seat_to_act(), state.trump) == ("play", "N", None)
     assert {a["card"] for a in state.legal_actions()} == {"2C", "3C", "4C", "AC", "2D", "3D"}
     assert state.hands_after_draw is not None
@@ -23,7 +23,7 @@ def test_the_play_starts_at_once_with_the_eldest_and_no_trump():
 
 
 def test_the_first_lead_names_trump_and_is_a_trump_lead():
-    state = act(hand("pitch", deck_at({}), 4), "2D")             # E holds 5C 6C 7C 4D 5D 6D
+    state = act(hand("pitch", deck_at({}), 4), "2D")  # E holds 5C 6C 7C 4D 5D 6D
     assert state.trump_name() == "D"
     assert {a["card"] for a in state.legal_actions()} == {"4D", "5D", "6D"}
     before = state.describe()
@@ -33,8 +33,21 @@ def test_the_first_lead_names_trump_and_is_a_trump_lead():
 
 
 def test_high_and_low_go_to_their_holders_jack_and_game_to_the_winners():
-    state = act(hand("pitch", turnup_deck([["AC", "3D", "4D", "5D", "6D", "7D"], ["2C", "JC", "4H", "5H", "6H", "7H"]]), 2),
-                "AC", "2C", "3D", "4H", "4D", "5H", "5D", "6H", "6D", "7H", "7D", "JC")
+    state = act(
+        hand("pitch", turnup_deck([["AC", "3D", "4D", "5D", "6D", "7D"], ["2C", "JC", "4H", "5H", "6H", "7H"]]), 2),
+        "AC",
+        "2C",
+        "3D",
+        "4H",
+        "4D",
+        "5H",
+        "5D",
+        "6H",
+        "6D",
+        "7H",
+        "7D",
+        "JC",
+    )
     assert state.phase == "done"
     # P1 won 2C (Low is its holder's, P2's); P2 won JC on the last trick (plain suit led: trump at will)
     assert item_list(state) == [("high", "P1", 1), ("low", "P2", 1), ("jack", "P2", 1), ("game", "P1", 1)]
@@ -43,7 +56,7 @@ def test_high_and_low_go_to_their_holders_jack_and_game_to_the_winners():
 
 @pytest.mark.parametrize("k", [2, 3, 4])
 def test_a_tied_game_scores_for_nobody_for_every_k(k):
-    deck = LOW_CARDS[:6 * k] + [c for c in CARD_NAMES if c not in LOW_CARDS] + LOW_CARDS[6 * k:]
+    deck = LOW_CARDS[: 6 * k] + [c for c in CARD_NAMES if c not in LOW_CARDS] + LOW_CARDS[6 * k :]
     state = play_out(hand("pitch", deck, k))
     assert "game" not in [i[0] for i in item_list(state)]
-    assert state.describe()["record"]["out_of_play"] == sorted(deck[6 * k:], key=CARD_NAMES.index)
+    assert state.describe()["record"]["out_of_play"] == sorted(deck[6 * k :], key=CARD_NAMES.index)

@@ -4,12 +4,12 @@ runs and the refused suit, bunches, the discard, Game ties, a game's target)."""
 from __future__ import annotations
 
 import pytest
+from allfours_decks import act, board, cards_in, deck_at, hand, item_list, play_out, run_start, turnup_deck
 
 from server.engine import CARD_NAMES, IllegalAction, observation, replay
 from server.engine.boards import bunch_order
-from allfours_decks import act, cards_in, board, deck_at, hand, item_list, play_out, run_start, turnup_deck
 
-LOW_CARDS = [r + s for s in "CDHS" for r in "23456789"]   # no pips for Game
+LOW_CARDS = [r + s for s in "CDHS" for r in "23456789"]  # no pips for Game
 PIP_VALUES = {"A": 4, "K": 3, "Q": 2, "J": 1, "T": 10}
 MAX_RUNS = {2: 5, 3: 3, 4: 2}
 
@@ -23,7 +23,7 @@ def pips_won(state) -> dict[str, int]:
 
 
 def test_a_turned_jack_scores_for_the_dealers_side_at_once_and_is_never_the_jack_point():
-    state = hand("seven_up", deck_at({24: "JC"}), 4)             # dealer W
+    state = hand("seven_up", deck_at({24: "JC"}), 4)  # dealer W
     assert state.phase == "beg" and state.seat_to_act() == "N"
     assert state.describe()["items"] == [{"item": "turned-jack", "side": "EW", "value": 1, "card": "JC"}]
     play_out(act(state, "stand"))
@@ -49,8 +49,10 @@ def test_give_is_illegal_in_a_game_when_it_would_put_a_receiver_out():
     with pytest.raises(IllegalAction, match="put"):
         state.apply({"type": "give"})
     assert state.describe() == before
-    assert act(hand("seven_up", deck_at({12: "9H"}), 2, scores=(5, 0), in_game=True), "beg").legal_actions() \
-        == [{"type": "give"}, {"type": "run"}]
+    assert act(hand("seven_up", deck_at({12: "9H"}), 2, scores=(5, 0), in_game=True), "beg").legal_actions() == [
+        {"type": "give"},
+        {"type": "run"},
+    ]
 
 
 def test_give_is_illegal_in_a_three_player_game_if_the_other_non_dealer_would_go_out():
@@ -61,8 +63,12 @@ def test_give_is_illegal_in_a_three_player_game_if_the_other_non_dealer_would_go
 def test_give_is_always_legal_on_a_board_whatever_the_target_and_scores():
     state = act(hand("seven_up", deck_at({12: "9H"}), 2, scores=(6, 0)), "beg")
     assert {"type": "give"} in state.legal_actions()
-    doc = {"ruleset": "seven_up", "options": {"players": 2, "target": 1},
-           "board": board(deck_at({12: "9H"}), 2).to_dict(), "actions": [{"type": "beg"}]}
+    doc = {
+        "ruleset": "seven_up",
+        "options": {"players": 2, "target": 1},
+        "board": board(deck_at({12: "9H"}), 2).to_dict(),
+        "actions": [{"type": "beg"}],
+    }
     assert {"type": "give"} in replay(doc)["legal"]
 
 
@@ -93,11 +99,15 @@ def test_the_cards_are_bunched_when_the_pack_is_exhausted_and_points_scored_stan
     order = bunch_order("ab", 0)
     assert state.bunches == 1 and state.phase == "beg" and state.to_act == state.eldest
     for i in range(k):
-        dealt = order[3 * i:3 * i + 3] + order[3 * (k + i):3 * (k + i) + 3]
+        dealt = order[3 * i : 3 * i + 3] + order[3 * (k + i) : 3 * (k + i) + 3]
         assert state.hands[(state.eldest + i) % k] == sum(1 << c for c in dealt)
     assert state.turnups == [order[6 * k]]
-    assert state.describe()["items"][0] == {"item": "turned-jack", "side": state.sides[state.side_of[state.dealer]],
-                                            "value": 1, "card": "JH"}
+    assert state.describe()["items"][0] == {
+        "item": "turned-jack",
+        "side": state.sides[state.side_of[state.dealer]],
+        "value": 1,
+        "card": "JH",
+    }
     # one run fewer refused: no bunch, the last turn-up names trump
     spots_ok = dict(zip(spots, hearts))
     spots_ok[spots[-1]] = "2C"
@@ -147,8 +157,9 @@ def test_the_bunch_question_comes_before_keep_nine():
 
 
 def test_two_player_bunch_is_ignored_with_three_players_and_refused_when_off():
-    state = act(hand("seven_up", deck_at({18: "5H", run_start(3, 1) + 9: "7D"}), 3, two_player_bunch=True),
-                "beg", "run")
+    state = act(
+        hand("seven_up", deck_at({18: "5H", run_start(3, 1) + 9: "7D"}), 3, two_player_bunch=True), "beg", "run"
+    )
     assert state.phase == "discard"
     state = act(hand("seven_up", deck_at({12: "5H", run_start(2, 1) + 6: "7D"}), 2), "beg", "run")
     before = state.describe()
@@ -167,7 +178,7 @@ def test_keep_nine_applies_after_exactly_one_run():
 
 
 def test_the_discard_is_exactly_down_to_six_from_the_eldest_and_its_count_is_public():
-    state = act(hand("seven_up", deck_at({18: "5H", 28: "7D"}), 3), "beg", "run")   # dealer P3
+    state = act(hand("seven_up", deck_at({18: "5H", 28: "7D"}), 3), "beg", "run")  # dealer P3
     assert [state.phase, state.seat_to_act()] == ["discard", "P1"]
     held = state.legal_actions()[0]["from"]
     before = state.describe()
@@ -187,20 +198,40 @@ def test_the_discard_is_exactly_down_to_six_from_the_eldest_and_its_count_is_pub
 
 @pytest.mark.parametrize("k, game", [(2, "P1"), (4, "NS"), (3, None)])
 def test_a_tied_game_goes_to_the_side_without_the_dealer_or_with_three_players_all_tied_to_nobody(k, game):
-    state = play_out(act(hand("seven_up", LOW_CARDS[:6 * k + 1] + [c for c in CARD_NAMES if c not in LOW_CARDS]
-                              + LOW_CARDS[6 * k + 1:], k), "stand"))
+    state = play_out(
+        act(
+            hand(
+                "seven_up",
+                LOW_CARDS[: 6 * k + 1] + [c for c in CARD_NAMES if c not in LOW_CARDS] + LOW_CARDS[6 * k + 1 :],
+                k,
+            ),
+            "stand",
+        )
+    )
     assert set(pips_won(state).values()) == {0}
     games = [i for i in item_list(state) if i[0] == "game"]
     assert games == ([("game", game, 1)] if game else [])
 
 
-THREE_TIE = {   # dealer P3; trump spades, none in play; P1 wins TD, P3 or P2 wins TH
-    "dealer_and_one": ([["TD", "2C", "3C", "4C", "5C", "6C"], ["2H", "3H", "4H", "5H", "6H", "7H"],
-                        ["TH", "7C", "8C", "9C", "2D", "3D"]],
-                       "TD 2H 2D 2C 3H 7C 8C 3C 4H 9C 4C 5H 3D 5C 6H TH 6C 7H", "P1"),
-    "both_non_dealers": ([["TD", "2C", "3C", "4C", "5C", "6C"], ["TH", "2H", "3H", "4H", "5H", "6H"],
-                          ["7C", "8C", "9C", "2D", "3D", "7H"]],
-                         "TD 2H 2D 2C 3H 7C 8C 3C 4H 9C 4C 5H 3D 5C 6H 7H 6C TH", None),
+THREE_TIE = {  # dealer P3; trump spades, none in play; P1 wins TD, P3 or P2 wins TH
+    "dealer_and_one": (
+        [
+            ["TD", "2C", "3C", "4C", "5C", "6C"],
+            ["2H", "3H", "4H", "5H", "6H", "7H"],
+            ["TH", "7C", "8C", "9C", "2D", "3D"],
+        ],
+        "TD 2H 2D 2C 3H 7C 8C 3C 4H 9C 4C 5H 3D 5C 6H TH 6C 7H",
+        "P1",
+    ),
+    "both_non_dealers": (
+        [
+            ["TD", "2C", "3C", "4C", "5C", "6C"],
+            ["TH", "2H", "3H", "4H", "5H", "6H"],
+            ["7C", "8C", "9C", "2D", "3D", "7H"],
+        ],
+        "TD 2H 2D 2C 3H 7C 8C 3C 4H 9C 4C 5H 3D 5C 6H 7H 6C TH",
+        None,
+    ),
 }
 
 
@@ -218,10 +249,20 @@ def test_three_player_game_ties(case):
 
 
 def test_one_trump_in_play_is_both_high_and_low():
-    state = play_out(act(hand("seven_up", turnup_deck([["6D", "2C", "3C", "4C", "5C", "7C"],
-                                                       ["2H", "3H", "4H", "5H", "6H", "7H"]], "9D"), 2), "stand"))
-    assert [(i["item"], i.get("card"), i["side"]) for i in state.describe()["items"][:2]] == \
-        [("high", "6D", "P1"), ("low", "6D", "P1")]
+    state = play_out(
+        act(
+            hand(
+                "seven_up",
+                turnup_deck([["6D", "2C", "3C", "4C", "5C", "7C"], ["2H", "3H", "4H", "5H", "6H", "7H"]], "9D"),
+                2,
+            ),
+            "stand",
+        )
+    )
+    assert [(i["item"], i.get("card"), i["side"]) for i in state.describe()["items"][:2]] == [
+        ("high", "6D", "P1"),
+        ("low", "6D", "P1"),
+    ]
 
 
 def test_a_turned_jack_that_reaches_the_target_ends_the_hand_at_once():

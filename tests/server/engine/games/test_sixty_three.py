@@ -13,7 +13,7 @@ from server.engine.state import counting_tables
 
 DIFFERENCE = make_ruleset("sixty_three")
 SETBACK = make_ruleset("sixty_three", {"scoring": "setback"})
-BOARD = generate_board("sixty-three", 1)   # dealer N: the eldest is E
+BOARD = generate_board("sixty-three", 1)  # dealer N: the eldest is E
 
 
 def bid(amount):
@@ -33,11 +33,11 @@ def names(mask):
 
 # ---------------------------------------------------------------- the auction
 def test_auction_goes_round_skipping_passed_players_and_the_highest_bidder():
-    state = started([bid(10), bid(20), bid(0), bid(25)])          # E 10, S 20, W pass, N 25
-    assert state.seat_to_act() == "E"                             # outbid: asked again
+    state = started([bid(10), bid(20), bid(0), bid(25)])  # E 10, S 20, W pass, N 25
+    assert state.seat_to_act() == "E"  # outbid: asked again
     assert [a.get("amount") for a in state.legal_actions()] == [None, *range(26, 64)]
-    state.apply(bid(0))                                           # E passes: final
-    assert state.seat_to_act() == "S"                             # W passed, N is the highest
+    state.apply(bid(0))  # E passes: final
+    assert state.seat_to_act() == "S"  # W passed, N is the highest
     state.apply(bid(30))
     assert state.seat_to_act() == "N"
     state.apply(bid(0))
@@ -77,8 +77,9 @@ def test_all_pass_the_dealer_names_trump_without_contract():
 # ---------------------------------------------------------------- counting
 def test_sixty_three_points_a_deal_king_25_three_15_nine_9():
     for tab in counting_tables(DIFFERENCE.extra_counts):
-        counting = {CARD_NAMES[c][0] + ("L" if c == tab.left_pedro else ""): tab.points[c]
-                    for c in range(52) if tab.points[c]}
+        counting = {
+            CARD_NAMES[c][0] + ("L" if c == tab.left_pedro else ""): tab.points[c] for c in range(52) if tab.points[c]
+        }
         assert counting == {"A": 1, "K": 25, "J": 1, "T": 1, "9": 9, "5": 5, "5L": 5, "3": 15, "2": 1}
         assert sum(tab.points) == 63
 
@@ -98,21 +99,21 @@ def test_every_card_goes_to_the_winner_and_a_deal_counts_63():
 # ---------------------------------------------------------------- the draw
 def test_non_dealers_discard_three_to_nine_and_are_filled_to_six():
     state = started([bid(0), bid(0), bid(7), bid(0), {"type": "trump", "suit": "H"}])
-    choice, = state.legal_actions()
+    (choice,) = state.legal_actions()
     assert (choice["min"], len(choice["from"])) == (3, 9) and "max" not in choice
     hand = choice["from"]
     with pytest.raises(IllegalAction, match="at least 3"):
         state.apply({"type": "discard", "cards": hand[:2]})
     state.apply({"type": "discard", "cards": hand[:9]})
     assert state.hands[1].bit_count() == 6
-    assert observation(state, "N")["draws"][0]["shown"] == sorted(hand, key=CARD_NAMES.index)   # face up
+    assert observation(state, "N")["draws"][0]["shown"] == sorted(hand, key=CARD_NAMES.index)  # face up
 
 
 def test_the_dealer_robs_his_nine_plus_the_stock_and_unkept_trumps_score_for_the_declarer():
     state = started([bid(0), bid(0), bid(7), bid(0), {"type": "trump", "suit": "H"}])
     for _ in range(3):
-        state.apply(default_action(state.legal_actions()))     # three cards each
-    choice, = state.legal_actions()
+        state.apply(default_action(state.legal_actions()))  # three cards each
+    (choice,) = state.legal_actions()
     pool = names(state.dealt[0]) + [CARD_NAMES[c] for c in state.stock]
     assert choice == {"type": "rob", "from": sorted(pool, key=CARD_NAMES.index), "must_keep": [], "size": 6}
     with pytest.raises(IllegalAction, match="must be 6"):
@@ -125,14 +126,14 @@ def test_the_dealer_robs_his_nine_plus_the_stock_and_unkept_trumps_score_for_the
     points = state.describe()["items"]
     shown = [i for i in points if i.get("discard")]
     assert {i["item"] for i in shown} >= {c for c in trumps if c[0] in "AKJT953 2".replace(" ", "")}
-    assert all(i["side"] == "EW" for i in shown)   # W named trump
+    assert all(i["side"] == "EW" for i in shown)  # W named trump
 
 
 def test_reshuffle_only_when_a_card_must_be_drawn_trumps_never_put_back():
     state = started([bid(0), bid(0), bid(7), bid(0), {"type": "trump", "suit": "S"}])
     for _ in range(3):
         hand = state.hands[state.to_act]
-        state.apply({"type": "discard", "cards": names(hand)})   # nine each: 18 cards wanted, 16 in the stock
+        state.apply({"type": "discard", "cards": names(hand)})  # nine each: 18 cards wanted, 16 in the stock
     assert state.restocks == 1
     discards = state.dealt[1] | state.dealt[2] | state.dealt[3]
     trumps = state.tables.trump_mask
@@ -140,8 +141,8 @@ def test_reshuffle_only_when_a_card_must_be_drawn_trumps_never_put_back():
     w_got = state.draws[2].received
     assert {c for c in range(52) if w_got >> c & 1} == set(BOARD.deck[48:52]) | set(rebuilt[:2])
     assert not any(trumps >> c & 1 for c in state.stock)
-    assert state.pile & trumps == discards & trumps                        # discarded trumps stay out
-    choice, = state.legal_actions()                                       # the dealer robs what is left
+    assert state.pile & trumps == discards & trumps  # discarded trumps stay out
+    (choice,) = state.legal_actions()  # the dealer robs what is left
     assert set(choice["from"]) == set(names(state.dealt[0])) | {CARD_NAMES[c] for c in rebuilt[2:]}
 
 

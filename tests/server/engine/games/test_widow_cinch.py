@@ -8,20 +8,22 @@ from __future__ import annotations
 from random import Random
 
 import pytest
-
-from server.engine import Game, IllegalAction, generate_board, make_ruleset, new_hand, observation, seats_for
-from server.engine.rulesets import game_spec
 from allfours_decks import act
 from widow_checks import SIDES, check_views, expected, names, side, widow_board
 
+from server.engine import Game, IllegalAction, generate_board, make_ruleset, new_hand, observation, seats_for
+from server.engine.rulesets import game_spec
+
 RULES = make_ruleset("widow_cinch")
 # Dealer P6, eldest P1. The widow holds the right and left Pedros of hearts and the ace.
-HANDS = [["2C", "3C", "4C", "6C", "7C", "8C", "9C", "TC"],
-         ["2D", "3D", "4D", "6D", "7D", "8D", "9D", "TD"],
-         ["2S", "3S", "4S", "6S", "7S", "8S", "9S", "TS"],
-         ["JC", "QC", "KC", "AC", "JD", "QD", "KD", "AD"],
-         ["JS", "QS", "KS", "AS", "2H", "3H", "4H", "6H"],
-         ["7H", "8H", "9H", "TH", "JH", "QH", "KH", "5C"]]
+HANDS = [
+    ["2C", "3C", "4C", "6C", "7C", "8C", "9C", "TC"],
+    ["2D", "3D", "4D", "6D", "7D", "8D", "9D", "TD"],
+    ["2S", "3S", "4S", "6S", "7S", "8S", "9S", "TS"],
+    ["JC", "QC", "KC", "AC", "JD", "QD", "KD", "AD"],
+    ["JS", "QS", "KS", "AS", "2H", "3H", "4H", "6H"],
+    ["7H", "8H", "9H", "TH", "JH", "QH", "KH", "5C"],
+]
 WIDOW = ["5H", "5D", "AH", "5S"]
 
 
@@ -95,8 +97,7 @@ def test_a_taken_widow_joins_the_declarers_hand_and_he_alone_sees_it():
         view = observation(state, seat)
         assert view["widow_taken"] is True and not set(WIDOW) & set(str(view))
     act(state, {"type": "trump", "suit": "H"})
-    assert state.legal_actions() == [{"type": "discard", "from": observation(state, "P6")["hand"], "min": 6,
-                                      "max": 6}]
+    assert state.legal_actions() == [{"type": "discard", "from": observation(state, "P6")["hand"], "min": 6, "max": 6}]
 
 
 def test_a_left_widow_is_out_of_play_and_scores_for_nobody():
@@ -115,16 +116,30 @@ def test_a_left_widow_is_out_of_play_and_scores_for_nobody():
 def test_the_widow_needs_a_boolean_take_from_the_declarer():
     state = act(fresh(), *["pass"] * 5, 3)
     before = state.describe()
-    for bad in ({"type": "widow"}, {"type": "widow", "take": 1}, {"type": "widow", "take": "yes"},
-                {"type": "widow", "take": True, "seat": "P1"}, {"type": "trump", "suit": "H"}):
+    for bad in (
+        {"type": "widow"},
+        {"type": "widow", "take": 1},
+        {"type": "widow", "take": "yes"},
+        {"type": "widow", "take": True, "seat": "P1"},
+        {"type": "trump", "suit": "H"},
+    ):
         with pytest.raises(IllegalAction):
             state.apply(bad)
         assert state.describe() == before
 
 
 def test_discards_face_up_down_to_six_the_declarer_first_then_clockwise():
-    state = act(fresh(), "pass", "pass", 6, "pass", "pass", "pass", {"type": "widow", "take": True},
-                {"type": "trump", "suit": "S"})
+    state = act(
+        fresh(),
+        "pass",
+        "pass",
+        6,
+        "pass",
+        "pass",
+        "pass",
+        {"type": "widow", "take": True},
+        {"type": "trump", "suit": "S"},
+    )
     order, counts = [], []
     rng = Random(3)
     while state.phase == "discard":
@@ -132,22 +147,32 @@ def test_discards_face_up_down_to_six_the_declarer_first_then_clockwise():
         choice = state.legal_actions()[0]
         counts.append(choice["min"])
         with pytest.raises(IllegalAction, match="must be"):
-            state.apply({"type": "discard", "cards": choice["from"][:choice["min"] - 1]})
+            state.apply({"type": "discard", "cards": choice["from"][: choice["min"] - 1]})
         state.apply({"type": "discard", "cards": rng.sample(choice["from"], choice["min"])})
     assert order == ["P3", "P4", "P5", "P6", "P1", "P2"] and counts == [6, 2, 2, 2, 2, 2]
     draws = observation(state, "P1")["draws"]
     assert [d["seat"] for d in draws] == order
     assert all(d["shown"] == d["cards"] and len(d["shown"]) == n for d, n in zip(draws, counts))
-    assert observation(state, None)["draws"] == draws          # face up: the same for everyone
-    assert state.phase == "play" and state.seat_to_act() == "P3"    # 9.6: the declarer leads
+    assert observation(state, None)["draws"] == draws  # face up: the same for everyone
+    assert state.phase == "play" and state.seat_to_act() == "P3"  # 9.6: the declarer leads
     assert all(h.bit_count() == 6 for h in state.hands)
 
 
 def test_trumps_may_be_discarded_and_count_for_the_declarers_side():
     # P2 (a defender of P1's contract) throws the left Pedro of hearts (5D): P1P4 scores it
-    state = act(fresh(), 2, "pass", "pass", "pass", "pass", "pass", {"type": "widow", "take": False},
-                {"type": "trump", "suit": "H"}, {"type": "discard", "cards": ["2C", "3C"]},
-                {"type": "discard", "cards": ["2D", "3D"]})
+    state = act(
+        fresh(),
+        2,
+        "pass",
+        "pass",
+        "pass",
+        "pass",
+        "pass",
+        {"type": "widow", "take": False},
+        {"type": "trump", "suit": "H"},
+        {"type": "discard", "cards": ["2C", "3C"]},
+        {"type": "discard", "cards": ["2D", "3D"]},
+    )
     assert not state.hands[1] >> 3 & 1
     finish(state, Random(2))
     out = state.describe()
@@ -176,8 +201,10 @@ def test_a_failed_contract_is_set_back_by_the_bid_and_the_defenders_add_what_the
 
 
 def test_a_made_contract_and_no_contract_add_what_each_side_won():
-    for pred in (lambda o: o["contract"] and o["points"][side(o["declarer"])] >= o["contract"]["amount"],
-                 lambda o: o["contract"] is None):
+    for pred in (
+        lambda o: o["contract"] and o["points"][side(o["declarer"])] >= o["contract"]["amount"],
+        lambda o: o["contract"] is None,
+    ):
         state, out = random_hands(pred)
         assert out["delta"] == out["points"] and (out["points"], out["delta"]) == expected(out)
 
@@ -186,34 +213,43 @@ def test_points_are_fourteen_less_a_left_widows_counting_cards():
     for taken in (True, False):
         state, out = random_hands(lambda o: o["widow_taken"] is taken)
         trump = out["trump"]
-        left = sum(5 if c[0] == "5" else 1 for c in out["record"]["widow"]
-                   if (c[1] == trump or c == "5" + {"C": "S", "S": "C", "D": "H", "H": "D"}[trump])
-                   and c[0] in "AJT25")
+        left = sum(
+            5 if c[0] == "5" else 1
+            for c in out["record"]["widow"]
+            if (c[1] == trump or c == "5" + {"C": "S", "S": "C", "D": "H", "H": "D"}[trump]) and c[0] in "AJT25"
+        )
         assert sum(out["points"].values()) == 14 - left
         assert (out["record"]["widow"] == []) is taken
 
 
 def test_a_game_counts_the_declarers_side_first_then_each_card_to_the_defenders_in_order():
     # a hand where the declarer made his bid and two defending sides won counting cards
-    state, out = random_hands(lambda o: o["contract"] and o["delta"][side(o["declarer"])] > 0
-                              and sum(o["points"][s] > 0 for s in SIDES) == 3)
+    state, out = random_hands(
+        lambda o: o["contract"] and o["delta"][side(o["declarer"])] > 0 and sum(o["points"][s] > 0 for s in SIDES) == 3
+    )
     mine = SIDES.index(side(out["declarer"]))
     items = state.score_items()
     assert items[0] == (mine, out["delta"][side(out["declarer"])])
     assert all(s != mine for s, _ in items[1:])
     assert sum(v for _, v in items) == sum(out["delta"].values())
     trump = out["trump"]
-    order = ["A" + trump, "2" + trump, "J" + trump, "T" + trump, "5" + trump,
-             "5" + {"C": "S", "S": "C", "D": "H", "H": "D"}[trump]]
+    order = [
+        "A" + trump,
+        "2" + trump,
+        "J" + trump,
+        "T" + trump,
+        "5" + trump,
+        "5" + {"C": "S", "S": "C", "D": "H", "H": "D"}[trump],
+    ]
     won_by = {c: side(t["winner"]) for t in out["tricks"] for c in (p["card"] for p in t["plays"])}
-    want = [(SIDES.index(won_by[c]), 5 if c[0] == "5" else 1) for c in order
-            if c in won_by and won_by[c] != SIDES[mine]]
+    want = [
+        (SIDES.index(won_by[c]), 5 if c[0] == "5" else 1) for c in order if c in won_by and won_by[c] != SIDES[mine]
+    ]
     assert items[1:] == want
     # the declarer's side reaches the target first, whatever the defenders' scores
     target = RULES.target
     before = tuple(target - 1 if s != mine else target - items[0][1] for s in range(3))
-    assert state.settle(before) == (tuple(b + (items[0][1] if s == mine else 0) for s, b in enumerate(before)),
-                                    mine)
+    assert state.settle(before) == (tuple(b + (items[0][1] if s == mine else 0) for s, b in enumerate(before)), mine)
     # with the declarer's side far off, the first defending item to reach the target wins
     first_side, first_value = items[1]
     before = tuple(-100 if s == mine else target - first_value for s in range(3))

@@ -10,12 +10,12 @@ from __future__ import annotations
 from random import Random
 
 import pytest
+from allfours_checks import boards, play_checked, played, props
 from hypothesis import given
 from hypothesis import strategies as st
+from widow_checks import check_views, expected, names
 
 from server.engine import CARD_NAMES, IllegalAction, make_ruleset, new_hand, replay
-from allfours_checks import boards, play_checked, played, props
-from widow_checks import check_views, expected, names
 
 RULES = make_ruleset("widow_cinch")
 
@@ -31,15 +31,25 @@ def check_cards(state) -> None:
 def refused(state, rng: Random) -> list:
     """Wrong types, fields and values for the decision asked, and the next seat's legal action."""
     legal = state.legal_actions()
-    bad = [{"type": "stand"}, {"type": "rob", "keep": []}, {"type": "widow", "take": "no"},
-           {"type": "bid", "amount": 15}, {"type": "trump", "suit": "X"}, {"type": "play"},
-           {**legal[0], "seat": state.seats[(state.to_act + 1) % 6]}, {**legal[0], "bogus": 1}]
+    bad = [
+        {"type": "stand"},
+        {"type": "rob", "keep": []},
+        {"type": "widow", "take": "no"},
+        {"type": "bid", "amount": 15},
+        {"type": "trump", "suit": "X"},
+        {"type": "play"},
+        {**legal[0], "seat": state.seats[(state.to_act + 1) % 6]},
+        {**legal[0], "bogus": 1},
+    ]
     if state.phase == "discard":
         held = legal[0]["from"]
         n = legal[0]["min"]
         others = sorted(set(CARD_NAMES) - set(held))
-        bad += [{"type": "discard", "cards": held[:n - 1]}, {"type": "discard", "cards": held[:n + 1]},
-                {"type": "discard", "cards": held[:n - 1] + others[:1]}]
+        bad += [
+            {"type": "discard", "cards": held[: n - 1]},
+            {"type": "discard", "cards": held[: n + 1]},
+            {"type": "discard", "cards": held[: n - 1] + others[:1]},
+        ]
     if state.phase == "play":
         legal_cards = {a["card"] for a in legal}
         bad += [{"type": "play", "card": c} for c in rng.sample(sorted(set(CARD_NAMES) - legal_cards), 3)]
@@ -68,8 +78,11 @@ def test_random_hands_keep_the_rules(data, seed, wire):
     out = state.describe()
     assert (out["points"], out["delta"]) == expected(out)
     trump = out["trump"]
-    left = [c for c in out["record"]["widow"]
-            if c[0] in "AJT25" and (c[1] == trump or c == "5" + {"C": "S", "S": "C", "D": "H", "H": "D"}[trump])]
+    left = [
+        c
+        for c in out["record"]["widow"]
+        if c[0] in "AJT25" and (c[1] == trump or c == "5" + {"C": "S", "S": "C", "D": "H", "H": "D"}[trump])
+    ]
     assert sum(out["points"].values()) == 14 - sum(5 if c[0] == "5" else 1 for c in left)
     assert sum(i["value"] for i in out["items"]) == sum(out["points"].values())
     assert [len(t["plays"]) for t in out["tricks"]] == [6] * 6 and out["tricks"][0]["leader"] == out["declarer"]
@@ -93,4 +106,4 @@ def test_a_hand_of_a_game_settles_to_its_delta_unless_a_side_goes_out(data, seed
         assert after == full and max(after) < rules.target
     else:
         assert after[winner] >= rules.target
-        assert sum(a >= rules.target for a in after) == 1     # nothing is counted after the winner
+        assert sum(a >= rules.target for a in after) == 1  # nothing is counted after the winner

@@ -6,8 +6,9 @@ old way's change per side."""
 
 from __future__ import annotations
 
-from server.engine import CARD_NAMES, observation
 from allfours_decks import board, cards_in, deck_at
+
+from server.engine import CARD_NAMES, observation
 
 RANKS = "23456789TJQKA"
 SAME_COLOUR = {"C": "S", "S": "C", "D": "H", "H": "D"}
