@@ -17,8 +17,8 @@ american62 unless ``--ruleset``, with ``--options`` such as ``{"players": 3}``):
 random, then search vs rule. With two units (partnerships, or two single seats) the
 score of a board is X's net over both rooms; with more, X plays one unit against the
 other bot at every other unit, in every room of the rotation, and its score is the sum
-of its nets against the field (RULES-family 12.5, ``workers.match.play_boards``). Each
-line gives the mean per board with its 95% interval (``server.stats.summarize``), and
+of its nets against the field (RULES-family 12.5, ``server.arena.duplicate.play_boards``). Each
+line gives the mean per board with its 95% interval (``server.arena.stats.summarize``), and
 boards won/tied/lost. One process, so one core; run it on a quiet machine for timings.
 """
 
@@ -31,13 +31,13 @@ import statistics
 import sys
 import time
 
-from server import dealsets
+from server.arena import dealsets
+from server.arena.duplicate import play_board_pair, play_boards, seat_agents, units_of
+from server.arena.stats import summarize
+from server.arena.tournaments import public_deals
 from server.engine import DONE, game_spec, make_ruleset, new_hand, observation
-from server.stats import summarize
-from server.tournaments import public_deals
 from workers.bots import RandomBot, RuleBot
 from workers.bots.search_bot import DEFAULT_SAMPLES, SearchBot
-from workers.match import play_board_pair, play_boards, seat_agents, units_of
 
 
 class Timed:

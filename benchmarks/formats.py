@@ -4,7 +4,7 @@
                                  [--reference rule] [--ruleset american62] [--workers N] [--json]
 
 For each pair X:Y, boards 1..N of the deal set ``formats/<seed>`` are played in three
-formats, and X's score on each board is recorded (``workers.match``):
+formats, and X's score on each board is recorded (``server.arena.duplicate``):
 
   two-room     the duplicate match: X and Y play the board twice, seats swapped; the
                score is X's net over both rooms (``play_board_pair``).
@@ -19,10 +19,10 @@ formats, and X's score on each board is recorded (``workers.match``):
 Per pair and format it prints the mean and standard deviation of the per-board scores,
 the boards needed by formula, ceil((1.96 sd / mean)^2) -- the normal-approximation
 sample size for a 95% interval to exclude zero at the observed mean and sd, so a fresh
-run of that many boards separates the pair about half the time (``server.stats.
+run of that many boards separates the pair about half the time (``server.arena.stats.
 boards_to_separate``) -- and the boards needed in this run: the first board count from
-which the running 95% interval (``server.stats.summarize``) excludes zero up to the
-last board (``server.stats.separation_point``; "> N" if it never settles). The last
+which the running 95% interval (``server.arena.stats.summarize``) excludes zero up to the
+last board (``server.arena.stats.separation_point``; "> N" if it never settles). The last
 column is the CPU time per board of the format (all its rooms, the par room included).
 
 Boards are played in chunks by a process pool (``--workers``, default one per core).
@@ -47,10 +47,10 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from statistics import fmean, stdev
 from typing import Any
 
+from server.arena.duplicate import entrant_side, net, play_blind_board, play_board_pair, play_par_room, play_sides
+from server.arena.stats import boards_to_separate, separation_point, summarize
 from server.engine import generate_board, make_ruleset
-from server.stats import boards_to_separate, separation_point, summarize
 from workers.bots import make_bot
-from workers.match import entrant_side, net, play_blind_board, play_board_pair, play_par_room, play_sides
 
 FORMATS = ("two-room", "blind", "independent")
 SLOW_BOTS = {"search"}
@@ -144,7 +144,7 @@ def print_table(header: str, rows: list[dict[str, Any]]) -> None:
         "needed (formula): ceil((1.96 sd / mean)^2), the normal-approximation sample size for a 95% interval "
         "to exclude zero at the observed mean and sd (a fresh run that long separates the pair about half "
         "the time).\nneeded (this run): the first board count from which the running 95% interval "
-        "(server.stats.summarize) excludes zero up to the last board.\ns/board: CPU seconds per board "
+        "(server.arena.stats.summarize) excludes zero up to the last board.\ns/board: CPU seconds per board "
         "(two-room: 2 rooms; blind: par room + 2 entrant rooms; independent: 1 room)."
     )
 

@@ -10,13 +10,13 @@ score per board pair is taken four ways:
                    X at N/S in the first and at E/W in the second: no duplicate at all;
   (b) duplicate    the two-room match on board n (``play_board_pair``);
   (c) corrected    (b) less X's luck on the draw (``workers.luck``, weighted as the
-                   arena weights it: ``server.stats.corrected``, in board order);
-  (d) sequential   the SPRT (``server.sequential``, its default hypotheses 0 vs +5
+                   arena weights it: ``server.arena.stats.corrected``, in board order);
+  (d) sequential   the SPRT (``server.arena.sequential``, its default hypotheses 0 vs +5
                    points per board) on the corrected scores: the boards it used,
                    averaged over ``--orders`` random orders of the boards.
 
 Per pair and way it prints the mean, the standard deviation per board pair and the
-boards needed by formula, ceil((1.96 sd / mean)^2) (``server.stats.boards_to_separate``),
+boards needed by formula, ceil((1.96 sd / mean)^2) (``server.arena.stats.boards_to_separate``),
 and for (d) the mean boards used and how often it decided for H1; last, what measuring
 the luck cost per room. The ratio column
 divides each way's formula boards (unrounded) by (a)'s.
@@ -39,12 +39,12 @@ from random import Random
 from statistics import fmean, stdev
 from typing import Any
 
+from server.arena.duplicate import net, play_board_pair, play_sides
+from server.arena.sequential import Sprt, run
+from server.arena.stats import boards_to_separate, corrected
 from server.engine import generate_board, make_ruleset
-from server.sequential import Sprt, run
-from server.stats import boards_to_separate, corrected
 from workers.bots import make_bot
 from workers.luck import lucky_pair, with_luck
-from workers.match import net, play_board_pair, play_sides
 
 SLOW_BOTS = {"search"}
 DEFAULT_BOARDS, DEFAULT_SLOW_BOARDS = 400, 200

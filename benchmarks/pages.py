@@ -28,14 +28,14 @@ from redis import Redis
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from server import dealsets, registry  # noqa: E402
-from server.api import create_app  # noqa: E402
+from server.arena import dealsets, registry  # noqa: E402
+from server.arena.duplicate import play_pairs  # noqa: E402
+from server.arena.store import Store  # noqa: E402
+from server.arena.tournaments import after_match_progress, plan_matches, validate  # noqa: E402
 from server.engine import make_ruleset  # noqa: E402
-from server.store import Store  # noqa: E402
-from server.tournaments import after_match_progress, plan_matches, validate  # noqa: E402
+from server.web.app import create_app  # noqa: E402
 from workers.bots import make_bot  # noqa: E402
 from workers.embedded import EmbeddedRedis  # noqa: E402
-from workers.match import play_pairs  # noqa: E402
 
 
 def populate(store: Store, bots: int, boards: int) -> str:

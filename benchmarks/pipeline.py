@@ -21,15 +21,15 @@ from pathlib import Path
 from redis import Redis
 from rq import Worker
 
-from server import dealsets
+from server.arena import dealsets
+from server.arena.duplicate import play_match
+from server.arena.store import Store
 from server.engine import make_ruleset
-from server.store import Store
 from workers.bots import make_bot
 from workers.driver import cli_driver, start, watch
 from workers.embedded import EmbeddedRedis
 from workers.jobs import queue_for
 from workers.local import LocalWorkers
-from workers.match import play_match
 
 BOTS = ["random", "rule"]
 

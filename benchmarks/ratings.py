@@ -3,7 +3,7 @@
     python benchmarks/ratings.py [--sizes 100 1000 5000] [--boards 100]
 
 Comparisons of 100 boards each among 10 bots, every one on evidence of its own. Times
-(best of 3, a real Redis: ``REDIS_URL`` or an embedded one) of ``server.ratings.replay``
+(best of 3, a real Redis: ``REDIS_URL`` or an embedded one) of ``server.arena.ratings.replay``
 alone, from scratch and with only the last comparison new; and of ``Store.add_comparisons``
 plus ``Store.refresh_ratings`` for a comparison that arrives last in canonical order (the
 usual case: one openskill update) and first (every comparison redone, history included).
@@ -24,8 +24,8 @@ from typing import Any
 
 from redis import Redis
 
-from server.ratings import record, replay
-from server.store import Store
+from server.arena.ratings import record, replay
+from server.arena.store import Store
 from workers.embedded import EmbeddedRedis
 
 RULESET = "american62"

@@ -32,11 +32,11 @@ from pathlib import Path
 import requests
 from redis import Redis
 
+from server.arena.store import Store
 from server.cli.serve_cmd import gunicorn_command
 from server.engine import HandState, generate_board, make_ruleset, observation
-from server.remote import RemoteAgent
-from server.store import Store
 from workers.embedded import EmbeddedRedis
+from workers.remote import RemoteAgent
 
 
 def free_port() -> int:

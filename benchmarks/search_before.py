@@ -32,9 +32,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bots import match  # noqa: E402  (the strength harness of benchmarks/bots.py)
 
-from server import dealsets  # noqa: E402
+from server.arena import dealsets  # noqa: E402
+from server.arena.tournaments import public_deals  # noqa: E402
 from server.engine import make_ruleset  # noqa: E402
-from server.tournaments import public_deals  # noqa: E402
 from workers.bots import RuleBot  # noqa: E402
 from workers.bots.search_bot import SearchBot  # noqa: E402
 

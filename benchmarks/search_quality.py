@@ -31,9 +31,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from server import dealsets  # noqa: E402
+from server.arena import dealsets  # noqa: E402
+from server.arena.tournaments import public_deals  # noqa: E402
 from server.engine import DONE, make_ruleset, new_hand, observation  # noqa: E402
-from server.tournaments import public_deals  # noqa: E402
 from workers.bots import (
     RuleBot,  # noqa: E402
     search_bot,  # noqa: E402

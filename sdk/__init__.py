@@ -16,12 +16,12 @@
 * ``sdk.cards``: cards, seats, trumps and trick helpers.
 """
 
-from . import cards
-from .bot import Bot, FunctionBot, as_bot, load_bot
-from .client import Client, __version__
-from .errors import ApiError, NetworkError, SdkError
-from .launch import main
-from .models import (
+from sdk import cards
+from sdk.bot import Bot, FunctionBot, as_bot, load_bot
+from sdk.client import Client, __version__
+from sdk.errors import ApiError, NetworkError, SdkError
+from sdk.launch import main
+from sdk.models import (
     BoardPair,
     BotInfo,
     BotToken,
@@ -43,8 +43,8 @@ from .models import (
     TableRecord,
     Tournament,
 )
-from .observation import Action, IllegalAction, Observation, check, first_action, is_legal, random_action
-from .runner import Runner, run
+from sdk.observation import Action, IllegalAction, Observation, check, first_action, is_legal, random_action
+from sdk.runner import Runner, run
 
 __all__ = [
     "Action",

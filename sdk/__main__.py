@@ -1,5 +1,5 @@
 """``python -m sdk module:Class --server URL --token T``: run a bot (see ``sdk.launch``)."""
 
-from .launch import main
+from sdk.launch import main
 
 main()

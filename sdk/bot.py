@@ -48,9 +48,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from . import cards as C
-from .errors import SdkError
-from .observation import Action, Observation, bid, call, discard, pass_, play, rob, trump, widow
+from sdk import cards as C
+from sdk.errors import SdkError
+from sdk.observation import Action, Observation, bid, call, discard, pass_, play, rob, trump, widow
 
 
 class Bot:

@@ -25,8 +25,8 @@ from typing import Any
 
 import requests
 
-from .errors import ApiError, NetworkError, SdkError
-from .models import (
+from sdk.errors import ApiError, NetworkError, SdkError
+from sdk.models import (
     BoardPair,
     BotInfo,
     BotToken,

@@ -16,11 +16,11 @@ import os
 import sys
 from typing import Any
 
-from .bot import Bot, as_bot, load_bot
-from .client import Client
-from .errors import SdkError
-from .progress import Progress
-from .runner import Runner
+from sdk.bot import Bot, as_bot, load_bot
+from sdk.client import Client
+from sdk.errors import SdkError
+from sdk.progress import Progress
+from sdk.runner import Runner
 
 DEFAULT_SERVER = "http://127.0.0.1:8000"
 

@@ -13,8 +13,8 @@ import time
 from dataclasses import dataclass, field, fields
 from typing import Any, TypeVar
 
-from .cards import other_side
-from .observation import Observation
+from sdk.cards import other_side
+from sdk.observation import Observation
 
 T = TypeVar("T", bound="Model")
 

@@ -17,7 +17,7 @@ import random as _random
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from . import cards as C
+from sdk import cards as C
 
 Action = dict[str, Any]
 

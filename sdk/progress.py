@@ -22,10 +22,10 @@ import sys
 import threading
 from typing import TextIO
 
-from .client import Client
-from .errors import SdkError
-from .models import Tournament
-from .runner import Runner
+from sdk.client import Client
+from sdk.errors import SdkError
+from sdk.models import Tournament
+from sdk.runner import Runner
 
 log = logging.getLogger("cinch.sdk")
 

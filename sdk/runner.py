@@ -44,11 +44,11 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from .bot import Bot, as_bot
-from .client import MAX_RETRY_AFTER, Client
-from .errors import ApiError, NetworkError, SdkError
-from .models import Decision
-from .observation import Action, first_action
+from sdk.bot import Bot, as_bot
+from sdk.client import MAX_RETRY_AFTER, Client
+from sdk.errors import ApiError, NetworkError, SdkError
+from sdk.models import Decision
+from sdk.observation import Action, first_action
 
 log = logging.getLogger("cinch.sdk")
 

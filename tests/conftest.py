@@ -12,10 +12,10 @@ import signal
 import uuid
 
 import pytest
-from backend import back_end
 from redis import Redis
+from support.backend import back_end
 
-from server.store import Store
+from server.arena.store import Store
 from workers.embedded import EmbeddedRedis
 from workers.jobs import queue_for
 

@@ -19,12 +19,12 @@ from typing import Any
 from redis.exceptions import RedisError
 from rq import Queue
 
-from server import dealsets
-from server.dealsets import DealSet
-from server.registry import ensure_builtins, roster
-from server.settings import LEASE_MS, SUPERVISE_SECONDS
-from server.store import Store
-from server.tournaments import SECRET, chunks, fit_boards, plan_matches, planned_totals, table_shape, validate
+from server.arena import dealsets
+from server.arena.dealsets import DealSet
+from server.arena.registry import ensure_builtins, roster
+from server.arena.settings import LEASE_MS, SUPERVISE_SECONDS
+from server.arena.store import Store
+from server.arena.tournaments import SECRET, chunks, fit_boards, plan_matches, planned_totals, table_shape, validate
 from workers.bots import BUILTIN
 from workers.jobs import enqueue_chunks
 from workers.local import LocalWorkers

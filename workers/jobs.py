@@ -24,17 +24,25 @@ from rq import Queue, get_current_job
 from rq.job import Job, JobStatus
 from rq.serializers import JSONSerializer
 
+from server.arena.duplicate import (
+    entrant_side,
+    play_blind_board,
+    play_boards,
+    play_pairs,
+    play_par_room,
+    play_table,
+    units_of,
+)
+from server.arena.field_matches import is_field
+from server.arena.match_sprt import decide
+from server.arena.progressive import bot_of
+from server.arena.settings import CLAIM_MS, HEARTBEAT_SECONDS, JOB_TIMEOUT
+from server.arena.store import Store
+from server.arena.tournaments import PROGRESSIVE, advance, after_match_progress, chunks
 from server.engine import Board, Ruleset, make_ruleset
-from server.field_matches import is_field
-from server.match_sprt import decide
-from server.progressive import bot_of
-from server.remote import RemoteAgent
-from server.settings import CLAIM_MS, HEARTBEAT_SECONDS, JOB_TIMEOUT
-from server.store import Store
-from server.tournaments import PROGRESSIVE, advance, after_match_progress, chunks
 from workers.bots import BUILTIN, Agent, make_bot
 from workers.luck import blind_luck, lucky_pair, with_luck
-from workers.match import entrant_side, play_blind_board, play_boards, play_pairs, play_par_room, play_table, units_of
+from workers.remote import RemoteAgent
 from workers.worker import stopping
 
 QUEUE = "cinch"
@@ -258,7 +266,7 @@ def cancel_waiting(jobs: list[Job | None]) -> None:
 
 
 def enqueue_round(store: Store, queue: Queue, tid: str, round_: int) -> None:
-    """Enqueue the tables of a progressive round just seated (``server.tournaments.advance``)."""
+    """Enqueue the tables of a progressive round just seated (``server.arena.tournaments.advance``)."""
     size = store.tournament(tid)["chunk"]
     for mid in store.match_ids(tid):
         match = store.match(mid)

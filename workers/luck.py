@@ -10,7 +10,7 @@ Information Games", AAAI 2018):
     luck = V(the position the stock actually made) - E[V(the position) over stocks]
 
 where V is a fixed evaluator that does not depend on the bots being compared. Subtracting
-``luck`` (or any fixed multiple of it: ``server.stats.corrected``) from a room's net
+``luck`` (or any fixed multiple of it: ``server.arena.stats.corrected``) from a room's net
 leaves its expectation unchanged, since the term has mean zero whatever V is, and takes
 away the part of the result that V sees coming from the draw.
 
@@ -277,7 +277,7 @@ def hand_luck(rules: Ruleset, board: Board, actions: list[dict[str, Any]]) -> di
 
 
 def with_luck(rules: Ruleset, board: Board, room: dict[str, Any]) -> dict[str, Any]:
-    """A room's hand record (``workers.match.play_room``) with N/S's ``luck`` next to it:
+    """A room's hand record (``server.arena.duplicate.play_room``) with N/S's ``luck`` next to it:
     None if the measure fails, since a played board must be stored whatever befalls its statistics
     (a board without a luck counts as luck 0, i.e. raw)."""
     if rules.name not in WEIGHTS:  # no evaluator for this game yet: unmeasured, the board counts raw
@@ -290,13 +290,13 @@ def with_luck(rules: Ruleset, board: Board, room: dict[str, Any]) -> dict[str, A
 
 
 def lucky_pair(rules: Ruleset, board: Board, record: dict[str, Any]) -> dict[str, Any]:
-    """A board-pair record (``workers.match.play_pairs``) with each room's luck and X's."""
+    """A board-pair record (``server.arena.duplicate.play_pairs``) with each room's luck and X's."""
     rooms = [with_luck(rules, board, room) for room in record["rooms"]]
     return {**record, "rooms": rooms, "luck": pair_luck(rooms)}
 
 
 def pair_luck(rooms: list[dict[str, Any]]) -> float | None:
-    """X's luck on a board pair, as ``workers.match.pair_score`` counts X's score: X sat
+    """X's luck on a board pair, as ``server.arena.duplicate.pair_score`` counts X's score: X sat
     N/S in the first room and E/W in the second (None if a room has none)."""
     if rooms[0]["luck"] is None or rooms[1]["luck"] is None:
         return None
@@ -304,7 +304,7 @@ def pair_luck(rooms: list[dict[str, Any]]) -> float | None:
 
 
 def blind_luck(room: dict[str, Any], par: dict[str, Any], first_unit: bool) -> float | None:
-    """An entrant's luck on a blind board, as ``workers.match.blind_score`` counts its
+    """An entrant's luck on a blind board, as ``server.arena.duplicate.blind_score`` counts its
     score: its side's luck in its room minus the par pair's at the same side (None if
     either room has none). A room's luck is its first unit's (N/S)."""
     if room["luck"] is None or par["luck"] is None:

@@ -32,10 +32,10 @@ from redis.exceptions import RedisError
 from rq import Queue
 from rq.job import Job, JobStatus
 
-from server.match_sprt import decide
-from server.settings import JOB_GRACE_SECONDS, LEASE_MS, MAX_FAILURES, SUPERVISE_SECONDS
-from server.store import ACTIVE, Store
-from server.tournaments import after_match_progress, chunks, finish_if_complete
+from server.arena.match_sprt import decide
+from server.arena.settings import JOB_GRACE_SECONDS, LEASE_MS, MAX_FAILURES, SUPERVISE_SECONDS
+from server.arena.store import ACTIVE, Store
+from server.arena.tournaments import after_match_progress, chunks, finish_if_complete
 from workers.jobs import QUEUE, WAITING, cancel_waiting, drop_waiting_jobs, enqueue_chunks, fetch_jobs, queue_for
 from workers.worker import was_interrupted
 

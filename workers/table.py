@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from rq import get_current_job
 
+from server.arena.store import Store
 from server.engine import (
     DONE,
     Game,
@@ -27,7 +28,6 @@ from server.engine import (
 )
 from server.engine.playout import default_action
 from server.engine.record import hand_record
-from server.store import Store
 from workers.jobs import agent_for
 from workers.luck import hand_luck
 

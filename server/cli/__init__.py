@@ -16,8 +16,18 @@ import argparse
 import signal
 import sys
 
-from . import compare_cmd, deals_cmd, demo_cmd, ratings_cmd, replay_cmd, sdk_cmd, serve_cmd, tournament_cmd, worker_cmd
-from .errors import UsageError
+from server.cli import (
+    compare_cmd,
+    deals_cmd,
+    demo_cmd,
+    ratings_cmd,
+    replay_cmd,
+    sdk_cmd,
+    serve_cmd,
+    tournament_cmd,
+    worker_cmd,
+)
+from server.cli.errors import UsageError
 
 SUBCOMMANDS = (
     tournament_cmd,

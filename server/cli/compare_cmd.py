@@ -4,10 +4,10 @@ Uses stored board pairs when some match of X and Y (in either order) on the same
 ruleset, options and deal set holds every requested board; otherwise plays the match
 as a two-bot tournament through the workers (so it is stored for next time).
 
-With ``--sprt`` the comparison is a sequential test (``server.sequential``):
+With ``--sprt`` the comparison is a sequential test (``server.arena.sequential``):
 ``--max-boards`` (or ``--boards``) is the most it plays. Stored boards that already
 decide are used without playing; otherwise the match is played as a tournament with the
-``sprt`` option (``server.match_sprt``), which stops it as soon as the test decides.
+``sprt`` option (``server.arena.match_sprt``), which stops it as soon as the test decides.
 """
 
 from __future__ import annotations
@@ -18,24 +18,23 @@ from collections.abc import Iterator
 from dataclasses import asdict
 from typing import Any
 
-from server import dealsets, sequential
-from server.dealsets import DealSet
+from server.arena import dealsets, sequential
+from server.arena.dealsets import DealSet
+from server.arena.duplicate import net, units_of
+from server.arena.field_matches import entrant_stats
+from server.arena.match_sprt import sprt_scores
+from server.arena.planning import plan
+from server.arena.sequential import Sprt, SprtResult
+from server.arena.stats import corrected_summary, summarize
+from server.arena.store import Store
+from server.arena.tournaments import DEFAULTS, SpecError, public_deals, table_shape
+from server.cli.connect import Arena, arena
+from server.cli.errors import UsageError
+from server.cli.report import interval, sprt_line
+from server.cli.sprt_options import add_sprt_arguments, sprt_request
+from server.cli.tournament_cmd import drive
 from server.engine import RulesetError, make_ruleset
-from server.field_matches import entrant_stats
-from server.match_sprt import sprt_scores
-from server.planning import plan
-from server.sequential import Sprt, SprtResult
-from server.stats import corrected_summary, summarize
-from server.store import Store
-from server.tournaments import DEFAULTS, SpecError, public_deals, table_shape
 from workers.driver import cli_driver, start
-from workers.match import net, units_of
-
-from .connect import Arena, arena
-from .errors import UsageError
-from .report import interval, sprt_line
-from .sprt_options import add_sprt_arguments, sprt_request
-from .tournament_cmd import drive
 
 BOARDS = 100
 """Boards compared, or with --sprt the most played, unless the command says."""
@@ -289,7 +288,7 @@ def x_side(store: Store, mid: str, as_stored: bool, boards: range) -> tuple[list
 
 
 def run_plan(a: Arena, args: argparse.Namespace, deals: DealSet, spec: dict[str, Any]) -> int:
-    """Boards needed to tell X from Y (``server.planning``), from a stored or played pilot."""
+    """Boards needed to tell X from Y (``server.arena.planning``), from a stored or played pilot."""
     pilot = range(args.first, args.first + args.pilot)
     mid, as_stored = stored_or_played(a, args, deals, spec, pilot)
     scores, lucks = x_side(a.store, mid, as_stored, pilot)

@@ -19,12 +19,11 @@ from typing import NamedTuple
 from redis import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from server.store import Store
+from server.arena.store import Store
+from server.cli.errors import UsageError
 from workers.embedded import EmbeddedRedis, cinch_home
 from workers.jobs import QUEUE, queue_for
 from workers.local import LocalWorkers, live_workers, signals_deferred
-
-from .errors import UsageError
 
 
 class Arena(NamedTuple):

@@ -7,10 +7,10 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from .. import dealsets
-from ..engine.boards import Board, BoardError
-from ..engine.cards import seats_for
-from .errors import UsageError
+from server.arena import dealsets
+from server.cli.errors import UsageError
+from server.engine.boards import Board, BoardError
+from server.engine.cards import seats_for
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -8,10 +8,10 @@ from __future__ import annotations
 import argparse
 from random import Random
 
-from .. import dealsets
-from ..engine import BASE_RULESETS, Game, make_ruleset
-from ..engine.playout import playout
-from .errors import UsageError
+from server.arena import dealsets
+from server.cli.errors import UsageError
+from server.engine import BASE_RULESETS, Game, make_ruleset
+from server.engine.playout import playout
 
 
 def register(sub: argparse._SubParsersAction) -> None:

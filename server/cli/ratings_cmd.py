@@ -6,7 +6,7 @@
 Ratings count each piece of evidence once: a board pair of the same two bots on the same
 ruleset, options, deal set and board number moves them at most once, however many
 tournaments replay it. The ratings are the replay of every rated comparison in canonical
-order (tournament number, then match index; ``server.ratings``), so they do not depend
+order (tournament number, then match index; ``server.arena.ratings``), so they do not depend
 on the order matches completed in. A rebuild makes those comparisons again from the
 stored board pairs and replays them: after a change of how evidence is named or ratings
 computed, or to check them.
@@ -16,10 +16,9 @@ from __future__ import annotations
 
 import argparse
 
-from server.ratings import leaderboard
-from server.tournaments import DEFAULTS, rebuild_ratings
-
-from .connect import arena
+from server.arena.ratings import leaderboard
+from server.arena.tournaments import DEFAULTS, rebuild_ratings
+from server.cli.connect import arena
 
 
 def register(sub: argparse._SubParsersAction) -> None:

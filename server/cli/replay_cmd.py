@@ -6,8 +6,8 @@ import argparse
 import json
 import sys
 
-from ..engine import ReplayError, replay
-from .errors import UsageError
+from server.cli.errors import UsageError
+from server.engine import ReplayError, replay
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from sdk.models import Results
-from server.ratings import leaderboard
+from server.arena.ratings import leaderboard
 
 
 def interval(stats: dict[str, Any]) -> str:
@@ -30,7 +30,7 @@ def live_match(match: dict[str, Any]) -> str:
 
 
 def sprt_line(sprt: dict[str, Any]) -> str:
-    """A sequential test's standing (``server.match_sprt.sprt_summary``) in one line."""
+    """A sequential test's standing (``server.arena.match_sprt.sprt_summary``) in one line."""
     return (
         f"boards {sprt['boards']}, LLR {sprt['llr']:+.2f} (bounds {sprt['lower']:+.2f}, {sprt['upper']:+.2f}), "
         f"luck-corrected mean {interval(sprt)} per board"

@@ -25,11 +25,10 @@ import secrets
 import sys
 import time
 
+from server.cli.connect import arena
 from workers.jobs import QUEUE
 from workers.local import ProcessGroup
 from workers.supervisor import supervisor_command
-
-from .connect import arena
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -62,7 +61,7 @@ def gunicorn_command(bind: str, processes: int = 2, connections: int = 1000, gra
         "--graceful-timeout",
         str(graceful),
         "--no-control-socket",
-        "server.wsgi:app",
+        "server.web.wsgi:app",
     ]
 
 

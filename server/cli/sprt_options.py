@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from server.tournaments import SPRT_SETTINGS
+from server.arena.tournaments import SPRT_SETTINGS
 
 
 def add_sprt_arguments(p: argparse.ArgumentParser, cap: str) -> argparse._ArgumentGroup:

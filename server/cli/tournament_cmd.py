@@ -23,12 +23,12 @@ from typing import Any
 from redis.exceptions import RedisError
 from tqdm import tqdm
 
-from server import dealsets
-from server.engine import RulesetError
-from server.registry import builtin_roster
-from server.settings import SUPERVISE_SECONDS
-from server.store import Store, StoreError
-from server.tournaments import (
+from server.arena import dealsets
+from server.arena.duplicate import ROOMS
+from server.arena.registry import builtin_roster
+from server.arena.settings import SUPERVISE_SECONDS
+from server.arena.store import Store, StoreError
+from server.arena.tournaments import (
     DEFAULTS,
     FORMATS,
     PROGRESSIVE,
@@ -42,15 +42,14 @@ from server.tournaments import (
     validate,
     waiting_for,
 )
+from server.cli.connect import Arena, arena
+from server.cli.errors import UsageError
+from server.cli.report import live_match, print_results
+from server.cli.sprt_options import add_sprt_arguments, sprt_request
+from server.engine import RulesetError
 from workers.bots import BUILTIN
 from workers.driver import TournamentStopped, cli_driver, interrupt, resume, start, stop_command, watch
-from workers.match import ROOMS
 from workers.supervisor import halt
-
-from .connect import Arena, arena
-from .errors import UsageError
-from .report import live_match, print_results
-from .sprt_options import add_sprt_arguments, sprt_request
 
 CLI_BOARDS = 24  # the search bot takes about 1 s a board pair
 CLI_CHUNK = 5

@@ -10,10 +10,9 @@ import argparse
 import os
 import socket
 
+from server.cli.errors import UsageError
 from workers import worker
 from workers.jobs import QUEUE
-
-from .errors import UsageError
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -7,15 +7,23 @@ format and a fast int layer for search), per-seat ``observation``, ``Game`` acro
 hands, and ``replay`` for auditing.
 """
 
-from .boards import Board, BoardError, generate_board
-from .cards import ALL_NAMES, CARD_NAMES, SEATS, SIDES, SUITS, seats_for
-from .game import Game
-from .games import GAMES
-from .hand import Hand, IllegalAction, new_hand
-from .observation import observation
-from .replay import ReplayError, replay
-from .rulesets import BASE_RULESETS, DEFAULT_RULESET, GameSpec, Ruleset, RulesetError, game_spec, make_ruleset
-from .state import BIDDING, DISCARD, DONE, PLAY, ROB, TRUMP, HandState
+from server.engine.boards import Board, BoardError, generate_board
+from server.engine.cards import ALL_NAMES, CARD_NAMES, SEATS, SIDES, SUITS, seats_for
+from server.engine.game import Game
+from server.engine.games import GAMES
+from server.engine.hand import Hand, IllegalAction, new_hand
+from server.engine.observation import observation
+from server.engine.replay import ReplayError, replay
+from server.engine.rulesets import (
+    BASE_RULESETS,
+    DEFAULT_RULESET,
+    GameSpec,
+    Ruleset,
+    RulesetError,
+    game_spec,
+    make_ruleset,
+)
+from server.engine.state import BIDDING, DISCARD, DONE, PLAY, ROB, TRUMP, HandState
 
 __all__ = [
     "ALL_NAMES",

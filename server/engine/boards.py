@@ -3,7 +3,7 @@
 RULES.md section 2 fixes the generator with sha256 over plain strings so that anyone, in
 any language, can rebuild a published deal set from its seed; the reshuffle order of a
 rebuilt stock is derived the same way from the board's own seed. Nothing here reads
-files: deal-set files live in ``server.dealsets``.
+files: deal-set files live in ``server.arena.dealsets``.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import ALL_NAMES, CARD_INDEX, CARD_NAMES, SEATS
+from server.engine.cards import ALL_NAMES, CARD_INDEX, CARD_NAMES, SEATS
 
 _HEX = re.compile(r"^[0-9a-fA-F]+$")
 

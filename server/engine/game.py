@@ -14,10 +14,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from .boards import Board
-from .cards import seats_for
-from .hand import Hand, new_hand
-from .rulesets import Ruleset, game_spec
+from server.engine.boards import Board
+from server.engine.cards import seats_for
+from server.engine.hand import Hand, new_hand
+from server.engine.rulesets import Ruleset, game_spec
 
 
 class Game:

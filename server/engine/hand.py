@@ -20,9 +20,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from .boards import Board
-from .cards import SUITS, mask_of, names_of, parse_card
-from .rulesets import Ruleset, game_spec
+from server.engine.boards import Board
+from server.engine.cards import SUITS, mask_of, names_of, parse_card
+from server.engine.rulesets import Ruleset, game_spec
 
 
 class IllegalAction(ValueError):

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cards import names_of
-from .hand import Hand
+from server.engine.cards import names_of
+from server.engine.hand import Hand
 
 NOBODY = -1
 

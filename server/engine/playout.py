@@ -10,7 +10,7 @@ from __future__ import annotations
 from random import Random
 from typing import Any, TypeVar
 
-from .hand import Hand
+from server.engine.hand import Hand
 
 H = TypeVar("H", bound=Hand)
 

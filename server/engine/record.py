@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .hand import Hand
+from server.engine.hand import Hand
 
 
 def hand_record(hand: Hand, faults: list[dict[str, Any]]) -> dict[str, Any]:

@@ -30,7 +30,7 @@ import hashlib
 import hmac
 from typing import Any
 
-from .cards import ALL_NAMES, CARD_INDEX, JOKER, SEATS, SIDES, seats_for
+from server.engine.cards import ALL_NAMES, CARD_INDEX, JOKER, SEATS, SIDES, seats_for
 
 BLACK, RED = ("C", "S"), ("D", "H")
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from .boards import Board, BoardError
-from .cards import seats_for
-from .hand import Hand, IllegalAction, new_hand
-from .rulesets import DEFAULT_RULESET, RulesetError, game_spec, make_ruleset
+from server.engine.boards import Board, BoardError
+from server.engine.cards import seats_for
+from server.engine.hand import Hand, IllegalAction, new_hand
+from server.engine.rulesets import DEFAULT_RULESET, RulesetError, game_spec, make_ruleset
 
 
 class ReplayError(ValueError):

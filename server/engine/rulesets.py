@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
-from .cards import SIDES, seats_for
+from server.engine.cards import SIDES, seats_for
 
 DRAW_AMERICAN = "american"  # automatic non-trump discards, dealer takes every trump
 DRAW_FOSTER = "foster"  # free face-up discards, dealer robs the pack
@@ -175,7 +175,7 @@ class GameSpec:
 
 def make_ruleset(name: object = DEFAULT_RULESET, options: Mapping[str, Any] | None = None) -> Ruleset:
     """The ruleset ``name`` with ``options`` applied, or ``RulesetError`` saying why not."""
-    from .games import GAMES  # the game modules import this one
+    from server.engine.games import GAMES  # the game modules import this one
 
     if not isinstance(name, str) or name not in GAMES:
         raise RulesetError(f"unknown ruleset {name!r} (known: {', '.join(GAMES)})")
@@ -199,6 +199,6 @@ def make_ruleset(name: object = DEFAULT_RULESET, options: Mapping[str, Any] | No
 
 def game_spec(rules: Ruleset) -> GameSpec:
     """The registry entry of a ruleset."""
-    from .games import GAMES
+    from server.engine.games import GAMES
 
     return GAMES[rules.name]

@@ -7,7 +7,7 @@ small pure function of (who declared, the contract, the points taken).
 
 from __future__ import annotations
 
-from .rulesets import SCORING_AMERICAN, SCORING_DIFFERENCE, SCORING_EIGHT_POINT, SCORING_SET_BACK, Ruleset
+from server.engine.rulesets import SCORING_AMERICAN, SCORING_DIFFERENCE, SCORING_EIGHT_POINT, SCORING_SET_BACK, Ruleset
 
 # sixty_three's option value for american62's rule (RULES-family 8.5): its own name on the
 # wire, the same scheme here. Not Foster's "set_back", which scores a made bid by difference.

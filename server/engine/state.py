@@ -24,8 +24,8 @@ from functools import cache
 from random import Random
 from typing import Any
 
-from .boards import Board, restock_order
-from .cards import (
+from server.engine.boards import Board, restock_order
+from server.engine.cards import (
     ALL_NAMES,
     CARD_INDEX,
     CARD_NAMES,
@@ -39,10 +39,10 @@ from .cards import (
     mask_of,
     names_of,
 )
-from .hand import Hand, IllegalAction, bid_amount, bid_entries, card_set, one_card, trump_entries
-from .rulesets import DRAW_AMERICAN, Ruleset
-from .scoring import bidder_goes_out_next, game_winner, hand_delta, made_contract
-from .tricks import Trick
+from server.engine.hand import Hand, IllegalAction, bid_amount, bid_entries, card_set, one_card, trump_entries
+from server.engine.rulesets import DRAW_AMERICAN, Ruleset
+from server.engine.scoring import bidder_goes_out_next, game_winner, hand_delta, made_contract
+from server.engine.tricks import Trick
 
 BIDDING, TRUMP, DISCARD, ROB, PLAY, DONE = "bidding", "trump", "discard", "rob", "play", "done"
 _EXPECTED = {BIDDING: "pass or bid", TRUMP: "trump", DISCARD: "discard", ROB: "rob", PLAY: "play"}

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .cards import ALL_NAMES, SEATS, SUITS, TrumpTables, names_of
+from server.engine.cards import ALL_NAMES, SEATS, SUITS, TrumpTables, names_of
 
 
 class Trick:

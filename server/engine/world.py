@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from .cards import CARD_INDEX, mask_of
-from .hand import Hand
-from .rulesets import game_spec, make_ruleset
+from server.engine.cards import CARD_INDEX, mask_of
+from server.engine.hand import Hand
+from server.engine.rulesets import game_spec, make_ruleset
 
 
 class WorldError(ValueError):

@@ -1,7 +1,7 @@
 """Fixtures for the SDK suite: a real API server (restartable), real RQ workers, bot processes."""
 
 import pytest
-from sdkharness import ADMIN, ApiServer, BotProcess
+from support.sdkharness import ADMIN, ApiServer, BotProcess
 
 import sdk
 

@@ -10,9 +10,9 @@ an earlier one when the hands it holds now are the other hands of a remembered d
 import json
 import sys
 
-from sdkharness import BotProcess
+from support.sdkharness import BotProcess
 
-from server import dealsets
+from server.arena import dealsets
 
 
 def run_attacker(server, admin, bot_processes, tmp_path, trusted):
@@ -24,7 +24,7 @@ def run_attacker(server, admin, bot_processes, tmp_path, trusted):
         "attacker",
         [
             sys.executable,
-            "tests/sdk/memory_attack.py",
+            "tests/support/memory_attack.py",
             "--server",
             server.url,
             "--token",

@@ -5,7 +5,7 @@ server's on sell and pitch."""
 from __future__ import annotations
 
 import pytest
-from sdkharness import check_legality_agrees
+from support.sdkharness import check_legality_agrees
 
 import sdk
 from server.engine import generate_board, make_ruleset, new_hand, observation, seats_for

@@ -8,7 +8,7 @@ import threading
 import time
 
 import pytest
-from sdkharness import ADMIN, run_cli
+from support.sdkharness import ADMIN, run_cli
 
 import sdk
 from examples.random_bot import RandomBot

@@ -11,9 +11,9 @@ the same port: the bots must reconnect by themselves and miss no decision.
 import re
 import sys
 
-from sdkharness import BotProcess, cinch_command, run_cli, wait_until
+from support.sdkharness import BotProcess, cinch_command, run_cli, wait_until
 
-from server.tournaments import results as server_results
+from server.arena.tournaments import results as server_results
 
 BOARDS = 3
 

@@ -7,7 +7,7 @@ resumed, it finishes.
 
 import time
 
-from sdkharness import ADMIN, BotProcess, cinch_command, run_cli, wait_until
+from support.sdkharness import ADMIN, BotProcess, cinch_command, run_cli, wait_until
 
 
 def test_a_missing_bot_is_shown_and_cancel_and_resume_work(server, admin, rq_workers, bot_processes, tmp_path):

@@ -4,7 +4,7 @@ parsed into ``ProgressiveRound`` / ``ProgressiveTable`` / ``Standing``, a bad re
 raised as a 422 ``ApiError``."""
 
 import pytest
-from sdkharness import ADMIN, run_cli
+from support.sdkharness import ADMIN, run_cli
 
 import sdk
 

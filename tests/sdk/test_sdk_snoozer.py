@@ -8,7 +8,7 @@ from __future__ import annotations
 from random import Random
 
 import pytest
-from sdkharness import check_legality_agrees
+from support.sdkharness import check_legality_agrees
 
 import sdk
 from sdk import cards as C

@@ -7,11 +7,11 @@ import re
 import sys
 
 from rq.registry import FinishedJobRegistry
-from sdkharness import BotProcess, cinch_command, run_cli
+from support.sdkharness import BotProcess, cinch_command, run_cli
 from test_sdk_end_to_end import check_no_decision_missed, stop_bots
 
-from server import dealsets
-from server.tournaments import results as server_results
+from server.arena import dealsets
+from server.arena.tournaments import results as server_results
 
 BOARDS = 2
 ENTRANTS = ["sdk-a", "sdk-b", "random", "rule", "search"]

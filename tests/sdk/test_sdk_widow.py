@@ -4,7 +4,7 @@ agrees with the server's on the widow action."""
 
 from __future__ import annotations
 
-from sdkharness import check_legality_agrees
+from support.sdkharness import check_legality_agrees
 
 import sdk
 from server.engine import generate_board, make_ruleset, new_hand, observation, seats_for

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 
+from server.arena.duplicate import play_boards
+from server.arena.registry import builtin_roster
+from server.arena.tournaments import SpecError, validate
 from server.engine import generate_board, make_ruleset, seats_for
-from server.registry import builtin_roster
-from server.tournaments import SpecError, validate
 from workers.bots import BUILTIN, RandomBot, RuleBot, SearchBot
-from workers.match import play_boards
 
 
 @pytest.mark.parametrize("k", [5, 6])

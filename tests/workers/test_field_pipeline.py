@@ -4,10 +4,10 @@ with two single seats and of ``sixty_three`` (two-room matches), and a worker ki
 the middle of a three-entrant match."""
 
 import pytest
-from replayed import check_played_by_workers, in_process, kill_a_busy_worker, stored, workers  # noqa: F401 (a fixture)
+from support.replayed import check_played_by_workers, in_process, kill_a_busy_worker, stored, workers  # noqa: F401 (a fixture)
 
-from server import dealsets
-from server.api.schemas import ResultsSchema
+from server.arena import dealsets
+from server.web.api.schemas import ResultsSchema
 from workers.driver import cli_driver, start, watch
 
 THREE = {"ruleset": "seven_up", "options": {"players": 3}}

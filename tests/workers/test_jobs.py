@@ -5,8 +5,8 @@ under a ``cinch tournament``: the heartbeat thread died on the worker's RedisLos
 import threading
 import time
 
-from server import dealsets, registry
-from server.tournaments import plan_matches, validate
+from server.arena import dealsets, registry
+from server.arena.tournaments import plan_matches, validate
 from workers import jobs
 from workers.bots import BUILTIN
 

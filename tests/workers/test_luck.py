@@ -7,6 +7,7 @@ from statistics import fmean, stdev
 
 import pytest
 
+from server.arena.duplicate import play_board_pair, play_sides
 from server.engine import HandState, generate_board, make_ruleset
 from workers.bots import make_bot
 from workers.luck import (
@@ -23,7 +24,6 @@ from workers.luck import (
     value,
     with_luck,
 )
-from workers.match import play_board_pair, play_sides
 
 
 def rooms_of(ruleset: str, boards: range, deals: str = "luck-test") -> list[tuple]:

@@ -6,10 +6,10 @@ worker SIGKILLed in the middle of a match must not lose or double-count a board 
 
 import time
 
-from replayed import in_process, kill_a_busy_worker, stored, workers  # noqa: F401 (a fixture)
 from rq.registry import FinishedJobRegistry
+from support.replayed import in_process, kill_a_busy_worker, stored, workers  # noqa: F401 (a fixture)
 
-from server import dealsets
+from server.arena import dealsets
 from workers.driver import cli_driver, start, watch
 
 DEALS = dealsets.generate("pipeline-test", 80)

@@ -2,12 +2,12 @@
 4 rounds (RULES-family 11) whose stored rounds move exactly as section 11 says given the
 tables' stored results, with a worker SIGKILLed in the middle of a table."""
 
-from replayed import kill_a_busy_worker, workers  # noqa: F401 (a fixture)
 from rq.registry import FinishedJobRegistry
+from support.replayed import kill_a_busy_worker, workers  # noqa: F401 (a fixture)
 
-from server import dealsets
-from server.api.schemas import ResultsSchema
-from server.progressive import TableResult, boards_of, first_seating, move, standings
+from server.arena import dealsets
+from server.arena.progressive import TableResult, boards_of, first_seating, move, standings
+from server.web.api.schemas import ResultsSchema
 from workers.driver import cli_driver, start, watch
 
 ENTRANTS = ["random", "rule", "search", "rule#2", "random#2", "search#2", "rule#3", "random#3"]

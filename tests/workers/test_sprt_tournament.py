@@ -3,7 +3,7 @@ its queued jobs go, and the others play on (real ``rq worker`` processes, real R
 
 import time
 
-from server import dealsets
+from server.arena import dealsets
 from workers.driver import cli_driver, start, watch
 from workers.supervisor import supervise
 

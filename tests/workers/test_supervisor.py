@@ -4,11 +4,11 @@ interruption (its driver gone), resume, failure, and what the supervisor repairs
 import time
 
 import pytest
-from replayed import in_process, stored
 from rq.registry import StartedJobRegistry
+from support.replayed import in_process, stored
 
-from server import dealsets
-from server.settings import LEASE_MS
+from server.arena import dealsets
+from server.arena.settings import LEASE_MS
 from workers.driver import TournamentStopped, cli_driver, resume, start, watch
 from workers.supervisor import SERVICE, halt, supervise, supervise_service
 

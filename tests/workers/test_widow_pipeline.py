@@ -6,14 +6,14 @@ results and ratings take the three-sided scores."""
 
 import json
 
-from replayed import check_played_by_workers, workers  # noqa: F401 (a fixture)
+from support.replayed import check_played_by_workers, workers  # noqa: F401 (a fixture)
 
-from server import dealsets
-from server.api.schemas import ResultsSchema
+from server.arena import dealsets
+from server.arena.duplicate import play_boards
 from server.engine import make_ruleset
+from server.web.api.schemas import ResultsSchema
 from workers.bots import make_bot
 from workers.driver import cli_driver, start, watch
-from workers.match import play_boards
 
 WIDOW = {"ruleset": "widow_cinch", "options": {}}
 DEALS_6P = dealsets.generate("widow-pipeline-6p", 24, players=6)

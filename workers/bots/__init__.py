@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .base import Agent, decision_rng
-from .random_bot import RandomBot
-from .rule_bot import RuleBot
-from .search_bot import SearchBot
+from workers.bots.base import Agent, decision_rng
+from workers.bots.random_bot import RandomBot
+from workers.bots.rule_bot import RuleBot
+from workers.bots.search_bot import SearchBot
 
 BUILTIN: dict[str, Callable[..., Agent]] = {"random": RandomBot, "rule": RuleBot, "search": SearchBot}
 

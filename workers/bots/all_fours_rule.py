@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .base import Action, Observation
+from workers.bots.base import Action, Observation
 
 RANKS = "23456789TJQKA"
 PIPS = {"A": 4, "K": 3, "Q": 2, "J": 1, "T": 10}

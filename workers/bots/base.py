@@ -1,7 +1,6 @@
-"""The one agent protocol, and the seeded randomness every built-in bot uses.
+"""The seeded randomness every built-in bot uses (the agent protocol is ``server.arena.agent``).
 
-Every player, built-in or remote, is ``decide(observation) -> action`` (both in the
-engine's wire format). A built-in bot's randomness is drawn from its seed *and* the
+A built-in bot's randomness is drawn from its seed *and* the
 observation, never from a generator that advances between calls: a bot then decides
 the same way in the same situation whatever order the worker plays boards in, so a
 chunk of a match that is re-run after a crash replays exactly, and a decision depends
@@ -13,16 +12,10 @@ from __future__ import annotations
 import hashlib
 import json
 from random import Random
-from typing import Any, Protocol
 
-Observation = dict[str, Any]
-Action = dict[str, Any]
+from server.arena.agent import Action, Agent, Observation
 
-
-class Agent(Protocol):
-    """Anything that can take a seat: built-in bots, remote bots behind the API."""
-
-    def decide(self, observation: Observation) -> Action: ...
+__all__ = ["Action", "Agent", "Observation", "decision_rng"]  # the bots' one import of the protocol
 
 
 def decision_rng(seed: int | str, observation: Observation) -> Random:

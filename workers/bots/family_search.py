@@ -26,8 +26,7 @@ from server.engine.cards import ALL_NAMES, CARD_INDEX, PIPS, cards_of
 from server.engine.games import GAMES
 from server.engine.hand import Hand
 from server.engine.world import WorldError, world_state
-
-from .base import Action, Observation, decision_rng
+from workers.bots.base import Action, Observation, decision_rng
 
 # Observation fields that name cards out of every other seat's hand: face-up turn-ups,
 # discards shown or one's own, what the dealer left in the stock.

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from server.engine.playout import random_action
-
-from .base import Action, Observation, decision_rng
+from workers.bots.base import Action, Observation, decision_rng
 
 
 class RandomBot:

@@ -27,8 +27,8 @@ from dataclasses import dataclass
 from random import Random
 from typing import Any
 
-from . import all_fours_rule
-from .base import Action, Observation, decision_rng
+from workers.bots import all_fours_rule
+from workers.bots.base import Action, Observation, decision_rng
 
 RANKS = "23456789TJQKA"
 SUITS = "CDHS"

@@ -36,11 +36,10 @@ from typing import Any
 from server.engine.cards import CARD_INDEX, CARD_NAMES, SEATS, SUITS, TRUMP_TABLES, cards_of, mask_of
 from server.engine.rulesets import DRAW_AMERICAN, Ruleset, make_ruleset
 from server.engine.scoring import hand_delta
-
-from . import _solver
-from .base import Action, Observation, decision_rng
-from .family_search import FamilySearch
-from .rule_bot import RuleBot
+from workers.bots import _solver
+from workers.bots.base import Action, Observation, decision_rng
+from workers.bots.family_search import FamilySearch
+from workers.bots.rule_bot import RuleBot
 
 SOLVED = ("american62", "foster51")  # the rulesets this module's solver knows
 

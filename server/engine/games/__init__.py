@@ -6,8 +6,7 @@ hand class) and listing the module here; nothing else in the tree names a game.
 
 from __future__ import annotations
 
-from ..rulesets import GameSpec
-from . import (
+from server.engine.games import (
     all_fives,
     auction_cinch,
     auction_pitch,
@@ -20,6 +19,7 @@ from . import (
     snoozer,
     widow_cinch,
 )
+from server.engine.rulesets import GameSpec
 
 GAMES: dict[str, GameSpec] = {
     spec.name: spec

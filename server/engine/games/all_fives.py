@@ -3,10 +3,10 @@ each trick, scored at once, and the Five of trumps worth 5 more for Game. Target
 
 from __future__ import annotations
 
-from ..cards import ACE, FIVE, JACK, KING, QUEEN, TEN
-from ..rulesets import GameSpec, Ruleset
-from ..tricks import Trick
-from .all_fours import TURN_UP_OPTIONS, TurnUpHand
+from server.engine.cards import ACE, FIVE, JACK, KING, QUEEN, TEN
+from server.engine.games.all_fours import TURN_UP_OPTIONS, TurnUpHand
+from server.engine.rulesets import GameSpec, Ruleset
+from server.engine.tricks import Trick
 
 # 3.1: what each trump pegs to the side that wins it, by rank.
 PEGS = {ACE: 4, KING: 3, QUEEN: 2, JACK: 1, TEN: 10, FIVE: 5}

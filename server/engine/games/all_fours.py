@@ -22,8 +22,8 @@ from functools import cache
 from random import Random
 from typing import Any
 
-from ..boards import Board, bunch_order
-from ..cards import (
+from server.engine.boards import Board, bunch_order
+from server.engine.cards import (
     ALL_NAMES,
     CARD_NAMES,
     FIVE,
@@ -36,9 +36,9 @@ from ..cards import (
     names_of,
     seats_for,
 )
-from ..hand import Hand, IllegalAction, card_set, one_card
-from ..rulesets import Ruleset, check_bool, check_positive, game_spec
-from ..tricks import Trick, follow_error, follow_mask
+from server.engine.hand import Hand, IllegalAction, card_set, one_card
+from server.engine.rulesets import Ruleset, check_bool, check_positive, game_spec
+from server.engine.tricks import Trick, follow_error, follow_mask
 
 BEG, GIVE, BUNCH, ACCEPT, DISCARD, PLAY, DONE = "beg", "give", "bunch", "accept", "discard", "play", "done"
 
@@ -642,7 +642,7 @@ class TurnUpHand(AllFoursHand):
 @cache
 def _table(name: str, k: int) -> tuple[tuple[str, ...], tuple[str, ...], tuple[int, ...]]:
     """(seats, sides, seat index -> side index) of ruleset ``name`` at ``k`` seats (F1, F8)."""
-    from ..games import GAMES  # the registry imports the game modules
+    from server.engine.games import GAMES  # the registry imports the game modules
 
     return (seats_for(k), *GAMES[name].sides(k))
 

@@ -25,15 +25,25 @@ from __future__ import annotations
 from random import Random
 from typing import Any
 
-from ..boards import Board, restock_order
-from ..cards import ALL_NAMES, CARD_INDEX, CARD_NAMES, JOKER, SUITS, TRUMP_TABLES, cards_of, mask_of, names_of
-from ..hand import IllegalAction, bid_amount, bid_entries, card_set, trump_entries
-from ..rulesets import DRAW_FOSTER, SCORING_DIFFERENCE, GameSpec, Ruleset, check_positive
-from ..scoring import hand_delta
-from ..tricks import Trick
-from ..world import WorldError
-from .all_fours import DONE, PLAY, AllFoursHand
-from .single_bids import SingleBids
+from server.engine.boards import Board, restock_order
+from server.engine.cards import (
+    ALL_NAMES,
+    CARD_INDEX,
+    CARD_NAMES,
+    JOKER,
+    SUITS,
+    TRUMP_TABLES,
+    cards_of,
+    mask_of,
+    names_of,
+)
+from server.engine.games.all_fours import DONE, PLAY, AllFoursHand
+from server.engine.games.single_bids import SingleBids
+from server.engine.hand import IllegalAction, bid_amount, bid_entries, card_set, trump_entries
+from server.engine.rulesets import DRAW_FOSTER, SCORING_DIFFERENCE, GameSpec, Ruleset, check_positive
+from server.engine.scoring import hand_delta
+from server.engine.tricks import Trick
+from server.engine.world import WorldError
 
 BIDDING, TRUMP, DISCARD, CALL = "bidding", "trump", "discard", "call"
 MAKERS, OPPONENTS = "makers", "opponents"

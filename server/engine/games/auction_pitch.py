@@ -21,11 +21,11 @@ from __future__ import annotations
 from random import Random
 from typing import Any
 
-from ..cards import ALL_CARDS_MASK, ALL_NAMES, JACK
-from ..hand import IllegalAction, bid_amount, bid_entries
-from ..rulesets import GameSpec, Ruleset, check_positive
-from .all_fours import AllFoursHand, pips
-from .single_bids import SingleBids
+from server.engine.cards import ALL_CARDS_MASK, ALL_NAMES, JACK
+from server.engine.games.all_fours import AllFoursHand, pips
+from server.engine.games.single_bids import SingleBids
+from server.engine.hand import IllegalAction, bid_amount, bid_entries
+from server.engine.rulesets import GameSpec, Ruleset, check_positive
 
 BIDDING, SALE = "bidding", "sale"
 

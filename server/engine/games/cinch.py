@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..rulesets import AMERICAN62, FOSTER51, OPTION_NAMES, GameSpec, check_cinch
-from ..state import HandState
+from server.engine.rulesets import AMERICAN62, FOSTER51, OPTION_NAMES, GameSpec, check_cinch
+from server.engine.state import HandState
 
 SPECS = (
     GameSpec(default=AMERICAN62, players=(4,), options={}, hand=HandState, partnerships=True),

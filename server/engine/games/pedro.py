@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from ..cards import FIVE, NINE, TEN, mask_of
-from ..rulesets import GameSpec, Ruleset, check_bool, check_positive
-from .auction_pitch import AuctionPitchHand, Item
+from server.engine.cards import FIVE, NINE, TEN, mask_of
+from server.engine.games.auction_pitch import AuctionPitchHand, Item
+from server.engine.rulesets import GameSpec, Ruleset, check_bool, check_positive
 
 # 5.3: the cards that score besides High, Low and Jack, by rank, in the scoring order (5.4).
 CARD_ITEMS = (("ten", TEN, 1), ("five", FIVE, 5), ("nine", NINE, 9))

@@ -7,8 +7,8 @@ Game tie rule, and ratings must not mix the two.
 
 from __future__ import annotations
 
-from ..rulesets import GameSpec, Ruleset, check_positive
-from .all_fours import AllFoursHand
+from server.engine.games.all_fours import AllFoursHand
+from server.engine.rulesets import GameSpec, Ruleset, check_positive
 
 
 class PitchHand(AllFoursHand):

@@ -3,8 +3,8 @@ game itself, so it is ``TurnUpHand`` with its own defaults."""
 
 from __future__ import annotations
 
-from ..rulesets import GameSpec, Ruleset
-from .all_fours import TURN_UP_OPTIONS, TurnUpHand
+from server.engine.games.all_fours import TURN_UP_OPTIONS, TurnUpHand
+from server.engine.rulesets import GameSpec, Ruleset
 
 SEVEN_UP = Ruleset(name="seven_up", target=7, min_bid=0)
 

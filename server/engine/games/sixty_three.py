@@ -7,9 +7,9 @@ the game is a ruleset of the Cinch hand: ``raises`` for the auction that goes ro
 
 from __future__ import annotations
 
-from ..rulesets import DRAW_FOSTER, SCORING_DIFFERENCE, GameSpec, Ruleset, check_choice, check_positive
-from ..scoring import SCORING_SETBACK
-from ..state import HandState
+from server.engine.rulesets import DRAW_FOSTER, SCORING_DIFFERENCE, GameSpec, Ruleset, check_choice, check_positive
+from server.engine.scoring import SCORING_SETBACK
+from server.engine.state import HandState
 
 SIXTY_THREE = Ruleset(
     name="sixty_three",

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cards import FIVE, JOKER, JOKER_TRUMP_TABLES, NINE, TEN, THREE
-from ..hand import IllegalAction
-from ..rulesets import GameSpec, check_bool, check_choice
-from .all_fours import PLAY
-from .auction_pitch import Item
-from .pedro import PedroHand, PedroRules
+from server.engine.cards import FIVE, JOKER, JOKER_TRUMP_TABLES, NINE, TEN, THREE
+from server.engine.games.all_fours import PLAY
+from server.engine.games.auction_pitch import Item
+from server.engine.games.pedro import PedroHand, PedroRules
+from server.engine.hand import IllegalAction
+from server.engine.rulesets import GameSpec, check_bool, check_choice
 
 JOKER_BIT = 1 << JOKER
 JOKER_POINTS = 15  # 6.3: "JK 15", scored last ("Snoozer", 6.4)

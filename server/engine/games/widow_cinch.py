@@ -25,12 +25,25 @@ from __future__ import annotations
 from random import Random
 from typing import Any
 
-from ..boards import Board
-from ..cards import ACE, CARD_INDEX, CARD_NAMES, FIVE, JACK, SUITS, TEN, TRUMP_TABLES, TWO, cards_of, mask_of, names_of
-from ..hand import IllegalAction, bid_amount, bid_entries, trump_entries
-from ..rulesets import FOSTER51, GameSpec, Ruleset, check_positive
-from .all_fours import DISCARD, DONE, PLAY, AllFoursHand
-from .single_bids import SingleBids
+from server.engine.boards import Board
+from server.engine.cards import (
+    ACE,
+    CARD_INDEX,
+    CARD_NAMES,
+    FIVE,
+    JACK,
+    SUITS,
+    TEN,
+    TRUMP_TABLES,
+    TWO,
+    cards_of,
+    mask_of,
+    names_of,
+)
+from server.engine.games.all_fours import DISCARD, DONE, PLAY, AllFoursHand
+from server.engine.games.single_bids import SingleBids
+from server.engine.hand import IllegalAction, bid_amount, bid_entries, trump_entries
+from server.engine.rulesets import FOSTER51, GameSpec, Ruleset, check_positive
 
 BIDDING, WIDOW, TRUMP = "bidding", "widow", "trump"
 PLAYERS = 6

@@ -2,7 +2,7 @@
 
 import re
 
-from cliharness import cinch
+from support.cliharness import cinch
 
 
 def test_three_bots_at_a_three_player_table_are_compared_against_the_field(tmp_path):

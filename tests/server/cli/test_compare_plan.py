@@ -3,9 +3,9 @@
 import re
 
 import pytest
-from cliharness import cinch
+from support.cliharness import cinch
 
-from server.planning import plan
+from server.arena.planning import plan
 
 
 def test_a_plan_plays_a_pilot_once_and_prints_boards_for_each_way(tmp_path):
@@ -29,7 +29,7 @@ def test_a_plan_plays_a_pilot_once_and_prints_boards_for_each_way(tmp_path):
 def test_the_printed_plan_is_the_planning_module_s_on_the_stored_boards(tmp_path):
     from redis import Redis
 
-    from server.store import Store
+    from server.arena.store import Store
     from workers.embedded import EmbeddedRedis
 
     run = cinch("compare", "rule", "random", "--plan", "--pilot", "12", home=tmp_path, timeout=300)

@@ -3,10 +3,10 @@
 import re
 
 import pytest
-from cliharness import cinch
 from redis import Redis
+from support.cliharness import cinch
 
-from server.store import Store
+from server.arena.store import Store
 from workers.embedded import EmbeddedRedis
 from workers.jobs import QUEUE, queue_for
 

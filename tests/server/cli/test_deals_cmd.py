@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from server import dealsets
+from server.arena import dealsets
 
 ROOT = Path(__file__).parents[3]
 

@@ -6,7 +6,16 @@ import threading
 import time
 
 import requests
-from cliharness import assert_all_gone, cinch, command_lines, free_port, processes_of, start, wait_for, wait_ready
+from support.cliharness import (
+    assert_all_gone,
+    cinch,
+    command_lines,
+    free_port,
+    processes_of,
+    start,
+    wait_for,
+    wait_ready,
+)
 
 
 def serve(home):

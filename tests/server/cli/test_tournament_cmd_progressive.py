@@ -5,7 +5,7 @@ with a message and exit status 2."""
 import json
 
 import pytest
-from cliharness import cinch
+from support.cliharness import cinch
 
 ENTRANTS = ["--bots", "random", "rule", "random#2", "rule#2"]
 

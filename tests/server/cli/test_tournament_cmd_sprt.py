@@ -4,7 +4,7 @@ and the report says how each test stands."""
 import json
 import re
 
-from cliharness import cinch
+from support.cliharness import cinch
 
 
 def test_a_gauntlet_with_sprt_reports_each_matchs_test(tmp_path):

@@ -1,7 +1,7 @@
 """``cinch tournament`` for widow_cinch: a match of three sides of two on the embedded arena,
 and a seating plan that cannot apply to sides of two refused cleanly."""
 
-from cliharness import cinch
+from support.cliharness import cinch
 
 WIDOW = ["--ruleset", "widow_cinch"]
 

@@ -4,7 +4,7 @@ import hashlib
 from random import Random
 
 import pytest
-from handbuilder import board_with, names
+from support.handbuilder import board_with, names
 
 from server.engine import Game, HandState, IllegalAction, generate_board, make_ruleset
 from server.engine.boards import restock_order

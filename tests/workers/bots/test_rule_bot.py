@@ -13,7 +13,7 @@ import statistics
 import time
 
 import pytest
-from botplay import play_hand
+from support.botplay import play_hand
 
 from server.engine import generate_board, make_ruleset
 from workers.bots.random_bot import RandomBot

@@ -14,7 +14,7 @@ import copy
 from random import Random
 
 import pytest
-from botplay import play_hand
+from support.botplay import play_hand
 
 from server.engine import DONE, PLAY, SEATS, Board, HandState, IllegalAction, generate_board, make_ruleset, observation
 from server.engine.cards import CARD_INDEX, CARD_NAMES, mask_of, names_of

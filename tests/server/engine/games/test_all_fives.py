@@ -3,7 +3,7 @@ the trump Jack pegging and scoring the Jack point, the Five counting 5 for Game,
 
 from __future__ import annotations
 
-from allfours_decks import act, hand, turnup_deck
+from support.allfours_decks import act, hand, turnup_deck
 
 from server.engine import make_ruleset
 

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from random import Random
 
-import allfours_checks as shared
 import pytest
-from allfours_checks import PIPS, RANKS, Family, boards, names, props
+import support.allfours_checks as shared
 from hypothesis import given
 from hypothesis import strategies as st
+from support.allfours_checks import PIPS, RANKS, Family, boards, names, props
 
 from server.engine import CARD_NAMES, make_ruleset, new_hand, replay
 from server.engine.boards import bunch_order

@@ -9,7 +9,7 @@ from __future__ import annotations
 from random import Random
 
 import pytest
-from allfours_decks import act, hand, play_out, turnup_deck
+from support.allfours_decks import act, hand, play_out, turnup_deck
 
 from server.engine import (
     CARD_NAMES,

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from random import Random
 
-import allfours_checks as shared
 import pytest
-from allfours_checks import Family, names, props
-from allfours_decks import cards_in
+import support.allfours_checks as shared
 from hypothesis import given
 from hypothesis import strategies as st
+from support.allfours_checks import Family, names, props
+from support.allfours_decks import cards_in
 
 from server.engine import CARD_NAMES, Game, generate_board, make_ruleset, observation, replay, seats_for
 from server.engine.playout import playout

@@ -5,7 +5,7 @@ test_auction_properties.py."""
 from __future__ import annotations
 
 import pytest
-from allfours_decks import act, hand, item_list, play_out, turnup_deck
+from support.allfours_decks import act, hand, item_list, play_out, turnup_deck
 
 from server.engine import IllegalAction, make_ruleset, replay
 

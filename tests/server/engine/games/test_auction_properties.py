@@ -7,10 +7,10 @@ and no sale puts the eldest out, and a whole game of random hands ends with one 
 from __future__ import annotations
 
 import pytest
-from allfours_checks import props
-from auction_checks import KS, play_random_game, play_random_game_hand, play_random_hand
 from hypothesis import given
 from hypothesis import strategies as st
+from support.allfours_checks import props
+from support.auction_checks import KS, play_random_game, play_random_game_hand, play_random_hand
 
 AUCTIONS = ("auction_pitch", "pedro", "snoozer")
 

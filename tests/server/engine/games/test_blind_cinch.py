@@ -1,17 +1,12 @@
 """Blind Cinch (RULES-family section 7 and 16.9), one named test per rule it settles."""
 
-import sys
-from pathlib import Path
-
 import pytest
+from support.handbuilder import board_with
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests/server/engine: handbuilder
-from handbuilder import board_with  # noqa: E402
-
-from server.engine import IllegalAction, RulesetError, generate_board, make_ruleset, new_hand, observation  # noqa: E402
-from server.engine.cards import CARD_NAMES  # noqa: E402
-from server.engine.playout import default_action  # noqa: E402
-from server.engine.scoring import bidder_goes_out_next  # noqa: E402
+from server.engine import IllegalAction, RulesetError, generate_board, make_ruleset, new_hand, observation
+from server.engine.cards import CARD_NAMES
+from server.engine.playout import default_action
+from server.engine.scoring import bidder_goes_out_next
 
 FOSTER = make_ruleset("blind_cinch")
 AMERICAN = make_ruleset("blind_cinch", {"base": "american62"})

@@ -5,7 +5,7 @@ k = 4 ... 7 (with and without deal_all) are in test_auction_properties.py."""
 from __future__ import annotations
 
 import pytest
-from allfours_decks import act, hand, item_list, play_out, turnup_deck
+from support.allfours_decks import act, hand, item_list, play_out, turnup_deck
 from test_auction_pitch import seats_asked
 
 from server.engine import CARD_NAMES, IllegalAction, make_ruleset

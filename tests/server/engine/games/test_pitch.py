@@ -4,7 +4,7 @@ lead names trump and is a trump lead, High and Low to their holders, a tied Game
 from __future__ import annotations
 
 import pytest
-from allfours_decks import act, deck_at, hand, item_list, play_out, turnup_deck
+from support.allfours_decks import act, deck_at, hand, item_list, play_out, turnup_deck
 
 from server.engine import CARD_NAMES, IllegalAction, make_ruleset
 

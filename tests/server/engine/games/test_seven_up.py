@@ -4,7 +4,7 @@ runs and the refused suit, bunches, the discard, Game ties, a game's target)."""
 from __future__ import annotations
 
 import pytest
-from allfours_decks import act, board, cards_in, deck_at, hand, item_list, play_out, run_start, turnup_deck
+from support.allfours_decks import act, board, cards_in, deck_at, hand, item_list, play_out, run_start, turnup_deck
 
 from server.engine import CARD_NAMES, IllegalAction, observation, replay
 from server.engine.boards import bunch_order

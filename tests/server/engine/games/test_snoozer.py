@@ -7,7 +7,7 @@ for k = 4 ... 7 (with and without deal_all) are in test_auction_properties.py.""
 from __future__ import annotations
 
 import pytest
-from allfours_decks import act, hand, item_list, play_out, turnup_deck
+from support.allfours_decks import act, hand, item_list, play_out, turnup_deck
 
 from server.engine import ALL_NAMES, CARD_NAMES, Board, BoardError, IllegalAction, make_ruleset, replay
 from server.engine.cards import CARD_INDEX, JOKER, parse_card

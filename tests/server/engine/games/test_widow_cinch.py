@@ -8,8 +8,8 @@ from __future__ import annotations
 from random import Random
 
 import pytest
-from allfours_decks import act
-from widow_checks import SIDES, check_views, expected, names, side, widow_board
+from support.allfours_decks import act
+from support.widow_checks import SIDES, check_views, expected, names, side, widow_board
 
 from server.engine import Game, IllegalAction, generate_board, make_ruleset, new_hand, observation, seats_for
 from server.engine.rulesets import game_spec

@@ -10,10 +10,10 @@ from __future__ import annotations
 from random import Random
 
 import pytest
-from allfours_checks import boards, play_checked, played, props
 from hypothesis import given
 from hypothesis import strategies as st
-from widow_checks import check_views, expected, names
+from support.allfours_checks import boards, play_checked, played, props
+from support.widow_checks import check_views, expected, names
 
 from server.engine import CARD_NAMES, IllegalAction, make_ruleset, new_hand, replay
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from random import Random
 
-from allfours_checks import boards, props
 from hypothesis import given
 from hypothesis import strategies as st
+from support.allfours_checks import boards, props
 
 from server.engine import CARD_NAMES, DONE, Board, make_ruleset, new_hand, observation, seats_for
 from server.engine.legality import check

@@ -1,0 +1,69 @@
+"""The sequential test (``server.arena.sequential``) on a stored match: which scores it reads,
+and deciding a match of an SPRT tournament.
+
+A tournament with ``sprt`` tests each two-room match on its own: X's mean per board
+against ``delta0`` (H0) and ``delta1`` (H1), at most the tournament's ``boards``. The test
+walks X's scores in board order, so its answer depends only on the stored scores: every
+process that looks (the job that stored a pair, the supervisor, the API) finds the same
+decision at the same board, and a match cannot be decided two ways. Once it decides,
+the match is complete with the boards it has (``Store.complete_match``): no board of it
+is claimed or stored afterwards, so the ratings and results use exactly those boards.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Any
+
+from server.arena.sequential import Sprt, SprtResult, run
+from server.arena.stats import corrected
+from server.arena.store import Store
+
+DECIDED = ("H1", "H0")
+
+
+def match_test(match: dict[str, Any]) -> Sprt | None:
+    """The match's test settings (its boards are the most it plays), or None without one."""
+    settings = match.get("sprt")
+    if not settings:
+        return None
+    return Sprt(**settings, max_boards=match["last"] - match["first"] + 1)
+
+
+def sprt_scores(store: Store, mid: str, first: int | None = None) -> list[float]:
+    """The scores the test reads: X's luck-corrected scores (``server.arena.stats.corrected``)
+    on boards ``first`` (default the match's first), first + 1, ... up to the first board
+    not stored yet. The one place that says which scores the test uses: corrected, for
+    the same expectation with less noise (a board stored before the luck was measured
+    counts as luck 0, i.e. raw)."""
+    scores, lucks = store.scores(mid), store.lucks(mid)
+    board = store.match(mid)["first"] if first is None else first
+    boards = []
+    while board + len(boards) in scores:
+        boards.append(board + len(boards))
+    return corrected([scores[b] for b in boards], [lucks.get(b, 0.0) for b in boards])
+
+
+def sprt_result(store: Store, match: dict[str, Any]) -> SprtResult | None:
+    """Where the match's test stands on the boards stored so far (None without a test)."""
+    test = match_test(match)
+    return None if test is None else run(sprt_scores(store, match["id"], match["first"]), test)
+
+
+def sprt_summary(store: Store, match: dict[str, Any]) -> dict[str, Any] | None:
+    """The test's standing as served (API, reports, pages): decision, boards used, LLR
+    and its bounds, X's mean per board with its 95% interval."""
+    result = sprt_result(store, match)
+    return None if result is None else asdict(result)
+
+
+def decide(store: Store, match: dict[str, Any]) -> bool:
+    """Complete the match if its test has accepted H1 or H0; True when it is complete by
+    a decision (now or before). Idempotent: called after every stored pair and by the
+    supervisor, so a job that died between storing the deciding pair and deciding
+    leaves it to whoever comes next."""
+    result = sprt_result(store, match)
+    if result is None or result.decision not in DECIDED:
+        return False
+    store.complete_match(match)
+    return True

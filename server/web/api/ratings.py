@@ -1,0 +1,45 @@
+"""The leaderboard per ruleset, with each rating's uncertainty, and a bot's rating history."""
+
+from flask.views import MethodView
+from flask_smorest import Blueprint, abort
+
+from server.arena.ratings import leaderboard
+from server.arena.store import StoreError
+from server.engine import GAMES
+from server.web.api.schemas import LeaderboardSchema, RatingHistorySchema
+from server.web.context import arena
+
+blp = Blueprint("ratings", __name__, url_prefix="/api/v1/ratings", description="Leaderboards")
+
+
+@blp.route("/<ruleset>")
+class Ratings(MethodView):
+    @blp.response(200, LeaderboardSchema)
+    @blp.doc(operationId="get_ratings")
+    def get(self, ruleset):
+        """Bots by conservative rating (mu - 3 sigma), best first."""
+        known_ruleset(ruleset)
+        return {"ruleset": ruleset, "bots": leaderboard(arena().store.ratings(ruleset))}
+
+
+def known_ruleset(ruleset: str) -> None:
+    """404 unless ``ruleset`` is a registered game: every ruleset has its leaderboard."""
+    if ruleset not in GAMES:
+        abort(404, message=f"unknown ruleset {ruleset!r} (known: {', '.join(GAMES)})")
+
+
+@blp.route("/<ruleset>/<bot>/history")
+class History(MethodView):
+    @blp.response(200, RatingHistorySchema)
+    @blp.alt_response(404, description="no such ruleset or bot")
+    @blp.doc(operationId="get_rating_history")
+    def get(self, ruleset, bot):
+        """A bot's rating after each change, oldest first: the last 1,000 changes (a rated
+        match or blind comparison each). Empty for a bot not rated in the ruleset."""
+        known_ruleset(ruleset)
+        store = arena().store
+        try:
+            store.bot(bot)
+        except StoreError:
+            abort(404, message=f"no bot {bot!r}")
+        return {"ruleset": ruleset, "bot": bot, "points": store.rating_history(ruleset, [bot])[bot]}

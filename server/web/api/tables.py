@@ -1,0 +1,218 @@
+"""Tables: a whole game of any ruleset at any of its table sizes, registered or built-in bots.
+
+Anyone with a bot token (or the admin) creates a table. Seats are taken by consent: a
+bot's token seats only itself and built-in bots (they are the arena's own); other remote
+bots join with their own token, and only the admin seats them by name. Tables are within
+the arena's means: time limits at most the admin's caps, and a bounded number of live
+(open or running) tables per remote bot and in all, so tables cannot take the workers
+tournaments need. A table has the ruleset's seats (N E S W at four, P1..Pk at any other
+size, ``options.players``) and keeps its scores by the ruleset's sides (NS and EW where
+four play in partnerships, else each seat for itself). The game starts when every seat is
+taken and is played by a worker. While it runs, the table shows only public
+information (the hand in progress as a spectator sees it, and the finished hands'
+public summaries); the full record, every card, is served once the game is over.
+Every table deals from a 128-bit secret seed: its sha256 (the commitment) is shown from
+the start, the seed once the game is over, so anyone can check the deals were fixed
+before play.
+"""
+
+import secrets
+from typing import NoReturn
+
+from flask import current_app, g, request
+from flask.views import MethodView
+from flask_smorest import Blueprint, abort
+
+from server.arena import registry
+from server.arena.settings import DEFAULT_LIMITS
+from server.arena.store import TableLimit
+from server.engine import Ruleset, RulesetError, make_ruleset, seats_for
+from server.web.api.auth import SECURITY, bearer_token, current_bot, is_admin
+from server.web.api.schemas import CreatedSchema, JoinSchema, TableCreateSchema, TableRecordSchema, TableSchema
+from server.web.context import arena
+from server.web.readmodel import table_or_404, view
+from workers.table import play_table
+
+blp = Blueprint("tables", __name__, url_prefix="/api/v1/tables", description="Tables: whole games")
+
+
+@blp.before_request
+def authenticate_writes():
+    """Writes need a bot's token (or the admin's), checked before the body is."""
+    if request.method == "POST" and not is_admin(bearer_token()):
+        g.bot = current_bot()
+
+
+def check_caps(limits: dict[str, int]) -> None:
+    """A 422 naming the limit if the table's time limits (the defaults for those it does
+    not set) pass the admin's caps: a slow table holds a worker as long as its bots think."""
+    effective = {**DEFAULT_LIMITS, **limits}
+    for name, cap in (("decision_ms", "TABLE_MAX_DECISION_MS"), ("bank_ms", "TABLE_MAX_BANK_MS")):
+        most = current_app.config[cap]
+        if effective[name] > most:
+            abort(422, message=f"limits.{name}: at most {most} on a table (CINCH_{cap})")
+
+
+def check_seats(rules: Ruleset, seats: dict[str, str]) -> None:
+    """A 422 naming the table's seats if ``seats`` names one it has not: the seat names
+    are the ruleset's at its table size, so N at a three-player table is a mistake to
+    tell, not a seat to ignore."""
+    allowed = seats_for(rules.players)
+    wrong = sorted(set(seats) - set(allowed))
+    if wrong:
+        abort(
+            422,
+            message=f"seats.{wrong[0]}: a {rules.name} table of {rules.players} players has the seats "
+            f"{' '.join(allowed)}",
+        )
+
+
+def check_consent(seats: dict[str, str], kinds: dict[str, str]) -> None:
+    """A 422 for an unknown bot; a 403 if a bot's token names another remote bot."""
+    for seat, bot in seats.items():
+        if bot not in kinds:
+            abort(422, message=f"seats.{seat}: unknown or disabled bot {bot!r}")
+        if "bot" in g and kinds[bot] == "remote" and bot != g.bot:
+            abort(
+                403,
+                message=f"seats.{seat}: a bot's token seats only itself and built-in bots; "
+                f"{bot!r} joins with its own token (POST /api/v1/tables/{{id}}/join)",
+            )
+
+
+def live_table_refusal(limit: TableLimit) -> NoReturn:
+    """The 409 problem for a bound on live tables."""
+    if limit.args[0] == "tables":
+        abort(
+            409,
+            message=f"the arena holds {current_app.config['TABLE_MAX_LIVE']} live tables (open or "
+            "running), its most (CINCH_TABLE_MAX_LIVE); try again when one has finished",
+        )
+    abort(
+        409,
+        message=f"bot {limit.args[0]!r} has {current_app.config['TABLE_MAX_PER_BOT']} live tables "
+        "(open or running), the most a bot may have (CINCH_TABLE_MAX_PER_BOT); "
+        "try again when one has finished",
+    )
+
+
+def start_if_full(tid: str) -> None:
+    store, queue = arena().store, arena().queue
+    if store.start_table(tid):
+        queue.enqueue(
+            play_table, store.prefix, tid, job_id=f"{store.prefix}_table_{tid}", job_timeout=24 * 3600, result_ttl=600
+        )
+
+
+@blp.route("")
+class Tables(MethodView):
+    @blp.response(200, TableSchema(many=True))
+    @blp.doc(operationId="list_tables")
+    def get(self):
+        """Every table, with its seats and scores."""
+        return [view(tid) for tid in arena().store.table_ids()]
+
+    @blp.doc(security=SECURITY)
+    @blp.arguments(
+        TableCreateSchema(),
+        required=False,
+        description=(
+            "optional: every field has a default, and no body (or {}) opens an american62 table of four empty seats"
+        ),
+    )
+    @blp.response(201, CreatedSchema)
+    @blp.alt_response(403, description="a bot's token named another remote bot in seats")
+    @blp.alt_response(409, description="too many live tables, for a bot or in all")
+    @blp.alt_response(
+        422,
+        description=("unknown ruleset, option or bot, a seat the ruleset's table has not, or limits above the caps"),
+    )
+    @blp.doc(operationId="create_table")
+    def post(self, body):
+        """Create a table (any bot, or the admin) of any ruleset and table size; named seats
+        are filled at once. The seats are the ruleset's: N E S W at four players, P1..Pk at
+        any other size (``options.players``). A bot's token seats only itself and built-in
+        bots."""
+        try:
+            rules = make_ruleset(body["ruleset"], body["options"])
+        except RulesetError as exc:
+            abort(422, message=str(exc))
+        check_seats(rules, body["seats"])
+        check_caps(body["limits"])
+        kinds = registry.active_kinds(arena().store)
+        check_consent(body["seats"], kinds)
+        spec = {
+            "ruleset": body["ruleset"],
+            "options": body["options"],
+            "limits": body["limits"],
+            "seed": body["seed"],
+            "deal_seed": secrets.token_hex(16),
+        }
+        creator = g.get("bot", "")
+        holders = ([creator] if creator else []) + [b for b in body["seats"].values() if kinds.get(b) == "remote"]
+        try:
+            tid = arena().store.create_table(
+                spec,
+                body["seats"],
+                creator,
+                holders,
+                current_app.config["TABLE_MAX_LIVE"],
+                current_app.config["TABLE_MAX_PER_BOT"],
+            )
+        except TableLimit as limit:
+            live_table_refusal(limit)
+        start_if_full(tid)
+        return {"id": tid}
+
+
+@blp.route("/<tid>")
+class Table(MethodView):
+    @blp.response(200, TableSchema)
+    @blp.doc(operationId="get_table")
+    def get(self, tid):
+        """The table as a spectator sees it: public information only while the game runs."""
+        return view(tid)
+
+
+@blp.route("/<tid>/join")
+class Join(MethodView):
+    @blp.doc(security=SECURITY)
+    @blp.arguments(JoinSchema())
+    @blp.response(200, TableSchema)
+    @blp.alt_response(409, description="the seat (or every seat) is taken, or the bot has too many live tables")
+    @blp.alt_response(422, description="the table has no such seat")
+    @blp.doc(operationId="join_table")
+    def post(self, body, tid):
+        """Take a seat (the one asked for, or the first open one) with your bot."""
+        if "bot" not in g:
+            abort(403, message="seats are taken by bots, with their own token")
+        table = table_or_404(tid)
+        if body.get("seat") and body["seat"] not in table["seats"]:
+            abort(422, message=f"seat: table {tid} has the seats {' '.join(table['seats'])}")
+        open_seats = [s for s, b in table["seats"].items() if b is None]
+        wanted = [body["seat"]] if body.get("seat") else open_seats
+        try:
+            taken = any(
+                arena().store.claim_seat(tid, s, g.bot, current_app.config["TABLE_MAX_PER_BOT"])
+                for s in wanted
+                if s in open_seats
+            )
+        except TableLimit as limit:
+            live_table_refusal(limit)
+        if not taken:
+            abort(409, message="that seat is taken" if body.get("seat") else "every seat is taken")
+        start_if_full(tid)
+        return view(tid)
+
+
+@blp.route("/<tid>/record")
+class Record(MethodView):
+    @blp.response(200, TableRecordSchema)
+    @blp.alt_response(409, description="the game is still being played")
+    @blp.doc(operationId="get_table_record")
+    def get(self, tid):
+        """The whole game, every action of every hand, once the game is over."""
+        table = table_or_404(tid)
+        if table["status"] != "finished":
+            abort(409, message="the record is served once the game is over")
+        return {"id": tid, "winner": table["winner"] or None, "hands": arena().store.table_hands(tid)}

@@ -1,0 +1,162 @@
+"""The web app: a Flask factory over the store and the job queue, serving the API and the pages.
+
+Blueprints per resource, marshmallow schemas for every body, the OpenAPI document at
+``/api/v1/openapi.json`` with an interactive page at ``/api/v1/docs``, and every error as
+``application/problem+json``. Serve it with gunicorn (``cinch serve``).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from apispec_oneofschema import MarshmallowPlugin as OneOfMarshmallowPlugin
+from flask import Flask, request
+from flask_swagger_ui import get_swaggerui_blueprint
+from redis import BlockingConnectionPool, Redis
+from redis.backoff import ExponentialBackoff
+from redis.exceptions import ConnectionError as RedisDown
+from redis.retry import Retry
+
+from server.arena.registry import ensure_builtins
+from server.arena.store import Store
+from server.web.api import bots, decisions, health, ratings, tables, tournaments
+from server.web.api.contract import ContractPlugin
+from server.web.api.problems import ArenaApi, problem, register_error_handlers
+from server.web.api.ratelimit import LIMITS, init_limiter
+from server.web.context import ArenaContext
+from server.web.limits import ArenaJSONProvider, check_request
+from server.web.pages import init_pages
+from server.web.served import ServedDecisions
+from server.web.waker import Waker
+from workers.bots import BUILTIN
+from workers.jobs import QUEUE, queue_for
+
+DRAIN_LIMIT = 1024 * 1024  # oversized bodies up to this size are read before the 413
+
+
+def redis_client(url: str, max_connections: int) -> Redis:
+    """The API's Redis client, tuned so that no request hangs on Redis.
+
+    The API makes no blocking call (long-polls wait on the waker's events), so every
+    command should answer in milliseconds: 2 s to connect and 5 s to answer bound a
+    request when Redis is away or stuck, and the 503 handler answers. A connection that
+    died with a Redis restart is retried once at once on a fresh one, so the app is back
+    as soon as Redis is, without a restart; redis-py's default (10 retries with backoff)
+    would hold a request for seconds while Redis is down. The pool is bounded and a
+    request waits at most 1 s for a free connection (then 503), instead of failing with
+    MaxConnectionsError at once or opening connections without limit.
+    """
+    pool = BlockingConnectionPool.from_url(
+        url,
+        max_connections=max_connections,
+        timeout=1.0,
+        socket_connect_timeout=2.0,
+        socket_timeout=5.0,
+        health_check_interval=30,
+        retry=Retry(ExponentialBackoff(cap=0.1, base=0.01), 1),
+        retry_on_error=[RedisDown],
+    )
+    return Redis(connection_pool=pool)
+
+
+def check_registration_policy(policy: str, invite_code: str | None) -> None:
+    """Refuse to start on a registration setting that would lock everyone out by mistake."""
+    if policy not in ("open", "closed", "invite"):
+        raise ValueError(f"CINCH_REGISTRATION must be open, closed or invite, not {policy!r}")
+    if policy == "invite" and not invite_code:
+        raise ValueError("CINCH_REGISTRATION=invite needs CINCH_INVITE_CODE")
+
+
+DOCS_PATH = "/api/v1/docs"
+"""The interactive API docs: Swagger UI served from the files in the flask-swagger-ui
+package (pinned), so the page works without internet and loads nothing from another host."""
+
+
+class ArenaFlask(Flask):
+    json_provider_class = ArenaJSONProvider  # request bodies within bounds, or a 400
+
+
+def create_app(config: dict[str, Any] | None = None) -> Flask:
+    app = ArenaFlask("cinch-arena")
+    app.config.update(
+        API_TITLE="Cinch arena",
+        API_VERSION="v1",
+        OPENAPI_VERSION="3.0.3",
+        OPENAPI_URL_PREFIX="/api/v1",
+        OPENAPI_JSON_PATH="openapi.json",
+        MAX_CONTENT_LENGTH=64 * 1024,
+        REDIS_URL=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
+        CINCH_PREFIX=os.environ.get("CINCH_PREFIX", "cinch"),
+        CINCH_QUEUE=os.environ.get("CINCH_QUEUE", QUEUE),
+        ADMIN_TOKEN=os.environ.get("CINCH_ADMIN_TOKEN"),
+        # Long-polls waiting at once in one process; below gunicorn's --worker-connections
+        # (1,000), so answers and other calls always find a free slot.
+        LONG_POLLS=int(os.environ.get("CINCH_LONG_POLLS", 900)),
+        REDIS_CONNECTIONS=int(os.environ.get("CINCH_REDIS_CONNECTIONS", 100)),
+        # who may register: open, closed (the admin registers bots) or invite (a code)
+        REGISTRATION=os.environ.get("CINCH_REGISTRATION", "open"),
+        INVITE_CODE=os.environ.get("CINCH_INVITE_CODE"),
+        **{key: os.environ.get(var, default) for key, (var, default) in LIMITS.items()},
+        # tables: time limits at most these, and live (open or running) tables at most
+        # these per remote bot and in all, so tables never starve tournaments of workers
+        TABLE_MAX_DECISION_MS=int(os.environ.get("CINCH_TABLE_MAX_DECISION_MS", 10_000)),
+        TABLE_MAX_BANK_MS=int(os.environ.get("CINCH_TABLE_MAX_BANK_MS", 60_000)),
+        TABLE_MAX_PER_BOT=int(os.environ.get("CINCH_TABLE_MAX_PER_BOT", 3)),
+        TABLE_MAX_LIVE=int(os.environ.get("CINCH_TABLE_MAX_LIVE", 50)),
+    )
+    app.config.update(config or {})
+    check_registration_policy(app.config["REGISTRATION"], app.config["INVITE_CODE"])
+    app.json.sort_keys = False  # observations are large; keep the engine's key order
+    redis = redis_client(app.config["REDIS_URL"], app.config["REDIS_CONNECTIONS"])
+    init_limiter(app, redis.connection_pool)
+    store = Store(redis, app.config["CINCH_PREFIX"])
+    app.extensions["cinch"] = ArenaContext(
+        store,
+        queue_for(store, app.config["CINCH_QUEUE"]),
+        app.config["ADMIN_TOKEN"],
+        ServedDecisions(),
+        Waker(redis, store.wake_channel, app.config["LONG_POLLS"]),
+    )
+    register_error_handlers(app)
+    app.url_map.converters["decision_id"] = decisions.DecisionIdConverter
+    api = ArenaApi(
+        app,
+        spec_kwargs={
+            "info": {"description": "Duplicate Cinch tournaments for bots."},
+            "marshmallow_plugin": OneOfMarshmallowPlugin(),  # oneOf + discriminator
+            "extra_plugins": [ContractPlugin()],
+        },
+    )
+    api.ma_plugin.converter.add_attribute_function(ContractPlugin.enum_reference)
+    api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
+    api.register_converter(decisions.DecisionIdConverter, decisions.decision_id_schema)
+    for module in (health, bots, decisions, tournaments, tables, ratings):
+        api.register_blueprint(module.blp)
+        # after the blueprint's own hooks: no token, no parsing (the 401 comes first)
+        app.before_request_funcs.setdefault(module.blp.name, []).append(check_request)
+    app.register_blueprint(
+        get_swaggerui_blueprint(
+            DOCS_PATH, "/api/v1/openapi.json", {"app_name": "Cinch arena API", "validatorUrl": None}
+        )
+    )
+    init_pages(app)  # after every problem handler: pages get them as HTML, /api/ as problems
+
+    @app.before_request
+    def json_bodies_only():
+        """Refuse oversized bodies, and bodies not declared JSON (they would be ignored)."""
+        length = request.content_length or 0
+        limit = app.config["MAX_CONTENT_LENGTH"]
+        if length > limit:
+            if length <= DRAIN_LIMIT:  # read it, or the client may see a reset, not the 413
+                request.environ["wsgi.input"].read(length)
+            return problem(413, f"the request body is {length} bytes; the limit is {limit}")
+        if request.method in ("POST", "PUT", "PATCH") and length and not request.is_json:
+            return problem(415, "the request body must be JSON (Content-Type: application/json)")
+
+    with app.app_context():
+        try:
+            ensure_builtins(store, BUILTIN)
+        except Exception:  # Redis may come up after the API; /ready reports it
+            app.logger.warning("Redis not reachable at start-up; built-in bots will be registered later")
+    return app

@@ -1,0 +1,131 @@
+"""A bot's page: what it is, its ratings with their history, its recent matches, and the
+decisions the arena had to make for it (timeouts, and answers replaced by the default
+action). Never its token: ``bot_view`` (the API's) leaves the token's hash out.
+
+Ratings are ``bot_view``'s, match numbers ``match_view``'s, so the page and the API agree.
+The fault details come from the board-pair records of boards anyone may see
+(``visible_boards``): a fault's message may name a card of a board still to be played.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+from flask import render_template
+
+from server.arena.store import Store
+from server.arena.tournaments import entrants, mirrored_live
+from server.engine import BASE_RULESETS
+from server.web.context import arena
+from server.web.pages.blueprint import bp
+from server.web.pages.charts import Point, line_chart
+from server.web.pages.matches import visible_boards
+from server.web.pages.tournaments import cell_class
+from server.web.readmodel import bot_view, match_view
+
+RECENT = 20  # matches listed, newest tournament first
+FAULT_MATCHES = 3  # of those, the newest whose board-pair records are searched for faults
+FAULTS_SHOWN = 10
+
+
+def recent_matches(store: Store, bot: str, limit: int = RECENT) -> list[dict[str, Any]]:
+    """The bot's matches, newest tournament first (schedule order within one), each as
+    ``match_view`` serves it plus the tournament, the opponent and the statistics seen
+    from the bot's side (``mine``)."""
+    out: list[dict[str, Any]] = []
+    for tid in reversed(store.tournament_ids()):
+        if bot not in entrants(store.tournament(tid)):
+            continue
+        for mid in store.match_ids(tid):
+            match = store.match(mid)
+            if bot in (match["x"], match["y"]):
+                m = match_view(store, mid, match)
+                mine = m["stats"] if m["x"] == bot else mirrored_live(m["stats"])
+                out.append({**m, "tournament": tid, "opponent": m["y"] if m["x"] == bot else m["x"], "mine": mine})
+                if len(out) >= limit:
+                    return out
+    return out
+
+
+def seats_of(match: dict[str, Any], record: dict[str, Any], bot: str) -> Iterator[tuple[int, str]]:
+    """(room index, seats) where ``bot`` sat in a board-pair record. Two-room match: X at
+    N/S in room 1 and E/W in room 2, Y the other way. Blind: only the entrant's room
+    (the entrant at ``side``); the par room is the reference pair's alone and shared by
+    every entrant's match, so it is nobody's fault here."""
+    if match.get("kind") == "blind":
+        side = record["side"]
+        other = "EW" if side == "NS" else "NS"
+        seats = (side if bot == match["x"] else "") + (other if bot == match["y"] else "")
+        yield 0, seats
+        return
+    yield 0, ("NS" if bot == match["x"] else "") + ("EW" if bot == match["y"] else "")
+    yield 1, ("EW" if bot == match["x"] else "") + ("NS" if bot == match["y"] else "")
+
+
+def replaced_decisions(store: Store, bot: str, matches: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every decision of ``bot`` that the default action replaced (a timeout, an error or
+    an illegal action) in ``matches``, on the boards anyone may see; newest match first,
+    then by board, last board first."""
+    stored = {m["id"]: store.stored_boards(m["id"]) for m in matches}
+    by_tournament: dict[str, set[int]] = {}
+    for m in matches:  # each board checked once per tournament
+        by_tournament.setdefault(m["tournament"], set()).update(stored[m["id"]])
+    visible = {tid: set(visible_boards(store, tid, boards)) for tid, boards in by_tournament.items()}
+    found = []
+    for m in matches:
+        match = store.match(m["id"])
+        for board in sorted(stored[m["id"]] & visible[m["tournament"]], reverse=True):
+            record = store.pair(m["id"], board)
+            for room, seats in seats_of(match, record, bot):
+                for fault in record["rooms"][room].get("faults", []):
+                    if fault["seat"] in seats:
+                        found.append({"match": m["id"], "board": board, "room": room + 1, **fault})
+    return found
+
+
+def rating_charts(store: Store, bot: str, rulesets: list[str]) -> dict[str, Any]:
+    """Per ruleset, the bot's rating history charted: the line is the rating (mu - 3
+    sigma), the band reaches from it up to mu, the estimate itself, so it narrows as
+    sigma shrinks."""
+
+    def point(p: dict[str, Any]) -> Point:
+        when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(p["t"]))
+        return Point(
+            p["rating"],
+            when[:16],
+            f"{when}, after {p['match']}: rating {p['rating']}, mu {p['mu']}, sigma {p['sigma']}",
+            p["rating"],
+            p["mu"],
+        )
+
+    return {
+        ruleset: line_chart(
+            [point(p) for p in store.rating_history(ruleset, [bot])[bot]],
+            title=f"{bot}'s {ruleset} rating after each rated match",
+        )
+        for ruleset in rulesets
+    }
+
+
+@bp.route("/bots/<name>")
+def bot_page(name: str):
+    store = arena().store
+    bot = bot_view(name)  # a 404 for an unknown bot (an HTML page here)
+    recent = recent_matches(store, name)
+    faults = replaced_decisions(store, name, recent[:FAULT_MATCHES])
+    rulesets = [r for r in BASE_RULESETS if r in bot["ratings"]]
+    return render_template(
+        "bot.html",
+        bot=bot,
+        seen=None if bot["kind"] == "builtin" else store.last_seen(name),
+        rulesets=rulesets,
+        charts=rating_charts(store, name, rulesets),
+        recent=recent,
+        faults=faults[:FAULTS_SHOWN],
+        fault_count=len(faults),
+        fault_matches=min(len(recent), FAULT_MATCHES),
+        timeouts=sum(m["timeouts"].get(name, 0) for m in recent),
+        cell_class=cell_class,
+    )

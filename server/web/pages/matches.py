@@ -1,0 +1,98 @@
+"""A match's page: who played whom, its statistics (while it runs, with the anytime-valid
+interval beside the fixed-count one), and its board scores charted as the cumulative net
+over the boards.
+
+The statistics, timeouts and faulty bots are ``match_view``'s (the API's) for the match.
+Board scores are listed and charted only for boards finished in every match of the
+tournament (``Store.board_done_everywhere``, the rule the board-pair API applies): a
+board's score, and the link to its cards, wait until no one has the board still to play.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from typing import Any
+
+from flask import abort, render_template
+
+from server.arena.anytime import MIN_BOARDS
+from server.arena.field_matches import is_field
+from server.arena.stats import t95
+from server.arena.store import Store, StoreError
+from server.web.context import arena
+from server.web.pages.blueprint import bp
+from server.web.pages.charts import Point, line_chart
+from server.web.pages.tournaments import cell_class
+from server.web.readmodel import match_view, public
+
+
+def visible_boards(store: Store, tid: str, boards: Iterable[int]) -> list[int]:
+    """Those of ``boards`` (stored boards of tournament ``tid``'s matches) that anyone
+    may see, in board order."""
+    return [b for b in sorted(set(boards)) if store.board_done_everywhere(tid, b)]
+
+
+def cumulative(boards: list[int], scores: dict[int, int | float]) -> list[dict[str, Any]]:
+    """X's running net over ``boards`` with its band: after n boards, the total's 95%
+    interval, i.e. n times the running mean's 95% interval (Student's t, as the match's
+    statistics use); none for the first board. Where the band leaves zero the boards so
+    far separate the two bots; at the last board it is the match's own interval, times n,
+    when every board is shown."""
+    out, total, squares = [], 0, 0
+    for n, board in enumerate(boards, 1):
+        s = scores[board]
+        total = round(total + s, 6)
+        squares += s * s
+        half = t95(n - 1) * math.sqrt(max(0.0, (squares - total * total / n) / (n - 1)) * n) if n > 1 else None
+        out.append(
+            {
+                "board": board,
+                "score": s,
+                "total": total,
+                "low": None if half is None else total - half,
+                "high": None if half is None else total + half,
+            }
+        )
+    return out
+
+
+@bp.route("/matches/<mid>")
+def match_page(mid: str):
+    store = arena().store
+    try:
+        match = store.match(mid)
+    except StoreError:
+        abort(404, description=f"no match {mid!r}")
+    t = public(store.tournament(match["tournament"]))
+    row = match_view(store, mid, match)
+    scores = store.scores(mid)
+    shown = cumulative(visible_boards(store, t["id"], scores), scores)
+    chart = line_chart(
+        [
+            Point(
+                r["total"],
+                str(r["board"]),
+                f"board {r['board']}: {r['score']:+g}, net {r['total']:+g}",
+                r["low"],
+                r["high"],
+            )
+            for r in shown
+        ],
+        title=f"{match['x']}'s cumulative net over the boards shown",
+        zero=True,
+    )
+    return render_template(
+        "match.html",
+        m=row,
+        match=match,
+        t=t,
+        blind=match.get("kind") == "blind",
+        field=is_field(match),
+        boards=shown,
+        hidden=len(scores) - len(shown),
+        chart=chart,
+        cell_class=cell_class,
+        board_count=match["last"] - match["first"] + 1,
+        anytime_min=MIN_BOARDS,
+    )

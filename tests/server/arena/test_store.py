@@ -1,0 +1,207 @@
+"""The Redis store over a real connection: idempotent pairs, exactly-once completion."""
+
+import json
+import threading
+
+import pytest
+
+from server.arena import dealsets, registry
+from server.arena.ratings import leaderboard, record
+from server.arena.tournaments import after_match_progress, plan_matches, rate_match, rebuild_ratings, results, validate
+from server.engine import HandState, generate_board, make_ruleset, observation
+
+DEALS = dealsets.generate("store-test", 6)
+
+
+def _tournament(store, boards=3, bots=("random", "rule")):
+    spec = validate(
+        {"bots": list(bots), "boards": boards, "deals": DEALS.name}, registry.builtin_roster(["random", "rule", "x"])
+    )
+    store.put_dealset(DEALS)
+    tid = store.create_tournament(spec, plan_matches(spec), "test", 60_000)
+    return tid, store.match(store.match_ids(tid)[0])
+
+
+def _record(n, score):
+    return {"board": n, "score": score, "rooms": []}
+
+
+def test_a_pair_is_counted_once_however_often_it_is_written(store):
+    tid, match = _tournament(store)
+    assert store.record_pairs(match, [_record(1, 5)]) == (1, 0)
+    assert store.record_pairs(match, [_record(1, 99)]) == (0, 0)  # a retried job
+    assert store.scores(match["id"]) == {1: 5}
+    assert store.tournament(tid)["pairs_done"] == 1
+
+
+def test_match_completes_exactly_once_under_concurrent_writers(store):
+    tid, match = _tournament(store, boards=3)
+    outcomes = []
+
+    def writer():
+        outcomes.append(store.record_pairs(match, [_record(n, n) for n in (1, 2, 3)]))
+
+    threads = [threading.Thread(target=writer) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sum(added for added, _ in outcomes) == 3
+    assert store.complete_matches(tid) == {match["id"]}
+    assert store.match(match["id"])["status"] == "complete"
+    assert store.tournament(tid)["pairs_done"] == 3
+
+
+def test_followups_rate_once_and_finish_once(store):
+    tid, match = _tournament(store, boards=2)
+    store.record_pairs(match, [_record(1, 4), _record(2, 6)])
+    for _ in range(3):  # every chunk job calls it
+        assert after_match_progress(store, match)
+    ratings = store.ratings("american62")
+    assert ratings["random"]["matches"] == 1 and ratings["rule"]["matches"] == 1
+    assert store.tournament(tid)["status"] == "finished"
+    assert not store.finish_tournament(tid, {"other": 1})  # results are written once
+    assert store.results(tid) == results(store, tid)
+
+
+def test_ratings_count_each_board_pair_once_however_many_tournaments_replay_it(store):
+    _, first = _tournament(store, boards=4)
+    store.record_pairs(first, [_record(n, 10) for n in (1, 2, 3, 4)])
+    after_match_progress(store, first)
+    once = store.ratings("american62")
+    assert once["rule"]["boards"] == 4 and once["rule"]["matches"] == 1
+    _, again = _tournament(store, boards=4, bots=("rule", "random"))  # same evidence, seats swapped
+    store.record_pairs(again, [_record(n, -10) for n in (1, 2, 3, 4)])
+    after_match_progress(store, again)
+    assert store.ratings("american62") == once, "a replayed tournament moves nothing"
+    spec = validate(
+        {"bots": ["random", "rule"], "first": 3, "boards": 4, "deals": DEALS.name},
+        registry.builtin_roster(["random", "rule"]),
+    )
+    tid = store.create_tournament(spec, plan_matches(spec), "test", 60_000)
+    overlap = store.match(store.match_ids(tid)[0])
+    store.record_pairs(overlap, [_record(n, 10) for n in (3, 4, 5, 6)])
+    after_match_progress(store, overlap)
+    assert store.ratings("american62")["rule"]["boards"] == 6, "only boards 5 and 6 are new"
+    incremental = store.ratings("american62")
+    assert rebuild_ratings(store) == {"american62": 2}
+    assert store.ratings("american62") == incremental, "a rebuild from stored pairs gives the same ratings"
+
+
+def test_each_applied_match_adds_one_history_point_per_bot_with_the_leaderboards_numbers(store):
+    _, match = _tournament(store, boards=2)
+    store.record_pairs(match, [_record(1, 4), _record(2, 6)])
+    for _ in range(3):  # every chunk job calls it
+        after_match_progress(store, match)
+    history = store.rating_history("american62", ["random", "rule", "x"])
+    assert [len(history[b]) for b in ("random", "rule", "x")] == [1, 1, 0]
+    rows = {r["bot"]: r for r in leaderboard(store.ratings("american62"))}
+    for bot in ("random", "rule"):
+        [point] = history[bot]
+        assert point["match"] == match["id"] and point["t"] > 0
+        assert {k: point[k] for k in ("mu", "sigma", "rating")} == {k: rows[bot][k] for k in ("mu", "sigma", "rating")}
+
+
+def test_a_match_applied_twice_or_with_only_counted_boards_adds_no_point(store):
+    _, first = _tournament(store, boards=2)
+    store.record_pairs(first, [_record(1, 4), _record(2, 6)])
+    rate_match(store, first)
+    assert not rate_match(store, first)
+    _, again = _tournament(store, boards=2, bots=("rule", "random"))  # the same evidence again
+    store.record_pairs(again, [_record(1, -4), _record(2, -6)])
+    assert not rate_match(store, again)
+    history = store.rating_history("american62", ["random", "rule"])
+    assert [p["match"] for p in history["random"]] == [first["id"]] == [p["match"] for p in history["rule"]]
+
+
+def test_history_keeps_the_last_points_and_clears_with_the_ratings(store):
+    store.history_length = 3
+    for n in range(5):
+        store.add_comparisons("american62", [record(f"t1.m{n}", [1, 0, n], "a", "b", f"e{n}", {1: 4, 2: 5}, n)])
+        store.refresh_ratings("american62")
+    history = store.rating_history("american62", ["a", "b"])
+    assert [p["match"] for p in history["a"]] == ["t1.m2", "t1.m3", "t1.m4"] == [p["match"] for p in history["b"]]
+    assert [p["match"] for p in store.rating_history("american62", ["a"], last=2)["a"]] == ["t1.m3", "t1.m4"]
+    assert history["a"][-1]["rating"] == leaderboard(store.ratings("american62"))[0]["rating"]
+    store.clear_ratings("american62")
+    assert store.rating_history("american62", ["a", "b"]) == {"a": [], "b": []}
+    assert not list(store.redis.scan_iter(match=store.key("ratings", "*")))
+
+
+def test_tournament_status_reads_interrupted_when_its_driver_lease_lapses(store):
+    tid, _ = _tournament(store)
+    assert store.tournament(tid)["status"] == "queued"
+    store.redis.delete(store.key("tournament", tid, "lease"))
+    assert store.tournament(tid)["status"] == "interrupted"
+    assert store.take_over(tid, "cli:here:1", 60_000) is None
+    assert store.take_over(tid, "cli:there:2", 60_000) == "cli:here:1", "a live driver keeps it"
+    assert store.tournament(tid)["driver"] == "cli:here:1"
+    assert store.stop_tournament(tid, "cancelled")
+    assert tid not in store.active_tournaments()
+
+
+def test_deal_set_is_published_once_and_a_different_one_refused(store):
+    store.put_dealset(DEALS)
+    store.put_dealset(DEALS)
+    assert store.board(DEALS.name, 2) == DEALS.boards[1]
+    other = dealsets.DealSet(DEALS.name, "another-seed", dealsets.generate("another-seed", 6).boards)
+    with pytest.raises(ValueError, match="different deal set"):
+        store.put_dealset(other)
+
+
+def test_prefixes_isolate_arenas(store):
+    _tournament(store)
+    keys = [k.decode() for k in store.redis.scan_iter(match=f"{store.prefix}:*")]
+    assert keys and all(k.startswith(store.prefix + ":") for k in keys)
+    assert json.loads(store.redis.hget(store.key("deals", DEALS.name), "meta"))["boards"] == 6
+
+
+def test_unknown_ids_raise_a_clear_error(store):
+    with pytest.raises(KeyError, match="no tournament 't999'"):
+        store.tournament("t999")
+    with pytest.raises(KeyError, match="no match"):
+        store.match("t999.m1")
+
+
+def test_a_wait_in_the_last_instant_before_a_deadline_ends(store):
+    """Redis truncates a block timeout to whole milliseconds and 0 means forever."""
+    for timeout in (0.0004, 0.001, 1e-06):
+        waiter = threading.Thread(target=store._blpop, args=(store.key("nothing"), timeout), daemon=True)
+        waiter.start()
+        waiter.join(timeout=2.0)
+        assert not waiter.is_alive(), f"a wait of {timeout} s blocked"
+
+
+def test_last_seen_and_open_count_show_whether_a_remote_bot_is_there(store):
+    state = HandState(make_ruleset("american62"), generate_board("seen", 1))
+    view = observation(state, state.seat_to_act())
+    token = registry.register(store, "away")
+    assert store.last_seen("away") is None and store.open_count("away") == 0
+    first, _, _ = store.ask("away", "m1", view, 20000, 0)
+    store.ask("away", "m1", view, 20000, 0)
+    assert store.open_count("away") == 2 and store.last_seen("away") is None  # asked, not seen
+    before = store.now()
+    store.open_requests("away")
+    seen = store.last_seen("away")
+    assert before <= seen <= store.now()
+    assert store.answer_decision(registry.token_hash(token), first, "away", view["legal"][0])[0] == "ok"
+    assert store.open_count("away") == 1 and store.last_seen("away") >= seen
+    store.ask("away", "m2", view, 0, 0)  # a deadline already past is not open
+    assert store.open_count("away") == 1
+
+
+def test_a_closed_decision_keeps_only_what_refusing_a_late_answer_needs(store):
+    state = HandState(make_ruleset("american62"), generate_board("closed", 1))
+    view = observation(state, state.seat_to_act())
+    token = registry.register(store, "brief")
+    answered, _, _ = store.ask("brief", "m1", view, 20000, 0)
+    lapsed, now, deadline = store.ask("brief", "m1", view, 1, 0)
+    assert store.answer_decision(registry.token_hash(token), answered, "brief", view["legal"][0])[0] == "ok"
+    assert store.await_answer(lapsed, "brief", deadline, now) is None
+    for did, status in ((answered, b"answered"), (lapsed, b"expired")):
+        key = store.key("decision", did)
+        assert set(store.redis.hkeys(key)) == {b"bot", b"seat", b"deadline", b"status"}
+        assert store.redis.hget(key, "status") == status and 0 < store.redis.ttl(key) <= 600
+    again = store.answer_decision(registry.token_hash(token), answered, "brief", view["legal"][0])
+    assert again[0] == "answered"
+    assert store.answer_context(registry.token_hash(token), lapsed)[1]["status"] == "expired"

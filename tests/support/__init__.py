@@ -1,0 +1,1 @@
+"""Test helpers, imported as ``support.NAME`` (``tests/`` is on the path through the root conftest)."""
