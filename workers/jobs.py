@@ -18,30 +18,22 @@ from __future__ import annotations
 import secrets
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 from rq import Queue, get_current_job
 from rq.job import Job, JobStatus
 from rq.serializers import JSONSerializer
 
-from server.arena.duplicate import (
-    entrant_side,
-    play_blind_board,
-    play_boards,
-    play_pairs,
-    play_par_room,
-    play_table,
-    units_of,
-)
-from server.arena.field_matches import is_field
+from server.arena.formats import kind_of
+from server.arena.formats.base import PlayContext
 from server.arena.match_sprt import decide
 from server.arena.progressive import bot_of
 from server.arena.settings import CLAIM_MS, HEARTBEAT_SECONDS, JOB_TIMEOUT
 from server.arena.store import Store
-from server.arena.tournaments import PROGRESSIVE, advance, after_match_progress, chunks
-from server.engine import Board, Ruleset, make_ruleset
+from server.arena.tournaments import after_match_progress, chunks
+from server.engine import make_ruleset
+from workers import luck
 from workers.bots import BUILTIN, Agent, make_bot
-from workers.luck import blind_luck, lucky_pair, with_luck
 from workers.remote import RemoteAgent
 from workers.worker import stopping
 
@@ -121,7 +113,14 @@ def play_chunk_with(
     """
     match = store.match(mid)
     rules = make_ruleset(match["ruleset"], match["options"])
-    x, y = (agent_for(store, match[side], match) for side in ("x", "y"))
+    kind = kind_of(match)
+    agents: dict[str, Agent] = {}
+
+    def agent(name: str) -> Agent:
+        if name not in agents:
+            agents[name] = agent_for(store, name, match)
+        return agents[name]
+
     done = store.stored_boards(mid)
     played = 0
     halted = Halted(store, match["tournament"], should_stop, mid)
@@ -138,28 +137,24 @@ def play_chunk_with(
                 claimed.append(number)
                 beat.claims.add(store.claim_key(mid, number))
         boards = [(n, store.board(match["deals"], n)) for n in claimed]
-        if match.get("kind") == "blind":
-            records = blind_records(store, rules, match, boards, x, y, halted)
-        elif match.get("kind") == PROGRESSIVE:
-            seated = [x, y, *(agent_for(store, name, match) for name in match["entrants"][2:])]
-            records = play_table(rules, boards, seated, mid, halted)
-        elif is_field(match):
-            field = [x, y, *(agent_for(store, name, match) for name in match["entrants"][2:])]
-            records = play_boards(rules, boards, field, match["rooms"], mid, halted)
-        else:
-            by_number = dict(boards)
-            records = (
-                lucky_pair(rules, by_number[r["board"]], r) for r in play_pairs(rules, boards, x, y, mid, halted)
-            )
-        for record in records:
+        for record in kind.play(PlayContext(store, rules, match, agent, halted, luck), boards):
             store.record_pairs(match, [record])
             beat.release(store.claim_key(mid, record["board"]))
             played += 1
             if decide(store, match):  # its sequential test decided: the rest is not played
                 drop_waiting_jobs(store, match)
                 break
-    if match.get("kind") == PROGRESSIVE and queue is not None and advance(store, match["tournament"]):
-        enqueue_round(store, queue, match["tournament"], match["round"] + 1)
+    if queue is not None:
+        for successor in kind.successors(store, match):
+            enqueue_chunks(
+                store,
+                queue,
+                match["tournament"],
+                successor["id"],
+                chunks(
+                    successor, store.tournament(match["tournament"])["chunk"], skip=store.stored_boards(successor["id"])
+                ),
+            )
     after_match_progress(store, match)
     return played
 
@@ -183,35 +178,6 @@ class Halted:
         if time.monotonic() - self.checked >= self.LIVE_CHECK_SECONDS:
             self.checked, self.live = time.monotonic(), self.store.is_live(self.tid, self.mid)
         return not self.live
-
-
-def blind_records(
-    store: Store,
-    rules: Ruleset,
-    match: dict,
-    boards: list[tuple[int, Board]],
-    entrant: Agent,
-    reference: Agent,
-    should_stop: Callable[[], bool],
-) -> Iterator[dict]:
-    """A blind-movement match's board records. The par room of a board is played once
-    per tournament, by whichever job needs it first, and shared by every entrant."""
-    for number, board in boards:
-        if should_stop():
-            return
-        par = store.par_room(match["tournament"], number)
-        if par is None:
-            par = store.put_par_room(
-                match["tournament"],
-                number,
-                with_luck(rules, board, play_par_room(rules, board, number, reference, match["id"])),
-            )
-        side = entrant_side(rules, number, match["index"])
-        if "luck" not in par:  # stored before the luck was measured
-            par = with_luck(rules, board, par)
-        record = play_blind_board(rules, board, number, entrant, reference, side, par, match["id"])
-        room = with_luck(rules, board, record["rooms"][0])
-        yield {**record, "rooms": [room, par], "luck": blind_luck(room, par, side == units_of(rules)[0][0])}
 
 
 def agent_for(store: Store, name: str, match: dict) -> Agent:
@@ -263,15 +229,6 @@ def cancel_waiting(jobs: list[Job | None]) -> None:
                 job.cancel()
             except Exception:  # started or removed meanwhile
                 pass
-
-
-def enqueue_round(store: Store, queue: Queue, tid: str, round_: int) -> None:
-    """Enqueue the tables of a progressive round just seated (``server.arena.tournaments.advance``)."""
-    size = store.tournament(tid)["chunk"]
-    for mid in store.match_ids(tid):
-        match = store.match(mid)
-        if match["round"] == round_:
-            enqueue_chunks(store, queue, tid, mid, chunks(match, size, skip=store.stored_boards(mid)))
 
 
 def drop_waiting_jobs(store: Store, match: dict) -> None:

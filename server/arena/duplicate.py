@@ -12,8 +12,8 @@ partnership of two seats or a single seat (RULES-family section 12).
 * Two-room match (``play_pairs``): the same for two partnerships, X at N/S in room 1 and
   at E/W in room 2, kept in its own record shape (``score`` is X's).
 * Progressive table (``play_table``): four individual entrants, one room a board.
-* Blind movement: an entrant plays a board once, against the reference bot, and is
-  scored against the reference pair's own result on the same cards
+* Blind movement: an entrant plays a board once, against the reference bot at every
+  other unit, and is scored against the references' own result on the same cards
   (``play_blind_board``), so it never holds a board twice.
 
 Pure of I/O: it takes agents and boards and returns board records, so it runs the same in
@@ -278,16 +278,17 @@ def play_match(
 # ---------------------------------------------------------------- the blind movement
 def entrant_side(rules: Ruleset, number: int, index: int) -> str:
     """Where entrant ``index`` (its place in the tournament's list) sits on board
-    ``number``: the two units (N/S and E/W, or P1 and P2) alternate by board, and
-    neighbouring entrants sit at opposite units of the same board, so every entrant
-    holds each unit equally often."""
-    return units_of(rules)[0][(number + index) % 2]
+    ``number``: the units (N/S and E/W, or P1..Pk, or a widow game's three sides) turn
+    by board, and neighbouring entrants sit at different units of the same board, so
+    every entrant holds each unit equally often over any k boards."""
+    units = units_of(rules)[0]
+    return units[(number + index) % len(units)]
 
 
 def play_par_room(rules: Ruleset, board: Board, number: int, reference: Agent, context: str = "") -> dict[str, Any]:
-    """The reference pair's result on a board: the reference bot at all four seats.
+    """The reference bots' own result on a board: the reference bot at every seat.
     Every entrant's result on the board is scored against it."""
-    return _play_seated(rules, board, room_key(context, number, "par"), (reference, reference))
+    return _play_seated(rules, board, room_key(context, number, "par"), [reference] * len(units_of(rules)[0]))
 
 
 def play_blind_board(
@@ -300,14 +301,16 @@ def play_blind_board(
     par: dict[str, Any],
     context: str = "",
 ) -> dict[str, Any]:
-    """An entrant's only room on a board (at ``side``, the reference bot at the other)
-    scored against the par room: its side's net minus the reference pair's net at the
-    same side on the same cards. The luck of the deal cancels as in a two-room match,
+    """An entrant's only room on a board (at unit ``side``, the reference bot at every
+    other) scored against the par room: its unit's net minus the references' net at the
+    same unit on the same cards. The luck of the deal cancels as in a two-room match,
     and the entrant never meets the board again."""
-    by_unit = (entrant, reference) if side == units_of(rules)[0][0] else (reference, entrant)
+    units = units_of(rules)[0]
+    by_unit = [entrant if unit == side else reference for unit in units]
     room = _play_seated(rules, board, room_key(context, number, side), by_unit)
     return {"board": number, "side": side, "rooms": [room, par], "score": blind_score(room, par, side)}
 
 
-def blind_score(room: dict[str, Any], par: dict[str, Any], side: str) -> int:
-    return int(net(room["result"]["delta"], side) - net(par["result"]["delta"], side))
+def blind_score(room: dict[str, Any], par: dict[str, Any], side: str) -> int | float:
+    """A whole number with two units; with k > 2 a multiple of 1/(k-1), as nets are."""
+    return as_number(net(room["result"]["delta"], side) - net(par["result"]["delta"], side))

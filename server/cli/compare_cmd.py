@@ -21,13 +21,14 @@ from typing import Any
 from server.arena import dealsets, sequential
 from server.arena.dealsets import DealSet
 from server.arena.duplicate import net, units_of
-from server.arena.field_matches import entrant_stats
+from server.arena.formats import kind_of
+from server.arena.formats.base import SpecError
 from server.arena.match_sprt import sprt_scores
 from server.arena.planning import plan
 from server.arena.sequential import Sprt, SprtResult
 from server.arena.stats import corrected_summary, summarize
 from server.arena.store import Store
-from server.arena.tournaments import DEFAULTS, SpecError, public_deals, table_shape
+from server.arena.tournaments import DEFAULTS, public_deals, table_shape
 from server.cli.connect import Arena, arena
 from server.cli.errors import UsageError
 from server.cli.report import interval, sprt_line
@@ -257,7 +258,7 @@ def run_field(a: Arena, args: argparse.Namespace, deals: DealSet, bots: list[str
     print(f"{'board':>5}  " + " ".join(f"{bot:>12}" for bot in order))
     for n in sorted(scores):
         print(f"{n:5}  " + " ".join(f"{score:+12.2f}" for score in scores[n]))
-    for bot, stats in entrant_stats(a.store, match):
+    for bot, stats in kind_of(match).entrant_stats(a.store, match):
         s = stats.to_dict()
         print(
             f"{bot}: raw mean {interval(s)} per board over {s['boards']} boards, W-T-L {s['won']}-{s['tied']}-"

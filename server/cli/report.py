@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from sdk.models import Results
+from server.arena.formats import format_named
 from server.arena.ratings import leaderboard
 
 
@@ -39,13 +40,14 @@ def sprt_line(sprt: dict[str, Any]) -> str:
 
 def print_results(results: dict[str, Any], ratings: dict[str, dict[str, Any]]) -> None:
     print(f"\nTournament {results['tournament']} ({results['format']}, {results['ruleset']})\n")
-    if results["format"] == "progressive":
+    fmt = format_named(results["format"])
+    if fmt.plays_rounds:
         print(Results.parse(results).progressive_text())  # the SDK's text, so both CLIs print the same
         return
     field = any(m.get("entrants") for m in results["matches"])
     print(
-        "Standings (raw mean score against the reference pair per board; W-T-L in boards)"
-        if results["format"] == "blind"
+        "Standings (raw mean score against the reference bots' par room per board; W-T-L in boards)"
+        if fmt.against_par
         else "Standings (raw mean board score against the field; W-T-L in boards above, at, below zero)"
         if field
         else "Standings (raw mean net points per board pair; W-T-L in board pairs)"

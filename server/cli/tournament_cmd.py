@@ -25,23 +25,15 @@ from tqdm import tqdm
 
 from server.arena import dealsets
 from server.arena.duplicate import ROOMS
+from server.arena.formats import FORMATS, format_named
+from server.arena.formats.base import SpecError
+from server.arena.formats.pair import ROUND_ROBIN
+from server.arena.formats.progressive import PROGRESSIVE
+from server.arena.live import live_stats
 from server.arena.registry import builtin_roster
 from server.arena.settings import SUPERVISE_SECONDS
 from server.arena.store import Store, StoreError
-from server.arena.tournaments import (
-    DEFAULTS,
-    FORMATS,
-    PROGRESSIVE,
-    PROGRESSIVE_BASE,
-    SECRET,
-    SpecError,
-    fit_boards,
-    live_stats,
-    public_deals,
-    table_shape,
-    validate,
-    waiting_for,
-)
+from server.arena.tournaments import DEFAULTS, SECRET, fit_boards, public_deals, table_shape, validate, waiting_for
 from server.cli.connect import Arena, arena
 from server.cli.errors import UsageError
 from server.cli.report import live_match, print_results
@@ -68,7 +60,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         default=sorted(BUILTIN),
         help="round robin or blind movement entrants (default: all built-in)",
     )
-    p.add_argument("--format", choices=FORMATS, default="round_robin")
+    p.add_argument(
+        "--format",
+        choices=list(FORMATS),
+        default=ROUND_ROBIN.name,
+        help="; ".join(f"{f.name}: {f.summary}" for f in FORMATS.values()),
+    )
     p.add_argument("--candidates", nargs="+", help="gauntlet: the bots being tested")
     p.add_argument(
         "--references",
@@ -89,7 +86,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--first", type=int, help="first board number (default 1); not with progressive")
     p.add_argument("--rounds", type=int, help="progressive: rounds of four boards (default 2T for T tables of four)")
-    p.add_argument("--ruleset", help=f"default {DEFAULTS['ruleset']}; progressive: {PROGRESSIVE_BASE}")
+    p.add_argument("--ruleset", help=f"default {DEFAULTS['ruleset']}; progressive: {PROGRESSIVE.default_ruleset}")
     p.add_argument("--options", type=json.loads, default={}, help="ruleset options as JSON")
     p.add_argument("--chunk", type=int, help=f"boards per job (default {CLI_CHUNK}; progressive: one table, 4)")
     p.add_argument("--seed", type=int, default=DEFAULTS["seed"], help="seed of the built-in bots")
@@ -143,7 +140,8 @@ def request_from(args: argparse.Namespace) -> dict:
         "chunk": args.chunk,
         "rounds": args.rounds,
     }
-    if args.format != PROGRESSIVE:
+    fmt = format_named(args.format)
+    if not fmt.plays_rounds:
         given = {
             "ruleset": DEFAULTS["ruleset"],
             "first": DEFAULTS["first"],
@@ -152,12 +150,10 @@ def request_from(args: argparse.Namespace) -> dict:
             **{k: v for k, v in given.items() if v is not None},
         }
     request.update({k: v for k, v in given.items() if v is not None})
-    if args.format == "gauntlet":
-        request.update(candidates=args.candidates or [], references=args.references or [])
-    else:
-        request["bots"] = args.bots
-        if args.format == "blind" and args.references:
-            request["references"] = args.references
+    given_names = {"bots": args.bots, "candidates": args.candidates, "references": args.references}
+    for field in fmt.entrant_fields:
+        if given_names[field] is not None:
+            request[field] = given_names[field]
     return request
 
 
@@ -235,7 +231,7 @@ def finish(args: argparse.Namespace, a: Arena, results: dict[str, Any]) -> int:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        ruleset = args.ruleset or (PROGRESSIVE_BASE if args.format == PROGRESSIVE else DEFAULTS["ruleset"])
+        ruleset = args.ruleset or format_named(args.format).default_ruleset or DEFAULTS["ruleset"]
         name = args.deals or public_deals(*table_shape(ruleset, args.options))
         deals = None if name == SECRET else dealsets.load(name)
     except (dealsets.DealSetError, RulesetError) as exc:

@@ -12,10 +12,11 @@ import hashlib
 from flask_smorest import abort
 
 from server.arena import registry
-from server.arena.field_matches import entrant_stats, is_field
+from server.arena.formats import kind_of
+from server.arena.live import live_stats, match_corrected, sprt_of
 from server.arena.ratings import leaderboard
 from server.arena.store import Store, StoreError
-from server.arena.tournaments import PROGRESSIVE, live_stats, match_corrected, results, sprt_of
+from server.arena.tournaments import results
 from server.engine import game_spec, make_ruleset
 from server.engine.record import scores_after
 from server.web.context import arena
@@ -43,10 +44,11 @@ def match_view(store: Store, mid: str, match: dict | None = None) -> dict:
     (``live_stats``), the luck-corrected mean, its sequential test's standing (in a
     tournament with sprt), remote timeouts and faulty bots."""
     m = match or store.match(mid)
+    kind = kind_of(m)
     players = m.get("entrants") or [m["x"], m["y"]]
     field = (
-        {"entrants": players, "entrant_stats": [{"bot": bot, **st.to_dict()} for bot, st in entrant_stats(store, m)]}
-        if is_field(m) or m.get("kind") == PROGRESSIVE
+        {"entrants": players, "entrant_stats": [{"bot": b, **st.to_dict()} for b, st in kind.entrant_stats(store, m)]}
+        if kind.several
         else {}
     )
     return {

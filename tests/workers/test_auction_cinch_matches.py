@@ -7,8 +7,9 @@ from __future__ import annotations
 import pytest
 
 from server.arena.duplicate import play_boards
+from server.arena.formats.base import SpecError
 from server.arena.registry import builtin_roster
-from server.arena.tournaments import SpecError, validate
+from server.arena.tournaments import validate
 from server.engine import generate_board, make_ruleset, seats_for
 from workers.bots import BUILTIN, RandomBot, RuleBot, SearchBot
 

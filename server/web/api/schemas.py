@@ -10,12 +10,12 @@ from marshmallow import fields, validate
 
 from server.arena import anytime, sequential
 from server.arena.duplicate import ROOMS
+from server.arena.formats import FORMATS
+from server.arena.formats.progressive import BASE_RULESET as PROGRESSIVE_BASE
+from server.arena.formats.progressive import MAX_ROUNDS
 from server.arena.tournaments import (
     DEFAULTS,
-    FORMATS,
     LIMITS,
-    MAX_ROUNDS,
-    PROGRESSIVE_BASE,
     SPRT_CHUNK,
     SPRT_DELTA_LIMIT,
     SPRT_SETTINGS,
@@ -271,7 +271,7 @@ ROOMS_FIELD = dict(
 
 class TournamentCreateSchema(ma.Schema):
     format = fields.String(
-        validate=validate.OneOf(FORMATS),
+        validate=validate.OneOf(list(FORMATS)),
         metadata={
             "description": (
                 "round_robin, gauntlet (two-room matches: trusted bots only), blind (the blind movement) or progressive "
@@ -410,7 +410,7 @@ class CommitmentSchema(ma.Schema):
 
 class TournamentSchema(ma.Schema):
     id = fields.String(required=True)
-    format = fields.String(required=True, validate=validate.OneOf(FORMATS))
+    format = fields.String(required=True, validate=validate.OneOf(list(FORMATS)))
     ruleset = Ruleset(required=True)
     options = fields.Dict(required=True)
     deals = fields.String(required=True, metadata={"description": "the deal set's name"})
@@ -662,7 +662,7 @@ class ProgressiveRoundSchema(ma.Schema):
 
 class ResultsSchema(ma.Schema):
     tournament = fields.String(required=True)
-    format = fields.String(required=True, validate=validate.OneOf(FORMATS))
+    format = fields.String(required=True, validate=validate.OneOf(list(FORMATS)))
     ruleset = Ruleset(required=True)
     standings = fields.List(fields.Nested(StandingSchema), required=True, metadata={"description": "best first"})
     crosstable = fields.Dict(

@@ -11,8 +11,9 @@ from flask.views import MethodView
 from flask_smorest import Blueprint, abort
 
 from server.arena import dealsets
+from server.arena.formats.base import SpecError
 from server.arena.store import StoreError
-from server.arena.tournaments import SpecError, waiting_for
+from server.arena.tournaments import waiting_for
 from server.web.api.auth import SECURITY, require_admin
 from server.web.api.schemas import (
     BoardPairSchema,

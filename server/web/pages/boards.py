@@ -16,6 +16,7 @@ from typing import Any
 from flask import abort, render_template
 
 from server.arena.duplicate import net, nets
+from server.arena.formats import kind_of
 from server.arena.store import StoreError
 from server.engine import SEATS, HandState, replay
 from server.engine.record import scores_after
@@ -47,7 +48,7 @@ def rooms_of(match: dict[str, Any], record: dict[str, Any]) -> list[dict[str, An
     """
     x, y = match["x"], match["y"]
     first, second = record["rooms"]
-    if match.get("kind") == "blind":
+    if kind_of(match).par_room:
         side = record["side"]
         other = "EW" if side == "NS" else "NS"
         ns, ew = (x, y) if side == "NS" else (y, x)
@@ -119,7 +120,7 @@ def as_field(match: dict[str, Any], record: dict[str, Any]) -> tuple[dict[str, A
     against Y's (the blind movement: the entrant's room at its side and the par room,
     whose nets at that side the score subtracts)."""
     first, second = (list(room["result"]["delta"]) for room in record["rooms"])
-    if match.get("kind") == "blind":
+    if kind_of(match).par_room:
         side = record["side"]
         other = next(u for u in first if u != side)
         units = [[side, other], [side, other]]
@@ -168,7 +169,7 @@ def board_pair_page(mid: str, board: int):
         board=board,
         record=record,
         rooms=rooms,
-        blind=match.get("kind") == "blind",
+        blind=kind_of(match).par_room,
     )
 
 

@@ -15,8 +15,10 @@ from typing import Any
 
 from flask import render_template
 
+from server.arena.formats import kind_of
+from server.arena.live import mirrored_live
 from server.arena.store import Store
-from server.arena.tournaments import entrants, mirrored_live
+from server.arena.tournaments import entrants
 from server.engine import BASE_RULESETS
 from server.web.context import arena
 from server.web.pages.blueprint import bp
@@ -54,7 +56,7 @@ def seats_of(match: dict[str, Any], record: dict[str, Any], bot: str) -> Iterato
     N/S in room 1 and E/W in room 2, Y the other way. Blind: only the entrant's room
     (the entrant at ``side``); the par room is the reference pair's alone and shared by
     every entrant's match, so it is nobody's fault here."""
-    if match.get("kind") == "blind":
+    if kind_of(match).par_room:
         side = record["side"]
         other = "EW" if side == "NS" else "NS"
         seats = (side if bot == match["x"] else "") + (other if bot == match["y"] else "")

@@ -17,7 +17,7 @@ from typing import Any
 from flask import abort, render_template
 
 from server.arena.anytime import MIN_BOARDS
-from server.arena.field_matches import is_field
+from server.arena.formats import kind_of
 from server.arena.stats import t95
 from server.arena.store import Store, StoreError
 from server.web.context import arena
@@ -87,8 +87,9 @@ def match_page(mid: str):
         m=row,
         match=match,
         t=t,
-        blind=match.get("kind") == "blind",
-        field=is_field(match),
+        note=kind_of(match).note(match),
+        blind=kind_of(match).par_room,
+        field=kind_of(match).several,
         boards=shown,
         hidden=len(scores) - len(shown),
         chart=chart,

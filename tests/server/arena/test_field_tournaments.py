@@ -7,9 +7,11 @@ import pytest
 from support.tournament_checks import client, play_tournament  # noqa: F401 (client is a fixture)
 
 from server.arena import dealsets
-from server.arena.field_matches import pairwise
+from server.arena.formats.base import SpecError
+from server.arena.formats.pair import FIELD
 from server.arena.registry import builtin_roster
-from server.arena.tournaments import SpecError, plan_matches, rate_match, rebuild_ratings, results, validate
+from server.arena.tournaments import plan_matches, rate_match, rebuild_ratings, results, validate
+from server.engine import make_ruleset
 from server.web.api.schemas import MatchSchema, ResultsSchema
 from workers.bots import BUILTIN
 from workers.jobs import play_chunk_with
@@ -72,7 +74,6 @@ def test_two_unit_rulesets_keep_their_two_room_matches():
     [
         ({"bots": ["random", "rule"]}, "at least 3 bots"),
         ({"format": "gauntlet", "candidates": ["random"], "references": ["rule"]}, "at least 2 references"),
-        ({"format": "blind", "bots": ["random", "search"]}, "blind movement"),
         ({"bots": ["random", "rule", "search"], "sprt": {}}, "sprt"),
         ({"bots": ["random", "rule", "search"], "rooms": "shuffle"}, "rooms must be one of rotate, permute"),
         ({"bots": ["random", "rule", "search"], "rooms": 3}, "rooms"),
@@ -135,7 +136,7 @@ def test_results_give_each_entrant_its_field_scores_and_pairwise_cross_table(sto
 def test_ratings_take_each_two_entrants_once_and_rebuild_the_same(store):
     tid = play(store, {"bots": ["random", "rule", "search"]})
     match = store.match(store.match_ids(tid)[0])
-    comparisons = [c for c, _ in pairwise(store, match)]
+    comparisons = [c for c, _ in FIELD.comparisons(store, match)]
     assert [(c["x"], c["y"]) for c in comparisons] == [("random", "rule"), ("random", "search"), ("rule", "search")]
     ratings = store.ratings("seven_up")
     assert {bot: r["matches"] for bot, r in ratings.items()} == {"random": 2, "rule": 2, "search": 2}
@@ -158,3 +159,30 @@ def test_the_api_match_view_and_pages_show_every_entrant(store, client):
     board = client.get(f"/matches/{mid}/boards/2").get_data(as_text=True)
     assert board.count('data-room="') == 3 and board.count('class="board-score"') == 3
     assert "rule, search" in client.get(f"/tournaments/{tid}").get_data(as_text=True)
+
+
+def test_a_blind_movement_of_three_single_seats_scores_each_entrant_against_the_par_room(store):
+    """An untrusted bot's one format works at every table shape: each entrant holds one
+    seat among reference bots, turning through the three seats board by board, and its
+    score is its net less the references' net at that seat in the par room."""
+    from fractions import Fraction
+
+    from server.arena.duplicate import entrant_side, net
+
+    tid = play(store, {"format": "blind", "bots": ["random", "search"]}, boards=6)
+    spec = store.tournament(tid)
+    assert spec["status"] == "finished" and store.results(tid)["format"] == "blind"
+    for mid in store.match_ids(tid):
+        match = store.match(mid)
+        sides = []
+        for board in range(1, 7):
+            record = store.pair(mid, board)
+            room, par = record["rooms"]
+            side = entrant_side(make_ruleset("seven_up", {"players": 3}), board, match["index"])
+            assert record["side"] == side
+            expected = net(room["result"]["delta"], side) - net(par["result"]["delta"], side)
+            assert Fraction(record["score"]).limit_denominator(2) == expected
+            sides.append(side)
+        assert sorted(sides) == ["P1", "P1", "P2", "P2", "P3", "P3"], "every seat equally often"
+    standings = store.results(tid)["standings"]
+    assert [row["bot"] for row in standings] != [] and {row["bot"] for row in standings} == {"random", "search"}

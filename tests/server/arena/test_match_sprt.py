@@ -5,8 +5,9 @@ counts once, and its unplayed boards hold back no other match's cards."""
 import pytest
 
 from server.arena import dealsets
+from server.arena.formats.base import SpecError
 from server.arena.match_sprt import decide, sprt_scores
-from server.arena.tournaments import SPRT_CHUNK, SpecError, after_match_progress, plan_matches, results, validate
+from server.arena.tournaments import SPRT_CHUNK, after_match_progress, plan_matches, results, validate
 
 ROSTER = {name: {"kind": "builtin", "trusted": True} for name in ("rule", "random", "search")}
 GAUNTLET = {"format": "gauntlet", "candidates": ["rule"], "references": ["random", "search"], "boards": 60}

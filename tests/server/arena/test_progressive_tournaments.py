@@ -7,19 +7,12 @@ import re
 import pytest
 
 from server.arena import dealsets
+from server.arena.formats import progressive as progressive_format
+from server.arena.formats.base import SpecError
+from server.arena.formats.progressive import advance
 from server.arena.progressive import TableResult, first_seating, seating_after
 from server.arena.registry import builtin_roster
-from server.arena.tournaments import (
-    PROGRESSIVE,
-    SpecError,
-    advance,
-    fit_boards,
-    plan_matches,
-    planned_totals,
-    rebuild_ratings,
-    results,
-    validate,
-)
+from server.arena.tournaments import fit_boards, plan_matches, planned_totals, rebuild_ratings, results, validate
 from server.web.api.schemas import MatchSchema, ResultsSchema, TournamentSchema
 from server.web.app import create_app
 from workers.bots import BUILTIN
@@ -32,7 +25,7 @@ DEALS = dealsets.generate("progressive-test", 40)
 
 
 def spec_of(**request):
-    return validate({"format": PROGRESSIVE, "deals": DEALS.name, **request}, ROSTER)
+    return validate({"format": "progressive", "deals": DEALS.name, **request}, ROSTER)
 
 
 def test_defaults_follow_section_11_base_foster51_and_2T_rounds_of_four_boards():
@@ -86,10 +79,10 @@ def test_rounds_must_fit_the_deal_set():
 
 def test_a_remote_bot_is_entered_once_and_may_be_untrusted():
     roster = {**ROSTER, "alice": {"kind": "remote", "trusted": False}}
-    spec = validate({"format": PROGRESSIVE, "bots": ["alice", "rule", "rule#2", "random"]}, roster)
+    spec = validate({"format": "progressive", "bots": ["alice", "rule", "rule#2", "random"]}, roster)
     assert spec["deals"] == "secret", "a remote entrant gets secret deals"
     with pytest.raises(SpecError, match="only built-in bots may be entered more than once"):
-        validate({"format": PROGRESSIVE, "bots": ["alice", "alice#2", "rule", "random"]}, roster)
+        validate({"format": "progressive", "bots": ["alice", "alice#2", "rule", "random"]}, roster)
 
 
 def test_rounds_belong_to_the_progressive_format_only():
@@ -231,7 +224,6 @@ def test_advance_reads_only_the_latest_round_until_it_is_played(store, monkeypat
     """advance runs after every job and for every complete table in each supervisor pass:
     reading every round's results each time made a pass quadratic in the rounds (21 s at
     80 rounds, past the driver's lease)."""
-    import server.arena.tournaments as tournaments
 
     spec = spec_of(bots=FIVE, rounds=3)
     store.put_dealset(DEALS)
@@ -239,8 +231,8 @@ def test_advance_reads_only_the_latest_round_until_it_is_played(store, monkeypat
     first, second = store.match_ids(tid)
     play_chunk_with(store, first, 1, 4)
     full_readings = []
-    real = tournaments.progressive_rounds
-    monkeypatch.setattr(tournaments, "progressive_rounds", lambda *a: full_readings.append(1) or real(*a))
+    real = progressive_format.progressive_rounds
+    monkeypatch.setattr(progressive_format, "progressive_rounds", lambda *a: full_readings.append(1) or real(*a))
     assert advance(store, tid) == 0 and full_readings == [], "round 1 is not played yet: nothing read beyond it"
     play_chunk_with(store, second, 1, 4)
     assert len(store.match_ids(tid)) == 4 and full_readings == [1], "the job that ends round 1 seats round 2"

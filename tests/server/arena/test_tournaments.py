@@ -4,19 +4,10 @@ and its results and ratings from stored records (over a real Redis)."""
 import pytest
 
 from server.arena import anytime, dealsets
-from server.arena.tournaments import (
-    SpecError,
-    after_match_progress,
-    blind_comparisons,
-    fit_boards,
-    live_scores,
-    live_stats,
-    mirrored_live,
-    plan_matches,
-    rebuild_ratings,
-    results,
-    validate,
-)
+from server.arena.formats.base import SpecError
+from server.arena.formats.blind import BLIND
+from server.arena.live import live_scores, live_stats, mirrored_live
+from server.arena.tournaments import after_match_progress, fit_boards, plan_matches, rebuild_ratings, results, validate
 
 ROSTER = {
     "rule": {"kind": "builtin", "trusted": True},
@@ -148,7 +139,7 @@ def test_blind_results_compare_entrants_on_shared_boards_and_rate_them(store):
     assert alice["matches"] == 2 and alice["match_wins"] == 2  # against the par, and against bob
     assert out["crosstable"]["alice"]["bob"]["total"] == 30 and out["crosstable"]["bob"]["alice"]["total"] == -30
     assert out["crosstable"]["rule"]["alice"]["total"] == -22
-    [(comparison, diffs)] = blind_comparisons(store, tid)
+    [(comparison, diffs)] = BLIND.cross_comparisons(store, tid)
     assert diffs == {1: 6, 2: 7, 3: 8, 4: 9}
     ratings = store.ratings("american62")
     assert ratings["alice"]["mu"] > ratings["bob"]["mu"]

@@ -7,8 +7,9 @@ import pytest
 from support.tournament_checks import client, play_tournament  # noqa: F401 (client is a fixture)
 
 from server.arena import dealsets
+from server.arena.formats.base import SpecError
 from server.arena.registry import builtin_roster
-from server.arena.tournaments import SpecError, plan_matches, results, validate
+from server.arena.tournaments import plan_matches, results, validate
 from server.web.api.schemas import MatchSchema, ResultsSchema
 from workers.bots import BUILTIN
 
@@ -33,7 +34,6 @@ def test_a_round_robin_of_three_bots_is_one_match_of_three_entrants_on_the_six_s
     [
         ({"bots": ["random", "rule", "search"], "rooms": "permute"}, "rooms: rooms=permute is for single seats"),
         ({"bots": ["random", "rule"]}, "at least 3 bots"),
-        ({"format": "blind", "bots": ["random", "search"]}, "blind movement"),
     ],
 )
 def test_what_three_sides_cannot_do_is_refused_by_name(request_, words):
@@ -75,3 +75,17 @@ def test_the_api_and_pages_show_a_three_sided_match(store, client):
     assert board.count('data-room="') == 3
     assert client.get(f"/matches/{mid}").status_code == 200
     assert client.get(f"/tournaments/{tid}").status_code == 200
+
+
+def test_a_blind_movement_seats_each_entrant_at_one_side_of_two_among_reference_sides(store):
+    """The untrusted bot's format at three sides of two: the entrant holds one whole side
+    (both its seats), the reference bot the two others, turning through the sides."""
+    tid = play_tournament(store, spec_of(format="blind", bots=["random", "search"], boards=3), DEALS, 3)
+    assert store.tournament(tid)["status"] == "finished"
+    for mid in store.match_ids(tid):
+        sides = [store.pair(mid, board)["side"] for board in range(1, 4)]
+        assert sorted(sides) == ["P1P4", "P2P5", "P3P6"]
+        for board in range(1, 4):
+            room, par = store.pair(mid, board)["rooms"]
+            assert set(room["result"]["delta"]) == set(par["result"]["delta"]) == {"P1P4", "P2P5", "P3P6"}
+    assert {row["bot"] for row in results(store, tid)["standings"]} == {"random", "search"}

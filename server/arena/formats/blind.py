@@ -1,0 +1,156 @@
+"""The blind movement (docs/rules/duplicate.md): every entrant plays every board once, at
+one unit among built-in reference bots, and is scored against the references' own result
+on the same cards (the par room). No entrant ever holds a board twice, so it is open to
+untrusted bots, at every table shape: partnerships, k single seats, or a widow game's
+sides of two (the entrant holds its whole unit, as a partnership entrant does).
+
+Entrants are compared with each other on the boards they share (``cross_comparisons``).
+With several ``references``, each plays a block of the boards, the same block for every
+entrant.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import combinations
+from typing import Any
+
+from server.arena.duplicate import entrant_side, play_blind_board, play_par_room, units_of
+from server.arena.formats.base import (
+    Comparison,
+    Format,
+    Match,
+    MatchKind,
+    PlayContext,
+    Record,
+    Roster,
+    Spec,
+    SpecError,
+    common,
+    names,
+    whole,
+)
+from server.arena.formats.standings import standard_results
+from server.arena.store import Store
+from server.engine import Board
+
+REFERENCE = "rule"
+"""The blind movement's default reference bot."""
+
+
+class BlindKind(MatchKind):
+    """An entrant's one room a board against the shared par room. The par room of a board
+    is played once per tournament, by whichever job needs it first."""
+
+    name = "blind"
+    par_room = True
+
+    def play(self, ctx: PlayContext, boards: list[tuple[int, Board]]) -> Iterator[Record]:
+        store, rules, match = ctx.store, ctx.rules, ctx.match
+        entrant, reference = ctx.seated()
+        for number, board in boards:
+            if ctx.halted():
+                return
+            par = store.par_room(match["tournament"], number)
+            if par is None:
+                played = play_par_room(rules, board, number, reference, match["id"])
+                par = store.put_par_room(match["tournament"], number, ctx.luck.with_luck(rules, board, played))
+            if "luck" not in par:  # stored before the luck was measured
+                par = ctx.luck.with_luck(rules, board, par)
+            side = entrant_side(rules, number, match["index"])
+            record = play_blind_board(rules, board, number, entrant, reference, side, par, match["id"])
+            room = ctx.luck.with_luck(rules, board, record["rooms"][0])
+            first = side == units_of(rules)[0][0]
+            yield {**record, "rooms": [room, par], "luck": ctx.luck.blind_luck(room, par, first)}
+
+    def evidence_family(self, comparison: dict[str, Any]) -> str:
+        return f"{self.name}|"
+
+    def note(self, match: Match) -> str:
+        return (
+            f"Blind movement: {match['x']} played each board once among the reference bots {match['y']}; a board's "
+            f"score is {match['x']}'s net minus the references' own net at the same seat on the same cards."
+        )
+
+
+BLIND_KIND = BlindKind()
+
+
+class Blind(Format):
+    name = "blind"
+    summary = "every entrant plays each board once among reference bots, scored against their par room"
+    untrusted = True
+    against_par = True
+    entrant_fields = ("bots", "references")
+
+    def complete(self, spec: Spec, request: dict[str, Any], roster: Roster) -> None:
+        if "rooms" in request and request["rooms"] != "rotate":
+            raise SpecError("rooms: the blind movement plays one room a board for each entrant; leave rooms out")
+        spec.setdefault("references", [REFERENCE])
+        if not names(spec, "bots", roster):
+            raise SpecError("bots: the blind movement needs at least one entrant")
+        references = names(spec, "references", roster)
+        if not references:
+            raise SpecError("references: the blind movement needs a reference bot")
+        remote = [n for n in references if roster[n]["kind"] != "builtin"]
+        if remote:
+            raise SpecError(
+                f"references: {remote[0]} is not a built-in bot; the reference bots sit at "
+                "every board of the movement, so they must be built in"
+            )
+        if spec["sprt"] is not None:
+            raise SpecError(
+                "sprt: the sequential test stops a two-room match (round_robin or gauntlet); the blind "
+                "movement compares its entrants on the boards they all play, so none of its matches "
+                "may stop early"
+            )
+        whole(spec, "boards", len(spec["references"]))
+
+    def competitors(self, spec: Spec) -> list[str]:
+        return list(spec["bots"])
+
+    def plan(self, spec: Spec, deal_seed: str | None) -> list[Match]:
+        refs = spec["references"]
+        bounds = [spec["first"] + spec["boards"] * j // len(refs) for j in range(len(refs) + 1)]
+        return [
+            {
+                "kind": BLIND_KIND.name,
+                "x": entrant,
+                "y": ref,
+                "index": i,
+                "first": bounds[j],
+                "last": bounds[j + 1] - 1,
+                **common(spec),
+            }
+            for i, entrant in enumerate(spec["bots"])
+            for j, ref in enumerate(refs)
+        ]
+
+    def cross_comparisons(self, store: Store, tid: str) -> list[Comparison]:
+        """Every two entrants on the boards both played: per board, X's score against the
+        par minus Y's; each shaped like a match, with an id of its own."""
+        spec = store.tournament(tid)
+        by_bot: dict[str, dict[int, int | float]] = {}
+        for mid in store.match_ids(tid):
+            by_bot.setdefault(store.match(mid)["x"], {}).update(store.scores(mid))
+        out: list[Comparison] = []
+        for index, (x, y) in enumerate(combinations(spec["bots"], 2), 1):
+            shared = sorted(set(by_bot.get(x, {})) & set(by_bot.get(y, {})))
+            comparison = {
+                "id": f"{tid}:{x}~{y}",
+                "kind": BLIND_KIND.name,
+                "x": x,
+                "y": y,
+                "ruleset": spec["ruleset"],
+                "options": spec["options"],
+                "deals": spec["deals"],
+                "order": [int(tid[1:]), 1, index],
+            }
+            out.append((comparison, {b: by_bot[x][b] - by_bot[y][b] for b in shared}))
+        return out
+
+    def results(self, store: Store, spec: Spec) -> dict[str, Any]:
+        return standard_results(store, spec, self)
+
+
+BLIND = Blind()
