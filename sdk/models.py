@@ -270,6 +270,7 @@ class Results(Model):
     format: str = ""
     ruleset: str = ""
     standings: list[Standing] = field(default_factory=list)  # best first
+    standings_note: str = ""  # what a row's figures are, as the tournament's format reads them
     crosstable: dict[str, dict[str, MatchStats]] = field(default_factory=dict)  # row bot vs column bot
     matches: list[Match] = field(default_factory=list)
     rounds: list[ProgressiveRound] = field(default_factory=list)  # progressive: the rounds seated so far

@@ -95,9 +95,7 @@ def validate(request: dict[str, Any], roster: Roster) -> Spec:
         raise SpecError(f"unknown field {unknown[0]!r}")
     spec = {**DEFAULTS, **request}
     if spec["format"] is None:
-        named = spec.get("bots") if isinstance(spec.get("bots"), list) else []
-        everyone_trusted = all(roster.get(n, {}).get("trusted", True) for n in named)
-        spec["format"] = (ROUND_ROBIN if everyone_trusted else BLIND).name
+        spec["format"] = _default_format(spec, roster).name
     fmt = format_named(spec["format"])
     if fmt.default_ruleset is not None and "ruleset" not in request:
         spec["ruleset"] = fmt.default_ruleset
@@ -127,6 +125,17 @@ def validate(request: dict[str, Any], roster: Roster) -> Spec:
             raise SpecError(f"limits: unknown limit {name!r} (known: {', '.join(LIMITS)})")
         whole(limits, name, *LIMITS[name])
     return spec
+
+
+def _default_format(spec: Spec, roster: Roster) -> Format:
+    """The format a request means when it names none: the one whose own entrant fields it
+    uses (``candidates``: a gauntlet), else a round robin of trusted bots or the blind
+    movement, the one format open to untrusted bots at every table shape."""
+    for fmt in FORMATS.values():
+        if any(f in spec for f in fmt.entrant_fields if f != "bots" and f not in BLIND.entrant_fields):
+            return fmt
+    named = spec.get("bots") if isinstance(spec.get("bots"), list) else []
+    return ROUND_ROBIN if all(roster.get(n, {}).get("trusted", True) for n in named) else BLIND
 
 
 def _sprt(spec: Spec, fmt: Format, chunk_asked: bool) -> None:

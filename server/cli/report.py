@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from sdk.models import Results
-from server.arena.formats import format_named
 from server.arena.ratings import leaderboard
 
 
@@ -40,18 +39,11 @@ def sprt_line(sprt: dict[str, Any]) -> str:
 
 def print_results(results: dict[str, Any], ratings: dict[str, dict[str, Any]]) -> None:
     print(f"\nTournament {results['tournament']} ({results['format']}, {results['ruleset']})\n")
-    fmt = format_named(results["format"])
-    if fmt.plays_rounds:
+    if results.get("rounds"):
         print(Results.parse(results).progressive_text())  # the SDK's text, so both CLIs print the same
         return
     field = any(m.get("entrants") for m in results["matches"])
-    print(
-        "Standings (raw mean score against the reference bots' par room per board; W-T-L in boards)"
-        if fmt.against_par
-        else "Standings (raw mean board score against the field; W-T-L in boards above, at, below zero)"
-        if field
-        else "Standings (raw mean net points per board pair; W-T-L in board pairs)"
-    )
+    print(f"Standings ({results.get('standings_note') or 'raw mean per board'})")
     print(f"  {'#':>2} {'bot':16} {'mean':>8} {'boards':>7} {'W-T-L':>15} {'matches won':>12}")
     for rank, row in enumerate(results["standings"], 1):
         wtl = f"{row['won']}-{row['tied']}-{row['lost']}"

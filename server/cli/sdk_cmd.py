@@ -103,8 +103,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--bots", nargs="+", help="round robin or blind movement: the bots")
     p.add_argument(
         "--format",
-        choices=("round_robin", "gauntlet", "blind", "progressive"),
-        help="server default: round_robin if every bot is trusted, else blind",
+        help="round_robin, gauntlet, blind or progressive (the server checks it); server default: a gauntlet "
+        "with --candidates, else round_robin if every bot is trusted, else blind",
     )
     p.add_argument("--rounds", type=int, help="progressive: rounds of four boards (server default 2T)")
     p.add_argument("--candidates", nargs="+", help="gauntlet: the bots being tested")
@@ -225,14 +225,8 @@ def run_rotate(args: argparse.Namespace) -> int:
 def run_create(args: argparse.Namespace) -> int:
     if not args.admin_token:
         raise sdk.SdkError("creating a tournament needs the admin token: --admin-token T or $CINCH_ADMIN_TOKEN")
-    if args.format == "gauntlet" or args.candidates or (args.references and args.format != "blind"):
-        if args.bots:
-            raise sdk.SdkError("give either --bots (round robin) or --candidates and --references (gauntlet)")
-        fmt = "gauntlet"
-    else:
-        if not args.bots:
-            raise sdk.SdkError("name the bots: --bots a b ... (or --candidates and --references for a gauntlet)")
-        fmt = args.format
+    if not args.bots and not args.candidates:
+        raise sdk.SdkError("name the bots: --bots a b ... (or --candidates and --references for a gauntlet)")
     limits = {
         k: v
         for k, v in (("decision_ms", args.decision_ms), ("bank_ms", args.bank_ms), ("max_timeouts", args.max_timeouts))
@@ -241,7 +235,7 @@ def run_create(args: argparse.Namespace) -> int:
     client = _client(args, admin=True)
     tid = client.create_tournament(
         args.bots,
-        format=fmt,
+        format=args.format,
         candidates=args.candidates,
         references=args.references,
         ruleset=args.ruleset,
@@ -338,14 +332,10 @@ def run_standings(args: argparse.Namespace) -> int:
 
 def _print_results(results: sdk.Results, matches: list[sdk.Match]) -> None:
     print(f"\nTournament {results.tournament} ({results.format}, {results.ruleset})\n")
-    if results.format == "progressive":
+    if results.rounds:
         print(results.progressive_text())
         return
-    print(
-        "Standings (mean score against the reference pair per board; W-T-L in boards)"
-        if results.format == "blind"
-        else "Standings (mean net points per board pair; W-T-L in board pairs)"
-    )
+    print(f"Standings ({results.standings_note or 'mean per board'})")
     print(f"  {'#':>2} {'bot':16} {'mean':>8} {'boards':>7} {'W-T-L':>15} {'matches won':>12}")
     for rank, row in enumerate(results.standings, 1):
         wtl = f"{row.won}-{row.tied}-{row.lost}"

@@ -206,5 +206,9 @@ class Format(ABC):
         return []
 
     @abstractmethod
+    def standings_note(self, spec: Spec) -> str:
+        """What a standings row's figures are, for the surfaces that print them."""
+
+    @abstractmethod
     def results(self, store: Store, spec: Spec) -> dict[str, Any]:
         """Standings, cross-table and matches from the stored board records."""

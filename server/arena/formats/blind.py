@@ -149,6 +149,9 @@ class Blind(Format):
             out.append((comparison, {b: by_bot[x][b] - by_bot[y][b] for b in shared}))
         return out
 
+    def standings_note(self, spec: Spec) -> str:
+        return "raw mean score against the reference bots' par room per board; W-T-L in boards"
+
     def results(self, store: Store, spec: Spec) -> dict[str, Any]:
         return standard_results(store, spec, self)
 

@@ -167,6 +167,11 @@ class SeatedFormat(Format):
         test = {"sprt": spec["sprt"]} if spec.get("sprt") else {}
         return [{"x": x, "y": y, **shared, **test} for x, y in self.groups(spec, 2)]
 
+    def standings_note(self, spec: Spec) -> str:
+        if entrants_per_match(spec) > 2:
+            return "raw mean board score against the field; W-T-L in boards above, at, below zero"
+        return "raw mean net points per board pair; W-T-L in board pairs"
+
     def results(self, store: Store, spec: Spec) -> dict[str, Any]:
         return standard_results(store, spec, self)
 

@@ -111,6 +111,9 @@ class Progressive(Format):
     def fit(self, spec: Spec, deal_count: int) -> None:
         whole(spec, "rounds", 1, deal_count // BOARDS_PER_ROUND)
 
+    def standings_note(self, spec: Spec) -> str:
+        return "rounds won, then net points, then the lower table in the last round; not rated"
+
     def results(self, store: Store, spec: Spec) -> dict[str, Any]:
         return progressive_results(store, spec)
 
@@ -304,6 +307,7 @@ def progressive_results(store: Store, spec: Spec) -> dict[str, Any]:
         "format": spec["format"],
         "ruleset": spec["ruleset"],
         "standings": standing,
+        "standings_note": PROGRESSIVE.standings_note(spec),
         "crosstable": {},
         "matches": matches,
         "rounds": shown,

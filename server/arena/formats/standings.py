@@ -115,6 +115,7 @@ def standard_results(store: Store, spec: Spec, fmt: Format) -> dict[str, Any]:
         "format": spec["format"],
         "ruleset": spec["ruleset"],
         "standings": standings,
+        "standings_note": fmt.standings_note(spec),
         "crosstable": cross,
         "matches": matches,
     }

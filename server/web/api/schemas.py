@@ -665,6 +665,9 @@ class ResultsSchema(ma.Schema):
     format = fields.String(required=True, validate=validate.OneOf(list(FORMATS)))
     ruleset = Ruleset(required=True)
     standings = fields.List(fields.Nested(StandingSchema), required=True, metadata={"description": "best first"})
+    standings_note = fields.String(
+        metadata={"description": "what a standings row's figures are, as the format reads them (absent before v0.2)"}
+    )
     crosstable = fields.Dict(
         required=True,
         keys=fields.String(),
