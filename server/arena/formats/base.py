@@ -21,7 +21,7 @@ from server.arena.agent import Agent
 from server.arena.duplicate import units_of
 from server.arena.stats import MatchStats
 from server.arena.store import Store
-from server.engine import Board, Ruleset, make_ruleset
+from server.engine import Board, Ruleset, make_ruleset, seats_for
 
 Spec = dict[str, Any]
 """A checked tournament request with its defaults (``server.arena.tournaments.validate``)."""
@@ -112,6 +112,13 @@ class PlayContext:
         return [self.agent(name) for name in players(self.match)]
 
 
+def seated_by_unit(match: Match, holder: dict[str, str]) -> dict[str, str]:
+    """Seat name -> entrant, from unit name -> entrant (a unit's entrant holds all its seats)."""
+    rules = make_ruleset(match["ruleset"], match["options"])
+    names, side_of = units_of(rules)
+    return {seat: holder[names[side_of[s]]] for s, seat in enumerate(seats_for(rules.players))}
+
+
 def players(match: Match) -> list[str]:
     """A match's entrants in seat order: every one of a field or table, else X and Y."""
     return list(match.get("entrants") or [match["x"], match["y"]])
@@ -127,6 +134,8 @@ class MatchKind(ABC):
     """Whether its entrant is scored against a par room (the reference pair's own play)."""
     several: ClassVar[bool] = False
     """Whether it has more than two entrants, each with its own statistics."""
+    against: ClassVar[str]
+    """What a board score is measured against, in words (``formats.boards.Board``)."""
 
     @abstractmethod
     def play(self, ctx: PlayContext, boards: list[tuple[int, Board]]) -> Iterator[Record]:
@@ -143,6 +152,17 @@ class MatchKind(ABC):
     def entrant_stats(self, store: Store, match: Match) -> list[tuple[str, MatchStats]]:
         """Each entrant with its statistics so far (a kind of several entrants only)."""
         return []
+
+    @abstractmethod
+    def seatings(self, match: Match, record: Record) -> list[dict[str, str]]:
+        """Per room of a stored board record: seat name -> the entrant that held it."""
+
+    def room_label(self, record: Record, index: int) -> str:
+        return f"room {index + 1}"
+
+    def board_scores(self, match: Match, record: Record) -> dict[str, int | float]:
+        """Each scored entrant's score on a stored board record."""
+        return dict(zip(players(match), record["entrant_scores"]))
 
     @abstractmethod
     def note(self, match: Match) -> str:

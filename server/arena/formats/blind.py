@@ -28,6 +28,7 @@ from server.arena.formats.base import (
     SpecError,
     common,
     names,
+    seated_by_unit,
     whole,
 )
 from server.arena.formats.standings import standard_results
@@ -44,6 +45,7 @@ class BlindKind(MatchKind):
 
     name = "blind"
     par_room = True
+    against = "the par room: the references' own net at the entrant's unit on the same cards"
 
     def play(self, ctx: PlayContext, boards: list[tuple[int, Board]]) -> Iterator[Record]:
         store, rules, match = ctx.store, ctx.rules, ctx.match
@@ -62,6 +64,17 @@ class BlindKind(MatchKind):
             room = ctx.luck.with_luck(rules, board, record["rooms"][0])
             first = side == units_of(rules)[0][0]
             yield {**record, "rooms": [room, par], "luck": ctx.luck.blind_luck(room, par, first)}
+
+    def seatings(self, match: Match, record: Record) -> list[dict[str, str]]:
+        units = list(record["rooms"][1]["result"]["delta"])
+        mine = {u: match["x"] if u == record["side"] else match["y"] for u in units}
+        return [seated_by_unit(match, mine), seated_by_unit(match, dict.fromkeys(units, match["y"]))]
+
+    def room_label(self, record: Record, index: int) -> str:
+        return "the entrant's room" if index == 0 else "par room"
+
+    def board_scores(self, match: Match, record: Record) -> dict[str, int | float]:
+        return {match["x"]: record["score"]}
 
     def evidence_family(self, comparison: dict[str, Any]) -> str:
         return f"{self.name}|"

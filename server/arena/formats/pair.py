@@ -29,6 +29,7 @@ from server.arena.formats.base import (
     common,
     entrants_per_match,
     names,
+    seated_by_unit,
     table_description,
 )
 from server.arena.formats.standings import standard_results
@@ -41,12 +42,21 @@ class PairKind(MatchKind):
     """X against Y in two rooms, seats swapped; a record's ``score`` is X's, luck measured."""
 
     name = "pair"
+    against = "the other entrant: X's net over both rooms"
 
     def play(self, ctx: PlayContext, boards: list[tuple[int, Board]]) -> Iterator[Record]:
         x, y = ctx.seated()
         by_number = dict(boards)
         for record in play_pairs(ctx.rules, boards, x, y, ctx.match["id"], ctx.halted):
             yield ctx.luck.lucky_pair(ctx.rules, by_number[record["board"]], record)
+
+    def seatings(self, match: Match, record: Record) -> list[dict[str, str]]:
+        units = list(record["rooms"][0]["result"]["delta"])
+        x, y = match["x"], match["y"]
+        return [seated_by_unit(match, dict(zip(units, order))) for order in ((x, y), (y, x))]
+
+    def board_scores(self, match: Match, record: Record) -> dict[str, int | float]:
+        return {match["x"]: record["score"], match["y"]: -record["score"]}
 
     def note(self, match: Match) -> str:
         return (
@@ -69,6 +79,7 @@ class FieldKind(MatchKind):
 
     name = "field"
     several = True
+    against = "the field: the entrant's nets summed over the rooms"
 
     def play(self, ctx: PlayContext, boards: list[tuple[int, Board]]) -> Iterator[Record]:
         return play_boards(ctx.rules, boards, ctx.seated(), ctx.match["rooms"], ctx.match["id"], ctx.halted)
@@ -83,6 +94,10 @@ class FieldKind(MatchKind):
             "score change less the others' mean change, and its board score is the sum of its nets over the rooms "
             f"(the board scores of a board sum to zero). The statistics below are {match['x']}'s against the field."
         )
+
+    def seatings(self, match: Match, record: Record) -> list[dict[str, str]]:
+        """A field room stores, per entrant, the unit it held (``units``)."""
+        return [seated_by_unit(match, dict(zip(room["units"], match["entrants"]))) for room in record["rooms"]]
 
     def entrant_stats(self, store: Store, match: Match) -> list[tuple[str, MatchStats]]:
         scores = store.entrant_scores(match["id"])

@@ -58,12 +58,19 @@ class TableKind(MatchKind):
     name = "progressive"
     rated = False
     several = True
+    against = "the other pair: the entrant's side's net at its table"
 
     def play(self, ctx: PlayContext, boards: list[tuple[int, Board]]) -> Iterator[Record]:
         return play_table(ctx.rules, boards, ctx.seated(), ctx.match["id"], ctx.halted)
 
     def entrant_stats(self, store: Store, match: Match) -> list[tuple[str, MatchStats]]:
         return FIELD.entrant_stats(store, match)
+
+    def seatings(self, match: Match, record: Record) -> list[dict[str, str]]:
+        return [dict(zip(SEATS, match["entrants"]))]
+
+    def room_label(self, record: Record, index: int) -> str:
+        return "the table"
 
     def note(self, match: Match) -> str:
         n, e, s, w = match["entrants"]
