@@ -17,6 +17,7 @@ from server.arena.live import live_stats, match_corrected, sprt_of
 from server.arena.ratings import leaderboard
 from server.arena.store import Store, StoreError
 from server.arena.tournaments import results
+from server.arena.visibility import gated
 from server.engine import game_spec, make_ruleset
 from server.engine.record import scores_after
 from server.web.context import arena
@@ -35,15 +36,17 @@ def public(t: dict) -> dict:
 
 def results_of(store: Store, tid: str) -> dict:
     """A tournament's results: the stored ones once it is finished, else computed from the
-    board pairs finished so far (the web pages serve the same)."""
-    return store.results(tid) or results(store, tid)
+    boards finished everywhere so far (``server.arena.visibility``; the pages serve the same)."""
+    return store.results(tid) or results(gated(store, tid), tid)
 
 
 def match_view(store: Store, mid: str, match: dict | None = None) -> dict:
     """A match as served: its statistics so far with the anytime-valid interval
     (``live_stats``), the luck-corrected mean, its sequential test's standing (in a
-    tournament with sprt), remote timeouts and faulty bots."""
+    tournament with sprt), remote timeouts and faulty bots; every figure over the boards
+    finished everywhere only (``server.arena.visibility``)."""
     m = match or store.match(mid)
+    store = gated(store, m["tournament"])
     kind = kind_of(m)
     players = m.get("entrants") or [m["x"], m["y"]]
     field = (
