@@ -137,7 +137,8 @@ def _complete(spec: Spec, request: dict[str, Any], roster: Roster) -> None:
     if rules.players != 4 or entrants_per_match(spec) != 2:
         raise SpecError(
             f"ruleset: Progressive Cinch is played by two partnerships at tables of four "
-            f"(RULES-family 11.2); {spec['ruleset']} with {rules.players} players is not"
+            f"(docs/rules/progressive.md); {spec['ruleset']} with {rules.players} players is not: play "
+            f"{BASE_RULESET} (the default: leave ruleset out) or another four-seat partnership game such as american62"
         )
     fixed = [f for f in ("boards", "first", "candidates", "references", "sprt") if f in request]
     if fixed:
