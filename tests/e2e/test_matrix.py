@@ -194,7 +194,8 @@ class RandomBot(sdk.Bot):
 
 @pytest.fixture(scope="module")
 def arena(redis_url, tmp_path_factory):
-    with fresh_store(redis_url) as store, back_end(redis_url, store):
+    # four workers on two cores: a worker playing a remote seat mostly waits for its answer
+    with fresh_store(redis_url) as store, back_end(redis_url, store, workers=4):
         api = start_api(redis_url, store)
         runners, cli_bot = [], None
         try:

@@ -1,8 +1,9 @@
 """A board pair's page (both rooms of a board side by side) and a finished table's hand,
-each as a step-through replay drawn from ``hands.timeline`` (a Cinch hand); a board of
-another game, or of a match of k entrants, is a table of its rooms (who held which
-seat, the score changes and nets); a table's hand of another game is drawn from its replay (``server.engine.replay``: the hands after
-the draw, the tricks, the scoring items) for its seats and sides.
+each as a step-through replay drawn from ``hands.timeline`` (a Cinch hand). A board of
+another game, of a match of k entrants or of a progressive table is a table of its rooms
+(who held which seat, the score changes and nets) followed by every room's hand; a hand of
+another game is drawn from its replay (``server.engine.replay``: the hands after the draw,
+the tricks, the scoring items) for its seats and sides, as a table's hand is.
 
 Gated exactly as the API: a board pair once the board is finished in every match of its
 tournament (``GET /api/v1/matches/<mid>/boards/<n>``), a table's hand once its game is
@@ -15,9 +16,10 @@ from typing import Any
 
 from flask import abort, render_template
 
-from server.arena.duplicate import net, nets
+from server.arena.duplicate import net, nets, units_of
 from server.arena.store import StoreError
-from server.engine import SEATS, HandState, replay
+from server.arena.tournaments import PROGRESSIVE
+from server.engine import SEATS, HandState, make_ruleset, replay, seats_for
 from server.engine.record import scores_after
 from server.engine.replay import start_hand
 from server.web.context import arena
@@ -93,9 +95,33 @@ def rooms_of(match: dict[str, Any], record: dict[str, Any]) -> list[dict[str, An
     ]
 
 
+def room_players(match: dict[str, Any], index: int, room: dict[str, Any]) -> dict[str, str]:
+    """Who sat at each seat of room ``index`` of a board of k entrants: the entrant holding
+    each seat's unit (``units``), a progressive table's entrants at N, E, S, W, or the
+    reference bot at every seat of a blind movement's par room."""
+    rules = make_ruleset(match["ruleset"], match["options"])
+    names, side_of = units_of(rules)
+    seats = seats_for(rules.players)
+    if match.get("kind") == PROGRESSIVE:
+        return dict(zip(seats, match["entrants"]))
+    if match.get("kind") == "blind" and index == 1:
+        return {seat: match["y"] for seat in seats}
+    by_unit = dict(zip(room["units"], match["entrants"]))
+    return {seat: by_unit[names[unit]] for seat, unit in zip(seats, side_of)}
+
+
+def played(room: dict[str, Any]) -> dict[str, Any]:
+    """A room's hand for its replay: a Cinch hand as the step-through ``timeline``, a hand of
+    another game as its replay (``server.engine.replay``)."""
+    if isinstance(start_hand(room), HandState):
+        return {"timeline": timeline(room), "plain": None}
+    return {"timeline": None, "plain": replay(room)}
+
+
 def field_rooms(match: dict[str, Any], record: dict[str, Any]) -> list[dict[str, Any]]:
     """The rooms of a board of a match of k entrants, each with the unit (seat) every
-    entrant held, the hand's result and each entrant's net there (``server.arena.duplicate.nets``)."""
+    entrant held, the hand's result, each entrant's net there (``server.arena.duplicate.nets``),
+    who sat at each seat and the hand to replay."""
     out = []
     for number, room in enumerate(record["rooms"], 1):
         delta = room["result"]["delta"]
@@ -108,6 +134,8 @@ def field_rooms(match: dict[str, Any], record: dict[str, Any]) -> list[dict[str,
                     {"bot": bot, "unit": unit, "delta": delta[unit], "net": float(by_unit[unit])}
                     for bot, unit in zip(match["entrants"], room["units"])
                 ],
+                "players": room_players(match, number - 1, room),
+                **played(room),
             }
         )
     return out
