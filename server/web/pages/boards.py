@@ -176,6 +176,7 @@ def board_pair_page(mid: str, board: int):
     cinch = isinstance(start_hand(record["rooms"][0]), HandState)
     if "entrants" in match or not cinch:  # k entrants, a progressive table, or a game drawn as rooms
         match, record = (match, record) if "entrants" in match else as_field(match, record)
+        rooms = field_rooms(match, record)
         return render_template(
             "board_field.html",
             match=match,
@@ -183,7 +184,8 @@ def board_pair_page(mid: str, board: int):
             tid=tid,
             board=board,
             record=record,
-            rooms=field_rooms(match, record),
+            rooms=rooms,
+            steps=max(len((room["timeline"] or room["plain"])["tricks"]) for room in rooms),
         )
     rooms = rooms_of(match, record)
     for room in rooms:
