@@ -235,15 +235,19 @@ def played(arena, request):
 
 # ---------------------------------------------------------------------------- one cell's checks
 FORMAT_NAMED = re.compile(r"\b(" + "|".join(FORMATS) + r")\b|blind movement")
+RULESET_NAMED = re.compile(r"\b(" + "|".join(GAMES) + r")\b")
 LINK = re.compile(r'href="(/[^"]*)"')
 
 
 def refusal_points_somewhere(arena: Arena, cell: Cell, detail: str) -> list[Cell]:
-    """The formats the refusal's detail proposes instead that the arena accepts for the same
-    ruleset and entrants. (Trusting the bot is no answer for its own kind: an untrusted bot
-    must have a format it may enter.)"""
+    """What the refusal's detail proposes instead that the arena accepts for the same kind of
+    entrant: another format for the ruleset, or another ruleset (at its default table) for
+    the format. (Trusting the bot is no answer for its own kind: an untrusted bot must have
+    a format it may enter.)"""
     named = {m.group(1) or "blind" for m in FORMAT_NAMED.finditer(detail)} - {cell.format}
     proposed = [cell.sibling(format=f) for f in sorted(named)]
+    rulesets = set(RULESET_NAMED.findall(detail)) - {cell.ruleset}
+    proposed += [cell.sibling(ruleset=r, players=GAMES[r].default.players) for r in sorted(rulesets)]
     return [c for c in proposed if isinstance(arena.create(c), str)]
 
 
