@@ -9,13 +9,10 @@ made, so no database it did not create is ever flushed.
 import logging
 import os
 import signal
-import uuid
 
 import pytest
-from redis import Redis
-from support.backend import back_end
+from support.backend import back_end, fresh_store
 
-from server.arena.store import Store
 from workers.embedded import EmbeddedRedis
 from workers.jobs import queue_for
 
@@ -41,23 +38,11 @@ def redis_url(tmp_path_factory):
         yield url
 
 
-def _delete_matching(redis: Redis, pattern: str) -> None:
-    keys = list(redis.scan_iter(match=pattern, count=1000))
-    for start in range(0, len(keys), 500):
-        redis.delete(*keys[start : start + 500])
-
-
 @pytest.fixture
 def store(redis_url):
-    """A Store under a fresh prefix; its keys and its queue's RQ keys are removed afterwards."""
-    redis = Redis.from_url(redis_url)
-    tag = f"test{uuid.uuid4().hex[:10]}"
-    store = Store(redis, prefix=tag)
-    store.queue_name = f"cinch-{tag}"
-    yield store
-    _delete_matching(redis, f"{tag}:*")
-    _delete_matching(redis, f"rq:*{tag}*")
-    redis.close()
+    """A Store under a fresh prefix, removed afterwards (``support.backend.fresh_store``)."""
+    with fresh_store(redis_url) as store:
+        yield store
 
 
 @pytest.fixture

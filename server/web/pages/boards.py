@@ -1,8 +1,9 @@
 """A board pair's page (both rooms of a board side by side) and a finished table's hand,
-each as a step-through replay drawn from ``hands.timeline`` (a Cinch hand); a board of
-another game, or of a match of k entrants, is a table of its rooms (who held which
-seat, the score changes and nets); a table's hand of another game is drawn from its replay (``server.engine.replay``: the hands after
-the draw, the tricks, the scoring items) for its seats and sides.
+each as a step-through replay drawn from ``hands.timeline`` (a Cinch hand). A board of
+another game, of a match of k entrants or of a progressive table is a table of its rooms
+(who held which seat, the score changes and nets) followed by every room's hand; a hand of
+another game is drawn from its replay (``server.engine.replay``: the hands after the draw,
+the tricks, the scoring items) for its seats and sides, as a table's hand is.
 
 Gated exactly as the API: a board pair once the board is finished in every match of its
 tournament (``GET /api/v1/matches/<mid>/boards/<n>``), a table's hand once its game is
@@ -17,6 +18,7 @@ from flask import abort, render_template
 
 from server.arena.duplicate import net, nets
 from server.arena.formats import kind_of
+from server.arena.formats.boards import board_view
 from server.arena.store import StoreError
 from server.engine import SEATS, HandState, replay
 from server.engine.record import scores_after
@@ -94,9 +96,18 @@ def rooms_of(match: dict[str, Any], record: dict[str, Any]) -> list[dict[str, An
     ]
 
 
-def field_rooms(match: dict[str, Any], record: dict[str, Any]) -> list[dict[str, Any]]:
+def played(room: dict[str, Any]) -> dict[str, Any]:
+    """A room's hand for its replay: a Cinch hand as the step-through ``timeline``, a hand of
+    another game as its replay (``server.engine.replay``)."""
+    if isinstance(start_hand(room), HandState):
+        return {"timeline": timeline(room), "plain": None}
+    return {"timeline": None, "plain": replay(room)}
+
+
+def field_rooms(match: dict[str, Any], record: dict[str, Any], seats: list[dict[str, str]]) -> list[dict[str, Any]]:
     """The rooms of a board of a match of k entrants, each with the unit (seat) every
-    entrant held, the hand's result and each entrant's net there (``server.arena.duplicate.nets``)."""
+    entrant held, the hand's result, each entrant's net there (``server.arena.duplicate.nets``),
+    who sat at each seat and the hand to replay."""
     out = []
     for number, room in enumerate(record["rooms"], 1):
         delta = room["result"]["delta"]
@@ -109,6 +120,8 @@ def field_rooms(match: dict[str, Any], record: dict[str, Any]) -> list[dict[str,
                     {"bot": bot, "unit": unit, "delta": delta[unit], "net": float(by_unit[unit])}
                     for bot, unit in zip(match["entrants"], room["units"])
                 ],
+                "players": seats[number - 1],
+                **played(room),
             }
         )
     return out
@@ -116,7 +129,8 @@ def field_rooms(match: dict[str, Any], record: dict[str, Any]) -> list[dict[str,
 
 def as_field(match: dict[str, Any], record: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     """A two-unit board of a game the Cinch timeline does not draw, in the field page's
-    terms: X and Y as entrants, each room saying which unit each held, and X's score
+    terms: X and Y as entrants, each room saying which unit each held (who sat at each
+    seat comes from ``formats.boards.board_view``), and X's score
     against Y's (the blind movement: the entrant's room at its side and the par room,
     whose nets at that side the score subtracts)."""
     first, second = (list(room["result"]["delta"]) for room in record["rooms"])
@@ -148,15 +162,20 @@ def board_pair_page(mid: str, board: int):
         )
     cinch = isinstance(start_hand(record["rooms"][0]), HandState)
     if "entrants" in match or not cinch:  # k entrants, a progressive table, or a game drawn as rooms
+        seats = [room["seats"] for room in board_view(match, record)["rooms"]]
+        note = kind_of(match).note(match)
         match, record = (match, record) if "entrants" in match else as_field(match, record)
+        rooms = field_rooms(match, record, seats)
         return render_template(
             "board_field.html",
+            note=note,
             match=match,
             mid=mid,
             tid=tid,
             board=board,
             record=record,
-            rooms=field_rooms(match, record),
+            rooms=rooms,
+            steps=max(len((room["timeline"] or room["plain"])["tricks"]) for room in rooms),
         )
     rooms = rooms_of(match, record)
     for room in rooms:

@@ -16,10 +16,12 @@ from typing import Any
 from flask import render_template
 
 from server.arena.formats import kind_of
+from server.arena.formats.boards import board_view
 from server.arena.live import mirrored_live
+from server.arena.progressive import bot_of
 from server.arena.store import Store
 from server.arena.tournaments import entrants
-from server.engine import BASE_RULESETS
+from server.engine.games import GAMES
 from server.web.context import arena
 from server.web.pages.blueprint import bp
 from server.web.pages.charts import Point, line_chart
@@ -34,36 +36,40 @@ FAULTS_SHOWN = 10
 
 def recent_matches(store: Store, bot: str, limit: int = RECENT) -> list[dict[str, Any]]:
     """The bot's matches, newest tournament first (schedule order within one), each as
-    ``match_view`` serves it plus the tournament, the opponent and the statistics seen
-    from the bot's side (``mine``)."""
+    ``match_view`` serves it plus the tournament, the other entrants (``opponents``) and the
+    bot's own statistics (``mine``): X's, Y's mirrored, or in a match of k entrants (a field,
+    a progressive table) the bot's own entrant's, its first copy's if it sits there twice."""
     out: list[dict[str, Any]] = []
     for tid in reversed(store.tournament_ids()):
         if bot not in entrants(store.tournament(tid)):
             continue
         for mid in store.match_ids(tid):
             match = store.match(mid)
-            if bot in (match["x"], match["y"]):
-                m = match_view(store, mid, match)
-                mine = m["stats"] if m["x"] == bot else mirrored_live(m["stats"])
-                out.append({**m, "tournament": tid, "opponent": m["y"] if m["x"] == bot else m["x"], "mine": mine})
-                if len(out) >= limit:
-                    return out
+            players = match.get("entrants") or [match["x"], match["y"]]
+            mine = [j for j, entrant in enumerate(players) if bot_of(entrant) == bot]
+            if not mine:
+                continue
+            m = match_view(store, mid, match)
+            if "entrant_stats" in m:
+                stats = m["entrant_stats"][mine[0]]
+            else:
+                stats = m["stats"] if mine[0] == 0 else mirrored_live(m["stats"])
+            opponents = [entrant for j, entrant in enumerate(players) if j != mine[0]]
+            out.append({**m, "tournament": tid, "opponents": opponents, "mine": stats})
+            if len(out) >= limit:
+                return out
     return out
 
 
-def seats_of(match: dict[str, Any], record: dict[str, Any], bot: str) -> Iterator[tuple[int, str]]:
-    """(room index, seats) where ``bot`` sat in a board-pair record. Two-room match: X at
-    N/S in room 1 and E/W in room 2, Y the other way. Blind: only the entrant's room
-    (the entrant at ``side``); the par room is the reference pair's alone and shared by
-    every entrant's match, so it is nobody's fault here."""
-    if kind_of(match).par_room:
-        side = record["side"]
-        other = "EW" if side == "NS" else "NS"
-        seats = (side if bot == match["x"] else "") + (other if bot == match["y"] else "")
-        yield 0, seats
-        return
-    yield 0, ("NS" if bot == match["x"] else "") + ("EW" if bot == match["y"] else "")
-    yield 1, ("EW" if bot == match["x"] else "") + ("NS" if bot == match["y"] else "")
+def seats_of(match: dict[str, Any], record: dict[str, Any], bot: str) -> Iterator[tuple[int, set[str]]]:
+    """(room index, seats) where ``bot`` sat in a stored board record, in every kind of match
+    (``formats.boards.board_view``: who held each seat of each room; a Progressive house copy
+    ``random#2`` is its bot). A par room is the references' alone and shared by every
+    entrant's match, so it is nobody's fault here."""
+    for index, room in enumerate(board_view(match, record)["rooms"]):
+        if kind_of(match).par_room and index > 0:
+            continue
+        yield index, {seat for seat, who in room["seats"].items() if bot_of(who) == bot}
 
 
 def replaced_decisions(store: Store, bot: str, matches: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -117,7 +123,7 @@ def bot_page(name: str):
     bot = bot_view(name)  # a 404 for an unknown bot (an HTML page here)
     recent = recent_matches(store, name)
     faults = replaced_decisions(store, name, recent[:FAULT_MATCHES])
-    rulesets = [r for r in BASE_RULESETS if r in bot["ratings"]]
+    rulesets = [r for r in GAMES if r in bot["ratings"]]  # every game it is rated in, in the registry's order
     return render_template(
         "bot.html",
         bot=bot,

@@ -10,6 +10,7 @@ from typing import Any
 from flask import abort, render_template
 
 from server.arena.anytime import MIN_BOARDS
+from server.arena.formats import format_of
 from server.arena.store import StoreError
 from server.web.context import arena
 from server.web.pages.blueprint import FINAL, bp
@@ -47,6 +48,7 @@ def tournament_page(tid: str):
     return render_template(
         "tournament.html",
         t=t,
+        fmt=format_of(t),
         results=res,
         order=order,
         cross=cross,

@@ -152,3 +152,65 @@ def test_every_two_unit_ruleset_has_its_board_pages(client, store: Store, queue)
         text = html(client.get(f"/matches/{mid}/boards/1"))
         record = client.get(f"/api/v1/matches/{mid}/boards/1").get_json()
         assert f"{record['score']:+d}" in text or str(record["score"]) in text, ruleset
+
+
+def replays(text):
+    """Each room's replay on a page: (seats whose cards are shown, trick winners, cards played)."""
+    out = []
+    for body in re.findall(r'<section class="room[^"]*" data-room="[^"]+".*?>(.*?)</section>', text, re.S):
+        shown = re.findall(r'<td class="dealt" data-seat="(\w+)">\s*<span class="cards"><span class="card', body)
+        winners = re.findall(r'<li class="trick" data-trick="\d+" data-winner="(\w+)"', body)
+        plays = re.findall(
+            r'<span class="play[^"]*" data-seat="\w+"><b>\w+</b> <span class="card[^"]*" data-card="(\w+)"', body
+        )
+        out.append((shown, winners, plays))
+    return out
+
+
+def played_board(store, queue, request):
+    """The first board of a tournament's first match, played (every match shares it only in
+    one-match tournaments, which these are)."""
+    tid = start(store, queue, {"boards": 1, "chunk": 1, **request}, "test")
+    mid = store.match_ids(tid)[0]
+    first = store.match(mid)["first"]
+    play_chunk_with(store, mid, first, first)
+    return mid, first
+
+
+def test_every_room_of_a_field_board_and_a_progressive_table_is_replayed(client, store: Store, queue):
+    """A board of k entrants (pitch's three single seats, widow_cinch's three sides of two),
+    of another game of two units, and a progressive table's board show, below the table of
+    nets, each room's hand as the table pages do: every seat's cards, the engine's tricks,
+    who sat where."""
+    for request in (
+        {"ruleset": "pitch", "options": {"players": 3}, "bots": ["random", "rule", "search"]},
+        {"ruleset": "widow_cinch", "bots": ["random", "rule", "search"]},
+        {"ruleset": "seven_up", "options": {"players": 2}, "bots": ["random", "rule"]},
+        {"format": "blind", "ruleset": "all_fives", "options": {"players": 2}, "bots": ["random"]},
+    ):
+        mid, board = played_board(store, queue, request)
+        record = client.get(f"/api/v1/matches/{mid}/boards/{board}").get_json()
+        text = html(client.get(f"/matches/{mid}/boards/{board}"))
+        shown = replays(text)
+        assert len(shown) == len(record["rooms"]) >= 2, request
+        for (seats, winners, plays), room in zip(shown, record["rooms"]):
+            expected = replay(room)
+            assert seats == expected["seats"], request
+            assert winners == [t["winner"] for t in expected["tricks"]], request
+            assert plays == [p["card"] for t in expected["tricks"] for p in t["plays"]], request
+        assert all(f'<td class="who">{bot}</td>' in text for bot in request["bots"]), request
+
+
+def test_a_progressive_tables_board_replays_its_one_room_with_each_entrant_at_its_seat(client, store: Store, queue):
+    tid = start(
+        store, queue, {"format": "progressive", "bots": ["random", "rule", "random#2", "rule#2"], "rounds": 1}, "test"
+    )
+    (mid,) = store.match_ids(tid)
+    play_chunk_with(store, mid, 1, 4)
+    match = store.match(mid)
+    text = html(client.get(f"/matches/{mid}/boards/2"))
+    ((seats, winners, plays),) = replays(text)
+    assert seats == list("NESW") and len(winners) == 6 and len(plays) >= 24
+    who = re.findall(r'<tr data-seat="(\w)"><th scope="row">\w</th><td class="who">([^<]+)</td>', text)
+    assert who[:4] == list(zip("NESW", match["entrants"]))
+    assert 'class="stepper" data-steps="6"' in text and "replay.js" in text

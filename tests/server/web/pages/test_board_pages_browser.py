@@ -90,3 +90,39 @@ def test_a_board_pair_steps_both_rooms_together_through_the_records_tricks(api, 
         at(2)
         page.screenshot(path=tmp_path / "board-360.png", full_page=True)
     only_local(requested)
+
+
+def test_a_field_boards_rooms_step_together_through_each_rooms_own_tricks(api, rq_workers, tmp_path):
+    """A board of three single seats (pitch at three): one control steps all three rooms'
+    replays (another game's, drawn from its replay), the script raising nothing."""
+    body = {"bots": ["random", "rule", "search"], "ruleset": "pitch", "options": {"players": 3}, "boards": 1}
+    created = api.call("POST", "/api/v1/tournaments", ADMIN, json=body)
+    assert created.status_code == 201, created.text
+    tid = created.json()["id"]
+    assert wait_finished(api, tid, timeout=300), "tournament did not finish"
+    (match,) = api.call("GET", f"/api/v1/tournaments/{tid}/matches").json()
+    record = api.call("GET", f"/api/v1/matches/{match['id']}/boards/1").json()
+    expected = [
+        [[[p["seat"], p["card"]] for p in t["plays"]] for t in replay(room)["tricks"]] for room in record["rooms"]
+    ]
+    steps = max(len(tricks) for tricks in expected)
+
+    with chromium_page() as (page, requested):
+        errors = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(f"{api.base}/matches/{match['id']}/boards/1", wait_until="networkidle")
+        rooms = page.locator(".replay .room").evaluate_all(ROOMS)
+        assert [r["key"] for r in rooms] == ["1", "2", "3"]
+        assert [[t["plays"] for t in r["tricks"]] for r in rooms] == expected
+        assert (
+            page.locator(".stepper").is_visible() and page.locator(".step-label").inner_text() == f"Trick 1 of {steps}"
+        )
+        page.keyboard.press("ArrowRight")
+        now = page.locator(".replay .room").evaluate_all(ROOMS)
+        assert [r["current"] for r in now] == ["2"] * 3
+        assert all([t["number"] for t in r["tricks"] if not t["hidden"]] == [1, 2] for r in now)
+        page.keyboard.press("End")
+        assert page.locator(".step-label").inner_text() == f"Trick {steps} of {steps}"
+        page.screenshot(path=tmp_path / "field-board.png", full_page=True)
+    assert not errors, errors
+    only_local(requested)

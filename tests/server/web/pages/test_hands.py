@@ -14,7 +14,7 @@ from server.engine.playout import random_action
 from server.engine.replay import start_hand
 from server.web.pages.hands import timeline
 
-CASES = Path(__file__).parents[1] / "engine" / "data"  # shared/rule-cases, as copied into the repo
+CASES = Path(__file__).parents[3] / "server" / "engine" / "data"  # shared/rule-cases, as copied into the repo
 
 
 def full_cases(ruleset):
