@@ -109,7 +109,7 @@ class Arena:
         )
         wait_until(lambda: requests.get(f"{self.base}/ready", timeout=2).status_code == 200, 60, "cinch serve")
         token = requests.post(f"{self.base}/bots", json={"name": "flaky"}, timeout=10).json()["token"]
-        bot_env = {**os.environ, "PYTHONPATH": str(Path(__file__).parent), "PYTHONUNBUFFERED": "1"}
+        bot_env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2] / "support"), "PYTHONUNBUFFERED": "1"}
         self.bot_log = tmp / "bot.log"
         self.bot = subprocess.Popen(
             [

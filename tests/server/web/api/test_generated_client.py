@@ -12,7 +12,7 @@ from pathlib import Path
 
 from support.apiclient import ADMIN
 
-BOT = Path(__file__).with_name("generated_bot.py")
+BOT = Path(__file__).parents[3] / "support" / "generated_bot.py"
 
 # Strict for the bot and for every model and operation generated from the document. The
 # generator's fixed client.py (the same for any document) passes ``*args: object`` to
