@@ -31,7 +31,7 @@ from support.sdkharness import BotProcess, cinch_command, run_cli
 
 import sdk
 from server.arena.duplicate import units_of
-from server.arena.tournaments import FORMATS, PROGRESSIVE
+from server.arena.tournaments import FORMATS
 from server.cli import sdk_cmd
 from server.engine import make_ruleset, seats_for
 from server.engine.games import GAMES
@@ -104,34 +104,11 @@ class Cell:
         return Cell(**{**self.__dict__, **change})
 
 
-def progressive_table(ruleset: str, players: int) -> bool:
-    """Progressive Cinch seats two partnerships at a table of four (RULES-family 11.2)."""
-    return players == 4 and units(ruleset, players) == 2
-
-
-def known_bad(cell: Cell) -> str | None:
-    """Why a cell is known to fail today (the lead's rewrite of the formats fixes these)."""
-    if cell.kind == "untrusted" and cell.m > 2 and cell.format != PROGRESSIVE:
-        return (
-            "an untrusted bot cannot enter a game of 3+ sides: blind refuses it (play a round_robin or gauntlet) "
-            "and round robin / gauntlet refuse it (untrusted bots play the blind movement)"
-        )
-    if cell.format == PROGRESSIVE and not progressive_table(*cell.table):
-        return "progressive refuses a ruleset that is not two partnerships of four without naming one that works"
-    return None
-
-
 CELLS = [Cell(r, p, f, k) for r, p in TABLES for f in FORMATS for k in KINDS]
 
 
 class NothingWorks(AssertionError):
-    """A refusal that names no combination the arena accepts: what a known-bad cell raises."""
-
-
-def param(cell: Cell) -> Any:
-    reason = known_bad(cell)
-    marks = [pytest.mark.xfail(strict=True, raises=NothingWorks, reason=reason)] if reason else []
-    return pytest.param(cell, id=cell.id, marks=marks)
+    """A refusal that names no combination the arena accepts."""
 
 
 # ---------------------------------------------------------------------------- the shared arena
@@ -324,7 +301,7 @@ def check_pages(arena: Arena, cell: Cell, tid: str, read: dict[str, Any]) -> Non
     assert f'class="active" aria-current="page">{cell.ruleset}</a>' in leaderboard, "the ruleset's own tab"
 
 
-@pytest.mark.parametrize("cell", [param(c) for c in CELLS])
+@pytest.mark.parametrize("cell", CELLS, ids=[c.id for c in CELLS])
 def test_cell(played, cell):
     outcome = played.create(cell)
     if not isinstance(outcome, str):
