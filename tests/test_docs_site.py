@@ -101,3 +101,12 @@ def test_citation_rewrite_is_idempotent() -> None:
     )
     assert len(changes) == 4
     assert tool.rewrite(once) == (once, [])
+
+
+def test_readme_is_a_front_door() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(readme.splitlines()) <= 250
+    assert "./dev start" in readme and "./dev test" in readme
+    for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", readme):
+        if not target.startswith(("http://", "https://")):
+            assert (ROOT / target).exists(), f"README links to {target}, which is not in the repository"
