@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs" / "rules"
 SCAN = ("server", "workers", "sdk", "tests", "tools", "benchmarks", "examples")
 SUFFIXES = {".py", ".html", ".js"}
-SKIP = {Path(__file__).resolve()}
+SKIP = {Path(__file__).resolve(), ROOT / "tests" / "test_docs_site.py"}  # this file and its test hold samples
 
 # RULES.md: the two Cinch rulesets and what every ruleset shares.
 RULES_MD = {
@@ -171,7 +171,8 @@ FAMILY = {
 }
 
 # Citations whose wording the general rule cannot read (a bare "section N", a citation of a
-# whole file, a section of one file labelled with the other's name): exact text, replaced first.
+# whole file, a section of one file labelled with the other's name, a README section that
+# moved into docs/): exact text, replaced first.
 PHRASES = {
     "named variations from section 4 are": "named variations from docs/rules/foster51.md#options are",
     "(section 11's base: a 4-seat": "(docs/rules/progressive.md#base: a 4-seat",
@@ -181,6 +182,10 @@ PHRASES = {
     "variants of RULES-family (": "variants of the family (docs/rules/index.md#family: ",
     "(RULES-family replay contract)": "(the family's replay contract: tests/server/engine/data/family/README.md)",
     "RULES.md 2, 16.10": "docs/rules/common.md#reshuffle, docs/rules/rulings.md#reshuffles",
+    # README sections that moved into the docs pages
+    "describe the resulting hand (see README)": "describe the resulting hand (see docs/writing-a-bot.md#cinch-replay-the-hand-auditor)",
+    'not rated: see README, "Progressive Cinch"': "not rated: see docs/rules/progressive.md#not-rated",
+    "(contract in the README)": "(contract in docs/writing-a-bot.md#cinch-replay-the-hand-auditor)",
 }
 
 REF = r"(?:F\d+|\d+(?:\.\d+)?)"
