@@ -182,6 +182,9 @@ PHRASES = {
     "variants of RULES-family (": "variants of the family (docs/rules/index.md#family: ",
     "(RULES-family replay contract)": "(the family's replay contract: tests/server/engine/data/family/README.md)",
     "RULES.md 2, 16.10": "docs/rules/common.md#reshuffle, docs/rules/rulings.md#reshuffles",
+    'RULES.md section 1 "Play" (and RULES-family F5)': "docs/rules/common.md#play",
+    'RULES.md 5\'s "clear error naming the rule"': 'the "clear error naming the rule" of docs/rules/actions.md#refusals',
+    "RULES-family 9.8's order": "the order of docs/rules/widow_cinch.md#game",
     # README sections that moved into the docs pages
     "describe the resulting hand (see README)": "describe the resulting hand (see docs/writing-a-bot.md#cinch-replay-the-hand-auditor)",
     'not rated: see README, "Progressive Cinch"': "not rated: see docs/rules/progressive.md#not-rated",
