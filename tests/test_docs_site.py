@@ -110,3 +110,12 @@ def test_readme_is_a_front_door() -> None:
     for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", readme):
         if not target.startswith(("http://", "https://")):
             assert (ROOT / target).exists(), f"README links to {target}, which is not in the repository"
+
+
+def test_code_cites_the_docs_not_section_numbers() -> None:
+    """Every rules citation in the code points into docs/rules/. A module merged with an old
+    citation (``RULES-family 11.2``) fails here until ``python tools/cite_rules.py`` is run."""
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "cite_rules.py"), "--check"], cwd=ROOT, capture_output=True, text=True
+    )
+    assert run.returncode == 0, "run `python tools/cite_rules.py`:\n" + run.stdout
