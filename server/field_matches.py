@@ -1,4 +1,4 @@
-"""Matches of k entrants (a ruleset with k > 2 units: single seats, RULES-family section 12).
+"""Matches of k entrants (a ruleset with k > 2 units: single seats, docs/rules/duplicate.md).
 
 Such a match plays each board in every room of its seating plan (``workers.match.seatings``:
 ``rotate``, k rooms, or ``permute``, all k! seatings), every entrant holding every unit

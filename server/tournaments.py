@@ -10,7 +10,7 @@ A tournament is a list of duplicate matches on the same boards. Formats:
   round robin plays every ``m``-subset of ``bots``, a gauntlet every candidate with every
   ``m - 1`` references; ``rooms`` (``rotate``, or ``permute`` for ``m <= 4``) is its
   seating plan. The blind movement and ``sprt`` are for two units only;
-* ``progressive``: Progressive Cinch (RULES-family section 11, ``server.progressive``):
+* ``progressive``: Progressive Cinch (docs/rules/progressive.md, ``server.progressive``):
   individual ``bots`` at tables of four, four boards a round, the winning pair of a
   table moving up and the partners dividing; each table of a round is one 4-board match
   (``kind: "progressive"``, one room a board) and the next round's tables are added once
@@ -69,7 +69,7 @@ from .store import Store
 
 FORMATS = ("round_robin", "gauntlet", "blind", "progressive")
 PROGRESSIVE = "progressive"  # the format, and the kind of its table matches
-PROGRESSIVE_BASE = "foster51"  # RULES-family 11.2: "The ordinary game of Cinch is played"
+PROGRESSIVE_BASE = "foster51"  # docs/rules/progressive.md#base: "The ordinary game of Cinch is played"
 MAX_ROUNDS = 250  # the published 4-seat set's 1,000 boards
 TWO_ROOM = ("round_robin", "gauntlet")
 SECRET = "secret"  # ``deals``: a fresh secret set, committed at creation, revealed at the end
@@ -255,7 +255,7 @@ def _entrants(spec: dict[str, Any], roster: dict[str, dict[str, Any]]) -> None:
 
 
 def _progressive(spec: dict[str, Any], request: dict[str, Any], roster: dict[str, dict[str, Any]]) -> None:
-    """Check and complete a progressive tournament (RULES-family 11): a 4-seat partnership
+    """Check and complete a progressive tournament (docs/rules/progressive.md): a 4-seat partnership
     ruleset, at least ``MIN_ENTRANTS`` bots, ``rounds`` (default ``2T``); its boards are
     fixed by the rounds (round r plays boards 4r-3..4r), one job a table unless ``chunk``
     says. Every entrant plays each board once, so untrusted bots may enter."""
@@ -263,7 +263,7 @@ def _progressive(spec: dict[str, Any], request: dict[str, Any], roster: dict[str
     if rules.players != 4 or entrants_per_match(spec) != 2:
         raise SpecError(
             f"ruleset: Progressive Cinch is played by two partnerships at tables of four "
-            f"(RULES-family 11.2); {spec['ruleset']} with {rules.players} players is not"
+            f"(docs/rules/progressive.md#base); {spec['ruleset']} with {rules.players} players is not"
         )
     fixed = [f for f in ("boards", "first", "candidates", "references", "sprt") if f in request]
     if fixed:
@@ -361,7 +361,7 @@ def _deals(spec: dict[str, Any], roster: dict[str, dict[str, Any]]) -> None:
 
 def fit_boards(spec: dict[str, Any], deal_count: int, players: int = 4, deck: int = 52) -> None:
     """Check that boards first..first+boards-1 exist in a deal set of ``deal_count`` boards
-    and that the set is dealt for the ruleset's table size and deck (RULES-family F2: a
+    and that the set is dealt for the ruleset's table size and deck (docs/rules/common.md#cards: a
     52-card set never deals snoozer, nor a 53-card set another game)."""
     wanted, cards = table_shape(spec["ruleset"], spec["options"])
     if players != wanted:
@@ -403,7 +403,9 @@ def plan_matches(spec: dict[str, Any], deal_seed: str | None = None) -> list[dic
     """
     if spec["format"] == PROGRESSIVE:
         if deal_seed is None:
-            raise ValueError("a progressive tournament is seated from its deal set's seed (RULES-family 11.5)")
+            raise ValueError(
+                "a progressive tournament is seated from its deal set's seed (docs/rules/progressive.md#first-seating)"
+            )
         return round_matches(spec, 1, first_seating(deal_seed, spec["bots"]))
     common = _common(spec)
     last = spec["first"] + spec["boards"] - 1
@@ -479,14 +481,14 @@ def round_matches(spec: dict[str, Any], round_: int, seating: list[tuple[str, ..
 
 
 def deal_seed(store: Store, spec: dict[str, Any]) -> str:
-    """``S`` of RULES-family 11: the tournament's deal-set seed (kept in the store, and
+    """``S`` of docs/rules/progressive.md: the tournament's deal-set seed (kept in the store, and
     served only once a secret set's tournament is finished)."""
     return (store.dealset_meta(spec["deals"]) or {})["seed"]
 
 
 def table_scores(store: Store, match: dict[str, Any]) -> tuple[int, int, int]:
     """A progressive table's (N/S table score, E/W table score, boards stored): the sums
-    of the pairs' hand score changes over its boards stored so far (RULES-family 11.3)."""
+    of the pairs' hand score changes over its boards stored so far (docs/rules/progressive.md#rounds)."""
     ns = ew = 0
     boards = 0
     for number in range(match["first"], match["last"] + 1):
@@ -749,7 +751,7 @@ def after_match_progress(store: Store, match: dict[str, Any]) -> bool:
     if mid not in store.complete_matches(tid) and not decide(store, match):
         return False
     if match.get("kind") == PROGRESSIVE:
-        advance(store, tid)  # not rated: see README, "Progressive Cinch"
+        advance(store, tid)  # not rated: see docs/rules/progressive.md#not-rated
     else:
         rate_match(store, match)
     return finish_if_complete(store, tid)
@@ -944,7 +946,7 @@ def seated_summary(match: dict[str, Any], entries: list[tuple[str, MatchStats]])
 
 def progressive_results(store: Store, spec: dict[str, Any]) -> dict[str, Any]:
     """A progressive tournament's results over the tables finished so far: the standings
-    of RULES-family 11.8 (``server.progressive.standings``; the house entrants have no
+    of docs/rules/progressive.md#standing (``server.progressive.standings``; the house entrants have no
     row), each round's tables (seats, table scores, winner) and each table as a match.
 
     A standings row has the common shape, read the progressive way: ``matches`` the
