@@ -17,7 +17,7 @@ american62 unless ``--ruleset``, with ``--options`` such as ``{"players": 3}``):
 random, then search vs rule. With two units (partnerships, or two single seats) the
 score of a board is X's net over both rooms; with more, X plays one unit against the
 other bot at every other unit, in every room of the rotation, and its score is the sum
-of its nets against the field (RULES-family 12.5, ``server.arena.duplicate.play_boards``). Each
+of its nets against the field (docs/rules/duplicate.md#net, ``server.arena.duplicate.play_boards``). Each
 line gives the mean per board with its 95% interval (``server.arena.stats.summarize``), and
 boards won/tied/lost. One process, so one core; run it on a quiet machine for timings.
 """

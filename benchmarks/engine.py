@@ -3,7 +3,7 @@
     python benchmarks/engine.py [--seconds 3] [--ruleset NAME ...]
 
 Prints, per ruleset and table size: hands/s through the fast layer (what search bots use), hands/s
-through the wire layer (legal_actions + apply on RULES.md 6 actions, what the match
+through the wire layer (legal_actions + apply on docs/rules/actions.md#wire-format actions, what the match
 runner uses), and microseconds per legal-action generation and per observation.
 It uses one process, so one core, and counts that process's CPU time (``process_time``),
 so other work on the machine slows the run but not the figures (much: caches and

@@ -39,10 +39,10 @@ JOKER = "JK"
 DECK_53 = (*ALL_CARDS, JOKER)  # snoozer's pack
 PLAIN_TRUMPS = frozenset({"seven_up", "pitch", "all_fives", "auction_pitch", "pedro", "snoozer"})
 JOKER_RULESETS = frozenset({"snoozer"})
-"""The rulesets played with the 53-card pack (RULES-family F2)."""
+"""The rulesets played with the 53-card pack (docs/rules/common.md#cards)."""
 SNOOZER_POINTS = {"T": 1, "3": 3, "5": 5, "9": 9, JOKER: 15}
 """snoozer's counting trumps besides High, Low and Jack (1 each), by rank; the joker by name."""
-"""The rulesets whose trumps are the suit's thirteen cards (RULES-family F4, *plain*)."""
+"""The rulesets whose trumps are the suit's thirteen cards (docs/rules/common.md#trumps, *plain*)."""
 
 
 def rank(card: str) -> str:

@@ -231,7 +231,7 @@ class Standing(Model):
 
 @dataclass
 class ProgressiveTable(Model):
-    """One table of a progressive round (RULES-family 11): entrants by seat, partners at
+    """One table of a progressive round (docs/rules/progressive.md): entrants by seat, partners at
     N/S and E/W; the pairs' table scores so far; the winning side once its four boards
     are played."""
 

@@ -24,7 +24,7 @@ Action = dict[str, Any]
 # What is asked, named by the phase that asks it ("bidding" asks for a bid); the All Fours
 # games add the eldest's beg or stand, the dealer's give or run, and a bunch proposal
 # and its answer, the auction games the eldest's sale, widow_cinch the declarer's widow,
-# taken or left, and auction_cinch the declarer's call (RULES-family section 13).
+# taken or left, and auction_cinch the declarer's call (docs/rules/actions.md#family-actions).
 DECISIONS = ("bid", "trump", "discard", "rob", "play", "beg", "give", "bunch", "accept", "sale", "widow", "call")
 _KIND_OF_TYPE = {
     "pass": "bid",

@@ -16,7 +16,7 @@ away the part of the result that V sees coming from the draw.
 
 The chance event. Given the 36 dealt cards, the canonical generator makes the stock a
 uniformly random order of the other 16 and the board's seed a uniformly random key for
-any rebuilt stock (RULES.md section 2). Nothing any player does before the dealer robs
+any rebuilt stock (docs/rules/common.md#boards). Nothing any player does before the dealer robs
 the pack depends on the stock: the bids, trump and every non-dealer discard are decided
 from the player's own hand and public facts, and nobody sees another's draw. So the
 whole draw is one chance event, resolved at the first point where a player has seen
@@ -177,7 +177,7 @@ def value(state: HandState) -> float:
 
 def _at(rules: Ruleset, board: Board, actions: Iterable[dict[str, Any]]) -> HandState | None:
     """The state after ``actions`` on ``board``; None when this stock cannot be drawn
-    from at all (every discard a trump: RULES.md section 2 has no card to give)."""
+    from at all (every discard a trump: docs/rules/common.md#boards has no card to give)."""
     state = HandState(rules, board)
     try:
         for action in actions:

@@ -3,10 +3,10 @@
 A deal set is JSON Lines so that an error can name its line: a header line
 ``{"format": "cinch-deals/1", "name": ..., "seed": ..., "boards": N}`` and then one
 board per line ``{"board": n, "dealer": ..., "deck": [...], "seed": ...}``. A set made
-by the canonical generator can be rebuilt from its seed alone (RULES.md section 2);
+by the canonical generator can be rebuilt from its seed alone (docs/rules/common.md#boards);
 ``verify`` checks that it was.
 
-A set is made for one table shape and one deck (RULES-family F2): the header says
+A set is made for one table shape and one deck (docs/rules/common.md#cards): the header says
 ``"players": k`` when k is not 4, and the dealers are then ``P1`` ... ``Pk``; it says
 ``"deck": 53`` for snoozer's pack with the joker. A four-seat 52-card header has neither
 field, so the files published before the family stay byte for byte the same.

@@ -4,7 +4,7 @@ movement's single room.
 A room is one hand of a board with one agent per seat (``play_room``); its record is the
 one record of a played hand (``server.engine.record.hand_record``: a complete
 ``cinch replay`` input with its result). Entrants control *units*, the hand's sides: a
-partnership of two seats or a single seat (RULES-family section 12).
+partnership of two seats or a single seat (docs/rules/duplicate.md).
 
 * Any shape (``play_boards``): each board is played in every room of a seating plan
   (``seatings``: rotate, or all permutations), the rooms of different boards
@@ -42,7 +42,7 @@ from server.engine.playout import default_action
 from server.engine.record import hand_record
 
 ROOMS = ("rotate", "permute")
-MAX_PERMUTE = 4  # RULES-family 12.4: all k! seatings only for k <= 4
+MAX_PERMUTE = 4  # docs/rules/duplicate.md#permute: all k! seatings only for k <= 4
 
 
 def play_room(rules: Ruleset, board: Board, agents: Sequence[Agent]) -> dict[str, Any]:
@@ -82,7 +82,7 @@ def play_sides(rules: Ruleset, board: Board, ns: Agent, ew: Agent) -> dict[str, 
 
 # ---------------------------------------------------------------- nets and seatings
 def nets(delta: Mapping[str, int], units: Sequence[str]) -> list[Fraction]:
-    """Each unit's net in a room, in ``units`` order (RULES-family 12.5): its score change
+    """Each unit's net in a room, in ``units`` order (docs/rules/duplicate.md#net): its score change
     less the mean change of the other units. Exact, and they sum to zero."""
     if len(units) < 2:
         raise ValueError("a net needs at least two units")
@@ -104,7 +104,7 @@ def as_number(value: Fraction) -> int | float:
 
 def seatings(k: int, rooms: str = "rotate", single_seats: bool = True) -> list[tuple[int, ...]]:
     """The rooms of a board for ``k`` entrants: room ``r``'s tuple gives each entrant's
-    unit index. ``rotate``: ``k`` rooms, X_j at unit ``(j + r) % k`` (RULES-family 12.2,
+    unit index. ``rotate``: ``k`` rooms, X_j at unit ``(j + r) % k`` (docs/rules/duplicate.md#single-seats,
     and 12.3 for widow_cinch's three sides of two); ``permute``: all ``k!`` seatings, for
     ``k <= 4`` single seats (12.4; refused for sides of two, whose rooms rotate, 12.3)."""
     if k < 2:
@@ -114,7 +114,7 @@ def seatings(k: int, rooms: str = "rotate", single_seats: bool = True) -> list[t
     if rooms == "permute" and not single_seats and k > 2:
         raise ValueError(
             f"rooms=permute is for single seats; these {k} entrants each hold a side of two, "
-            f"whose {k} rooms rotate (RULES-family 12.3): use rotate"
+            f"whose {k} rooms rotate (docs/rules/duplicate.md#three-sides): use rotate"
         )
     if rooms == "permute":
         if k > MAX_PERMUTE:
@@ -197,7 +197,7 @@ def play_table(
     context: str = "",
     should_stop: Callable[[], bool] = lambda: False,
 ) -> Iterator[dict[str, Any]]:
-    """A Progressive Cinch table (RULES-family 11): one room a board, ``seated[i]`` an
+    """A Progressive Cinch table (docs/rules/progressive.md): one room a board, ``seated[i]`` an
     individual entrant at seat ``i`` (N, E, S, W), partners at N/S and E/W. Yields each
     board's record (``board_record``: every entrant's score is its side's net) as the
     room ends; stops between rooms when ``should_stop()`` says so."""

@@ -1,4 +1,4 @@
-"""Progressive Cinch (RULES-family section 11): the movement and the standings, pure.
+"""Progressive Cinch (docs/rules/progressive.md): the movement and the standings, pure.
 
 Individual entrants sit at tables of four; every round each table plays four deals
 (boards ``4r-3 .. 4r`` of the tournament's deal set, dealt by N, E, S and W in turn); the

@@ -10,7 +10,7 @@ A tournament is a list of duplicate matches on the same boards. Formats:
   round robin plays every ``m``-subset of ``bots``, a gauntlet every candidate with every
   ``m - 1`` references; ``rooms`` (``rotate``, or ``permute`` for ``m <= 4``) is its
   seating plan. The blind movement and ``sprt`` are for two units only;
-* ``progressive``: Progressive Cinch (RULES-family section 11, ``server.arena.progressive``):
+* ``progressive``: Progressive Cinch (docs/rules/progressive.md, ``server.arena.progressive``):
   individual ``bots`` at tables of four, four boards a round, the winning pair of a
   table moving up and the partners dividing; each table of a round is one 4-board match
   (``kind: "progressive"``, one room a board) and the next round's tables are added once
@@ -199,7 +199,7 @@ def _deals(spec: Spec, roster: Roster) -> None:
 
 def fit_boards(spec: dict[str, Any], deal_count: int, players: int = 4, deck: int = 52) -> None:
     """Check that boards first..first+boards-1 exist in a deal set of ``deal_count`` boards
-    and that the set is dealt for the ruleset's table size and deck (RULES-family F2: a
+    and that the set is dealt for the ruleset's table size and deck (docs/rules/common.md#cards: a
     52-card set never deals snoozer, nor a 53-card set another game)."""
     wanted, cards = table_shape(spec["ruleset"], spec["options"])
     if players != wanted:

@@ -1,4 +1,4 @@
-"""``cinch replay``: audit one hand from its board and actions (contract in the README)."""
+"""``cinch replay``: audit one hand from its board and actions (contract in docs/writing-a-bot.md#cinch-replay-the-hand-auditor)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """``cinch tournament``: the main job, a duplicate tournament of bots through RQ workers.
 
     cinch tournament [--bots ...] [--boards N] ...   run a new one to the end, with a progress bar
-    cinch tournament --format progressive --rounds N --bots ...   Progressive Cinch (RULES-family 11)
+    cinch tournament --format progressive --rounds N --bots ...   Progressive Cinch (docs/rules/progressive.md)
                      [--sprt [--delta0 ...]]         ... each match stopped once its sequential test decides
     cinch tournament resume ID                       continue an interrupted, cancelled or failed one
     cinch tournament cancel ID                       stop one for good (its queued jobs are removed)

@@ -1,6 +1,6 @@
 """Boards: everything chance decides about a hand, and the canonical generator.
 
-RULES.md section 2 fixes the generator with sha256 over plain strings so that anyone, in
+docs/rules/common.md#boards fixes the generator with sha256 over plain strings so that anyone, in
 any language, can rebuild a published deal set from its seed; the reshuffle order of a
 rebuilt stock is derived the same way from the board's own seed. Nothing here reads
 files: deal-set files live in ``server.arena.dealsets``.
@@ -59,7 +59,7 @@ def _other_deck(deck: Any, size: int) -> str:
     """The hint when a deck is of the family's other size (a 52-card set for snoozer,
     or the reverse)."""
     if isinstance(deck, list) and len(deck) in (52, 53) and len(deck) != size:
-        return f", not {len(deck)}: a deal set is made for one deck size (RULES-family F2)"
+        return f", not {len(deck)}: a deal set is made for one deck size (docs/rules/common.md#cards)"
     return ""
 
 
@@ -69,7 +69,7 @@ def _sha(text: str) -> str:
 
 def generate_board(set_seed: str, number: int, seats: Sequence[str] = SEATS, size: int = 52) -> Board:
     """Board ``number`` (1-based) of the deal set named ``set_seed`` for a table of
-    ``seats`` and a deck of ``size`` cards (RULES.md section 2, RULES-family F2: the dealer
+    ``seats`` and a deck of ``size`` cards (docs/rules/common.md#boards, docs/rules/common.md#cards: the dealer
     depends on the seats, the order on the card set, ``JK`` sorted by its own hash)."""
     if number < 1:
         raise ValueError("board numbers start at 1")
@@ -79,7 +79,7 @@ def generate_board(set_seed: str, number: int, seats: Sequence[str] = SEATS, siz
 
 def bunch_order(seed: str, b: int) -> tuple[int, ...]:
     """The deck of the ``b``-th bunch (a new deal by the same dealer) on a board
-    (RULES-family 1.6)."""
+    (docs/rules/seven_up.md#bunch)."""
     return tuple(sorted(range(52), key=lambda c: _sha(f"{seed}/bunch/{b}/{CARD_NAMES[c]}")))
 
 

@@ -2,7 +2,7 @@
 
 The engine is the inner loop of every search bot and benchmark, so cards are ints
 (``suit * 13 + rank``) and sets of cards are 52-bit masks; snoozer's joker ``JK``
-(RULES-family F2) is card 52, after every suit card, so a 53-card mask only adds a bit
+(docs/rules/common.md#cards) is card 52, after every suit card, so a 53-card mask only adds a bit
 and nothing about the 52 others moves. Everything that depends on
 the trump suit (which suit a card belongs to, how trumps rank, what counts) is computed
 once per trump suit here, so the play loop only indexes tables. Card *strings* such as
@@ -20,7 +20,7 @@ SIDES = ("NS", "EW")
 
 
 def seats_for(players: int) -> tuple[str, ...]:
-    """The seat names of a ``players``-seat table, clockwise (RULES-family F1)."""
+    """The seat names of a ``players``-seat table, clockwise (docs/rules/common.md#seats)."""
     return SEATS if players == 4 else tuple(f"P{i}" for i in range(1, players + 1))
 
 
@@ -43,7 +43,7 @@ def deck_mask(size: int) -> int:
 FIVE, TWO, TEN, JACK, ACE = 3, 0, 8, 9, 12
 THREE, NINE, QUEEN, KING = 1, 7, 10, 11
 
-# Pips for Game (RULES-family F7), by card: A 4, K 3, Q 2, J 1, T 10 in every suit.
+# Pips for Game (docs/rules/common.md#pips), by card: A 4, K 3, Q 2, J 1, T 10 in every suit.
 PIPS: tuple[int, ...] = (*({ACE: 4, KING: 3, QUEEN: 2, JACK: 1, TEN: 10}.get(c % 13, 0) for c in range(52)), 0)
 
 
@@ -145,7 +145,7 @@ TRUMP_TABLES: tuple[TrumpTables, ...] = tuple(TrumpTables(t) for t in range(4))
 
 
 class PlainTrumpTables:
-    """The tables for *plain* trumps (RULES-family F4): the 13 cards of the suit, A high.
+    """The tables for *plain* trumps (docs/rules/common.md#trumps): the 13 cards of the suit, A high.
 
     Same fields as ``TrumpTables`` so that the trick code serves both; no card counts by
     itself here (the All Fours games score High, Low, Jack and Game at the end).
@@ -170,7 +170,7 @@ PLAIN_TRUMP_TABLES: tuple[PlainTrumpTables, ...] = tuple(PlainTrumpTables(t) for
 
 
 class JokerTrumpTables(PlainTrumpTables):
-    """snoozer's trumps (RULES-family F4, 6.2): the 13 cards of the suit, then ``JK`` below
+    """snoozer's trumps (docs/rules/common.md#trumps, docs/rules/snoozer.md#joker): the 13 cards of the suit, then ``JK`` below
     the ``2``. The joker belongs to the trump suit, so it follows a trump lead, may be
     played at will on a plain lead, makes its own lead a trump lead, and beats every plain
     card while losing to every other trump (strength 99, just under the 2's 100)."""

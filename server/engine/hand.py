@@ -5,8 +5,8 @@ deriving from ``Hand``. The API, workers, bots, replays and pages use only what 
 declared here, so none of them knows which game it runs, how many seats there are or
 whether the sides are partnerships. Two layers, as in the Cinch hand:
 
-* the *wire* layer: ``legal_actions`` and ``apply`` in RULES.md section 6 /
-  RULES-family section 13 form; a refused action raises ``IllegalAction`` and changes
+* the *wire* layer: ``legal_actions`` and ``apply`` in docs/rules/actions.md#wire-format /
+  docs/rules/actions.md#family-actions form; a refused action raises ``IllegalAction`` and changes
   nothing;
 * the *fast* layer for search and benchmarks: ``hands`` (card masks per seat),
   ``legal_plays``/``do_play`` during the play, and ``random_step`` for every decision.
@@ -74,7 +74,7 @@ class Hand:
     @classmethod
     def start(cls, rules: Ruleset, board: Board, scores: tuple[int, ...] | None) -> Hand:
         """A fresh hand. ``scores`` None: a duplicate board, played in full from zeros
-        with no target (RULES-family F9); else a hand of a game at these scores, where the
+        with no target (docs/rules/common.md#game-and-board); else a hand of a game at these scores, where the
         target and the score-dependent rules apply."""
         zeros = (0,) * len(game_spec(rules).sides(rules.players)[0])
         return cls(rules, board, zeros if scores is None else scores, in_game=scores is not None)
@@ -227,7 +227,7 @@ def one_card(value: Any) -> int:
 
 
 def bid_entries(amounts: Iterable[int]) -> list[dict[str, Any]]:
-    """The auction's legal entries in RULES.md 6 form, 0 standing for pass."""
+    """The auction's legal entries in docs/rules/actions.md#wire-format form, 0 standing for pass."""
     return [{"type": "bid", "amount": a} if a else {"type": "pass"} for a in amounts]
 
 

@@ -15,7 +15,7 @@ from typing import Any
 from server.engine.cards import CARD_INDEX
 from server.engine.state import IllegalAction
 
-# The fields of every action type (RULES.md 6, RULES-family 13); the types that are
+# The fields of every action type (docs/rules/actions.md#wire-format, docs/rules/actions.md#family-actions); the types that are
 # their name alone (pass, stand, beg, give, run, bunch, accept, refuse, sell, pitch) have none.
 _FIELDS = {
     "pass": set(),

@@ -52,7 +52,7 @@ def start_hand(doc: Any) -> Hand:
 
 
 def replay(doc: Any) -> dict[str, Any]:
-    """Apply every action of ``doc`` and describe the resulting hand (see README)."""
+    """Apply every action of ``doc`` and describe the resulting hand (see docs/writing-a-bot.md#cinch-replay-the-hand-auditor)."""
     state = start_hand(doc)
     actions = doc.get("actions", [])
     if not isinstance(actions, list):

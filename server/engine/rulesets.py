@@ -2,8 +2,8 @@
 
 A ruleset is not a copy of the engine: it is a frozen options object that the single
 engine consults at each branch point (how bidding ends, how the draw works, who owns
-Low, how a hand is scored). RULES.md sections 3 and 4 define the two base rulesets;
-foster51's named variations from section 4 are options layered on top with
+Low, how a hand is scored). docs/rules/american62.md, docs/rules/foster51.md define the two base rulesets;
+foster51's named variations from docs/rules/foster51.md#options are options layered on top with
 ``make_ruleset("foster51", {...})``.
 """
 
@@ -48,7 +48,7 @@ class Ruleset:
     scoring: str = SCORING_AMERICAN
     bidder_goes_out: bool = False  # american62 end-of-game rule
     min_discard: int = 3  # foster51: each non-dealer discards at least three
-    players: int = 4  # seats at the table (RULES-family F1)
+    players: int = 4  # seats at the table (docs/rules/common.md#seats)
     keep_nine: bool = False  # seven_up, all_fives: no discard after exactly one run
     two_player_bunch: bool = False  # seven_up, all_fives with two players: bunch by agreement
     base: str = ""  # blind_cinch: the Cinch ruleset it varies
@@ -150,7 +150,7 @@ class GameSpec:
     options: Mapping[str, Check]
     hand: type
     partnerships: bool = False  # with four players, NS v EW (else each seat for itself)
-    deck: int = 52  # cards in the pack: 53 with snoozer's joker (RULES-family F2)
+    deck: int = 52  # cards in the pack: 53 with snoozer's joker (docs/rules/common.md#cards)
     # Other fixed partnerships, per table size: (side names, seat index -> side index),
     # e.g. widow_cinch's three sides of two at six. The one place the core learns them.
     fixed_sides: Mapping[int, tuple[tuple[str, ...], tuple[int, ...]]] = field(default_factory=dict)

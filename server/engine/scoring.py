@@ -1,7 +1,7 @@
 """Scoring a hand and deciding a game, for every scoring scheme a ruleset may name.
 
 Kept apart from the hand's state machine because the schemes are where the sources
-disagree most (RULES.md sections 3 and 4, and Foster's VARIATIONS); each scheme is a
+disagree most (docs/rules/american62.md, docs/rules/foster51.md, and Foster's VARIATIONS); each scheme is a
 small pure function of (who declared, the contract, the points taken).
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from server.engine.rulesets import SCORING_AMERICAN, SCORING_DIFFERENCE, SCORING_EIGHT_POINT, SCORING_SET_BACK, Ruleset
 
-# sixty_three's option value for american62's rule (RULES-family 8.5): its own name on the
+# sixty_three's option value for american62's rule (docs/rules/sixty_three.md#scoring): its own name on the
 # wire, the same scheme here. Not Foster's "set_back", which scores a made bid by difference.
 SCORING_SETBACK = "setback"
 
@@ -69,7 +69,7 @@ def game_winner(
 def bidder_goes_out_next(rules: Ruleset, scores: tuple[int, int]) -> bool:
     """Whether the next hand is bidder-goes-out: both sides at 55 or more (american62).
 
-    This one test also covers RULES.md's two follow-up cases (both sides reaching 62 on
+    This one test also covers the two follow-up cases of docs/rules/american62.md#game (both sides reaching 62 on
     one hand, and a scored hand leaving both at 62 or more), since 62 is above 55.
     """
     return rules.bidder_goes_out and min(scores) >= rules.target - 7

@@ -4,13 +4,13 @@ Two layers over one state:
 
 * the *fast* layer (``legal_bids``, ``legal_plays``, ``do_*``) works on ints and card
   masks and trusts its caller: search bots and benchmarks drive it millions of times;
-* the *wire* layer (``legal_actions``, ``apply``) speaks RULES.md section 6 actions,
+* the *wire* layer (``legal_actions``, ``apply``) speaks docs/rules/actions.md#wire-format actions,
   validates everything and raises ``IllegalAction`` naming the rule, checking before it
   changes anything so a refused action leaves the state exactly as it was.
 
 Chance is data: the board fixes the deal and, through its seed, every reshuffle.
 
-The Cinch variants of RULES-family (``blind_cinch``, ``sixty_three``) are the same
+The Cinch variants of the family (docs/rules/index.md#family: ``blind_cinch``, ``sixty_three``) are the same
 machine steered by ``Ruleset`` fields: ``blind_packet`` (four cards face down per seat
 instead of a stock, taken up at the owner's discard turn), ``raises`` (the auction goes
 round until all but the highest bidder have passed) and ``extra_counts`` (more counting
@@ -180,7 +180,7 @@ class HandState(Hand):
         return cls(rules, board, (scores[0], scores[1]), bidder_goes_out_next(rules, (scores[0], scores[1])))
 
     def settle(self, before: tuple[int, ...]) -> tuple[tuple[int, ...], int | None]:
-        """Cinch's game end (RULES.md 3 and 4): the whole hand scores at once; then the
+        """Cinch's game end (docs/rules/american62.md, docs/rules/foster51.md): the whole hand scores at once; then the
         target, bidder-goes-out and the declarers' counting out decide."""
         delta = self.delta()
         after = (before[0] + delta[0], before[1] + delta[1])
@@ -279,7 +279,7 @@ class HandState(Hand):
         return -1
 
     def packet(self, seat: int) -> int:
-        """``seat``'s blind packet (RULES-family 7.1): a round of ``blind_packet`` from 36."""
+        """``seat``'s blind packet (docs/rules/blind_cinch.md#deal): a round of ``blind_packet`` from 36."""
         size = self.rules.blind_packet
         start = 36 + size * ((seat - self.dealer - 1) % 4)
         return mask_of(self.board.deck[start : start + size])
@@ -335,7 +335,7 @@ class HandState(Hand):
         return mask_of(self.stock)
 
     def _enter_american_rob(self) -> None:
-        """The dealer takes every trump in the stock, then fills up to six (RULES.md 3)."""
+        """The dealer takes every trump in the stock, then fills up to six (docs/rules/american62.md)."""
         dealer, trumps = self.dealer, self.tables.trump_mask
         stock = self._stock_mask()
         hand = self.hands[dealer] | (stock & trumps)
@@ -564,7 +564,7 @@ class HandState(Hand):
 
     # ------------------------------------------------------------------ wire layer
     def legal_actions(self) -> list[dict[str, Any]] | None:
-        """Every legal action in RULES.md 6 form; one choice object for discard and rob."""
+        """Every legal action in docs/rules/actions.md#wire-format form; one choice object for discard and rob."""
         phase = self.phase
         if phase == BIDDING:
             return bid_entries(self.legal_bids())

@@ -1,6 +1,6 @@
 """Tricks for any number of seats: the follow rule and who wins, shared by every game.
 
-RULES.md section 1 "Play" (and RULES-family F5) is the same in the whole family: trump
+docs/rules/common.md#play is the same in the whole family: trump
 led, play a trump if able; plain suit led, trump at will, else follow if able, else
 anything; the highest trump wins, else the highest card of the led suit. Only the trump
 tables differ (cinch trumps with the left Pedro, or plain ones), so the code here takes

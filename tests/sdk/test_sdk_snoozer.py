@@ -1,4 +1,4 @@
-"""The SDK in snoozer (RULES-family 6): the joker constant and its place among the trumps,
+"""The SDK in snoozer (docs/rules/snoozer.md): the joker constant and its place among the trumps,
 every trick's winner and the player's trumps found from the observation alone as the
 engine finds them, and the SDK's legality check agreeing with the server's (a JK pitch
 included) at every k."""

@@ -79,7 +79,7 @@ def test_a_snoozer_match_of_five_entrants_two_of_them_remote_sdk_bots(
     names = {queue.fetch_job(j).worker_name for j in FinishedJobRegistry(queue=queue).get_job_ids()}
     assert names and names <= set(rq_workers.procs), "the boards are played by the rq worker processes"
 
-    # one match of the five, each board in five rooms (RULES-family 12.2), its nets summing to zero
+    # one match of the five, each board in five rooms (docs/rules/duplicate.md#single-seats), its nets summing to zero
     [mid] = store.match_ids(created)
     match = store.match(mid)
     assert match["entrants"] == ENTRANTS and match["ruleset"] == "snoozer"

@@ -19,7 +19,7 @@ def turnup_deck(
     rest: Sequence[str] = (),
 ) -> list[str]:
     """A 52-card deck dealing ``hands[i]`` (6 cards) to ``o_i`` (the eldest first,
-    RULES-family 1.2), then ``turnup``, then each run's three cards per ``o_i`` and its
+    docs/rules/seven_up.md#deal), then ``turnup``, then each run's three cards per ``o_i`` and its
     turn-up (1.5), then ``rest``; the other cards follow in index order."""
     k = len(hands)
     deck = [c for h in hands for c in h[:3]] + [c for h in hands for c in h[3:]]
@@ -40,7 +40,7 @@ def deck_at(cards: dict[int, str]) -> list[str]:
 
 
 def run_start(k: int, j: int) -> int:
-    """q_j, where run ``j`` (from 1) starts dealing (RULES-family 1.5); its turn-up is at q_j + 3k."""
+    """q_j, where run ``j`` (from 1) starts dealing (docs/rules/seven_up.md#running); its turn-up is at q_j + 3k."""
     return 6 * k + 1 + (j - 1) * (3 * k + 1)
 
 

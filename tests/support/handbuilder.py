@@ -7,7 +7,7 @@ from server.engine.cards import CARD_INDEX, CARD_NAMES
 def board_with(
     hands: dict[str, list[str]], dealer: str = "N", stock: list[str] | None = None, seed: str = "ab"
 ) -> Board:
-    """A board whose deal gives each seat exactly ``hands[seat]`` (9 cards each, RULES.md 2).
+    """A board whose deal gives each seat exactly ``hands[seat]`` (9 cards each, docs/rules/common.md#boards).
 
     Seats not named get cards from what is left; ``stock`` fixes the top of the stock.
     """

@@ -1,4 +1,4 @@
-"""Checks of widow_cinch hands (RULES-family section 9) re-derived from card strings, shared
+"""Checks of widow_cinch hands (docs/rules/widow_cinch.md) re-derived from card strings, shared
 by the named rule tests (test_widow_cinch.py) and the random-hand properties
 (test_widow_properties.py): trick winners with Cinch's trumps, the points each side won
 (the discards' counting trumps to the declarer's side, a left widow's to nobody) and the

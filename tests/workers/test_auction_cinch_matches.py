@@ -1,4 +1,4 @@
-"""auction_cinch in duplicate play (RULES-family 12.2, 12.5): a board is played in five
+"""auction_cinch in duplicate play (docs/rules/duplicate.md#single-seats, #net): a board is played in five
 (six) rooms, each entrant holding every seat once, its score the sum of its nets against
 the field; a tournament needs as many entrants as the table has seats, and says so."""
 

@@ -1,5 +1,5 @@
 """End to end through real ``rq worker`` processes: a Progressive Cinch of 8 entrants over
-4 rounds (RULES-family 11) whose stored rounds move exactly as section 11 says given the
+4 rounds (docs/rules/progressive.md) whose stored rounds move exactly as docs/rules/progressive.md says given the
 tables' stored results, with a worker SIGKILLed in the middle of a table."""
 
 from rq.registry import FinishedJobRegistry

@@ -1,6 +1,6 @@
 """End to end through real ``rq worker`` processes: a round robin of ``widow_cinch``, one
 match of three entrants, each holding a side of two (one bot at both seats), the three
-partnerships rotating through the three sides (RULES-family 12.3). Every board is stored
+partnerships rotating through the three sides (docs/rules/duplicate.md#three-sides). Every board is stored
 once with its three rooms, equal to the same boards played in this process; standings,
 results and ratings take the three-sided scores."""
 

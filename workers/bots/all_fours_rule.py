@@ -2,7 +2,7 @@
 ``pedro``, ``snoozer``).
 
 The same idea as the Cinch rule bot, for games where the four points are High, Low,
-Jack and Game (RULES-family 1.10) and trump is turned up or pitched:
+Jack and Game (docs/rules/seven_up.md#points) and trump is turned up or pitched:
 
 * the eldest stands on a turn-up suit he can win points in (a high trump, the Jack
   guarded, or three trumps), else begs; the dealer gives when the turn-up suit is
@@ -44,7 +44,7 @@ def rank(card: str) -> int:
 
 
 def suit_of(card: str, trump: str | None) -> str:
-    """The suit a card follows: the joker's is trump once it is fixed (RULES-family 6.2)."""
+    """The suit a card follows: the joker's is trump once it is fixed (docs/rules/snoozer.md#joker)."""
     return (trump or "") if card == JOKER else card[1]
 
 

@@ -10,7 +10,7 @@ other ruleset is searched here, on nothing but the engine:
   showed out of a suit being given that suit), which is then drawn again;
 * each legal card is tried in every world and the hand is played out by a cheap play
   policy (``rollout_card``) on the engine's fast layer; the card with the best mean result
-  for this seat's unit (its score change minus the others' mean, RULES-family 12.5) is
+  for this seat's unit (its score change minus the others' mean, docs/rules/duplicate.md#net) is
   played.
 
 Budgets are counts (worlds, tries), never the clock, so a decision is the same on any
@@ -93,7 +93,7 @@ def public_holders(obs: Observation) -> dict[str, str]:
 
 
 def unit_net(state: Hand, seat: int) -> float:
-    """``seat``'s unit's score change minus the other units' mean (RULES-family 12.5)."""
+    """``seat``'s unit's score change minus the other units' mean (docs/rules/duplicate.md#net)."""
     delta = state.delta()
     mine = state.side_of[seat]
     others = [d for i, d in enumerate(delta) if i != mine]

@@ -506,7 +506,7 @@ def choose_bid(obs: Observation, legal: list[dict[str, Any]], rng_source: Any) -
 def choose_widow() -> Action:
     """widow_cinch: take the widow, always. Trump is named after it, the declarer keeps
     the best six of twelve, and every counting trump in it scores for his side, kept or
-    discarded (RULES-family 9.5), where a left widow's score for nobody; all it costs is
+    discarded (docs/rules/widow_cinch.md#discard), where a left widow's score for nobody; all it costs is
     four more cards shown face up among his discards."""
     return {"type": "widow", "take": True}
 
@@ -520,7 +520,7 @@ class RuleBot:
         self.seed = seed
 
     def decide(self, observation: Observation) -> Action:
-        """One legal action for the seat to act, in the wire format of RULES.md section 6."""
+        """One legal action for the seat to act, in the wire format of docs/rules/actions.md#wire-format."""
         legal = observation["legal"]
         if not legal:
             raise ValueError("this seat has no decision to make")

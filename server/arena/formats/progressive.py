@@ -129,7 +129,7 @@ PROGRESSIVE = Progressive()
 
 
 def _complete(spec: Spec, request: dict[str, Any], roster: Roster) -> None:
-    """Check and complete a progressive tournament (RULES-family 11): a 4-seat partnership
+    """Check and complete a progressive tournament (docs/rules/progressive.md): a 4-seat partnership
     ruleset, at least ``MIN_ENTRANTS`` bots, ``rounds`` (default ``2T``); its boards are
     fixed by the rounds (round r plays boards 4r-3..4r), one job a table unless ``chunk``
     says. Every entrant plays each board once, so untrusted bots may enter."""
@@ -199,14 +199,14 @@ def round_matches(spec: dict[str, Any], round_: int, seating: list[tuple[str, ..
 
 
 def deal_seed(store: Store, spec: dict[str, Any]) -> str:
-    """``S`` of RULES-family 11: the tournament's deal-set seed (kept in the store, and
+    """``S`` of docs/rules/progressive.md: the tournament's deal-set seed (kept in the store, and
     served only once a secret set's tournament is finished)."""
     return (store.dealset_meta(spec["deals"]) or {})["seed"]
 
 
 def table_scores(store: Store, match: dict[str, Any]) -> tuple[int, int, int]:
     """A progressive table's (N/S table score, E/W table score, boards stored): the sums
-    of the pairs' hand score changes over its boards stored so far (RULES-family 11.3)."""
+    of the pairs' hand score changes over its boards stored so far (docs/rules/progressive.md#rounds)."""
     ns = ew = 0
     boards = 0
     for number in range(match["first"], match["last"] + 1):
@@ -263,7 +263,7 @@ def _next_round_due(store: Store, spec: dict[str, Any]) -> bool:
 
 def progressive_results(store: Store, spec: Spec) -> dict[str, Any]:
     """A progressive tournament's results over the tables finished so far: the standings
-    of RULES-family 11.8 (``server.arena.progressive.standings``; the house entrants have no
+    of docs/rules/progressive.md#standing (``server.arena.progressive.standings``; the house entrants have no
     row), each round's tables (seats, table scores, winner) and each table as a match.
 
     A standings row has the common shape, read the progressive way: ``matches`` the

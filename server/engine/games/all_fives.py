@@ -1,4 +1,4 @@
-"""``all_fives`` (RULES-family section 3): seven_up plus pegs for the counting trumps of
+"""``all_fives`` (docs/rules/all_fives.md): seven_up plus pegs for the counting trumps of
 each trick, scored at once, and the Five of trumps worth 5 more for Game. Target 61."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The All Fours hand (RULES-family sections 0-3): what seven_up, pitch and all_fives share.
+"""The All Fours hand (docs/rules/common.md#family, docs/rules/seven_up.md, docs/rules/pitch.md, docs/rules/all_fives.md): what seven_up, pitch and all_fives share.
 
 Two classes, because pitch has no turn-up:
 
@@ -83,7 +83,7 @@ def pips(mask: int) -> int:
 class AllFoursHand(Hand):
     """One hand of an All Fours game from the deal to the last trick (or the target)."""
 
-    contract = None  # no game here has a contract or a declarer (RULES-family 16.6)
+    contract = None  # no game here has a contract or a declarer (docs/rules/rulings.md#pitcher-seat)
     declarer = -1
     five_for_game = 0  # all_fives: pips the Five of trumps adds for Game
     action_fields = _FIELDS  # the wire actions this game knows (the auction games add bid, sell, pitch)
@@ -143,7 +143,7 @@ class AllFoursHand(Hand):
         self._start_play()
 
     def _deal(self, deck: tuple[int, ...]) -> None:
-        """A round of 3 from 0 and a round of 3 from 3k (RULES-family 1.2). The masks are
+        """A round of 3 from 0 and a round of 3 from 3k (docs/rules/seven_up.md#deal). The masks are
         built inline: the deal is a fifth of a random hand's cost at seven seats."""
         k, eldest, hands = self.k, self.eldest, self.hands
         dealt = 0
@@ -234,7 +234,7 @@ class AllFoursHand(Hand):
         raise ValueError(f"{CARD_NAMES[card]} was not won")
 
     def _score_hand(self) -> None:
-        """High, Low, Jack, Game in order (RULES-family 1.10, 1.11), then the hand is over."""
+        """High, Low, Jack, Game in order (docs/rules/seven_up.md#points, #game), then the hand is over."""
         in_play = 0
         for mask in self.hands_after_draw:
             in_play |= mask

@@ -1,4 +1,4 @@
-"""``auction_cinch`` (Razzle-dazzle; RULES-family section 10): Cinch for five or six players,
+"""``auction_cinch`` (Razzle-dazzle; docs/rules/auction_cinch.md): Cinch for five or six players,
 each for himself, where the declarer *calls* a card and its holder becomes his partner.
 
 The play is the All Fours hand's for ``k`` seats (``AllFoursHand``: the deal of two rounds
@@ -150,7 +150,7 @@ class AuctionCinchHand(SingleBids, AllFoursHand):
 
     def _draw(self, n: int) -> int:
         """``n`` cards from the top of the stock, rebuilding it from the non-trump discards
-        not yet put back whenever it is empty (RULES.md 2, 16.10). There is always such a
+        not yet put back whenever it is empty (docs/rules/common.md#reshuffle, docs/rules/rulings.md#reshuffles). There is always such a
         card: fewer than 6k cards are in hands while a seat draws, and there are 38 non-trumps."""
         got, stock, at = 0, self.stock, self.stock_at
         while n:

@@ -1,4 +1,4 @@
-"""``auction_pitch`` (Auction Pitch, Sell Out; RULES-family section 4): Pitch for 4 to 7
+"""``auction_pitch`` (Auction Pitch, Sell Out; docs/rules/auction_pitch.md): Pitch for 4 to 7
 players each for himself, with an auction before the pitch.
 
 The deal and the play are the All Fours hand's (``AllFoursHand``: two rounds of three,

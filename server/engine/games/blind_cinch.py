@@ -1,4 +1,4 @@
-"""Blind Cinch (RULES-family section 7): nine cards each and a blind packet of four.
+"""Blind Cinch (docs/rules/blind_cinch.md): nine cards each and a blind packet of four.
 
 The hand is Cinch's, steered by ``blind_packet`` (no stock: each seat takes up his
 packet at his discard turn, the declarer first, and discards down to six). The option

@@ -1,4 +1,4 @@
-"""Cinch itself, RULES.md sections 3 and 4: ``american62`` and ``foster51``."""
+"""Cinch itself, docs/rules/american62.md, docs/rules/foster51.md: ``american62`` and ``foster51``."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``pedro`` (Pedro, Pedro Sancho; RULES-family section 5): Auction Pitch with raises up
+"""``pedro`` (Pedro, Pedro Sancho; docs/rules/pedro.md): Auction Pitch with raises up
 to 18 and 18 points a deal, every one to the player who wins it.
 
 Only what differs from ``AuctionPitchHand`` is here: the option ``deal_all`` (5.1), the

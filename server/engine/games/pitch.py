@@ -1,4 +1,4 @@
-"""``pitch`` (Pitch, Blind All Fours; RULES-family section 2): no turn-up, the eldest's
+"""``pitch`` (Pitch, Blind All Fours; docs/rules/pitch.md): no turn-up, the eldest's
 first lead fixes trump, and a tied Game scores for nobody.
 
 A ruleset of its own rather than an option of seven_up: no beg decisions and another

@@ -1,4 +1,4 @@
-"""``seven_up`` (All Fours, Seven-up, Old Sledge; RULES-family section 1): the turn-up
+"""``seven_up`` (All Fours, Seven-up, Old Sledge; docs/rules/seven_up.md): the turn-up
 game itself, so it is ``TurnUpHand`` with its own defaults."""
 
 from __future__ import annotations

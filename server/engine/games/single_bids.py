@@ -1,4 +1,4 @@
-"""The auction of single bids, as ``foster51``'s (RULES.md 4): each seat from the eldest
+"""The auction of single bids, as ``foster51``'s (docs/rules/foster51.md): each seat from the eldest
 to the dealer bids once, above the highest bid so far, or passes; the highest bid is the
 contract, and when every seat passes the dealer declares with none.
 

@@ -1,4 +1,4 @@
-"""Sixty-three (RULES-family section 8): Cinch with raises, 63 points a deal, game 150.
+"""Sixty-three (docs/rules/sixty_three.md): Cinch with raises, 63 points a deal, game 150.
 
 Everything else is ``foster51``'s hand (face-up discards of 3 to 9, the dealer robs), so
 the game is a ruleset of the Cinch hand: ``raises`` for the auction that goes round,

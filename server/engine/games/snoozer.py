@@ -1,4 +1,4 @@
-"""``snoozer`` (Dom Pedro, Snoozer; RULES-family section 6): Pedro with a 53rd card, the
+"""``snoozer`` (Dom Pedro, Snoozer; docs/rules/snoozer.md): Pedro with a 53rd card, the
 joker ``JK``, and 36 points a deal.
 
 Only what differs from ``PedroHand`` is here: the 53-card pack (the registry's ``deck``;
@@ -51,7 +51,7 @@ class SnoozerHand(PedroHand):
             and action.get("seat", self.seats[self.to_act]) == self.seats[self.to_act]
             and self.hands[self.to_act] & JOKER_BIT
         ):
-            raise IllegalAction("JK cannot be the pitch: the joker names no suit (RULES-family 6.2)")
+            raise IllegalAction("JK cannot be the pitch: the joker names no suit (docs/rules/snoozer.md#joker)")
         super()._refuse_rule(action)
 
     def _game_items(self, in_play: int) -> list[Item]:

@@ -1,4 +1,4 @@
-"""``widow_cinch`` (RULES-family section 9): Cinch for six in three sides of two, with a
+"""``widow_cinch`` (docs/rules/widow_cinch.md): Cinch for six in three sides of two, with a
 widow of four cards for the declarer.
 
 The trick machinery is the All Fours hand's (``AllFoursHand``: k seats, ``Trick`` and the

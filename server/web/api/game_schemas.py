@@ -1,5 +1,5 @@
 """The game's shapes, typed for the OpenAPI document: cards, actions, legal entries,
-observations and played hands, exactly as the engine writes them (RULES.md section 6).
+observations and played hands, exactly as the engine writes them (docs/rules/actions.md#wire-format).
 
 One schema per shape, so a client generated from the document can read every field a
 bot needs and answer with nothing but its types. Actions and legal entries are each a
@@ -47,7 +47,7 @@ ENUMS: dict[str, tuple[list[str], str]] = {
         "or, where each plays for himself, a seat",
     ),
     "Phase": (PHASES, "the part of the hand that is being played"),
-    "Ruleset": (RULESETS, "the game's rules (RULES.md, RULES-family.md)"),
+    "Ruleset": (RULESETS, "the game's rules (docs/rules/)"),
 }
 """The enums every shape shares, each one component of the document (``ENUM_KEY`` in a
 field's metadata names it): a generated client gets one ``Card`` type, not one per field,
@@ -191,14 +191,14 @@ class StrictBoolean(fields.Boolean):
 
 class WidowAction(PassAction):
     """The declarer takes the widow into his hand (seen by him alone) or leaves it out of
-    play (widow_cinch, RULES-family 9.4)."""
+    play (widow_cinch, docs/rules/widow_cinch.md#widow)."""
 
     type = Kind("widow")
     take = StrictBoolean(required=True, metadata={"description": "true: take the widow; false: leave it"})
 
 
 class CallAction(PassAction):
-    """auction_cinch's declarer calls a card (RULES-family 10.5): its holder, if another
+    """auction_cinch's declarer calls a card (docs/rules/auction_cinch.md#call): its holder, if another
     player, is his partner; else he plays alone. Each legal entry is a complete call."""
 
     type = Kind("call")
@@ -212,7 +212,7 @@ class CallAction(PassAction):
 
 
 def _bare(kind: str, doc: str) -> PassAction:
-    """An action that is its type alone (RULES-family section 13)."""
+    """An action that is its type alone (docs/rules/actions.md#family-actions)."""
     return type(f"{kind.capitalize()}Action", (PassAction,), {"type": Kind(kind), "__doc__": doc})()
 
 
@@ -233,8 +233,8 @@ BARE_ACTIONS = {
 
 
 class ActionSchema(ByType):
-    """An answer: one object, its fields set by its ``type`` (RULES.md section 6,
-    RULES-family section 13)."""
+    """An answer: one object, its fields set by its ``type`` (docs/rules/actions.md#wire-format,
+    docs/rules/actions.md#family-actions)."""
 
     type_schemas = {
         "pass": PassAction(),
@@ -347,7 +347,7 @@ class Trick(ma.Schema):
 
 
 class Item(ma.Schema):
-    """One scoring item of the hand so far (RULES-family replay contract)."""
+    """One scoring item of the hand so far (the family's replay contract: tests/server/engine/data/family/README.md)."""
 
     item = fields.String(
         required=True,
@@ -496,7 +496,7 @@ def _options(name: str, doc: str, **option_fields: fields.Field) -> type[ma.Sche
 American62Options = _options("American62Options", "american62 takes no options: its source's single profile.")
 Foster51Options = _options(
     "Foster51Options",
-    "The named variations of foster51 (RULES.md section 4); only those that differ from the base ruleset are present.",
+    "The named variations of foster51 (docs/rules/foster51.md); only those that differ from the base ruleset are present.",
     min_bid=fields.Integer(validate=validate.Range(1, 14)),
     trump_discard_over_six_only=fields.Boolean(),
     low_to_holder=fields.Boolean(),
@@ -627,7 +627,7 @@ class BoardSchema(ma.Schema):
         required=True,
         metadata={
             "description": (
-                "the shuffled deck, dealt as RULES.md section 2 says: 52 cards, or 53 with 'JK' for snoozer"
+                "the shuffled deck, dealt as docs/rules/common.md#boards says: 52 cards, or 53 with 'JK' for snoozer"
             )
         },
     )

@@ -251,7 +251,7 @@ class SprtResultSchema(ma.Schema):
 
 class Points(fields.Float):
     """A score: a whole number, or a fraction where a match of k entrants divides a net by k - 1
-    (RULES-family 12.5). Served as it is, so whole numbers stay integers."""
+    (docs/rules/duplicate.md#net). Served as it is, so whole numbers stay integers."""
 
     def _serialize(self, value, attr, obj, **kwargs):
         return value
@@ -275,7 +275,7 @@ class TournamentCreateSchema(ma.Schema):
         metadata={
             "description": (
                 "round_robin, gauntlet (two-room matches: trusted bots only), blind (the blind movement) or progressive "
-                "(Progressive Cinch, RULES-family 11: individual bots at tables of four, rounds of four boards; not rated); "
+                "(Progressive Cinch, docs/rules/progressive.md: individual bots at tables of four, rounds of four boards; not rated); "
                 "default: round_robin when every bot is trusted, blind otherwise. Every bot named must be a "
                 "registered, active bot, and no bot may be named twice"
             )
@@ -309,7 +309,7 @@ class TournamentCreateSchema(ma.Schema):
     ruleset = Ruleset(
         metadata={
             "description": (
-                f"default {DEFAULTS['ruleset']}; progressive: {PROGRESSIVE_BASE} (section 11's base: a 4-seat "
+                f"default {DEFAULTS['ruleset']}; progressive: {PROGRESSIVE_BASE} (docs/rules/progressive.md#base: a 4-seat "
                 "partnership ruleset)"
             )
         }
@@ -632,7 +632,7 @@ class StandingSchema(ma.Schema):
 
 
 class ProgressiveTableSchema(ma.Schema):
-    """One table of one progressive round (RULES-family 11)."""
+    """One table of one progressive round (docs/rules/progressive.md)."""
 
     table = fields.Integer(required=True, metadata={"description": "1 is the head table"})
     match = fields.String(required=True, metadata={"description": "the table's 4-board match"})

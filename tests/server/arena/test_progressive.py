@@ -1,4 +1,4 @@
-"""The Progressive Cinch movement (RULES-family section 11), rule by rule, on the pure
+"""The Progressive Cinch movement (docs/rules/progressive.md), rule by rule, on the pure
 module: seats, cuts, moves and standings computed by hand from the section's text."""
 
 import hashlib

@@ -1,4 +1,4 @@
-"""Rooms for any table shape (RULES-family section 12): seatings, nets, board scores."""
+"""Rooms for any table shape (docs/rules/duplicate.md): seatings, nets, board scores."""
 
 from fractions import Fraction
 from itertools import permutations

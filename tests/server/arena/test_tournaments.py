@@ -68,7 +68,7 @@ def test_boards_must_fit_the_deal_set():
 
 
 def test_a_deal_set_must_be_of_the_ruleset_s_deck():
-    """RULES-family F2: a 52-card set never deals snoozer, nor a 53-card set another game;
+    """docs/rules/common.md#cards: a 52-card set never deals snoozer, nor a 53-card set another game;
     the refusal names the published set to use. Without deals the public one is chosen."""
     five = ["rule", "random", "search", "carol", "dave"]
     roster = {**ROSTER, "dave": {"kind": "remote", "trusted": True}}

@@ -1,4 +1,4 @@
-"""Tournaments of widow_cinch (RULES-family 9 and 12.3): matches of three entrants, each
+"""Tournaments of widow_cinch (docs/rules/widow_cinch.md, docs/rules/duplicate.md#three-sides): matches of three entrants, each
 holding one side of two, the three partnerships rotating through the three sides; what
 such a match leaves in the store, results, ratings, API and pages, in process; and the
 seating plans that cannot apply to sides of two, refused by name (API 422)."""

@@ -188,7 +188,7 @@ def test_verify_takes_a_file_or_a_seed_not_both(tmp_path):
     assert run.returncode == 2 and "go with --seed" in run.stderr
 
 
-# ---------------------------------------------------------------------- snoozer's 53-card pack (RULES-family F2)
+# ---------------------------------------------------------------------- snoozer's 53-card pack (docs/rules/common.md#cards)
 @pytest.mark.parametrize("players", [4, 5, 6, 7])
 def test_each_snoozer_shape_has_a_published_53_card_set_with_its_sha256(players):
     name = f"standard-53-{players}p"

@@ -1,4 +1,4 @@
-"""Property tests of the rules engine over thousands of random hands (RULES.md 1-6).
+"""Property tests of the rules engine over thousands of random hands (docs/rules/common.md, #boards, docs/rules/american62.md, docs/rules/foster51.md, docs/rules/actions.md#refusals, #wire-format).
 
 Each hypothesis example draws a few boards (one from a random permutation of the deck,
 the others from the canonical generator), a ruleset (american62, foster51, or foster51
@@ -38,7 +38,7 @@ from server.engine import (
 )
 from server.engine.playout import random_step
 
-# ---------------------------------------------------------------------------- cards (RULES.md 1)
+# ---------------------------------------------------------------------------- cards (docs/rules/common.md)
 
 ALL_CARDS = frozenset(CARD_NAMES)
 SAME_COLOUR = {"C": "S", "S": "C", "D": "H", "H": "D"}
@@ -91,7 +91,7 @@ def trick_winner(plays: list[dict], trump: str) -> str:
 
 @dataclass
 class Spec:
-    """A ruleset as drawn (name and named options) and what RULES.md 3-4 say it means.
+    """A ruleset as drawn (name and named options) and what docs/rules/american62.md, docs/rules/foster51.md say it means.
 
     The oracles below read these properties rather than the engine's ``Ruleset`` fields,
     so that a wrong default in the engine's ruleset table is caught too.
@@ -134,7 +134,7 @@ class Spec:
 
     @property
     def decisions(self) -> int:
-        """RULES.md 6: a hand's action list always has the same length for a ruleset.
+        """docs/rules/actions.md#wire-format: a hand's action list always has the same length for a ruleset.
 
         4 bids, 1 trump, the draw (american62: the dealer's rob; foster51: three discards
         and the rob, or four discards when the dealer draws blind), then 24 plays.
@@ -162,7 +162,7 @@ RNG_SEEDS = st.integers(0, 2**64 - 1)
 
 
 def dealt_positions(dealer: str, seat: str) -> list[int]:
-    """The deck positions dealt to ``seat`` (RULES.md 2: three rounds of three)."""
+    """The deck positions dealt to ``seat`` (docs/rules/common.md#boards: three rounds of three)."""
     i = (SEATS.index(seat) - SEATS.index(dealer) - 1) % 4
     return [rnd * 12 + i * 3 + k for rnd in range(3) for k in range(3)]
 
@@ -336,7 +336,7 @@ def recount(spec: Spec, state: HandState) -> tuple[int, int]:
 
 
 def expected_delta(spec: Spec, declarer_side: int, contract: int | None, points: tuple[int, int]) -> tuple[int, int]:
-    """The score change per side (NS, EW) as RULES.md 3 and 4 (and Foster's VARIATIONS) read."""
+    """The score change per side (NS, EW) as docs/rules/american62.md, docs/rules/foster51.md (and Foster's VARIATIONS) read."""
     bidders, defenders = points[declarer_side], points[1 - declarer_side]
     made = contract is None or bidders >= contract
     if spec.scoring == "american":
@@ -380,14 +380,14 @@ def allowed_mains(spec: Spec, state: HandState) -> set[str]:
 
 
 def extras_owed(state: HandState) -> int:
-    """How many extras the player to act must add (RULES.md 3: down to five after trick 1)."""
+    """How many extras the player to act must add (docs/rules/american62.md: down to five after trick 1)."""
     hand = state.hands[state.to_act].bit_count()
     tricks = state.trick_dicts()
     first_trick = not tricks or (len(tricks) == 1 and len(tricks[0]["plays"]) < 4)
     return hand - 6 if first_trick and hand > 6 else 0
 
 
-# ---------------------------------------------------------------------------- illegal actions (RULES.md 5)
+# ---------------------------------------------------------------------------- illegal actions (docs/rules/actions.md#refusals)
 
 PHASE_TYPES = {BIDDING: ("pass", "bid"), TRUMP: ("trump",), DISCARD: ("discard",), ROB: ("rob",), PLAY: ("play",)}
 
@@ -629,7 +629,7 @@ def test_american62_points_always_sum_to_14(hands, seed):
 @prop_settings(300)
 @given(boards(8), FOSTER, RNG_SEEDS)
 def test_foster51_trick_and_discard_points_sum_to_14(hands, spec, seed):
-    """Tricks plus counting trumps among the discards make 14 (RULES.md 4).
+    """Tricks plus counting trumps among the discards make 14 (docs/rules/foster51.md).
 
     Under ``dealer_draws_blind`` the counting cards left face down in the stock count
     for nobody: the total falls short by exactly their value.
@@ -655,7 +655,7 @@ def test_foster51_trick_and_discard_points_sum_to_14(hands, spec, seed):
 @given(boards(8), ANY_RULESET, RNG_SEEDS)
 def test_random_play_completes_and_scores_by_the_rules(hands, spec, seed):
     """Random legal play ends in the fixed number of decisions, bids and contract follow
-    RULES.md 1, and the hand's score change follows RULES.md 3-4 for the ruleset's scoring.
+    docs/rules/common.md, and the hand's score change follows docs/rules/american62.md, docs/rules/foster51.md for the ruleset's scoring.
     """
     rng = Random(seed)
     for board in hands:
@@ -685,7 +685,7 @@ def test_random_play_completes_and_scores_by_the_rules(hands, spec, seed):
 @prop_settings(80)
 @given(boards(2), ANY_RULESET, RNG_SEEDS)
 def test_every_illegal_action_is_refused_and_changes_nothing(hands, spec, seed):
-    """RULES.md 5: every class of illegal action raises IllegalAction and leaves the state,
+    """docs/rules/actions.md#refusals: every class of illegal action raises IllegalAction and leaves the state,
     and what every seat sees, exactly as it was; also the engine offers exactly the main
     cards the follow rules allow, and american62 forces the dealer to keep every trump.
     """
@@ -788,7 +788,7 @@ def test_replaying_the_action_list_reproduces_the_hand(hands, spec, seed, cut):
 def test_regression_action_with_unhashable_type_is_refused_as_illegal_action():
     """Regression for a bug this suite found: ``{"type": ["pass"]}`` (valid JSON) made
     ``apply`` raise TypeError (unhashable type: 'list') instead of IllegalAction, so
-    RULES.md 5's "clear error naming the rule" failed on malformed wire input.
+    the "clear error naming the rule" of docs/rules/actions.md#refusals failed on malformed wire input.
     """
     state = HandState(make_ruleset("american62"), generate_board("bug", 1))
     before = snapshot(state)

@@ -31,7 +31,7 @@ def foster_after_draw(hands, keeps, bids=ONE_BID, trump="H", dealer="W", rules=F
     return state
 
 
-# ---------------------------------------------------------------- RULES.md 1: cards and trumps
+# ---------------------------------------------------------------- docs/rules/common.md: cards and trumps
 def test_left_pedro_is_the_five_of_the_same_colour():
     assert CARD_NAMES[TRUMP_TABLES["CDHS".index("H")].left_pedro] == "5D"
     assert CARD_NAMES[TRUMP_TABLES["CDHS".index("S")].left_pedro] == "5C"
@@ -66,7 +66,7 @@ WORKED_KEEPS = {
 
 
 def test_worked_trick_six_of_hearts_beats_both_pedros():
-    """RULES.md 3: hearts trump; A leads KC, B 5D, C 6H, D 5H: C's side takes 10 in fives."""
+    """docs/rules/american62.md: hearts trump; A leads KC, B 5D, C 6H, D 5H: C's side takes 10 in fives."""
     state = foster_after_draw(WORKED_HANDS, WORKED_KEEPS)
     assert state.seat_to_act() == "N"
     state.apply({"type": "play", "card": "KC"})
@@ -81,7 +81,7 @@ def test_worked_trick_six_of_hearts_beats_both_pedros():
 
 
 def test_player_whose_only_diamond_is_the_left_pedro_is_void_in_diamonds():
-    """RULES.md 1: hearts trump, E's only diamond is 5D: a diamond lead leaves E free."""
+    """docs/rules/common.md: hearts trump, E's only diamond is 5D: a diamond lead leaves E free."""
     hands = {
         "N": ["AD", "KD", "QD", "JD", "TD", "9D", "8D", "7D", "6D"],
         "E": ["5D", "2C", "3C", "4C", "6C", "7C", "8C", "9C", "TC"],
@@ -103,7 +103,7 @@ def test_player_whose_only_diamond_is_the_left_pedro_is_void_in_diamonds():
     state.apply({"type": "play", "card": "JC"})
 
 
-# ---------------------------------------------------------------- RULES.md 2: boards and deals
+# ---------------------------------------------------------------- docs/rules/common.md#boards: boards and deals
 def test_dealing_three_rounds_of_three_from_the_dealers_left():
     board = generate_board("standard", 2)  # dealer E
     state = HandState(AM62, board)
@@ -145,10 +145,10 @@ def test_reshuffle_happens_in_american62_and_never_recycles_a_trump():
             seen += 1
             # every trump is in play: the points still make 14
             assert sum(state.points()) == 14
-    assert seen > 0, "RULES.md 2 says rebuilding the stock is not rare in american62"
+    assert seen > 0, "docs/rules/common.md#boards says rebuilding the stock is not rare in american62"
 
 
-# ---------------------------------------------------------------- RULES.md 3: american62
+# ---------------------------------------------------------------- docs/rules/american62.md: american62
 def test_american62_failed_bid_costs_the_whole_bid():
     """Bid 10, the bidders win 9: bidders -10, defenders +5."""
     assert hand_delta(AM62, 0, 10, (9, 5)) == (-10, 5)
@@ -202,7 +202,7 @@ def test_american62_low_goes_to_its_holder_even_when_captured():
     pytest.fail("no hand with Low captured by the other side in 400 random hands")
 
 
-# ---------------------------------------------------------------- RULES.md 4: foster51
+# ---------------------------------------------------------------- docs/rules/foster51.md: foster51
 def test_foster51_bidders_making_score_the_difference():
     """Foster: B bid 8 and made 10 of 14: A-B score 6."""
     assert hand_delta(F51, 0, 8, (10, 4)) == (6, 0)

@@ -140,7 +140,7 @@ def test_decisions_are_fast():
 
 # ---------------------------------------------------------------------- rules of thumb
 def play_obs(hand, tricks, seat="S", trump="H", declarer="N", ruleset="foster51", draws=()):
-    """An observation of the play phase; legal cards follow the follow rules of RULES.md 1."""
+    """An observation of the play phase; legal cards follow the follow rules of docs/rules/common.md."""
     current = tricks[-1]["plays"] if tricks and tricks[-1]["winner"] is None else []
     left = "5" + {"C": "S", "S": "C", "D": "H", "H": "D"}[trump]
 

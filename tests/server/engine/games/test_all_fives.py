@@ -1,4 +1,4 @@
-"""all_fives, one test per rule RULES-family section 3 settles: pegs at once trick by trick,
+"""all_fives, one test per rule docs/rules/all_fives.md settles: pegs at once trick by trick,
 the trump Jack pegging and scoring the Jack point, the Five counting 5 for Game, target 61."""
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ the 52 cards are where the deal says (hands, tricks, discards, turn-ups, the res
 play), refused actions change nothing, and no observation shows a card hidden from its
 seat. At the end: the replay of the recorded actions is the live hand (wire layer), the deltas and
 points are the sums of the items, and the trick winners and the items are those the
-rules give, re-derived here from card strings (RULES-family 1.10, 2.3, 3.1, 3.2).
+rules give, re-derived here from card strings (docs/rules/seven_up.md#points, docs/rules/pitch.md#points, docs/rules/all_fives.md#pegging, #points).
 """
 
 from __future__ import annotations

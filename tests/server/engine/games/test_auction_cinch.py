@@ -1,4 +1,4 @@
-"""auction_cinch (Razzle-dazzle), one test per rule RULES-family section 10 (with 16.10,
+"""auction_cinch (Razzle-dazzle), one test per rule docs/rules/auction_cinch.md (with 16.10,
 16.11) settles: the auction, the draw and its reshuffle, the call (another's card, one's
 own, one in the stock or the discards; when the partnership is known), the lead, the
 scoring (the section's worked example) and the game end. The random-hand properties are

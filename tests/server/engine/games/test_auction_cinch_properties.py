@@ -1,4 +1,4 @@
-"""Random-hand properties of auction_cinch (RULES-family section 10) at five and six
+"""Random-hand properties of auction_cinch (docs/rules/auction_cinch.md) at five and six
 players, through the wire and the fast layer (the loop and the shared checks are
 allfours_checks.py's). At every decision: the 52 cards are in hands, tricks, the discards
 still out or the stock; refused actions change nothing; no observation shows a card another

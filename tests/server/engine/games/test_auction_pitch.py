@@ -1,4 +1,4 @@
-"""auction_pitch, one test per rule RULES-family section 4 settles (the auction, the sale,
+"""auction_pitch, one test per rule docs/rules/auction_pitch.md settles (the auction, the sale,
 the pitch, the scoring and its order); the random-hand properties for k = 4 ... 7 are in
 test_auction_properties.py."""
 

@@ -1,4 +1,4 @@
-"""The random-hand properties of the auction games, auction_pitch (RULES-family section 4),
+"""The random-hand properties of the auction games, auction_pitch (docs/rules/auction_pitch.md),
 pedro (section 5) and snoozer (section 6; both with and without deal_all), for k = 4 ... 7: random hands keep the
 rules at every decision and at the end, a hand of a game scores nothing after the target
 and no sale puts the eldest out, and a whole game of random hands ends with one winner

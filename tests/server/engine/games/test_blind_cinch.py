@@ -1,4 +1,4 @@
-"""Blind Cinch (RULES-family section 7 and 16.9), one named test per rule it settles."""
+"""Blind Cinch (docs/rules/blind_cinch.md, docs/rules/rulings.md#blind-packets), one named test per rule it settles."""
 
 import pytest
 from support.handbuilder import board_with

@@ -1,4 +1,4 @@
-"""pedro, one test per rule RULES-family section 5 settles (raises, the 18 points to the
+"""pedro, one test per rule docs/rules/pedro.md settles (raises, the 18 points to the
 winner, the Ten as Game, deal_all, the scoring order); the random-hand properties for
 k = 4 ... 7 (with and without deal_all) are in test_auction_properties.py."""
 

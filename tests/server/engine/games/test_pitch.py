@@ -1,4 +1,4 @@
-"""pitch, one test per rule RULES-family section 2 settles: no turn-up and no beg, the first
+"""pitch, one test per rule docs/rules/pitch.md settles: no turn-up and no beg, the first
 lead names trump and is a trump lead, High and Low to their holders, a tied Game to nobody."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""seven_up, one test per rule RULES-family sections 1 and 16 settle (turned Jacks, the beg,
+"""seven_up, one test per rule docs/rules/seven_up.md, docs/rules/rulings.md#clarifications settle (turned Jacks, the beg,
 runs and the refused suit, bunches, the discard, Game ties, a game's target)."""
 
 from __future__ import annotations

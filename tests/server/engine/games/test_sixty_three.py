@@ -1,4 +1,4 @@
-"""Sixty-three (RULES-family section 8 and 16.8, 16.10), one named test per rule it settles."""
+"""Sixty-three (docs/rules/sixty_three.md, docs/rules/rulings.md#sixty-three-setback, #reshuffles), one named test per rule it settles."""
 
 from random import Random
 

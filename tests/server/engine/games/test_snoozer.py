@@ -1,4 +1,4 @@
-"""snoozer, one test per rule RULES-family section 6 settles (the 53-card deck and its
+"""snoozer, one test per rule docs/rules/snoozer.md settles (the 53-card deck and its
 deal, the joker on a trump lead and on a plain lead, its rank, its own lead, the pitch
 that may not be JK, its 15 to the winner, High and Low without it, the Three, bids to 36,
 the target 50 or 100, the scoring order, an undealt joker); the random-hand properties

@@ -1,4 +1,4 @@
-"""widow_cinch, one test per rule RULES-family section 9 settles (the three sides, the deal
+"""widow_cinch, one test per rule docs/rules/widow_cinch.md settles (the three sides, the deal
 with its widow, the auction, taking or leaving the widow, the face-up discards, the lead,
 the old way's scoring and a game's order, 16.12's left widow); the random-hand
 properties are in test_widow_properties.py."""

@@ -1,4 +1,4 @@
-"""Random-hand properties of widow_cinch (RULES-family section 9): at every decision the 52
+"""Random-hand properties of widow_cinch (docs/rules/widow_cinch.md): at every decision the 52
 cards are where the rules put them (hands, tricks, face-up discards, the widow until taken),
 a refused action changes nothing and no observation shows a card hidden from its seat, the
 widow included; at the end the points add up to 14 less a left widow's counting cards,

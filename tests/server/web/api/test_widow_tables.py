@@ -1,6 +1,6 @@
 """A widow_cinch table over the API: six built-in bots play a game to 51 on real workers,
 three sides of two scoring, and every stored hand replays to its result and the game's
-scores (RULES-family 9.8's order decides who reaches the target)."""
+scores (the order of docs/rules/widow_cinch.md#game decides who reaches the target)."""
 
 from support.apiclient import ADMIN
 from support.schema_checks import check_record_replays
