@@ -19,19 +19,38 @@ import argparse
 from server.arena.ratings import leaderboard
 from server.arena.tournaments import DEFAULTS, rebuild_ratings
 from server.cli.connect import arena
+from server.cli.errors import UsageError
+from server.engine.games import GAMES
+
+REBUILD = "rebuild"
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("ratings", help="the leaderboard of a ruleset; `rebuild` recomputes it from stored results")
-    p.add_argument("ruleset", nargs="?", default=DEFAULTS["ruleset"], help="default american62")
+    p = sub.add_parser(
+        "ratings",
+        help="the leaderboard of a ruleset; `rebuild` recomputes it from stored results",
+        description="cinch ratings [RULESET] prints a leaderboard; cinch ratings rebuild [--ruleset R ...] "
+        "recomputes ratings from every stored complete match.",
+    )
+    p.add_argument(
+        "ruleset",
+        nargs="?",
+        default=DEFAULTS["ruleset"],
+        help=f"a ruleset ({', '.join(GAMES)}; default {DEFAULTS['ruleset']}), or `rebuild`",
+    )
+    p.add_argument("--ruleset", nargs="+", dest="rulesets", help="rebuild: only these rulesets (default: all)")
     p.set_defaults(run=run)
-    actions = p.add_subparsers(dest="action", metavar="[ACTION]")
-    r = actions.add_parser("rebuild", help="recompute ratings from every stored complete match")
-    r.add_argument("--ruleset", nargs="+", dest="rulesets", help="only these rulesets (default: all)")
-    r.set_defaults(run=run_rebuild)
 
 
 def run(args: argparse.Namespace) -> int:
+    """A positional ``rebuild`` is the action, anything else a ruleset: one positional,
+    because argparse cannot tell an optional ruleset from a subcommand."""
+    if args.ruleset == REBUILD:
+        return run_rebuild(args)
+    if args.ruleset not in GAMES:
+        raise UsageError(f"unknown ruleset {args.ruleset!r} (known: {', '.join(GAMES)}; or `rebuild`)")
+    if args.rulesets:
+        raise UsageError("--ruleset goes with `cinch ratings rebuild`; name one ruleset as `cinch ratings RULESET`")
     with arena(None, plays=False) as a:
         rows = leaderboard(a.store.ratings(args.ruleset))
     if not rows:
