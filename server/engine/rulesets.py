@@ -154,6 +154,9 @@ class GameSpec:
     # Other fixed partnerships, per table size: (side names, seat index -> side index),
     # e.g. widow_cinch's three sides of two at six. The one place the core learns them.
     fixed_sides: Mapping[int, tuple[tuple[str, ...], tuple[int, ...]]] = field(default_factory=dict)
+    timeline: bool = False
+    """Whether a hand's record carries what the pages' step-through draws (bids, the rob,
+    each seat's draw: Cinch's hand); other games are drawn from their replay."""
 
     @property
     def name(self) -> str:

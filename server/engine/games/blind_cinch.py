@@ -54,6 +54,7 @@ SPECS = (
         default=BLIND_CINCH,
         players=(4,),
         hand=HandState,
+        timeline=True,
         partnerships=True,
         options={"base": check_choice(FOSTER51.name, AMERICAN62.name), "target": check_positive},
     ),

@@ -6,12 +6,13 @@ from server.engine.rulesets import AMERICAN62, FOSTER51, OPTION_NAMES, GameSpec,
 from server.engine.state import HandState
 
 SPECS = (
-    GameSpec(default=AMERICAN62, players=(4,), options={}, hand=HandState, partnerships=True),
+    GameSpec(default=AMERICAN62, players=(4,), options={}, hand=HandState, timeline=True, partnerships=True),
     GameSpec(
         default=FOSTER51,
         players=(4,),
         options={name: check_cinch for name in OPTION_NAMES},
         hand=HandState,
+        timeline=True,
         partnerships=True,
     ),
 )

@@ -28,6 +28,7 @@ SPECS = (
         default=SIXTY_THREE,
         players=(4,),
         hand=HandState,
+        timeline=True,
         partnerships=True,
         options={"scoring": check_choice(SCORING_DIFFERENCE, SCORING_SETBACK), "target": check_positive},
     ),

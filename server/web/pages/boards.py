@@ -20,7 +20,7 @@ from server.arena.duplicate import net, nets
 from server.arena.formats import kind_of
 from server.arena.formats.boards import board_view
 from server.arena.store import StoreError
-from server.engine import SEATS, HandState, replay
+from server.engine import SEATS, game_spec, replay
 from server.engine.record import scores_after
 from server.engine.replay import start_hand
 from server.web.context import arena
@@ -96,10 +96,15 @@ def rooms_of(match: dict[str, Any], record: dict[str, Any]) -> list[dict[str, An
     ]
 
 
+def stepped(room: dict[str, Any]) -> bool:
+    """Whether the game of a hand record is drawn by the step-through (``GameSpec.timeline``)."""
+    return game_spec(start_hand(room).rules).timeline
+
+
 def played(room: dict[str, Any]) -> dict[str, Any]:
     """A room's hand for its replay: a Cinch hand as the step-through ``timeline``, a hand of
     another game as its replay (``server.engine.replay``)."""
-    if isinstance(start_hand(room), HandState):
+    if stepped(room):
         return {"timeline": timeline(room), "plain": None}
     return {"timeline": None, "plain": replay(room)}
 
@@ -160,7 +165,7 @@ def board_pair_page(mid: str, board: int):
             description=f"board {board} is not finished in every match of tournament {tid} yet "
             f"(or is not one of its boards): no one sees its cards until then",
         )
-    cinch = isinstance(start_hand(record["rooms"][0]), HandState)
+    cinch = stepped(record["rooms"][0])
     if "entrants" in match or not cinch:  # k entrants, a progressive table, or a game drawn as rooms
         seats = [room["seats"] for room in board_view(match, record)["rooms"]]
         note = kind_of(match).note(match)
@@ -205,7 +210,7 @@ def table_hand_page(tid: str, number: int):
     if not 1 <= number <= len(hands):
         abort(404, description=f"table {tid} has no hand {number}: its game lasted {len(hands)} hands")
     record = hands[number - 1]
-    cinch = isinstance(start_hand(record), HandState)
+    cinch = stepped(record)
     final = table["final_scores"]  # an All Fours game stops counting at the item that ends it
     return render_template(
         "table_hand.html",
