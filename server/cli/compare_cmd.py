@@ -34,7 +34,7 @@ from server.cli.errors import UsageError
 from server.cli.report import interval, sprt_line
 from server.cli.sprt_options import add_sprt_arguments, sprt_request
 from server.cli.tournament_cmd import drive
-from server.engine import RulesetError, make_ruleset
+from server.engine import RulesetError, make_ruleset, options_doc
 from workers.driver import cli_driver, start
 
 BOARDS = 100
@@ -63,7 +63,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--first", type=int, default=1)
     p.add_argument("--ruleset", default=DEFAULTS["ruleset"])
-    p.add_argument("--options", type=json.loads, default={})
+    p.add_argument("--options", type=json.loads, default={}, help=options_doc.one_line())
     p.add_argument("--seed", type=int, default=DEFAULTS["seed"])
     p.add_argument("--workers", type=int, help="local worker processes (default 2 embedded, 0 with REDIS_URL)")
     s = add_sprt_arguments(p, "--max-boards is the most boards played")

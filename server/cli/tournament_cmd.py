@@ -38,7 +38,7 @@ from server.cli.connect import Arena, arena
 from server.cli.errors import UsageError
 from server.cli.report import live_match, print_results
 from server.cli.sprt_options import add_sprt_arguments, sprt_request
-from server.engine import RulesetError
+from server.engine import RulesetError, options_doc
 from workers.bots import BUILTIN
 from workers.driver import TournamentStopped, cli_driver, interrupt, resume, start, stop_command, watch
 from workers.supervisor import halt
@@ -87,7 +87,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--first", type=int, help="first board number (default 1); not with progressive")
     p.add_argument("--rounds", type=int, help="progressive: rounds of four boards (default 2T for T tables of four)")
     p.add_argument("--ruleset", help=f"default {DEFAULTS['ruleset']}; progressive: {PROGRESSIVE.default_ruleset}")
-    p.add_argument("--options", type=json.loads, default={}, help="ruleset options as JSON")
+    p.add_argument("--options", type=json.loads, default={}, help=options_doc.one_line())
     p.add_argument("--chunk", type=int, help=f"boards per job (default {CLI_CHUNK}; progressive: one table, 4)")
     p.add_argument("--seed", type=int, default=DEFAULTS["seed"], help="seed of the built-in bots")
     p.add_argument(

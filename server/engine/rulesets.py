@@ -9,7 +9,7 @@ foster51's named variations from docs/rules/foster51.md#options are options laye
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, replace
 from functools import cached_property
 from typing import Any
@@ -105,35 +105,71 @@ OPTION_NAMES = (
     "scoring",
 )
 
-Check = Callable[[str, Any], None]
+
+@dataclass(frozen=True)
+class Option:
+    """One named setting of a ruleset, declared once by its game: its type, its domain and
+    why it exists. The engine checks a value by calling it; the API's option schemas, the
+    CLI's ``--options`` help and the rules docs are generated from the same declaration.
+    Its default is the game's default ruleset's field of the same name."""
+
+    kind: type
+    why: str
+    choices: tuple[Any, ...] = ()
+    low: int | None = None
+    high: int | None = None
+
+    def __call__(self, name: str, value: Any) -> None:
+        if isinstance(value, bool) != (self.kind is bool) or not isinstance(value, self.kind):
+            raise RulesetError(f"option {name} must be {self.domain()}, not {value!r}")
+        if self.choices and value not in self.choices:
+            raise RulesetError(f"option {name} must be one of {', '.join(map(str, self.choices))}, not {value!r}")
+        if (self.low is not None and value < self.low) or (self.high is not None and value > self.high):
+            raise RulesetError(f"option {name} must be {self.domain()}, not {value!r}")
+
+    def domain(self) -> str:
+        """The values it takes, in words."""
+        if self.kind is bool:
+            return "true or false"
+        if self.choices:
+            return "one of " + ", ".join(map(str, self.choices))
+        if self.high is not None:
+            return f"a whole number from {self.low} to {self.high}"
+        return "a positive whole number" if self.low == 1 else "a whole number"
 
 
-def check_bool(name: str, value: Any) -> None:
-    if not isinstance(value, bool):
-        raise RulesetError(f"option {name} must be true or false, not {value!r}")
+def flag(why: str) -> Option:
+    return Option(bool, why)
 
 
-def check_positive(name: str, value: Any) -> None:
-    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-        raise RulesetError(f"option {name} must be a positive whole number, not {value!r}")
+def choice(why: str, *allowed: Any) -> Option:
+    return Option(type(allowed[0]), why, choices=allowed)
 
 
-def check_choice(*allowed: Any) -> Check:
-    def check(name: str, value: Any) -> None:
-        if value not in allowed or isinstance(value, bool):
-            raise RulesetError(f"option {name} must be one of {', '.join(map(str, allowed))}, not {value!r}")
-
-    return check
+def whole(why: str, low: int = 1, high: int | None = None) -> Option:
+    return Option(int, why, low=low, high=high)
 
 
-def check_cinch(name: str, value: Any) -> None:
-    if name == "min_bid":
-        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 14:
-            raise RulesetError(f"option min_bid must be a whole number from 1 to 14, not {value!r}")
-    elif name == "scoring":
-        check_choice(SCORING_DIFFERENCE, SCORING_SET_BACK, SCORING_EIGHT_POINT)(name, value)
-    else:
-        check_bool(name, value)
+TARGET = whole("the game's target: the score that wins a game at a table (no effect on a duplicate board)")
+
+CINCH_OPTIONS = {
+    "min_bid": whole("the lowest legal bid (Pagat's rules use 6)", 1, 14),
+    "trump_discard_over_six_only": flag(
+        "after Katz: a trump may be discarded only by a player holding more than six, and only down to six"
+    ),
+    "low_to_holder": flag("Low scores for the side that held it, as in american62"),
+    "first_lead_trump": flag("the first lead of the hand must be a trump if the leader has one"),
+    "dealer_draws_blind": flag(
+        "no robbing: the dealer discards and draws from the top like everyone else; stock points count for nobody"
+    ),
+    "scoring": choice(
+        "how a set side is scored: the difference, the old set back, or the eight-point minimum",
+        SCORING_DIFFERENCE,
+        SCORING_SET_BACK,
+        SCORING_EIGHT_POINT,
+    ),
+}
+assert tuple(CINCH_OPTIONS) == OPTION_NAMES  # foster51's named variations, in one place
 
 
 @dataclass(frozen=True)
@@ -147,7 +183,7 @@ class GameSpec:
 
     default: Ruleset
     players: tuple[int, ...]
-    options: Mapping[str, Check]
+    options: Mapping[str, Option]
     hand: type
     partnerships: bool = False  # with four players, NS v EW (else each seat for itself)
     deck: int = 52  # cards in the pack: 53 with snoozer's joker (docs/rules/common.md#cards)

@@ -37,7 +37,7 @@ from server.engine.cards import (
     seats_for,
 )
 from server.engine.hand import Hand, IllegalAction, card_set, one_card
-from server.engine.rulesets import Ruleset, check_bool, check_positive, game_spec
+from server.engine.rulesets import TARGET, Ruleset, flag, game_spec
 from server.engine.tricks import Trick, follow_error, follow_mask
 
 BEG, GIVE, BUNCH, ACCEPT, DISCARD, PLAY, DONE = "beg", "give", "bunch", "accept", "discard", "play", "done"
@@ -67,7 +67,13 @@ _PLAY_ITEMS = frozenset({"peg", "high", "low", "jack", "game"})  # the rest (tur
 # Pips for Game (F7) of the five honours T J Q K A of one suit, by their 5-bit pattern.
 _HONOUR_PIPS = tuple(sum(p for bit, p in enumerate((10, 1, 2, 3, 4)) if i >> bit & 1) for i in range(32))
 
-TURN_UP_OPTIONS = {"target": check_positive, "keep_nine": check_bool, "two_player_bunch": check_bool}
+TURN_UP_OPTIONS = {
+    "target": TARGET,
+    "keep_nine": flag(
+        "the dealer's side keeps nine cards and discards down after the turn-up (docs/rules/seven_up.md)"
+    ),
+    "two_player_bunch": flag("two players may agree to bunch (throw in) a deal they both dislike; ignored at 3 or 4"),
+}
 
 
 def pips(mask: int) -> int:

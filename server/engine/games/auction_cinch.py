@@ -40,7 +40,7 @@ from server.engine.cards import (
 from server.engine.games.all_fours import DONE, PLAY, AllFoursHand
 from server.engine.games.single_bids import SingleBids
 from server.engine.hand import IllegalAction, bid_amount, bid_entries, card_set, trump_entries
-from server.engine.rulesets import DRAW_FOSTER, SCORING_DIFFERENCE, GameSpec, Ruleset, check_positive
+from server.engine.rulesets import DRAW_FOSTER, SCORING_DIFFERENCE, TARGET, GameSpec, Ruleset
 from server.engine.scoring import hand_delta
 from server.engine.tricks import Trick
 from server.engine.world import WorldError
@@ -417,4 +417,4 @@ AUCTION_CINCH = Ruleset(
     players=5,
 )
 
-SPECS = (GameSpec(default=AUCTION_CINCH, players=(5, 6), options={"target": check_positive}, hand=AuctionCinchHand),)
+SPECS = (GameSpec(default=AUCTION_CINCH, players=(5, 6), options={"target": TARGET}, hand=AuctionCinchHand),)

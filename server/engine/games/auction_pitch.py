@@ -25,7 +25,7 @@ from server.engine.cards import ALL_CARDS_MASK, ALL_NAMES, JACK
 from server.engine.games.all_fours import AllFoursHand, pips
 from server.engine.games.single_bids import SingleBids
 from server.engine.hand import IllegalAction, bid_amount, bid_entries
-from server.engine.rulesets import GameSpec, Ruleset, check_positive
+from server.engine.rulesets import TARGET, GameSpec, Ruleset
 
 BIDDING, SALE = "bidding", "sale"
 
@@ -236,6 +236,4 @@ class AuctionPitchHand(SingleBids, AllFoursHand):
 
 AUCTION_PITCH = Ruleset(name="auction_pitch", target=7, min_bid=1, max_bid=4)
 
-SPECS = (
-    GameSpec(default=AUCTION_PITCH, players=(4, 5, 6, 7), options={"target": check_positive}, hand=AuctionPitchHand),
-)
+SPECS = (GameSpec(default=AUCTION_PITCH, players=(4, 5, 6, 7), options={"target": TARGET}, hand=AuctionPitchHand),)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
-from server.engine.rulesets import AMERICAN62, BASE_RULESETS, FOSTER51, GameSpec, Ruleset, check_choice, check_positive
+from server.engine.rulesets import AMERICAN62, BASE_RULESETS, FOSTER51, TARGET, GameSpec, Ruleset, choice
 from server.engine.state import HandState
 
 _OWN_FIELDS = frozenset({"name", "target", "base", "blind_packet", "players"})
@@ -56,6 +56,11 @@ SPECS = (
         hand=HandState,
         timeline=True,
         partnerships=True,
-        options={"base": check_choice(FOSTER51.name, AMERICAN62.name), "target": check_positive},
+        options={
+            "base": choice(
+                "the Cinch ruleset it varies: its bidding, play and scoring", FOSTER51.name, AMERICAN62.name
+            ),
+            "target": TARGET,
+        },
     ),
 )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from server.engine.rulesets import AMERICAN62, FOSTER51, OPTION_NAMES, GameSpec, check_cinch
+from server.engine.rulesets import AMERICAN62, CINCH_OPTIONS, FOSTER51, GameSpec
 from server.engine.state import HandState
 
 SPECS = (
@@ -10,7 +10,7 @@ SPECS = (
     GameSpec(
         default=FOSTER51,
         players=(4,),
-        options={name: check_cinch for name in OPTION_NAMES},
+        options=CINCH_OPTIONS,
         hand=HandState,
         timeline=True,
         partnerships=True,

@@ -14,7 +14,7 @@ from functools import cache
 
 from server.engine.cards import FIVE, NINE, TEN, mask_of
 from server.engine.games.auction_pitch import AuctionPitchHand, Item
-from server.engine.rulesets import GameSpec, Ruleset, check_bool, check_positive
+from server.engine.rulesets import TARGET, GameSpec, Ruleset, flag
 
 # 5.3: the cards that score besides High, Low and Jack, by rank, in the scoring order (5.4).
 CARD_ITEMS = (("ten", TEN, 1), ("five", FIVE, 5), ("nine", NINE, 9))
@@ -74,6 +74,12 @@ PEDRO = PedroRules(name="pedro", target=50, min_bid=1, max_bid=18, raises=True)
 
 SPECS = (
     GameSpec(
-        default=PEDRO, players=(4, 5, 6, 7), options={"target": check_positive, "deal_all": check_bool}, hand=PedroHand
+        default=PEDRO,
+        players=(4, 5, 6, 7),
+        options={
+            "target": TARGET,
+            "deal_all": flag("the whole pack is dealt (13 cards each at four ... 7 at seven), not six each"),
+        },
+        hand=PedroHand,
     ),
 )

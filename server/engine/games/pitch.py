@@ -8,7 +8,7 @@ Game tie rule, and ratings must not mix the two.
 from __future__ import annotations
 
 from server.engine.games.all_fours import AllFoursHand
-from server.engine.rulesets import GameSpec, Ruleset, check_positive
+from server.engine.rulesets import TARGET, GameSpec, Ruleset
 
 
 class PitchHand(AllFoursHand):
@@ -22,6 +22,4 @@ class PitchHand(AllFoursHand):
 
 PITCH = Ruleset(name="pitch", target=7, min_bid=0)
 
-SPECS = (
-    GameSpec(default=PITCH, players=(2, 3, 4), options={"target": check_positive}, hand=PitchHand, partnerships=True),
-)
+SPECS = (GameSpec(default=PITCH, players=(2, 3, 4), options={"target": TARGET}, hand=PitchHand, partnerships=True),)

@@ -7,7 +7,7 @@ the game is a ruleset of the Cinch hand: ``raises`` for the auction that goes ro
 
 from __future__ import annotations
 
-from server.engine.rulesets import DRAW_FOSTER, SCORING_DIFFERENCE, GameSpec, Ruleset, check_choice, check_positive
+from server.engine.rulesets import DRAW_FOSTER, SCORING_DIFFERENCE, TARGET, GameSpec, Ruleset, choice
 from server.engine.scoring import SCORING_SETBACK
 from server.engine.state import HandState
 
@@ -30,6 +30,11 @@ SPECS = (
         hand=HandState,
         timeline=True,
         partnerships=True,
-        options={"scoring": check_choice(SCORING_DIFFERENCE, SCORING_SETBACK), "target": check_positive},
+        options={
+            "scoring": choice(
+                "how a set side is scored: the difference, or set back by its bid", SCORING_DIFFERENCE, SCORING_SETBACK
+            ),
+            "target": TARGET,
+        },
     ),
 )

@@ -18,7 +18,7 @@ from server.engine.games.all_fours import PLAY
 from server.engine.games.auction_pitch import Item
 from server.engine.games.pedro import PedroHand, PedroRules
 from server.engine.hand import IllegalAction
-from server.engine.rulesets import GameSpec, check_bool, check_choice
+from server.engine.rulesets import GameSpec, choice, flag
 
 JOKER_BIT = 1 << JOKER
 JOKER_POINTS = 15  # 6.3: "JK 15", scored last ("Snoozer", 6.4)
@@ -69,7 +69,10 @@ SPECS = (
     GameSpec(
         default=SNOOZER,
         players=(4, 5, 6, 7),
-        options={"target": check_choice(50, 100), "deal_all": check_bool},
+        options={
+            "target": choice("the game's target, 50 or 100 (no effect on a duplicate board)", 50, 100),
+            "deal_all": flag("the whole 53-card pack is dealt, not six each"),
+        },
         hand=SnoozerHand,
         deck=53,
     ),

@@ -43,7 +43,7 @@ from server.engine.cards import (
 from server.engine.games.all_fours import DISCARD, DONE, PLAY, AllFoursHand
 from server.engine.games.single_bids import SingleBids
 from server.engine.hand import IllegalAction, bid_amount, bid_entries, trump_entries
-from server.engine.rulesets import FOSTER51, GameSpec, Ruleset, check_positive
+from server.engine.rulesets import FOSTER51, TARGET, GameSpec, Ruleset
 
 BIDDING, WIDOW, TRUMP = "bidding", "widow", "trump"
 PLAYERS = 6
@@ -351,7 +351,7 @@ SPECS = (
     GameSpec(
         default=WIDOW_CINCH,
         players=(PLAYERS,),
-        options={"target": check_positive},
+        options={"target": TARGET},
         hand=WidowCinchHand,
         fixed_sides={PLAYERS: (SIDE_NAMES, SIDE_OF)},
     ),

@@ -10,6 +10,7 @@ an amount is refused by the schema, before the engine is asked.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import marshmallow as ma
@@ -22,7 +23,7 @@ from server.engine.games.all_fours import ACCEPT, BEG, BUNCH, GIVE
 from server.engine.games.auction_cinch import CALL, MAKERS, OPPONENTS
 from server.engine.games.auction_pitch import SALE
 from server.engine.games.widow_cinch import WIDOW
-from server.engine.rulesets import OPTION_NAMES, SCORING_DIFFERENCE, SCORING_EIGHT_POINT, SCORING_SET_BACK
+from server.engine.rulesets import GameSpec, Option
 from server.engine.state import BIDDING, DISCARD, DONE, PLAY, ROB, TRUMP
 
 RULESETS = list(GAMES)
@@ -479,121 +480,50 @@ class AuctionCinchObservation(ObservationBase):
     )
 
 
-def _target() -> fields.Integer:
-    return fields.Integer(
-        validate=validate.Range(min=1), metadata={"description": "the game's target (no effect on a duplicate board)"}
-    )
+def option_field(option: Option, default: Any) -> fields.Field:
+    """An option's field, from its declaration in the engine (``server.engine.rulesets.Option``)."""
+    meta = {"description": f"{option.why}; default {json.dumps(default)}"}
+    if option.kind is bool:
+        return fields.Boolean(metadata=meta)
+    if option.choices:
+        field = fields.Integer if option.kind is int else fields.String
+        return field(validate=validate.OneOf(list(option.choices)), metadata=meta)
+    return fields.Integer(validate=validate.Range(min=option.low, max=option.high), metadata=meta)
 
 
-def _players(*allowed: int) -> fields.Integer:
-    return fields.Integer(validate=validate.OneOf(allowed), metadata={"description": "players at the table"})
+def option_schema(spec: GameSpec) -> type[ma.Schema]:
+    """A ruleset's options schema, generated from its game's declaration: ``players`` where the
+    game seats more than one table size, and each declared option."""
+    declared: dict[str, fields.Field] = {}
+    if len(spec.players) > 1:
+        declared["players"] = fields.Integer(
+            validate=validate.OneOf(spec.players),
+            metadata={"description": f"players at the table; default {spec.default.players}"},
+        )
+    for key, option in spec.options.items():
+        declared[key] = option_field(option, getattr(spec.default, key))
+    doc = f"{spec.name}'s options that differ from the defaults." if declared else f"{spec.name} takes no options."
+    name = "".join(part.capitalize() for part in spec.name.split("_")) + "Options"
+    return type(name, (ma.Schema,), {"__doc__": doc, **declared})
 
 
-def _options(name: str, doc: str, **option_fields: fields.Field) -> type[ma.Schema]:
-    return type(name, (ma.Schema,), {"__doc__": doc, **option_fields})
-
-
-American62Options = _options("American62Options", "american62 takes no options: its source's single profile.")
-Foster51Options = _options(
-    "Foster51Options",
-    "The named variations of foster51 (docs/rules/foster51.md); only those that differ from the base ruleset are present.",
-    min_bid=fields.Integer(validate=validate.Range(1, 14)),
-    trump_discard_over_six_only=fields.Boolean(),
-    low_to_holder=fields.Boolean(),
-    first_lead_trump=fields.Boolean(),
-    dealer_draws_blind=fields.Boolean(),
-    scoring=fields.String(validate=validate.OneOf([SCORING_DIFFERENCE, SCORING_SET_BACK, SCORING_EIGHT_POINT])),
-)
-assert set(Foster51Options._declared_fields) == set(OPTION_NAMES)  # a new option joins this schema
-_TURN_UP_OPTIONS = {
-    "players": _players(2, 3, 4),
-    "target": _target(),
-    "keep_nine": fields.Boolean(),
-    "two_player_bunch": fields.Boolean(),
+OBSERVED: dict[str, type[ObservationBase]] = {
+    "american62": CinchObservation,
+    "foster51": CinchObservation,
+    "seven_up": TurnUpObservation,
+    "pitch": AllFoursObservation,
+    "all_fives": TurnUpObservation,
+    "blind_cinch": CinchObservation,
+    "sixty_three": CinchObservation,
+    "auction_pitch": AuctionPitchObservation,
+    "pedro": AuctionPitchObservation,
+    "snoozer": AuctionPitchObservation,
+    "widow_cinch": WidowCinchObservation,
+    "auction_cinch": AuctionCinchObservation,
 }
+"""Each ruleset's observation shape (its options schema comes from the engine's declaration)."""
 OPTIONS: dict[str, tuple[type[ma.Schema], type[ObservationBase]]] = {
-    "american62": (American62Options, CinchObservation),
-    "foster51": (Foster51Options, CinchObservation),
-    "seven_up": (
-        _options("SevenUpOptions", "seven_up's options that differ from the defaults.", **_TURN_UP_OPTIONS),
-        TurnUpObservation,
-    ),
-    "pitch": (
-        _options(
-            "PitchOptions",
-            "pitch's options that differ from the defaults.",
-            players=_players(2, 3, 4),
-            target=_target(),
-        ),
-        AllFoursObservation,
-    ),
-    "all_fives": (
-        _options("AllFivesOptions", "all_fives' options that differ from the defaults.", **_TURN_UP_OPTIONS),
-        TurnUpObservation,
-    ),
-    "blind_cinch": (
-        _options(
-            "BlindCinchOptions",
-            "blind_cinch's options that differ from the defaults.",
-            base=fields.String(validate=validate.OneOf(["foster51", "american62"])),
-            target=_target(),
-        ),
-        CinchObservation,
-    ),
-    "sixty_three": (
-        _options(
-            "SixtyThreeOptions",
-            "sixty_three's options that differ from the defaults.",
-            scoring=fields.String(validate=validate.OneOf(["difference", "setback"])),
-            target=_target(),
-        ),
-        CinchObservation,
-    ),
-    "auction_pitch": (
-        _options(
-            "AuctionPitchOptions",
-            "auction_pitch's options that differ from the defaults.",
-            players=_players(4, 5, 6, 7),
-            target=_target(),
-        ),
-        AuctionPitchObservation,
-    ),
-    "pedro": (
-        _options(
-            "PedroOptions",
-            "pedro's options that differ from the defaults.",
-            players=_players(4, 5, 6, 7),
-            target=_target(),
-            deal_all=fields.Boolean(),
-        ),
-        AuctionPitchObservation,
-    ),
-    "snoozer": (
-        _options(
-            "SnoozerOptions",
-            "snoozer's options that differ from the defaults.",
-            players=_players(4, 5, 6, 7),
-            deal_all=fields.Boolean(),
-            target=fields.Integer(
-                validate=validate.OneOf([50, 100]),
-                metadata={"description": "the game's target, 50 or 100 (no effect on a duplicate board)"},
-            ),
-        ),
-        AuctionPitchObservation,
-    ),
-    "widow_cinch": (
-        _options("WidowCinchOptions", "widow_cinch's options that differ from the defaults.", target=_target()),
-        WidowCinchObservation,
-    ),
-    "auction_cinch": (
-        _options(
-            "AuctionCinchOptions",
-            "auction_cinch's options that differ from the defaults.",
-            players=_players(5, 6),
-            target=_target(),
-        ),
-        AuctionCinchObservation,
-    ),
+    name: (option_schema(GAMES[name]), observed) for name, observed in OBSERVED.items()
 }
 
 
