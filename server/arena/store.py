@@ -88,6 +88,7 @@ from server.arena.ratings import replay, shown
 from server.arena.records import current_pair, current_room, current_table_hand
 from server.arena.settings import CLOSED_DECISION_SECONDS
 from server.engine import Board, make_ruleset, seats_for
+from server.errors import Conflict, NotFound
 
 # KEYS[1] the tournament's match list; ARGV[1] the match key prefix, then (match id, spec JSON) pairs.
 _ADD_MATCHES = """
@@ -402,11 +403,8 @@ _ANSWER = _ANSWER.replace("CLOSED_TTL", str(CLOSED_DECISION_SECONDS))
 _EXPIRE = _EXPIRE.replace("CLOSED_TTL", str(CLOSED_DECISION_SECONDS))
 
 
-class StoreError(KeyError):
-    """An id that names nothing stored."""
-
-    def __str__(self) -> str:
-        return str(self.args[0])
+class StoreError(NotFound):
+    """An id that names nothing stored (a 404 where a request named it)."""
 
 
 def table_seats(spec: dict[str, Any]) -> tuple[str, ...]:
@@ -481,7 +479,7 @@ class Store:
         stored = self.redis.hget(key, "meta")
         if stored is not None:
             if json.loads(stored) != json.loads(meta) or self.board(deals.name, 1) != deals.boards[0]:
-                raise ValueError(f"a different deal set named {deals.name!r} is already stored")
+                raise Conflict(f"a different deal set named {deals.name!r} is already stored")
             return
         mapping = {str(n): json.dumps(b.to_dict()) for n, b in enumerate(deals.boards, 1)}
         mapping["meta"] = meta

@@ -65,6 +65,7 @@ from server.arena.sequential import Sprt
 from server.arena.stats import MatchStats, corrected_summary, mirrored, summarize
 from server.arena.store import Store
 from server.engine import SEATS, RulesetError, game_spec, make_ruleset
+from server.errors import InvalidRequest
 
 FORMATS = ("round_robin", "gauntlet", "blind", "progressive")
 PROGRESSIVE = "progressive"  # the format, and the kind of its table matches
@@ -99,7 +100,7 @@ boards are stored nearly in board order (the test reads them so) and little of a
 is in play when its test decides."""
 
 
-class SpecError(ValueError):
+class SpecError(InvalidRequest):
     """A tournament request that cannot be run; the message names the field."""
 
 
