@@ -144,21 +144,24 @@ class Config:
         capitals (``ADMIN_TOKEN``), as the app factory's tests pass them. An empty value
         counts as unset. Raises ``ConfigError`` naming the first bad variable."""
         environ = os.environ if environ is None else environ
-        given = {f.metadata["env"]: environ[f.metadata["env"]] for f in _fields() if environ.get(f.metadata["env"])}
+        given: dict[str, str | None] = {
+            f.metadata["env"]: environ[f.metadata["env"]] for f in _fields() if environ.get(f.metadata["env"])
+        }
         for key, value in (overrides or {}).items():
             env = cls.variable(key)
             if env is None:
                 raise ConfigError(f"{key} is not an arena setting")
             given[env] = None if value is None else str(value)
-        values = {f.name: _parse(f, given[f.metadata["env"]]) for f in _fields() if given.get(f.metadata["env"])}
+        values = {f.name: _parse(f, text) for f in _fields() if (text := given.get(f.metadata["env"]))}
         return cls(**values)
 
     @classmethod
     def variable(cls, key: str) -> str | None:
         """The environment variable ``key`` names (itself, or a field's name in capitals), or None."""
         for f in _fields():
-            if key in (f.metadata["env"], f.name.upper()):
-                return f.metadata["env"]
+            env: str = f.metadata["env"]
+            if key in (env, f.name.upper()):
+                return env
         return None
 
     def __post_init__(self) -> None:
@@ -193,15 +196,15 @@ class Config:
         return {f.metadata["env"]: str(getattr(self, f.name)) for f in _fields() if getattr(self, f.name) is not None}
 
 
-def _fields() -> tuple[dataclasses.Field, ...]:
+def _fields() -> tuple[dataclasses.Field[Any], ...]:
     return dataclasses.fields(Config)
 
 
-def _field(name: str) -> dataclasses.Field:
+def _field(name: str) -> dataclasses.Field[Any]:
     return next(f for f in _fields() if f.name == name)
 
 
-def _parse(f: dataclasses.Field, text: str) -> Any:
+def _parse(f: dataclasses.Field[Any], text: str) -> Any:
     """A variable's text as the field's type (the dataclass then checks its range)."""
     if f.type == "int":
         try:

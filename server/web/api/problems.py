@@ -157,7 +157,8 @@ def register_error_handlers(app: Flask) -> None:
     """Every domain error is the problem its class names, in this one place, so views let
     them rise; Redis trouble is a 503 with Retry-After; anything else unexpected a logged
     500. (HTTP errors keep their own handler: Flask picks the most specific class.)"""
-    for error in (ArenaError, *ENGINE_ERRORS):
+    refusals: tuple[type[Exception], ...] = (ArenaError, *ENGINE_ERRORS)
+    for error in refusals:
         app.register_error_handler(error, _refused)
     app.register_error_handler(RedisError, _unavailable)
     app.register_error_handler(Exception, _internal)
