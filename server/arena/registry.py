@@ -14,11 +14,12 @@ import time
 from collections.abc import Iterable
 
 from server.arena.store import Store
+from server.errors import Conflict
 
 NAME = re.compile(r"^[a-z][a-z0-9_-]{1,31}$")
 
 
-class RegistryError(ValueError):
+class RegistryError(Conflict):
     """A registration that cannot be made; the message says why."""
 
 

@@ -1,7 +1,8 @@
 """The ``cinch`` command: one entry point, one module per subcommand.
 
 Each subcommand module exposes ``register(subparsers)``; the parser it adds carries a
-``run(args) -> int`` default. Errors a user can cause are raised as ``UsageError`` (or
+``run(args) -> int`` default; ``args.config`` is the arena's configuration
+(``server.config``), the one place a subcommand takes a setting from. Errors a user can cause are raised as ``UsageError`` (or
 the engine's own ValueError subclasses) and become a one-line message and exit status 2,
 never a traceback.
 
@@ -28,6 +29,8 @@ from server.cli import (
     worker_cmd,
 )
 from server.cli.errors import UsageError
+from server.config import Config, ConfigError
+from server.errors import ArenaError
 
 SUBCOMMANDS = (
     tournament_cmd,
@@ -58,12 +61,19 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, config: Config | None = None) -> int:
+    """Run one subcommand with the arena's configuration (``config``, or the environment's,
+    read here once and handed to the subcommand as ``args.config``)."""
     args = build_parser().parse_args(argv)
+    try:
+        args.config = config or Config.from_env()
+    except ConfigError as exc:
+        print(f"cinch {args.command}: {exc}", file=sys.stderr)
+        return 2
     signal.signal(signal.SIGTERM, _terminate)
     try:
         return args.run(args)
-    except UsageError as exc:
+    except (UsageError, ArenaError) as exc:  # ArenaError: a refusal a subcommand let rise
         print(f"cinch {args.command}: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:

@@ -189,7 +189,9 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"{option} must be 1 or more, not {args.boards}")
     test = sprt_settings(args) if args.sprt else None
     try:
-        deals = dealsets.load(args.deals or public_deals(*table_shape(args.ruleset, args.options)))
+        deals = dealsets.load(
+            args.deals or public_deals(*table_shape(args.ruleset, args.options)), args.config.deals_dir
+        )
     except (dealsets.DealSetError, RulesetError) as exc:
         raise UsageError(str(exc)) from None
     spec = {"ruleset": args.ruleset, "options": args.options, "deals": deals.name, "seed": args.seed}
@@ -205,7 +207,7 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"--plan: {exc}") from None
     if len(units) > 2 and (args.plan or args.sprt):
         raise UsageError("--sprt and --plan compare two bots; a field of more than two is compared by its means")
-    with arena(args.workers) as a:
+    with arena(args.config, args.workers) as a:
         if len(units) > 2:
             return run_field(a, args, deals, bots)
         if args.plan:

@@ -10,7 +10,6 @@ uses it (``workers.embedded``). The clean-up itself is not cut short by a second
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
@@ -21,8 +20,9 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 
 from server.arena.store import Store
 from server.cli.errors import UsageError
-from workers.embedded import EmbeddedRedis, cinch_home
-from workers.jobs import QUEUE, queue_for
+from server.config import Config
+from workers.embedded import EmbeddedRedis
+from workers.jobs import queue_for
 from workers.local import LocalWorkers, live_workers, signals_deferred
 
 
@@ -48,10 +48,11 @@ def worker_count(local_workers: int | None, remote: bool) -> int:
 
 
 @contextmanager
-def arena(local_workers: int | None, prefix: str = "cinch", queue: str = QUEUE, plays: bool = True) -> Iterator[Arena]:
-    """The store and queue to use, with ``local_workers`` local workers (None: the default).
-    A command that only reads or changes records (``plays`` False) runs no workers."""
-    url = os.environ.get("REDIS_URL")
+def arena(config: Config, local_workers: int | None, plays: bool = True) -> Iterator[Arena]:
+    """The store and queue of the configured arena (its Redis, prefix and queue), with
+    ``local_workers`` local workers (None: the default). A command that only reads or
+    changes records (``plays`` False) runs no workers."""
+    url, prefix, queue = config.redis_url, config.prefix, config.queue
     count = worker_count(local_workers, remote=bool(url)) if plays else 0
     stack = ExitStack()
     try:
@@ -63,7 +64,7 @@ def arena(local_workers: int | None, prefix: str = "cinch", queue: str = QUEUE, 
                 raise UsageError(f"cannot reach Redis at REDIS_URL={url}: {exc}") from None
         else:
             try:
-                url = stack.enter_context(EmbeddedRedis(cinch_home()))
+                url = stack.enter_context(EmbeddedRedis(config.home))
             except RuntimeError as exc:
                 raise UsageError(str(exc)) from None
             redis = stack.enter_context(Redis.from_url(url))

@@ -82,7 +82,7 @@ def run_verify(args: argparse.Namespace) -> int:
             "--boards, --players, --deck, --deals-sha256, --server and --tournament go with --seed and --commitment"
         )
     try:
-        deals = dealsets.load(args.deals)
+        deals = dealsets.load(args.deals, args.config.deals_dir)
     except dealsets.DealSetError as exc:
         raise UsageError(str(exc)) from None
     bad = dealsets.mismatches(deals)

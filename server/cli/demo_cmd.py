@@ -25,7 +25,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        deals = dealsets.load(args.deals)
+        deals = dealsets.load(args.deals, args.config.deals_dir)
     except dealsets.DealSetError as exc:
         raise UsageError(str(exc)) from None
     rules = make_ruleset(args.ruleset)

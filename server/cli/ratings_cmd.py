@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"unknown ruleset {args.ruleset!r} (known: {', '.join(GAMES)}; or `rebuild`)")
     if args.rulesets:
         raise UsageError("--ruleset goes with `cinch ratings rebuild`; name one ruleset as `cinch ratings RULESET`")
-    with arena(None, plays=False) as a:
+    with arena(args.config, None, plays=False) as a:
         rows = leaderboard(a.store.ratings(args.ruleset))
     if not rows:
         print(f"no ratings for {args.ruleset} yet")
@@ -66,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def run_rebuild(args: argparse.Namespace) -> int:
-    with arena(None, plays=False) as a:
+    with arena(args.config, None, plays=False) as a:
         counted = rebuild_ratings(a.store, args.rulesets)
     for ruleset, matches in counted.items():
         print(f"{ruleset}: ratings rebuilt from {matches} comparisons with new board pairs")

@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import functools
 import json
-import os
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -29,6 +28,7 @@ from tqdm import tqdm
 
 import sdk
 from sdk.launch import add_run_arguments, add_server_argument, run_from_args, summary
+from server.config import Config, ConfigError
 
 
 def _clean(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
@@ -46,13 +46,17 @@ def _clean(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Names
 
 
 def _client(args: argparse.Namespace, token: str | None = None, admin: bool = False) -> sdk.Client:
-    return sdk.Client(args.server, token=token, admin_token=getattr(args, "admin_token", None) if admin else None)
+    return sdk.Client(args.server, token=token, admin_token=admin_token(args) if admin else None)
+
+
+def admin_token(args: argparse.Namespace) -> str | None:
+    """``--admin-token``, else the configured one (``$CINCH_ADMIN_TOKEN``)."""
+    return getattr(args, "admin_token", None) or args.config.admin_token
 
 
 def _admin_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--admin-token",
-        default=os.environ.get("CINCH_ADMIN_TOKEN"),
         help="the arena's admin token (default: $CINCH_ADMIN_TOKEN)",
     )
 
@@ -85,7 +89,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run_list)
     p = actions.add_parser("rotate", help="replace a bot's token (the old one stops working) and print the new one")
     p.add_argument("name")
-    p.add_argument("--token", default=os.environ.get("CINCH_TOKEN"), help="the bot's current token")
+    p.add_argument("--token", help="the bot's current token (default: $CINCH_TOKEN)")
     _admin_argument(p)
     add_server_argument(p)
     p.set_defaults(run=run_rotate)
@@ -212,9 +216,10 @@ def run_list(args: argparse.Namespace) -> int:
 
 @_clean
 def run_rotate(args: argparse.Namespace) -> int:
-    if not args.token and not args.admin_token:
+    token = args.token or args.config.bot_token
+    if not token and not admin_token(args):
         raise sdk.SdkError("give the bot's current --token or the --admin-token")
-    issued = _client(args, token=args.token, admin=True).rotate_token(args.name)
+    issued = _client(args, token=token, admin=True).rotate_token(args.name)
     print(f"new token for {issued.name} (the old one no longer works), shown this once:", file=sys.stderr)
     print(issued.token)
     return 0
@@ -223,7 +228,7 @@ def run_rotate(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------------- cinch remote ...
 @_clean
 def run_create(args: argparse.Namespace) -> int:
-    if not args.admin_token:
+    if not admin_token(args):
         raise sdk.SdkError("creating a tournament needs the admin token: --admin-token T or $CINCH_ADMIN_TOKEN")
     if not args.bots and not args.candidates:
         raise sdk.SdkError("name the bots: --bots a b ... (or --candidates and --references for a gauntlet)")
@@ -450,6 +455,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="cinch", description="The Cinch arena over its REST API.")
     register(parser.add_subparsers(dest="command", required=True, metavar="COMMAND"))
     args = parser.parse_args(argv)
+    try:
+        args.config = Config.from_env()
+    except ConfigError as exc:
+        print(f"cinch {args.command}: {exc}", file=sys.stderr)
+        return 2
     try:
         return args.run(args)
     except KeyboardInterrupt:

@@ -26,14 +26,13 @@ import sys
 import time
 
 from server.cli.connect import arena
-from workers.jobs import QUEUE
 from workers.local import ProcessGroup
 from workers.supervisor import supervisor_command
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("serve", help="serve the REST API (gunicorn)")
-    p.add_argument("--bind", default="127.0.0.1:8000", help="address to listen on (default 127.0.0.1:8000)")
+    p.add_argument("--bind", help="address to listen on (default: $CINCH_BIND, else 127.0.0.1:8000)")
     p.add_argument(
         "--connections", type=int, default=1000, help="open requests per process, long-polls included (default 1000)"
     )
@@ -66,19 +65,17 @@ def gunicorn_command(bind: str, processes: int = 2, connections: int = 1000, gra
 
 
 def run(args: argparse.Namespace) -> int:
-    env = dict(os.environ)
-    if not env.get("CINCH_ADMIN_TOKEN"):
-        env["CINCH_ADMIN_TOKEN"] = "cinch_admin_" + secrets.token_urlsafe(24)  # no leading dash
-        print(f"admin token for this run: {env['CINCH_ADMIN_TOKEN']} (set CINCH_ADMIN_TOKEN to choose one)")
-    with arena(args.workers) as a, ProcessGroup() as children:
-        env["REDIS_URL"] = a.url
-        print(f"serving http://{args.bind}/api/v1/docs with Redis {a.url}", flush=True)
-        children.spawn("gunicorn", gunicorn_command(args.bind, args.processes, args.connections), env=env)
-        children.spawn(
-            "supervisor",
-            supervisor_command(a.url, env.get("CINCH_PREFIX", "cinch"), env.get("CINCH_QUEUE", QUEUE)),
-            env=env,
-        )
+    config = args.config
+    if not config.admin_token:
+        config = config.replace(admin_token="cinch_admin_" + secrets.token_urlsafe(24))  # no leading dash
+        print(f"admin token for this run: {config.admin_token} (set CINCH_ADMIN_TOKEN to choose one)")
+    bind = args.bind or config.bind
+    with arena(config, args.workers) as a, ProcessGroup() as children:
+        # the children build their own Config from these: the same settings, this Redis
+        env = {**os.environ, **config.replace(redis_url=a.url, bind=bind).environ()}
+        print(f"serving http://{bind}/api/v1/docs with Redis {a.url}", flush=True)
+        children.spawn("gunicorn", gunicorn_command(bind, args.processes, args.connections), env=env)
+        children.spawn("supervisor", supervisor_command(a.url, config.prefix, config.queue), env=env)
         while not (exited := children.exited()):
             if a.workers:
                 a.workers.replace_dead()

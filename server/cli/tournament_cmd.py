@@ -233,7 +233,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         ruleset = args.ruleset or format_named(args.format).default_ruleset or DEFAULTS["ruleset"]
         name = args.deals or public_deals(*table_shape(ruleset, args.options))
-        deals = None if name == SECRET else dealsets.load(name)
+        deals = None if name == SECRET else dealsets.load(name, args.config.deals_dir)
     except (dealsets.DealSetError, RulesetError) as exc:
         raise UsageError(str(exc)) from None
     request = request_from(args)
@@ -244,7 +244,7 @@ def run(args: argparse.Namespace) -> int:
     except SpecError as exc:
         raise UsageError(str(exc)) from None
     driver = cli_driver()
-    with arena(args.workers) as a:
+    with arena(args.config, args.workers) as a:
         try:
             tid = start(a.store, a.queue, request, driver, deals)
         except ValueError as exc:  # e.g. a different deal set of the same name is stored
@@ -254,7 +254,7 @@ def run(args: argparse.Namespace) -> int:
 
 def run_resume(args: argparse.Namespace) -> int:
     driver = cli_driver()
-    with arena(args.workers) as a:
+    with arena(args.config, args.workers) as a:
         try:
             resume(a.store, a.queue, args.id, driver)
         except (TournamentStopped, StoreError) as exc:
@@ -263,7 +263,7 @@ def run_resume(args: argparse.Namespace) -> int:
 
 
 def run_cancel(args: argparse.Namespace) -> int:
-    with arena(None, plays=False) as a:
+    with arena(args.config, None, plays=False) as a:
         try:
             status = a.store.tournament(args.id)["status"]
         except StoreError as exc:
@@ -276,7 +276,7 @@ def run_cancel(args: argparse.Namespace) -> int:
 
 
 def run_list(args: argparse.Namespace) -> int:
-    with arena(None, plays=False) as a:
+    with arena(args.config, None, plays=False) as a:
         print(f"{'id':6} {'status':12} {'format':12} {'ruleset':11} {'deals':12} {'pairs':>11}  bots")
         for tid in a.store.tournament_ids():
             t = a.store.tournament(tid)

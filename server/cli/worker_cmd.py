@@ -12,7 +12,6 @@ import socket
 
 from server.cli.errors import UsageError
 from workers import worker
-from workers.jobs import QUEUE
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -22,7 +21,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    url = os.environ.get("REDIS_URL")
+    url = args.config.redis_url
     if not url:
         raise UsageError("set REDIS_URL to the arena's Redis, e.g. REDIS_URL=redis://host:6379/0")
-    return worker.main(["--url", url, "--queue", QUEUE, "--name", args.name or f"{socket.gethostname()}-{os.getpid()}"])
+    name = args.name or f"{socket.gethostname()}-{os.getpid()}"
+    return worker.main(["--url", url, "--queue", args.config.queue, "--name", name])

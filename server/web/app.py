@@ -7,7 +7,7 @@ Blueprints per resource, marshmallow schemas for every body, the OpenAPI documen
 
 from __future__ import annotations
 
-import os
+from collections.abc import Mapping
 from typing import Any
 
 from apispec_oneofschema import MarshmallowPlugin as OneOfMarshmallowPlugin
@@ -20,17 +20,18 @@ from redis.retry import Retry
 
 from server.arena.registry import ensure_builtins
 from server.arena.store import Store
+from server.config import Config
 from server.web.api import bots, decisions, health, ratings, tables, tournaments
 from server.web.api.contract import ContractPlugin
 from server.web.api.problems import ArenaApi, problem, register_error_handlers
-from server.web.api.ratelimit import LIMITS, init_limiter
+from server.web.api.ratelimit import init_limiter
 from server.web.context import ArenaContext
 from server.web.limits import ArenaJSONProvider, check_request
 from server.web.pages import init_pages
 from server.web.served import ServedDecisions
 from server.web.waker import Waker
 from workers.bots import BUILTIN
-from workers.jobs import QUEUE, queue_for
+from workers.jobs import queue_for
 
 DRAIN_LIMIT = 1024 * 1024  # oversized bodies up to this size are read before the 413
 
@@ -60,14 +61,6 @@ def redis_client(url: str, max_connections: int) -> Redis:
     return Redis(connection_pool=pool)
 
 
-def check_registration_policy(policy: str, invite_code: str | None) -> None:
-    """Refuse to start on a registration setting that would lock everyone out by mistake."""
-    if policy not in ("open", "closed", "invite"):
-        raise ValueError(f"CINCH_REGISTRATION must be open, closed or invite, not {policy!r}")
-    if policy == "invite" and not invite_code:
-        raise ValueError("CINCH_REGISTRATION=invite needs CINCH_INVITE_CODE")
-
-
 DOCS_PATH = "/api/v1/docs"
 """The interactive API docs: Swagger UI served from the files in the flask-swagger-ui
 package (pinned), so the page works without internet and loads nothing from another host."""
@@ -77,7 +70,19 @@ class ArenaFlask(Flask):
     json_provider_class = ArenaJSONProvider  # request bodies within bounds, or a 400
 
 
-def create_app(config: dict[str, Any] | None = None) -> Flask:
+def settings_of(config: Config | Mapping[str, Any] | None) -> tuple[Config, dict[str, Any]]:
+    """The arena's configuration and any other Flask settings. A mapping (as the tests pass)
+    overrides the environment's settings by variable name (``CINCH_PREFIX``) or by field
+    name in capitals (``ADMIN_TOKEN``); its other keys are Flask's (``TESTING``)."""
+    if isinstance(config, Config):
+        return config, {}
+    given = dict(config or {})
+    ours = {key: given.pop(key) for key in list(given) if Config.variable(key)}
+    return Config.from_env(overrides=ours), given
+
+
+def create_app(config: Config | Mapping[str, Any] | None = None) -> Flask:
+    settings, flask_settings = settings_of(config)
     app = ArenaFlask("cinch-arena")
     app.config.update(
         API_TITLE="Cinch arena",
@@ -86,37 +91,18 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         OPENAPI_URL_PREFIX="/api/v1",
         OPENAPI_JSON_PATH="openapi.json",
         MAX_CONTENT_LENGTH=64 * 1024,
-        REDIS_URL=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
-        CINCH_PREFIX=os.environ.get("CINCH_PREFIX", "cinch"),
-        CINCH_QUEUE=os.environ.get("CINCH_QUEUE", QUEUE),
-        ADMIN_TOKEN=os.environ.get("CINCH_ADMIN_TOKEN"),
-        # Long-polls waiting at once in one process; below gunicorn's --worker-connections
-        # (1,000), so answers and other calls always find a free slot.
-        LONG_POLLS=int(os.environ.get("CINCH_LONG_POLLS", 900)),
-        REDIS_CONNECTIONS=int(os.environ.get("CINCH_REDIS_CONNECTIONS", 100)),
-        # who may register: open, closed (the admin registers bots) or invite (a code)
-        REGISTRATION=os.environ.get("CINCH_REGISTRATION", "open"),
-        INVITE_CODE=os.environ.get("CINCH_INVITE_CODE"),
-        **{key: os.environ.get(var, default) for key, (var, default) in LIMITS.items()},
-        # tables: time limits at most these, and live (open or running) tables at most
-        # these per remote bot and in all, so tables never starve tournaments of workers
-        TABLE_MAX_DECISION_MS=int(os.environ.get("CINCH_TABLE_MAX_DECISION_MS", 10_000)),
-        TABLE_MAX_BANK_MS=int(os.environ.get("CINCH_TABLE_MAX_BANK_MS", 60_000)),
-        TABLE_MAX_PER_BOT=int(os.environ.get("CINCH_TABLE_MAX_PER_BOT", 3)),
-        TABLE_MAX_LIVE=int(os.environ.get("CINCH_TABLE_MAX_LIVE", 50)),
+        **flask_settings,
     )
-    app.config.update(config or {})
-    check_registration_policy(app.config["REGISTRATION"], app.config["INVITE_CODE"])
     app.json.sort_keys = False  # observations are large; keep the engine's key order
-    redis = redis_client(app.config["REDIS_URL"], app.config["REDIS_CONNECTIONS"])
-    init_limiter(app, redis.connection_pool)
-    store = Store(redis, app.config["CINCH_PREFIX"])
+    redis = redis_client(settings.service_redis_url, settings.redis_connections)
+    init_limiter(app, settings, redis.connection_pool)
+    store = Store(redis, settings.prefix)
     app.extensions["cinch"] = ArenaContext(
         store,
-        queue_for(store, app.config["CINCH_QUEUE"]),
-        app.config["ADMIN_TOKEN"],
+        queue_for(store, settings.queue),
+        settings,
         ServedDecisions(),
-        Waker(redis, store.wake_channel, app.config["LONG_POLLS"]),
+        Waker(redis, store.wake_channel, settings.long_polls),
     )
     register_error_handlers(app)
     app.url_map.converters["decision_id"] = decisions.DecisionIdConverter

@@ -9,6 +9,7 @@ from flask import current_app
 from rq import Queue
 
 from server.arena.store import Store
+from server.config import Config
 from server.web.served import ServedDecisions
 from server.web.waker import Waker
 
@@ -16,7 +17,7 @@ from server.web.waker import Waker
 class ArenaContext(NamedTuple):
     store: Store
     queue: Queue
-    admin_token: str | None
+    config: Config
     served: ServedDecisions
     waker: Waker
 

@@ -22,6 +22,7 @@ from server.arena.duplicate import units_of
 from server.arena.stats import MatchStats
 from server.arena.store import Store
 from server.engine import Board, Ruleset, make_ruleset, seats_for
+from server.errors import InvalidRequest
 
 Spec = dict[str, Any]
 """A checked tournament request with its defaults (``server.arena.tournaments.validate``)."""
@@ -35,8 +36,8 @@ Comparison = tuple[dict[str, Any], dict[int, int | float]]
 """Two bots compared (shaped like a match, with an id of its own) and X's margin per board."""
 
 
-class SpecError(ValueError):
-    """A tournament request that cannot be run; the message names the field."""
+class SpecError(InvalidRequest):
+    """A tournament request that cannot be run (422); the message names the field."""
 
 
 def names(spec: Spec, field: str, roster: Roster) -> list[str]:

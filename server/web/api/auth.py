@@ -28,7 +28,7 @@ def bearer_token() -> str | None:
 
 
 def is_admin(token: str | None) -> bool:
-    admin = arena().admin_token
+    admin = arena().config.admin_token
     return bool(admin and token and hmac.compare_digest(token.encode(), admin.encode()))
 
 

@@ -6,7 +6,7 @@ choice), and limited per client address (``ratelimit``); the admin may always re
 
 import hmac
 
-from flask import current_app, request
+from flask import request
 from flask.views import MethodView
 from flask_smorest import Blueprint, abort
 
@@ -49,16 +49,13 @@ class Bots(MethodView):
         check_registration(body.get("invite"))
         if body["name"] == ME:
             abort(422, message=f"name: {ME!r} is reserved (GET /api/v1/bots/me is the token's own bot)")
-        try:
-            token = registry.register(arena().store, body["name"], body["description"])
-        except registry.RegistryError as exc:
-            abort(409, message=str(exc))
+        token = registry.register(arena().store, body["name"], body["description"])  # RegistryError: a 409
         return {"name": body["name"], "token": token}
 
 
 def check_registration(invite: str | None) -> None:
     """A 403 problem saying how to register, unless the arena's policy lets this one in."""
-    policy, code = current_app.config["REGISTRATION"], current_app.config["INVITE_CODE"]
+    policy, code = arena().config.registration, arena().config.invite_code
     if policy == "open" or is_admin(bearer_token()):
         return
     if policy == "closed":
@@ -106,10 +103,7 @@ class Token(MethodView):
         if not is_admin(bearer_token()) and current_bot() != name:
             abort(403, message="only the bot itself or the admin may rotate its token")
         bot_view(name)
-        try:
-            token = registry.rotate(arena().store, name)
-        except registry.RegistryError as exc:
-            abort(409, message=str(exc))
+        token = registry.rotate(arena().store, name)  # RegistryError: a 409
         return {"name": name, "token": token}
 
 

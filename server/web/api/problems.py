@@ -2,7 +2,9 @@
 
 flask-smorest's own error body and content type are replaced once here (its default is
 not problem+json, and schemathesis would flag the documented content type otherwise).
-Two handlers cover what no view expects: Redis unreachable, loading, timing out or out
+Every domain error (``server.errors.ArenaError``) is mapped here to its status and
+problem type, so views raise or let rise instead of catching and aborting. Two handlers
+cover what no view expects: Redis unreachable, loading, timing out or out
 of pooled connections is a 503 with ``Retry-After`` (the client should come back), and
 any other exception, a Redis reply that means a bug included, is a logged 500, still
 problem+json, never Werkzeug's HTML page.
@@ -32,6 +34,9 @@ from redis.exceptions import ConnectionError as RedisDown
 from redis.exceptions import TimeoutError as RedisTimeout
 from werkzeug.exceptions import HTTPException
 
+from server.engine import RulesetError
+from server.errors import PROBLEM_TYPES, ArenaError, InvalidRequest
+
 PROBLEM = "application/problem+json"
 RETRY_AFTER = 2  # seconds a client is asked to wait when Redis is away
 
@@ -57,9 +62,11 @@ class ProblemSchema(ma.Schema):
     )
 
 
-def problem(status: int, detail: str, errors: dict | None = None, headers: dict | None = None) -> Response:
+def problem(
+    status: int, detail: str, errors: dict | None = None, headers: dict | None = None, type: str = "about:blank"
+) -> Response:
     body: dict[str, Any] = {
-        "type": "about:blank",
+        "type": type,
         "title": http.HTTPStatus(status).phrase,
         "status": status,
         "detail": detail,
@@ -135,8 +142,23 @@ def _internal(error: Exception) -> Response:
     return problem(500, "an unexpected error; it has been logged")
 
 
+ENGINE_ERRORS: dict[type[Exception], type[ArenaError]] = {RulesetError: InvalidRequest}
+"""The engine's own errors (it stays free of the arena's) that are a user's mistake when
+they reach a view: a ruleset or options a request named."""
+
+
+def _refused(error: Exception) -> Response:
+    """A domain error (``server.errors``) as the problem its class names."""
+    kind = error if isinstance(error, ArenaError) else next(k for c, k in ENGINE_ERRORS.items() if isinstance(error, c))
+    return problem(kind.status, str(error), type=PROBLEM_TYPES + kind.type)
+
+
 def register_error_handlers(app: Flask) -> None:
-    """Redis trouble is a 503 with Retry-After; anything else unexpected a logged 500.
-    (HTTP errors keep their own handler: Flask picks the most specific class.)"""
+    """Every domain error is the problem its class names, in this one place, so views let
+    them rise; Redis trouble is a 503 with Retry-After; anything else unexpected a logged
+    500. (HTTP errors keep their own handler: Flask picks the most specific class.)"""
+    refusals: tuple[type[Exception], ...] = (ArenaError, *ENGINE_ERRORS)
+    for error in refusals:
+        app.register_error_handler(error, _refused)
     app.register_error_handler(RedisError, _unavailable)
     app.register_error_handler(Exception, _internal)

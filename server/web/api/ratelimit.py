@@ -1,6 +1,6 @@
 """Rate limits against abuse, with flask-limiter counting in the arena's own Redis.
 
-Three limits, each set by an environment variable and generous enough that a
+Three limits, each a setting (``server.config``) and generous enough that a
 well-behaved bot never meets them; past one the answer is a ``429`` problem saying
 which limit was hit, with ``Retry-After`` (the SDK waits it out):
 
@@ -28,20 +28,16 @@ from __future__ import annotations
 import math
 import time
 
-from flask import Flask, Response, current_app
+from flask import Flask, Response
 from flask_limiter import Limiter, RateLimitExceeded
 from flask_limiter.util import get_remote_address
 from flask_smorest import abort
 from limits import RateLimitItem, parse
 from redis import ConnectionPool
 
+from server.config import Config
 from server.web.api.problems import problem
-
-LIMITS = {  # app config key: (environment variable, default)
-    "LIMIT_FAILED_AUTH": ("CINCH_LIMIT_FAILED_AUTH", "20/minute"),
-    "LIMIT_REGISTRATIONS": ("CINCH_LIMIT_REGISTRATIONS", "10/hour"),
-    "LIMIT_EMPTY_POLLS": ("CINCH_LIMIT_EMPTY_POLLS", "5/second"),
-}
+from server.web.context import arena
 
 limiter = Limiter(key_func=get_remote_address, strategy="fixed-window", swallow_errors=True)
 
@@ -51,11 +47,11 @@ def storage_uri(redis_url: str) -> str:
     return "redis+unix://" + redis_url.removeprefix("unix://") if redis_url.startswith("unix://") else redis_url
 
 
-def init_limiter(app: Flask, pool: ConnectionPool) -> None:
+def init_limiter(app: Flask, config: Config, pool: ConnectionPool) -> None:
     """Count in the app's Redis, on its pool, under its prefix; 429s as problems."""
     app.config.update(
-        RATELIMIT_STORAGE_URI=storage_uri(app.config["REDIS_URL"]),
-        RATELIMIT_STORAGE_OPTIONS={"connection_pool": pool, "key_prefix": f"{app.config['CINCH_PREFIX']}:ratelimit"},
+        RATELIMIT_STORAGE_URI=storage_uri(config.service_redis_url),
+        RATELIMIT_STORAGE_OPTIONS={"connection_pool": pool, "key_prefix": f"{config.prefix}:ratelimit"},
     )
     limiter.init_app(app)
     app.register_error_handler(RateLimitExceeded, _too_many)
@@ -63,7 +59,7 @@ def init_limiter(app: Flask, pool: ConnectionPool) -> None:
 
 def configured(name: str) -> str:
     """A limit as configured for the app (a string such as ``"20/minute"``)."""
-    return current_app.config[name]
+    return getattr(arena().config, name)
 
 
 def _retry_after(item: RateLimitItem, reset_at: float) -> str:
@@ -83,17 +79,17 @@ def _too_many(error: RateLimitExceeded) -> Response:
 
 
 def registrations() -> str:
-    return configured("LIMIT_REGISTRATIONS")
+    return configured("limit_registrations")
 
 
 def empty_polls() -> str:
-    return configured("LIMIT_EMPTY_POLLS")
+    return configured("limit_empty_polls")
 
 
 def count_failed_authentication() -> None:
     """Count a refused token from this address; past the limit, the 429 instead of the 401.
     (Called on the 401 path only, so it is not a decorator: nothing else counts.)"""
-    item = parse(configured("LIMIT_FAILED_AUTH"))
+    item = parse(configured("limit_failed_auth"))
     address = get_remote_address()
     if not limiter.limiter.hit(item, "failed-authentication", address):
         reset_at = limiter.limiter.get_window_stats(item, "failed-authentication", address).reset_time

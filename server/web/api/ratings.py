@@ -4,7 +4,6 @@ from flask.views import MethodView
 from flask_smorest import Blueprint, abort
 
 from server.arena.ratings import leaderboard
-from server.arena.store import StoreError
 from server.engine import GAMES
 from server.web.api.schemas import LeaderboardSchema, RatingHistorySchema
 from server.web.context import arena
@@ -38,8 +37,5 @@ class History(MethodView):
         match or blind comparison each). Empty for a bot not rated in the ruleset."""
         known_ruleset(ruleset)
         store = arena().store
-        try:
-            store.bot(bot)
-        except StoreError:
-            abort(404, message=f"no bot {bot!r}")
+        store.bot(bot)  # StoreError: a 404 naming the bot
         return {"ruleset": ruleset, "bot": bot, "points": store.rating_history(ruleset, [bot])[bot]}

@@ -19,14 +19,14 @@ before play.
 import secrets
 from typing import NoReturn
 
-from flask import current_app, g, request
+from flask import g, request
 from flask.views import MethodView
 from flask_smorest import Blueprint, abort
 
 from server.arena import registry
 from server.arena.settings import DEFAULT_LIMITS
 from server.arena.store import TableLimit
-from server.engine import Ruleset, RulesetError, make_ruleset, seats_for
+from server.engine import Ruleset, make_ruleset, seats_for
 from server.web.api.auth import SECURITY, bearer_token, current_bot, is_admin
 from server.web.api.schemas import CreatedSchema, JoinSchema, TableCreateSchema, TableRecordSchema, TableSchema
 from server.web.context import arena
@@ -47,10 +47,13 @@ def check_caps(limits: dict[str, int]) -> None:
     """A 422 naming the limit if the table's time limits (the defaults for those it does
     not set) pass the admin's caps: a slow table holds a worker as long as its bots think."""
     effective = {**DEFAULT_LIMITS, **limits}
-    for name, cap in (("decision_ms", "TABLE_MAX_DECISION_MS"), ("bank_ms", "TABLE_MAX_BANK_MS")):
-        most = current_app.config[cap]
+    config = arena().config
+    for name, most, variable in (
+        ("decision_ms", config.table_max_decision_ms, "CINCH_TABLE_MAX_DECISION_MS"),
+        ("bank_ms", config.table_max_bank_ms, "CINCH_TABLE_MAX_BANK_MS"),
+    ):
         if effective[name] > most:
-            abort(422, message=f"limits.{name}: at most {most} on a table (CINCH_{cap})")
+            abort(422, message=f"limits.{name}: at most {most} on a table ({variable})")
 
 
 def check_seats(rules: Ruleset, seats: dict[str, str]) -> None:
@@ -85,12 +88,12 @@ def live_table_refusal(limit: TableLimit) -> NoReturn:
     if limit.args[0] == "tables":
         abort(
             409,
-            message=f"the arena holds {current_app.config['TABLE_MAX_LIVE']} live tables (open or "
+            message=f"the arena holds {arena().config.table_max_live} live tables (open or "
             "running), its most (CINCH_TABLE_MAX_LIVE); try again when one has finished",
         )
     abort(
         409,
-        message=f"bot {limit.args[0]!r} has {current_app.config['TABLE_MAX_PER_BOT']} live tables "
+        message=f"bot {limit.args[0]!r} has {arena().config.table_max_per_bot} live tables "
         "(open or running), the most a bot may have (CINCH_TABLE_MAX_PER_BOT); "
         "try again when one has finished",
     )
@@ -133,10 +136,7 @@ class Tables(MethodView):
         are filled at once. The seats are the ruleset's: N E S W at four players, P1..Pk at
         any other size (``options.players``). A bot's token seats only itself and built-in
         bots."""
-        try:
-            rules = make_ruleset(body["ruleset"], body["options"])
-        except RulesetError as exc:
-            abort(422, message=str(exc))
+        rules = make_ruleset(body["ruleset"], body["options"])  # RulesetError: a 422
         check_seats(rules, body["seats"])
         check_caps(body["limits"])
         kinds = registry.active_kinds(arena().store)
@@ -156,8 +156,8 @@ class Tables(MethodView):
                 body["seats"],
                 creator,
                 holders,
-                current_app.config["TABLE_MAX_LIVE"],
-                current_app.config["TABLE_MAX_PER_BOT"],
+                arena().config.table_max_live,
+                arena().config.table_max_per_bot,
             )
         except TableLimit as limit:
             live_table_refusal(limit)
@@ -193,7 +193,7 @@ class Join(MethodView):
         wanted = [body["seat"]] if body.get("seat") else open_seats
         try:
             taken = any(
-                arena().store.claim_seat(tid, s, g.bot, current_app.config["TABLE_MAX_PER_BOT"])
+                arena().store.claim_seat(tid, s, g.bot, arena().config.table_max_per_bot)
                 for s in wanted
                 if s in open_seats
             )

@@ -11,8 +11,6 @@ from flask.views import MethodView
 from flask_smorest import Blueprint, abort
 
 from server.arena import dealsets
-from server.arena.formats.base import SpecError
-from server.arena.store import StoreError
 from server.arena.tournaments import waiting_for
 from server.web.api.auth import SECURITY, require_admin
 from server.web.api.schemas import (
@@ -25,7 +23,7 @@ from server.web.api.schemas import (
 )
 from server.web.context import arena
 from server.web.readmodel import matches_of, public, results_of, tournament_or_404, visible_pair
-from workers.driver import TournamentStopped, resume, start
+from workers.driver import resume, start
 from workers.supervisor import SERVICE, halt
 
 blp = Blueprint("tournaments", __name__, url_prefix="/api/v1", description="Duplicate tournaments")
@@ -62,13 +60,9 @@ class Tournaments(MethodView):
         body = {k: v for k, v in body.items() if v is not None}
         store = arena().store
         try:
-            tid = start(store, arena().queue, body, SERVICE)
-        except dealsets.DealSetError as exc:
+            tid = start(store, arena().queue, body, SERVICE, deals_dir=arena().config.deals_dir)
+        except dealsets.DealSetError as exc:  # the one refusal that names its field
             abort(422, message=str(exc), errors={"json": {"deals": [str(exc)]}})
-        except SpecError as exc:
-            abort(422, message=str(exc))
-        except ValueError as exc:
-            abort(409, message=str(exc))
         return {"id": tid, "commitment": store.tournament(tid).get("commitment")}
 
 
@@ -110,10 +104,7 @@ class Resume(MethodView):
         """Resume an interrupted, cancelled or failed tournament (admin) as the service's:
         only the board pairs not stored yet are played."""
         tournament_or_404(tid)
-        try:
-            resume(arena().store, arena().queue, tid, SERVICE)
-        except TournamentStopped as exc:
-            abort(409, message=str(exc))
+        resume(arena().store, arena().queue, tid, SERVICE)  # TournamentStopped: a 409 (server.errors)
         return public(tournament_or_404(tid))
 
 
@@ -149,10 +140,7 @@ class BoardPair(MethodView):
     def get(self, mid, board):
         """Both rooms of a board side by side, once the board is finished in every match of
         the tournament: until then no one sees its cards."""
-        try:
-            match, record = visible_pair(arena().store, mid, board)
-        except StoreError:
-            abort(404, message=f"no match {mid!r}")
+        match, record = visible_pair(arena().store, mid, board)  # StoreError: a 404 naming the match
         if record is None:
             abort(
                 404,

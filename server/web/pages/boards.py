@@ -19,7 +19,6 @@ from flask import abort, render_template
 from server.arena.duplicate import net, nets
 from server.arena.formats import kind_of
 from server.arena.formats.boards import board_view
-from server.arena.store import StoreError
 from server.engine import SEATS, game_spec, replay
 from server.engine.record import scores_after
 from server.engine.replay import start_hand
@@ -154,10 +153,7 @@ def as_field(match: dict[str, Any], record: dict[str, Any]) -> tuple[dict[str, A
 
 @bp.route("/matches/<mid>/boards/<int:board>")
 def board_pair_page(mid: str, board: int):
-    try:
-        match, record = visible_pair(arena().store, mid, board)
-    except StoreError:
-        abort(404, description=f"no match {mid!r}")
+    match, record = visible_pair(arena().store, mid, board)  # StoreError: the 404 page naming the match
     tid = match["tournament"]
     if record is None:
         abort(

@@ -14,12 +14,12 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
-from flask import abort, render_template
+from flask import render_template
 
 from server.arena.anytime import MIN_BOARDS
 from server.arena.formats import kind_of
 from server.arena.stats import t95
-from server.arena.store import Store, StoreError
+from server.arena.store import Store
 from server.web.context import arena
 from server.web.pages.blueprint import bp
 from server.web.pages.charts import Point, line_chart
@@ -60,10 +60,7 @@ def cumulative(boards: list[int], scores: dict[int, int | float]) -> list[dict[s
 @bp.route("/matches/<mid>")
 def match_page(mid: str):
     store = arena().store
-    try:
-        match = store.match(mid)
-    except StoreError:
-        abort(404, description=f"no match {mid!r}")
+    match = store.match(mid)  # StoreError: the 404 page naming it
     t = public(store.tournament(match["tournament"]))
     row = match_view(store, mid, match)
     scores = store.scores(mid)

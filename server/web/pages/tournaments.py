@@ -7,11 +7,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import abort, render_template
+from flask import render_template
 
 from server.arena.anytime import MIN_BOARDS
 from server.arena.formats import format_of
-from server.arena.store import StoreError
 from server.web.context import arena
 from server.web.pages.blueprint import FINAL, bp
 from server.web.readmodel import matches_of, public, results_of
@@ -37,10 +36,7 @@ def tournaments_page():
 @bp.route("/tournaments/<tid>")
 def tournament_page(tid: str):
     store = arena().store
-    try:
-        t = public(store.tournament(tid))
-    except StoreError:
-        abort(404, description=f"no tournament {tid!r}")
+    t = public(store.tournament(tid))  # StoreError: the 404 page naming it
     res = results_of(store, tid)
     cross = res["crosstable"]
     order = [r["bot"] for r in res["standings"]]

@@ -1,0 +1,22 @@
+-- needs: open_list.lua token_bot.lua seen.lua
+-- Accept a bot's answer only while its decision is open and before its real deadline
+-- (the shown one may have passed: the bank left is a silent grace); then,
+-- in the same round trip, the bot's other open requests (so an answer can carry the next
+-- decision back). A token's bot that answers is noted as seen, whatever the outcome.
+local holder = token_bot(KEYS[4], ARGV[6])
+if not holder then return {'unauthorized'} end
+local now = clock()
+if holder == ARGV[1] then seen(KEYS[5], now) end
+if holder ~= ARGV[1] or redis.call('HGET', KEYS[1], 'bot') ~= ARGV[1] then return {'missing'} end
+local status = redis.call('HGET', KEYS[1], 'status')
+if status ~= 'pending' then return {status} end
+if tonumber(redis.call('HGET', KEYS[1], 'deadline')) < now then return {'expired'} end
+redis.call('HSET', KEYS[1], 'status', 'answered')
+redis.call('HDEL', KEYS[1], 'head', 'legal', 'shown')
+redis.call('EXPIRE', KEYS[1], CLOSED_TTL)
+redis.call('RPUSH', KEYS[2], ARGV[2])
+redis.call('EXPIRE', KEYS[2], 3600)
+redis.call('ZREM', KEYS[3], ARGV[3])
+local out = open_list(KEYS[3], ARGV[4], tonumber(ARGV[5]), set_of(7), now)
+table.insert(out, 1, 'ok')
+return out

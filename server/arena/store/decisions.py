@@ -1,0 +1,184 @@
+"""Remote decisions: a worker asks, a bot's long-poll is woken, the bot answers, all on
+Redis's clock. This module owns their keys:
+
+    {p}:bot:{name}:pending        zset  open decision ids of the bot, by deadline
+    {p}:bot:{name}:seen           string Redis time the bot last asked for or answered a decision
+                                        (expires after a day unseen)
+    {p}:wake                      pub/sub channel: a bot's name per new decision, for long-polls
+    {p}:decision:{id}             hash  bot, head (the request JSON but its deadline), legal, seat,
+                                        deadline (the real one: the per-decision limit plus
+                                        the bank left), shown (the limit only: what the bot
+                                        sees), status
+    {p}:decision:{id}:answer      list  the accepted answer, for the waiting worker
+    {p}:match:{mid}:bank          hash  bot -> time bank left (ms)
+    {p}:match:{mid}:timeouts      hash  bot -> timeouts so far
+    {p}:match:{mid}:faulty        set   bots recorded as faulty in the match
+
+A closed decision keeps only what refusing a late answer needs for
+``CLOSED_DECISION_SECONDS`` (``server.arena.settings``).
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+from collections.abc import Iterable
+from typing import Any
+
+from redis import Redis
+
+from server.arena.settings import CLOSED_DECISION_SECONDS
+from server.arena.store.base import StoreBase, lua
+
+_OPEN = lua("open.lua")
+_OPEN_COUNT = lua("open_count.lua")
+_ASK = lua("ask.lua")
+_ANSWER = lua("answer.lua", CLOSED_TTL=CLOSED_DECISION_SECONDS)
+_ANSWER_CONTEXT = lua("answer_context.lua")
+_EXPIRE = lua("expire.lua", CLOSED_TTL=CLOSED_DECISION_SECONDS)
+
+
+class Decisions(StoreBase):
+    def __init__(self, redis: Redis, prefix: str = "cinch"):
+        super().__init__(redis, prefix)
+        self._open = redis.register_script(_OPEN)
+        self._open_count = redis.register_script(_OPEN_COUNT)
+        self._ask = redis.register_script(_ASK)
+        self._answer = redis.register_script(_ANSWER)
+        self._answer_context = redis.register_script(_ANSWER_CONTEXT)
+        self._expire = redis.register_script(_EXPIRE)
+
+    def ask(
+        self, bot: str, mid: str, observation: dict[str, Any], decision_ms: int, initial_bank_ms: int
+    ) -> tuple[str, float, float] | None:
+        """Publish a decision request for ``bot`` in match ``mid``, in one round trip.
+
+        Returns (decision id, Redis's time, real deadline), or None if the bot is faulty
+        in the match. The real deadline is ``decision_ms`` plus what is left of the bot's
+        time bank, which starts at ``initial_bank_ms``; the bot is shown ``decision_ms``
+        only (``open_requests``), so the bank is a silent grace that cannot mark a match.
+        The request is stored as the JSON the bot will see, so serving it costs no
+        decoding; its seat (``observation["seat"]``) and legal actions are kept apart for
+        judging answers, in the same frame as the observation.
+        """
+        did = secrets.token_hex(16)
+        legal = json.dumps(observation["legal"])
+        head = f'{{"id": "{did}", "observation": {json.dumps(observation)}, "legal": {legal}'
+        raw = self._ask(
+            keys=[
+                self.key("match", mid, "faulty"),
+                self.key("match", mid, "bank"),
+                self.key("decision", did),
+                self.key("bot", bot, "pending"),
+            ],
+            args=[bot, initial_bank_ms, decision_ms, did, head, legal, observation["seat"], self.wake_channel],
+        )
+        if raw[0] == b"faulty":
+            return None
+        return did, float(raw[1]), float(raw[2])
+
+    @property
+    def wake_channel(self) -> str:
+        """The pub/sub channel on which ``ask`` publishes the name of the bot it asks."""
+        return self.key("wake")
+
+    def open_requests(self, bot: str, limit: int = -1, skip: Iterable[str] = ()) -> list[str]:
+        """The bot's open decision requests as JSON, soonest deadline first, each with
+        its shown ``deadline`` (opened + the per-decision limit, never the bank) and
+        ``deadline_in_ms`` until it (0 once passed; a request stays open until its real
+        deadline); ids in ``skip`` are left out. Notes the bot as seen."""
+        return [
+            r.decode()
+            for r in self._open(
+                keys=[self.key("bot", bot, "pending"), self.key("bot", bot, "seen")],
+                args=[self.key("decision", ""), limit, *skip],
+            )
+        ]
+
+    def last_seen(self, bot: str) -> float | None:
+        """When ``bot`` last asked for or answered a decision (Redis's clock, seconds), or
+        None if not within a day: shows whether a remote bot being waited for is there."""
+        raw = self.redis.get(self.key("bot", bot, "seen"))
+        return None if raw is None else float(raw)
+
+    def open_count(self, bot: str) -> int:
+        """How many decisions ``bot`` has open now (past their deadline not counted)."""
+        return int(self._open_count(keys=[self.key("bot", bot, "pending")]))
+
+    def answer_context(self, token_hash: str, did: str) -> tuple[str | None, dict[str, Any] | None]:
+        """(the active bot holding the token, what judging its answer to ``did`` needs:
+        the decision's bot, status, legal actions and seat), in one round trip."""
+        raw = self._answer_context(
+            keys=[self.key("token", token_hash), self.key("decision", did)], args=[self.key("bot", "")]
+        )
+        if not raw:
+            return None, None
+        name, bot, status, legal, seat = raw
+        if bot is None:
+            return name.decode(), None
+        return name.decode(), {
+            "bot": bot.decode(),
+            "status": status.decode(),
+            "legal": json.loads(legal or "[]"),
+            "seat": seat.decode(),
+        }
+
+    def answer_decision(
+        self, token_hash: str, did: str, bot: str, action: dict[str, Any], limit: int = -1, skip: Iterable[str] = ()
+    ) -> tuple[str, list[str]]:
+        """Accept ``bot``'s answer if the token is ``bot``'s. Returns 'ok' or why not
+        ('unauthorized', 'missing', 'answered', 'expired'), and, when accepted, the bot's
+        other open requests (as ``open_requests``)."""
+        raw = self._answer(
+            keys=[
+                self.key("decision", did),
+                self.key("decision", did, "answer"),
+                self.key("bot", bot, "pending"),
+                self.key("token", token_hash),
+                self.key("bot", bot, "seen"),
+            ],
+            args=[bot, json.dumps(action), did, self.key("decision", ""), limit, self.key("bot", ""), *skip],
+        )
+        return raw[0].decode(), [r.decode() for r in raw[1:]]
+
+    def await_answer(self, did: str, bot: str, deadline: float, now: float) -> dict[str, Any] | None:
+        """The worker's side: the accepted answer, or None once the deadline has passed.
+
+        ``now`` is Redis's time at the call; elapsed time is then measured locally, so
+        waiting costs no extra round trips (the final check is on Redis's clock anyway).
+        Popping the only answer also removes its list.
+        """
+        answer_key = self.key("decision", did, "answer")
+        started = time.monotonic()
+        while True:
+            left = deadline - now - (time.monotonic() - started)
+            if left <= 0:
+                status = self._expire(keys=[self.key("decision", did), self.key("bot", bot, "pending")], args=[did])
+                if (status.decode() if isinstance(status, bytes) else status) == "expired":
+                    return None
+                left = 0.05  # answered in the last instant: the answer is in the list
+            popped = self._blpop(answer_key, min(left, 1.0))
+            if popped is not None:
+                return json.loads(popped[1])
+
+    def _blpop(self, key: str, timeout: float) -> Any:
+        """BLPOP for about ``timeout`` seconds. Redis turns the seconds into whole
+        milliseconds, truncating, and takes 0 as "forever": Redis 6.2 blocked forever on
+        0.001 (0.999... ms). So the last instant before a deadline waits 10 ms instead."""
+        return self.redis.blpop([key], timeout=max(timeout, 0.01))
+
+    def spend_bank(self, mid: str, bot: str, ms: int) -> None:
+        self.redis.hincrby(self.key("match", mid, "bank"), bot, -ms)
+
+    def add_timeout(self, mid: str, bot: str) -> int:
+        return int(self.redis.hincrby(self.key("match", mid, "timeouts"), bot, 1))
+
+    def timeouts(self, mid: str) -> dict[str, int]:
+        return {k.decode(): int(v) for k, v in self.redis.hgetall(self.key("match", mid, "timeouts")).items()}
+
+    def mark_faulty(self, mid: str, bot: str) -> None:
+        self.redis.sadd(self.key("match", mid, "faulty"), bot)
+
+    def is_faulty(self, mid: str, bot: str) -> bool:
+        return bool(self.redis.sismember(self.key("match", mid, "faulty"), bot))

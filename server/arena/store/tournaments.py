@@ -1,0 +1,383 @@
+"""Tournaments, their matches and the boards in play. This module owns their keys:
+
+    {p}:seq:tournament            counter for tournament ids ("t1", "t2", ...)
+    {p}:tournaments               zset  tournament id by creation time
+    {p}:tournaments:active        set   ids of tournaments whose stored status is queued or running
+    {p}:tournament:{tid}          hash  spec, status, driver, pairs_done, pairs_total, created, finished,
+                                        error, stopped, failures, failures_done
+    {p}:tournament:{tid}:lease    string the live driver ("service" or "cli:host:pid"), with a TTL
+    {p}:supervisor                string the supervisor process in charge, with a TTL
+    {p}:tournament:{tid}:jobs     set   RQ job ids enqueued for it and not yet seen to end
+    {p}:tournament:{tid}:matches  list  match ids in schedule order
+    {p}:tournament:{tid}:complete set   ids of matches whose every board pair is stored, or
+                                        whose sequential test decided (no board added after)
+    {p}:tournament:{tid}:results  string JSON standings, cross-table and match statistics
+    {p}:tournament:{tid}:par      hash  board number -> the reference pair's room (blind movement)
+    {p}:match:{mid}               hash  spec, status
+    {p}:match:{mid}:pairs         hash  board number -> board-pair record JSON
+    {p}:match:{mid}:scores        hash  board number -> X's score on that pair (JSON); a match of k
+                                        entrants: every entrant's board score, a JSON list
+    {p}:match:{mid}:luck          hash  board number -> X's luck on the draw on that pair (``workers.luck``)
+    {p}:claim:{mid}:{n}           string the RQ job playing board n of the match, with a TTL
+    {p}:job:{job_id}              string "alive" while a chunk job runs, with a TTL (its heartbeat)
+
+(A match's remote-play keys, ``{p}:match:{mid}:bank``, ``timeouts`` and ``faulty``, belong
+to ``decisions``.)
+
+A board pair is written with HSETNX inside one Lua script that also advances the
+tournament's progress and marks the match complete, so a job that is retried after a
+crash can never count a pair twice, and "match complete" happens exactly once. The
+script stores nothing for a match already complete: one decided by its sequential test
+(``complete_match``) keeps exactly the boards it had when it was decided.
+
+A tournament is played only while its driver holds its lease (the CLI that runs it, or
+the service's supervisor); its stored status is ``queued``, ``running``, ``finished``,
+``cancelled``, ``failed`` or ``interrupted``, and a queued or running tournament whose
+lease has lapsed reads as ``interrupted``. Jobs claim each board before playing it, so
+no board is played twice at once, and never for a tournament that is not live.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterable
+from typing import Any
+
+from redis import Redis
+
+from server.arena.records import current_pair, current_room
+from server.arena.store.base import StoreBase, StoreError, lua
+
+ACTIVE = ("queued", "running")
+
+_ADD_MATCHES = lua("add_matches.lua")
+_RECORD_PAIRS = lua("record_pairs.lua")
+_CLAIM = lua("claim.lua")
+_KEEP = lua("keep.lua")
+_LEASE = lua("lease.lua")
+_TAKE_OVER = lua("take_over.lua")
+_STOP = lua("stop.lua")
+_BOARD_EVERYWHERE = lua("board_everywhere.lua")
+
+
+class Tournaments(StoreBase):
+    def __init__(self, redis: Redis, prefix: str = "cinch"):
+        super().__init__(redis, prefix)
+        self._record = redis.register_script(_RECORD_PAIRS)
+        self._claim = redis.register_script(_CLAIM)
+        self._keep = redis.register_script(_KEEP)
+        self._lease = redis.register_script(_LEASE)
+        self._take_over = redis.register_script(_TAKE_OVER)
+        self._stop = redis.register_script(_STOP)
+        self._add_matches = redis.register_script(_ADD_MATCHES)
+        self._board_everywhere = redis.register_script(_BOARD_EVERYWHERE)
+
+    def create_tournament(
+        self,
+        spec: dict[str, Any],
+        matches: list[dict[str, Any]],
+        driver: str,
+        lease_ms: int,
+        planned: tuple[int, int] | None = None,
+    ) -> str:
+        """Store a tournament (queued, held by ``driver``) and its matches in one transaction.
+
+        ``planned`` is (matches, board pairs) in all when later matches are added as play
+        goes on (``add_matches``: a progressive tournament's rounds), so that its progress
+        and its completion count them from the start."""
+        tid = f"t{self.redis.incr(self.key('seq', 'tournament'))}"
+        now = time.time()
+        matches_total, pairs_total = planned or (len(matches), sum(m["last"] - m["first"] + 1 for m in matches))
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.hset(
+            self.key("tournament", tid),
+            mapping={
+                "spec": json.dumps({**spec, "id": tid}),
+                "status": "queued",
+                "driver": driver,
+                "pairs_done": 0,
+                "pairs_total": pairs_total,
+                "matches_total": matches_total,
+                "created": now,
+            },
+        )
+        pipe.set(self.key("tournament", tid, "lease"), driver, px=lease_ms)
+        pipe.zadd(self.key("tournaments"), {tid: now})
+        pipe.sadd(self.key("tournaments", "active"), tid)
+        for index, match in enumerate(matches, 1):
+            mid = f"{tid}.m{index}"
+            match.update(id=mid, tournament=tid)
+            pipe.rpush(self.key("tournament", tid, "matches"), mid)
+            pipe.hset(self.key("match", mid), mapping={"spec": json.dumps(match), "status": "running"})
+        pipe.execute()
+        return tid
+
+    def add_matches(self, tid: str, matches: list[dict[str, Any]]) -> int:
+        """Add matches (each with its ``id``) to a tournament's schedule, each once whoever
+        adds it: a round computed twice (by the job that finished the round and by the
+        supervisor) is stored once. Returns how many were new."""
+        args: list[str] = [self.key("match", "")]
+        for match in matches:
+            args += [match["id"], json.dumps({**match, "tournament": tid})]
+        return int(self._add_matches(keys=[self.key("tournament", tid, "matches")], args=args))
+
+    def tournament(self, tid: str) -> dict[str, Any]:
+        """A tournament's spec and state. A queued or running one whose driver's lease has
+        lapsed (the driver died or was stopped) reads as ``interrupted``."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hgetall(self.key("tournament", tid))
+        pipe.exists(self.key("tournament", tid, "lease"))
+        raw, leased = pipe.execute()
+        if not raw:
+            raise StoreError(f"no tournament {tid!r}")
+        out = json.loads(raw[b"spec"])
+        status = raw[b"status"].decode()
+        if status in ACTIVE and not leased:
+            status = "interrupted"
+        text = {k.decode(): v.decode() for k, v in raw.items() if k in (b"driver", b"error")}
+        out.update(
+            status=status,
+            pairs_done=int(raw[b"pairs_done"]),
+            pairs_total=int(raw[b"pairs_total"]),
+            matches_total=int(raw[b"matches_total"]),
+            created=float(raw[b"created"]),
+            driver=text.get("driver"),
+            error=text.get("error"),
+            finished=float(raw[b"finished"]) if b"finished" in raw else None,
+        )
+        return out
+
+    def active_tournaments(self) -> list[str]:
+        """Ids of tournaments whose stored status is queued or running (live or not)."""
+        return sorted(
+            (t.decode() for t in self.redis.smembers(self.key("tournaments", "active"))), key=lambda t: int(t[1:])
+        )
+
+    def hold_lease(self, tid: str, driver: str, lease_ms: int) -> str | None:
+        """Renew ``driver``'s lease on a tournament; None, or the other driver holding it."""
+        holder = self._lease(keys=[self.key("tournament", tid, "lease")], args=[driver, lease_ms])
+        return None if holder == b"ok" else holder.decode()
+
+    def take_over(self, tid: str, driver: str, lease_ms: int) -> str | None:
+        """Make ``driver`` the tournament's driver, to resume it; None, or why not
+        ('finished', or the live driver holding it)."""
+        self.tournament(tid)
+        why = self._take_over(
+            keys=[self.key("tournament", tid), self.key("tournament", tid, "lease"), self.key("tournaments", "active")],
+            args=[driver, lease_ms, tid],
+        )
+        return None if why == b"ok" else why.decode()
+
+    def stop_tournament(self, tid: str, status: str, error: str = "", only_if_driverless: bool = False) -> bool:
+        """Mark a tournament cancelled, interrupted or failed (never a finished one)."""
+        return bool(
+            self._stop(
+                keys=[
+                    self.key("tournament", tid),
+                    self.key("tournament", tid, "lease"),
+                    self.key("tournaments", "active"),
+                ],
+                args=[status, time.time(), error, tid, "1" if only_if_driverless else "0"],
+            )
+        )
+
+    def lead(self, holder: str, lease_ms: int) -> bool:
+        """Hold (or renew) the one supervisor's lease: only its holder supervises the
+        service's tournaments, so two ``cinch serve`` on one Redis do not both enqueue."""
+        return self._lease(keys=[self.key("supervisor")], args=[holder, lease_ms]) == b"ok"
+
+    def add_jobs(self, tid: str, job_ids: list[str]) -> None:
+        """Record job ids enqueued for a tournament (to supervise or cancel them)."""
+        self.redis.sadd(self.key("tournament", tid, "jobs"), *job_ids)
+
+    def jobs(self, tid: str) -> list[str]:
+        return sorted(j.decode() for j in self.redis.smembers(self.key("tournament", tid, "jobs")))
+
+    def forget_jobs(self, tid: str, job_ids: Iterable[str]) -> None:
+        job_ids = list(job_ids)
+        if job_ids:
+            self.redis.srem(self.key("tournament", tid, "jobs"), *job_ids)
+
+    def count_failures(self, tid: str, failed: int) -> int:
+        """Add ``failed`` failed jobs to the tournament's run of failures without progress
+        (a board pair stored since the last count starts the run again); returns the run."""
+        key = self.key("tournament", tid)
+        done, since = self.redis.hmget(key, "pairs_done", "failures_done")
+        if since is None or int(since) != int(done):
+            self.redis.hset(key, mapping={"failures": 0, "failures_done": int(done)})
+        return int(self.redis.hincrby(key, "failures", failed))
+
+    def is_live(self, tid: str, mid: str | None = None) -> bool:
+        """Whether the tournament (and match ``mid``, when given) may be played now: queued
+        or running, with its driver's lease held, and the match not complete (what
+        ``claim_board`` checks before every board)."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hget(self.key("tournament", tid), "status")
+        pipe.exists(self.key("tournament", tid, "lease"))
+        pipe.sismember(self.key("tournament", tid, "complete"), mid or "")
+        status, leased, complete = pipe.execute()
+        return status is not None and status.decode() in ACTIVE and bool(leased) and not complete
+
+    def claim_board(self, tid: str, mid: str, board: int, job_id: str, ttl_ms: int) -> str:
+        """'ok' if ``job_id`` may play the board now; 'stop' if the tournament is not live
+        (cancelled, interrupted, failed, finished); 'done' if stored or the match is complete
+        (decided); 'busy' if another job plays it."""
+        return self._claim(
+            keys=[
+                self.key("tournament", tid),
+                self.key("tournament", tid, "lease"),
+                self.key("claim", mid, board),
+                self.key("match", mid, "pairs"),
+                self.key("tournament", tid, "complete"),
+            ],
+            args=[job_id, ttl_ms, board, mid],
+        ).decode()
+
+    def claimed_boards(self, mid: str, boards: Iterable[int]) -> set[int]:
+        """Which of ``boards`` some live job is playing right now."""
+        boards = list(boards)
+        if not boards:
+            return set()
+        held = self.redis.mget([self.key("claim", mid, n) for n in boards])
+        return {n for n, h in zip(boards, held) if h is not None}
+
+    def job_alive(self, job_id: str, ttl_ms: int) -> None:
+        """A running job's heartbeat."""
+        self.redis.set(self.key("job", job_id), job_id, px=ttl_ms)
+
+    def jobs_alive(self, job_ids: Iterable[str]) -> set[str]:
+        job_ids = list(job_ids)
+        if not job_ids:
+            return set()
+        beats = self.redis.mget([self.key("job", j) for j in job_ids])
+        return {j for j, b in zip(job_ids, beats) if b is not None}
+
+    def keep(self, holder: str, keys: Iterable[str], ttl_ms: int) -> None:
+        """Extend (or with ``ttl_ms`` 0 release) the claims and heartbeats ``holder`` still holds."""
+        self._keep(keys=list(keys), args=[holder, ttl_ms])
+
+    def claim_key(self, mid: str, board: int) -> str:
+        return self.key("claim", mid, board)
+
+    def job_key(self, job_id: str) -> str:
+        return self.key("job", job_id)
+
+    def tournament_ids(self) -> list[str]:
+        return [t.decode() for t in self.redis.zrange(self.key("tournaments"), 0, -1)]
+
+    def match_ids(self, tid: str) -> list[str]:
+        return [m.decode() for m in self.redis.lrange(self.key("tournament", tid, "matches"), 0, -1)]
+
+    def match(self, mid: str) -> dict[str, Any]:
+        raw = self.redis.hgetall(self.key("match", mid))
+        if not raw:
+            raise StoreError(f"no match {mid!r}")
+        return {**json.loads(raw[b"spec"]), "status": raw[b"status"].decode()}
+
+    def record_pairs(self, match: dict[str, Any], records: Iterable[dict[str, Any]]) -> tuple[int, int]:
+        """Store board-pair records once each; returns (newly stored, matches complete)."""
+        args: list[Any] = [match["id"], match["last"] - match["first"] + 1]
+        for record in records:
+            luck = record.get("luck")
+            score = record["entrant_scores"] if "entrant_scores" in record else record["score"]
+            args += [
+                record["board"],
+                json.dumps(record, separators=(",", ":")),
+                json.dumps(score),
+                "" if luck is None else repr(float(luck)),
+            ]
+        mid, tid = match["id"], match["tournament"]
+        added, complete = self._record(
+            keys=[
+                self.key("match", mid, "pairs"),
+                self.key("match", mid, "scores"),
+                self.key("match", mid),
+                self.key("tournament", tid),
+                self.key("tournament", tid, "complete"),
+                self.key("match", mid, "luck"),
+            ],
+            args=args,
+        )
+        return int(added), int(complete)
+
+    def stored_boards(self, mid: str) -> set[int]:
+        return {int(b) for b in self.redis.hkeys(self.key("match", mid, "scores"))}
+
+    def scores(self, mid: str) -> dict[int, int | float]:
+        """X's score per board stored so far, by board number (in a match of k entrants,
+        the first entrant's board score: a third when it is not whole)."""
+        return {b: s[0] for b, s in self.entrant_scores(mid).items()}
+
+    def entrant_scores(self, mid: str) -> dict[int, list[int | float]]:
+        """Every entrant's board score per board stored so far, in the match's entrant
+        order: ``[X's, Y's]`` (Y's is minus X's) for a two-unit match."""
+        out = {}
+        for board, raw in self.redis.hgetall(self.key("match", mid, "scores")).items():
+            score = json.loads(raw)
+            out[int(board)] = score if isinstance(score, list) else [score, -score]
+        return out
+
+    def lucks(self, mid: str) -> dict[int, float]:
+        """X's luck on the draw per board pair stored so far (boards stored without one,
+        before the luck was measured, are missing)."""
+        return {int(b): float(v) for b, v in self.redis.hgetall(self.key("match", mid, "luck")).items()}
+
+    def pair(self, mid: str, board: int) -> dict[str, Any] | None:
+        """A stored board pair, its rooms in today's record shape (``server.arena.records``)."""
+        raw = self.redis.hget(self.key("match", mid, "pairs"), str(board))
+        return None if raw is None else current_pair(json.loads(raw))
+
+    def par_room(self, tid: str, board: int) -> dict[str, Any] | None:
+        """The blind movement's reference room on a board, if it has been played."""
+        raw = self.redis.hget(self.key("tournament", tid, "par"), str(board))
+        return None if raw is None else current_room(json.loads(raw))
+
+    def put_par_room(self, tid: str, board: int, room: dict[str, Any]) -> dict[str, Any]:
+        """Keep the first par room stored for the board, and return it: two jobs that
+        played it at once both score against the same one."""
+        key = self.key("tournament", tid, "par")
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.hsetnx(key, str(board), json.dumps(room, separators=(",", ":")))
+        pipe.hget(key, str(board))
+        return current_room(json.loads(pipe.execute()[1]))
+
+    def complete_match(self, match: dict[str, Any]) -> bool:
+        """Mark a match complete with the boards it has (its sequential test decided):
+        no board is claimed or stored for it afterwards. True for the one caller that
+        completed it; the match counts once in the tournament's ``complete`` set."""
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.sadd(self.key("tournament", match["tournament"], "complete"), match["id"])
+        pipe.hset(self.key("match", match["id"]), "status", "complete")
+        return bool(pipe.execute()[0])
+
+    def complete_matches(self, tid: str) -> set[str]:
+        return {m.decode() for m in self.redis.smembers(self.key("tournament", tid, "complete"))}
+
+    def finish_tournament(self, tid: str, results: dict[str, Any]) -> bool:
+        """Write a tournament's results once; False if they were already written."""
+        if not self.redis.set(self.key("tournament", tid, "results"), json.dumps(results), nx=True):
+            return False
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.hset(self.key("tournament", tid), mapping={"status": "finished", "finished": time.time()})
+        pipe.hdel(self.key("tournament", tid), "error")
+        pipe.srem(self.key("tournaments", "active"), tid)
+        pipe.delete(self.key("tournament", tid, "lease"))
+        pipe.execute()
+        return True
+
+    def results(self, tid: str) -> dict[str, Any] | None:
+        raw = self.redis.get(self.key("tournament", tid, "results"))
+        return None if raw is None else json.loads(raw)
+
+    def board_done_everywhere(self, tid: str, board: int) -> bool:
+        """Whether every match of tournament ``tid`` that plays board ``board`` has stored
+        its pair (a blind movement with several references splits the boards between
+        them; a match decided by its sequential test plays no board it has not stored):
+        only then may anyone see its cards. One round trip; False for a board that no
+        match plays."""
+        return bool(
+            self._board_everywhere(
+                keys=[self.key("tournament", tid, "matches")], args=[self.key("match", ""), str(board)]
+            )
+        )
