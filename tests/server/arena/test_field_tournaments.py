@@ -157,7 +157,11 @@ def test_the_api_match_view_and_pages_show_every_entrant(store, client):
     page = client.get(f"/matches/{mid}").get_data(as_text=True)
     assert 'id="entrants"' in page and all(f'data-bot="{b}"' in page for b in ("random", "rule", "search"))
     board = client.get(f"/matches/{mid}/boards/2").get_data(as_text=True)
-    assert board.count('data-room="') == 3 and board.count('class="board-score"') == 3
+    assert (
+        board.count('<tr data-room="') == 3
+        and board.count('<section class="room') == 3
+        and board.count('class="board-score"') == 3
+    )
     assert "rule, search" in client.get(f"/tournaments/{tid}").get_data(as_text=True)
 
 

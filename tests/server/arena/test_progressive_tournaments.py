@@ -179,7 +179,12 @@ def test_the_api_and_the_pages_show_rounds_and_standings(store, client):
     assert 'id="rounds"' in page and "/bots/rule%232" not in page and 'href="/bots/rule"' in page
     mid = res["rounds"][1]["tables"][0]["match"]
     board = client.get(f"/matches/{mid}/boards/5").get_data(as_text=True)
-    assert "round 2, table 1" in board and board.count('data-room="') == 1 and board.count('class="board-score"') == 4
+    assert (
+        "round 2, table 1" in board
+        and board.count('<tr data-room="') == 1
+        and board.count('<section class="room') == 1
+        and board.count('class="board-score"') == 4
+    )
     match_page = client.get(f"/matches/{mid}").get_data(as_text=True)
     assert "round 2, table 1" in match_page and all("#" not in h for h in re.findall(r'href="([^"]*)"', match_page))
     assert 'data-bot="rule#2"' in page and all("#" not in h for h in re.findall(r'href="([^"]*)"', page))

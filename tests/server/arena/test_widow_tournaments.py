@@ -72,7 +72,7 @@ def test_the_api_and_pages_show_a_three_sided_match(store, client):
     pair = client.get(f"/api/v1/matches/{mid}/boards/2").get_json()
     assert len(pair["rooms"]) == 3 and all(len(r["units"]) == 3 for r in pair["rooms"])
     board = client.get(f"/matches/{mid}/boards/2").get_data(as_text=True)
-    assert board.count('data-room="') == 3
+    assert board.count('<tr data-room="') == 3 and board.count('<section class="room') == 3
     assert client.get(f"/matches/{mid}").status_code == 200
     assert client.get(f"/tournaments/{tid}").status_code == 200
 

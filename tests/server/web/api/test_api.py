@@ -115,18 +115,25 @@ def test_only_the_admin_marks_a_remote_bot_trusted_and_trust_opens_two_room_form
 
 
 def test_a_running_match_has_its_anytime_interval_beside_the_mean(api, store):
-    """A match with 24 of its 30 boards stored (filled by hand) is served with its
-    confidence sequence; one under ``anytime.MIN_BOARDS`` boards with none; and the
-    OpenAPI document says which interval is which."""
+    """A match with 24 of its 30 boards finished everywhere (filled by hand) is served with
+    its confidence sequence; one under ``anytime.MIN_BOARDS`` boards with none; and the
+    OpenAPI document says which interval is which. (Every match of a tournament shows the
+    boards finished in all of them, so the short match is a tournament of its own.)"""
     deals = dealsets.generate("anytime-api", 30)
     store.put_dealset(deals)
-    spec = validate({"bots": ["random", "rule", "search"], "boards": 30, "deals": deals.name}, registry.roster(store))
-    tid = store.create_tournament(spec, plan_matches(spec), "test", 60_000)
-    long_run, short_run = (store.match(mid) for mid in store.match_ids(tid)[:2])
+
+    def create(bots):
+        spec = validate({"bots": bots, "boards": 30, "deals": deals.name}, registry.roster(store))
+        tid = store.create_tournament(spec, plan_matches(spec), "test", 60_000)
+        return tid, [store.match(mid) for mid in store.match_ids(tid)]
+
+    tid, (long_run,) = create(["random", "rule"])
+    short_tid, (short_run,) = create(["random", "search"])
     scores = [(n * 7) % 23 - 8 for n in range(1, 25)]
     store.record_pairs(long_run, [{"board": n, "score": s, "rooms": []} for n, s in enumerate(scores, 1)])
     store.record_pairs(short_run, [{"board": n, "score": 3, "rooms": []} for n in range(1, anytime.MIN_BOARDS)])
     served = {m["id"]: m for m in api.call("GET", f"/api/v1/tournaments/{tid}/matches").json()}
+    served |= {m["id"]: m for m in api.call("GET", f"/api/v1/tournaments/{short_tid}/matches").json()}
     stats = served[long_run["id"]]["stats"]
     assert served[long_run["id"]]["status"] == "running" and stats["boards"] == 24
     assert (stats["anytime_low"], stats["anytime_high"]) == anytime.confidence_sequence(scores)
