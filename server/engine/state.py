@@ -470,9 +470,10 @@ class HandState(Hand):
     def legal_plays(self) -> list[int]:
         """Main cards the player to act may play (extras are chosen separately)."""
         legal = self._follow_mask()
-        owed = self.extras_owed(self.actor())
+        seat = self.actor()
+        owed = self.extras_owed(seat)
         if owed:
-            spare = self.hands[self.actor()] & self.trump_tables().noncounting_trumps
+            spare = self.hands[seat] & self.trump_tables().noncounting_trumps
             return [c for c in cards_of(legal) if (spare & ~(1 << c)).bit_count() >= owed]
         return cards_of(legal)
 
