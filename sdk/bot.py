@@ -206,6 +206,8 @@ def load_bot(spec: str) -> Bot:
             sys.path.insert(0, str(path.resolve().parent))
             name = f"_cinch_bot_{path.stem}"
             loaded = importlib.util.spec_from_file_location(name, path)
+            if loaded is None or loaded.loader is None:
+                raise SdkError(f"bot {spec!r}: {target} is not a Python module")
             module = importlib.util.module_from_spec(loaded)
             sys.modules[name] = module
             loaded.loader.exec_module(module)
@@ -219,7 +221,7 @@ def load_bot(spec: str) -> Bot:
         raise SdkError(f"bot {spec!r}: importing {target} failed: {type(exc).__name__}: {exc}") from None
     if attr:
         try:
-            thing = module
+            thing: object = module
             for part in attr.split("."):
                 thing = getattr(thing, part)
         except AttributeError:

@@ -21,9 +21,11 @@ import random
 import threading
 import time
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, Protocol, TypeVar
+from urllib.parse import quote
 
 import requests
+from requests.__version__ import __version__ as requests_version
 
 from sdk.errors import ApiError, NetworkError, SdkError
 from sdk.models import (
@@ -42,8 +44,19 @@ from sdk.models import (
 )
 
 __version__ = "0.1.0"
+
+
+class _Ending(Protocol):
+    """What ``Client._wait`` polls: a tournament or a table."""
+
+    @property
+    def has_ended(self) -> bool: ...
+
+
+_Ends = TypeVar("_Ends", bound=_Ending)
+
 MAX_RETRY_AFTER = 30.0  # seconds: a longer Retry-After is not waited out in one go
-USER_AGENT = f"cinch-sdk/{__version__} python-requests/{requests.__version__}"
+USER_AGENT = f"cinch-sdk/{__version__} python-requests/{requests_version}"
 
 
 def _base(url: str) -> str:
@@ -136,8 +149,8 @@ class Client:
         capped, with jitter."""
         retry_after = getattr(error, "retry_after", None)
         if retry_after is not None:
-            return min(retry_after, MAX_RETRY_AFTER)
-        return min(self.max_backoff, self.backoff * 2**attempt) * random.uniform(0.5, 1.0)
+            return min(float(retry_after), MAX_RETRY_AFTER)
+        return min(self.max_backoff, self.backoff * 2.0**attempt) * random.uniform(0.5, 1.0)
 
     def request(
         self,
@@ -216,7 +229,8 @@ class Client:
 
     def openapi(self) -> dict[str, Any]:
         """The OpenAPI document of the API."""
-        return self._json("GET", "/openapi.json")
+        document: dict[str, Any] = self._json("GET", "/openapi.json")
+        return document
 
     # ------------------------------------------------------------------ bots
     def register_bot(self, name: str, description: str = "", invite: str | None = None) -> BotToken:
@@ -350,7 +364,8 @@ class Client:
             **extra,
         }
         body = {k: v for k, v in body.items() if v is not None}
-        return self._json("POST", "/tournaments", auth="admin", json=body)["id"]
+        tid: str = self._json("POST", "/tournaments", auth="admin", json=body)["id"]
+        return tid
 
     def tournaments(self) -> list[Tournament]:
         """Every tournament, newest last."""
@@ -398,12 +413,12 @@ class Client:
 
     def _wait(
         self,
-        fetch: Callable[[], Any],
+        fetch: Callable[[], _Ends],
         what: str,
         poll: float,
         timeout: float | None,
-        on_progress: Callable[[Any], None] | None,
-    ) -> Any:
+        on_progress: Callable[[_Ends], None] | None,
+    ) -> _Ends:
         end = None if timeout is None else time.monotonic() + timeout
         while True:
             try:
@@ -442,7 +457,10 @@ class Client:
         others stay open for ``join_table``. The game starts when every seat is taken.
         """
         body = {"seats": seats, "ruleset": ruleset, "options": options, "seed": seed, "limits": limits}
-        return self._json("POST", "/tables", auth="any", json={k: v for k, v in body.items() if v is not None})["id"]
+        tid: str = self._json("POST", "/tables", auth="any", json={k: v for k, v in body.items() if v is not None})[
+            "id"
+        ]
+        return tid
 
     def tables(self) -> list[Table]:
         return [Table.from_dict(t) for t in self._json("GET", "/tables")]
@@ -484,7 +502,7 @@ class Client:
 
 def _seg(value: str) -> str:
     """A path segment, percent-encoded."""
-    return requests.utils.quote(str(value), safe="")
+    return quote(str(value), safe="")
 
 
 def _num(value: float) -> str:

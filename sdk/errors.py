@@ -39,7 +39,7 @@ class ApiError(SdkError):
             text += f": {self.detail}"
         return text
 
-    def __reduce__(self):  # picklable (keyword arguments are not by default)
+    def __reduce__(self) -> tuple[type[ApiError], tuple[Any, ...]]:  # picklable (keyword arguments are not by default)
         return (
             type(self),
             (self.status, self.title, self.detail, self.errors, self.type, self.method, self.url, self.retry_after),
@@ -99,5 +99,5 @@ class NetworkError(SdkError):
         self.method, self.url = method, url
         super().__init__(message)
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[NetworkError], tuple[Any, ...]]:
         return (type(self), (self.args[0], self.method, self.url))

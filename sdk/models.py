@@ -360,7 +360,8 @@ class Room(Model):
 
     def net(self, side: str) -> int:
         """A side's net on the hand: its score change minus the other side's."""
-        return self.delta.get(side, 0) - self.delta.get(other_side(side), 0)
+        other = other_side(side)
+        return self.delta.get(side, 0) - (self.delta.get(other, 0) if other else 0)
 
 
 @dataclass

@@ -219,7 +219,7 @@ def is_legal(action: Any, legal: Sequence[dict[str, Any]], seat: str | None = No
 
 
 # ---------------------------------------------------------------------- the observation
-class Observation(dict):
+class Observation(dict[str, Any]):
     """The engine's view for one seat (a dict), with helpers. Keys, as the server sends them
     for every ruleset: ruleset, options, seat, seats, dealer, phase, to_act, hand,
     hand_sizes, contract, declarer, trump, tricks, points, scores, legal; then the game's
@@ -229,7 +229,7 @@ class Observation(dict):
     # --- who
     @property
     def seat(self) -> str:
-        return self["seat"]
+        return str(self["seat"])
 
     @property
     def seats(self) -> tuple[str, ...]:
@@ -310,20 +310,20 @@ class Observation(dict):
 
     @property
     def dealer(self) -> str:
-        return self.get("dealer")
+        return str(self["dealer"])
 
     @property
     def is_dealer(self) -> bool:
-        return self.get("dealer") == self["seat"]
+        return bool(self.get("dealer") == self["seat"])
 
     @property
     def ruleset(self) -> str:
-        return self.get("ruleset", "")
+        return str(self.get("ruleset", ""))
 
     @property
     def phase(self) -> str:
         """bidding, trump, discard, rob, play or done."""
-        return self.get("phase", "")
+        return str(self.get("phase", ""))
 
     @property
     def my_turn(self) -> bool:

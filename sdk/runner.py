@@ -42,6 +42,7 @@ import time
 from collections import Counter, OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from types import FrameType
 from typing import Any
 
 from sdk.bot import Bot, as_bot
@@ -150,7 +151,7 @@ class Runner:
     def _install_signals(self) -> Callable[[], None]:
         if threading.current_thread() is not threading.main_thread():
             return lambda: None
-        previous = {}
+        previous: dict[int, Callable[[int, FrameType | None], Any] | int | None] = {}
 
         def handler(signum: int, frame: Any) -> None:
             log.info("%s: stopping (again to force)", signal.Signals(signum).name)
@@ -174,7 +175,7 @@ class Runner:
 
     # ------------------------------------------------------------------ finding decisions
     def _backoff(self, failures: int) -> float:
-        return min(self.max_backoff, 0.25 * 2**failures) * random.uniform(0.5, 1.0)
+        return min(self.max_backoff, 0.25 * 2.0**failures) * random.uniform(0.5, 1.0)
 
     def _poll_loop(self, pool: ThreadPoolExecutor) -> None:
         failures, down_since = 0, None
@@ -266,15 +267,17 @@ class Runner:
     # ------------------------------------------------------------------ answering
     def _handle(self, decision: Decision, pool: ThreadPoolExecutor) -> None:
         """Serve a decision, then whatever the answer brought back, in this thread."""
-        while decision is not None:
-            fresh = self._claim(self._serve(decision))
-            decision = fresh[0] if fresh and not self._stop.is_set() else None
-            self._submit(pool, fresh[1:] if decision is not None else fresh)
+        current: Decision | None = decision
+        while current is not None:
+            fresh = self._claim(self._serve(current))
+            current = fresh[0] if fresh and not self._stop.is_set() else None
+            self._submit(pool, fresh[1:] if current is not None else fresh)
         self._wake.set()
 
     def _serve(self, decision: Decision) -> list[Decision]:
         """Decide and answer one decision; returns the open decisions the answer brought back."""
-        outcome, found = "error", []
+        outcome = "error"
+        found: list[Decision] = []
         action: Action = {}
         try:
             self._count("decisions")

@@ -118,7 +118,10 @@ def watch(
             if on_progress:
                 on_progress(t)
             if t["status"] == "finished":
-                return store.results(tid)
+                results = store.results(tid)
+                if results is None:  # never: the results are written before the status
+                    raise TournamentStopped(f"tournament {tid} is finished but its results are missing")
+                return results
             if t["status"] in ("cancelled", "failed"):
                 reason = f": {t['error']}" if t.get("error") else ""
                 raise TournamentStopped(

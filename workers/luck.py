@@ -125,10 +125,11 @@ def to_play(state: HandState) -> HandState:
     """``state`` (at the pivot) at the first lead, with the evaluator's rob: the rule
     bot's (``choose_rob``), the same fixed policy in every world and every match."""
     if state.phase == ROB:
-        seat = SEATS[state.to_act]
-        declaring = state.declarer % 2 == state.to_act % 2
-        keep = choose_rob(SUITS[state.trump], state.legal_actions()[0], declaring, rules_bank(state.rules))
-        state.apply({"type": "rob", "keep": keep, "seat": seat})
+        dealer = state.actor()
+        declaring = state.declarer % 2 == dealer % 2
+        rob = (state.legal_actions() or [])[0]
+        keep = choose_rob(SUITS[state.trump_tables().trump], rob, declaring, rules_bank(state.rules))
+        state.apply({"type": "rob", "keep": keep, "seat": SEATS[dealer]})
     return state
 
 
@@ -142,10 +143,10 @@ def features(state: HandState) -> list[float]:
     a constant, who holds each trump from the highest down, the trump count
     difference, the declaring side, and the points already banked (foster51's
     face-up discards go to the declaring side)."""
-    tab = state.tables
+    tab = state.trump_tables()
     ns = (state.hands[0] | state.hands[2]) & tab.trump_mask
     ew = (state.hands[1] | state.hands[3]) & tab.trump_mask
-    held = [float((ns >> c) & 1) - float((ew >> c) & 1) for c in TRUMP_ORDER[state.trump]]
+    held = [float((ns >> c) & 1) - float((ew >> c) & 1) for c in TRUMP_ORDER[tab.trump]]
     declaring = 1.0 if state.declarer % 2 == 0 else -1.0
     return [1.0, *held, float(ns.bit_count() - ew.bit_count()), declaring, declaring * state.discard_points()]
 
@@ -153,7 +154,7 @@ def features(state: HandState) -> list[float]:
 def at_stake(state: HandState) -> int:
     """The points the hand will score in all, known at the first lead: every counting
     card still held goes to somebody, and the banked discards to the declarers."""
-    tab = state.tables
+    tab = state.trump_tables()
     held = sum(tab.points[c] for s in range(4) for c in cards_of(state.hands[s] & tab.counting_mask))
     return held + state.discard_points()
 
@@ -204,7 +205,10 @@ def room_luck(rules: Ruleset, board: Board, actions: list[dict[str, Any]], sampl
     if cut is None or rules.name not in WEIGHTS:
         return 0.0
     before = actions[:cut]
-    actual = value(to_play(_at(rules, board, before)))
+    real = _at(rules, board, before)
+    if real is None:  # the room drew from this very stock
+        raise ValueError("the room's own actions do not replay on its board")
+    actual = value(to_play(real))
     bidding = _bidding(rules, board, before)
     rest = before[len(bidding.actions) :]
     worlds = [
@@ -245,7 +249,7 @@ def deal_value(rules: Ruleset, board: Board, samples: int = SAMPLES) -> float:
     ``samples`` stocks (``other_stocks``)."""
     state = HandState(rules, board)
     while state.phase not in (ROB, PLAY):
-        state.apply(BIDDER.decide(observation(state, SEATS[state.to_act])))
+        state.apply(BIDDER.decide(observation(state, SEATS[state.actor()])))
     worlds = [
         value(to_play(world))
         for world in (_at(rules, other, state.actions) for other in other_stocks(board, samples))

@@ -70,10 +70,11 @@ def covered_boards(store: Store, queue: Queue, tid: str) -> dict[str, set[int]]:
     in_queue = set(queue.get_job_ids())
     complete = store.complete_matches(tid)
     covered: dict[str, set[int]] = {}
-    ended, failed = [], []
+    ended: list[str] = []
+    failed: list[Job] = []
     for job_id, job in zip(ids, fetch_jobs(store, ids)):
         status = job.get_status(refresh=False) if job is not None else None
-        if status in WAITING and job.args[1] in complete:
+        if job is not None and status in WAITING and job.args[1] in complete:
             cancel_waiting([job])  # its match was decided: nothing of it is left to play
         elif status == JobStatus.QUEUED and job_id not in in_queue and job_id not in beating:
             # taken off the queue by a worker that died before starting it: nobody will run it
@@ -85,7 +86,7 @@ def covered_boards(store: Store, queue: Queue, tid: str) -> dict[str, set[int]]:
             covered.setdefault(mid, set()).update(range(first, last + 1))
             continue
         ended.append(job_id)
-        if status == JobStatus.FAILED and not was_interrupted(_last_error(job)):
+        if job is not None and status == JobStatus.FAILED and not was_interrupted(_last_error(job)):
             failed.append(job)  # a job cut short by its worker's stop is no failure
         elif status == JobStatus.STARTED:
             log.warning("tournament %s: job %s lost its worker (no heartbeat); its boards go to another", tid, job_id)

@@ -35,7 +35,10 @@ MAX_HANDS = 200  # random players can drift below zero forever in american62 (se
 
 
 def play_table(prefix: str, tid: str) -> None:
-    play_table_with(Store(get_current_job().connection, prefix), tid)
+    job = get_current_job()
+    if job is None:
+        raise RuntimeError("play_table runs as an RQ job")
+    play_table_with(Store(job.connection, prefix), tid)
 
 
 def play_table_with(store: Store, tid: str) -> None:

@@ -221,10 +221,10 @@ def check_reveal(seed: str, committed: dict[str, object]) -> DealSet:
     if committed.get("name") not in (None, name):
         raise DealSetError(f"the commitment names the set {committed['name']!r}, the seed makes {name!r}")
     players = committed.get("players", 4)
-    if players not in PLAYERS or isinstance(players, bool):
+    if not isinstance(players, int) or isinstance(players, bool) or players not in PLAYERS:
         raise DealSetError(f"the commitment's players must be 2 to 7, not {players!r}")
     deck = committed.get("deck", 52)
-    if deck not in DECK_SIZES or isinstance(deck, bool):
+    if not isinstance(deck, int) or isinstance(deck, bool) or deck not in DECK_SIZES:
         raise DealSetError(f"the commitment's deck must be 52 or 53 cards, not {deck!r}")
     deals = generate(seed, count, name, players, deck)
     digest = sha256_text(dumps(deals))

@@ -38,7 +38,7 @@ def sprt_scores(store: Store, mid: str, first: int | None = None) -> list[float]
     counts as luck 0, i.e. raw)."""
     scores, lucks = store.scores(mid), store.lucks(mid)
     board = store.match(mid)["first"] if first is None else first
-    boards = []
+    boards: list[int] = []
     while board + len(boards) in scores:
         boards.append(board + len(boards))
     return corrected([scores[b] for b in boards], [lucks.get(b, 0.0) for b in boards])

@@ -52,7 +52,7 @@ def update(
     x: dict[str, Any], y: dict[str, Any], outcome: int, boards: int = 0
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """New ratings of X and Y after a match X won (+1), drew (0) or lost (-1) on ``boards`` new board pairs."""
-    ranks = {1: [1, 2], 0: [1, 1], -1: [2, 1]}[outcome]
+    ranks: list[float] = {1: [1.0, 2.0], 0: [1.0, 1.0], -1: [2.0, 1.0]}[outcome]
     [[rx], [ry]] = MODEL.rate(
         [[MODEL.rating(mu=x["mu"], sigma=x["sigma"])], [MODEL.rating(mu=y["mu"], sigma=y["sigma"])]], ranks=ranks
     )

@@ -99,11 +99,11 @@ def llr(n: int, mean: float, var: float, delta0: float, delta1: float) -> float:
     return n * (delta1 - delta0) * (2 * mean - delta0 - delta1) / (2 * max(var, VAR_FLOOR))
 
 
-def run(scores: Sequence[int], test: Sprt) -> SprtResult:
+def run(scores: Sequence[float], test: Sprt) -> SprtResult:
     """The test on ``scores`` in board order (at most ``test.max_boards`` of them),
     stopped at the first board where the LLR leaves the bounds."""
     lower, upper = bounds(test.alpha, test.beta)
-    total = squares = 0
+    total = squares = 0.0
     ratio = 0.0
     n = 0
     decision = None

@@ -61,7 +61,7 @@ class MatchStats:
     """Summary of X's per-board scores against Y (positive: X did better)."""
 
     boards: int
-    total: int
+    total: float  # an int when every score is one
     mean: float
     ci_low: float | None  # None with fewer than two boards
     ci_high: float | None
@@ -76,7 +76,8 @@ class MatchStats:
     @property
     def significant(self) -> bool:
         """Whether the 95% interval excludes zero."""
-        return self.ci_low is not None and (self.ci_low > 0 or self.ci_high < 0)
+        low, high = self.ci_low, self.ci_high
+        return low is not None and high is not None and (low > 0 or high < 0)
 
     def outcome(self) -> int:
         """+1 if X is proven better, -1 if worse, 0 if the interval straddles zero."""
@@ -100,6 +101,8 @@ def summarize(scores: Sequence[float]) -> MatchStats:
     total = sum(scores)
     total = total if isinstance(total, int) else round(total, 4)
     mean = fmean(scores) if n else 0.0
+    low: float | None
+    high: float | None
     if n >= 2:
         half = t95(n - 1) * stdev(scores) / math.sqrt(n)
         low, high = round(mean - half, 4), round(mean + half, 4)

@@ -226,7 +226,7 @@ def run(args: argparse.Namespace) -> int:
         )
         scores, lucks = x_side(a.store, mid, as_stored, boards)
         for i, n in enumerate(boards):
-            record = a.store.pair(mid, n)
+            record = stored_pair(a.store, mid, n)
             rooms = record["rooms"] if as_stored else record["rooms"][::-1]
             print(
                 f"{n:5}  {room_line(rooms[0], first):<38} {room_line(rooms[1], second):<38} {scores[i]:+6} "
@@ -279,6 +279,8 @@ def stored_or_played(
         args.boards = len(boards)
         play(a, args, deals)
         found = find_stored(a.store, args.x, args.y, spec, boards)
+    if found is None:  # the tournament just played stores it
+        raise UsageError(f"the match of {args.x} and {args.y} just played is not stored")
     return found
 
 
@@ -286,8 +288,16 @@ def x_side(store: Store, mid: str, as_stored: bool, boards: range) -> tuple[list
     """X's scores and lucks on ``boards`` of a stored match, in board order (a board
     without a measured luck has luck 0)."""
     sign = 1 if as_stored else -1
-    records = [store.pair(mid, n) for n in boards]
+    records = [stored_pair(store, mid, n) for n in boards]
     return [sign * r["score"] for r in records], [sign * (r.get("luck") or 0.0) for r in records]
+
+
+def stored_pair(store: Store, mid: str, n: int) -> dict[str, Any]:
+    """Board pair ``n`` of match ``mid``, or the CLI's error when it is not stored."""
+    record = store.pair(mid, n)
+    if record is None:
+        raise UsageError(f"board {n} of match {mid} is not stored")
+    return record
 
 
 def run_plan(a: Arena, args: argparse.Namespace, deals: DealSet, spec: dict[str, Any]) -> int:

@@ -17,6 +17,7 @@ from typing import NamedTuple
 
 from redis import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
+from rq import Queue
 
 from server.arena.store import Store
 from server.cli.errors import UsageError
@@ -28,7 +29,7 @@ from workers.local import LocalWorkers, live_workers, signals_deferred
 
 class Arena(NamedTuple):
     store: Store
-    queue: object
+    queue: Queue
     workers: LocalWorkers | None
     url: str
 

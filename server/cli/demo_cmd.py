@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
         game.finish_hand(hand)
         contract = hand.contract_dict()
         bid = f"{contract['seat']} bids {contract['amount']}" if contract else "no bid"
-        trump = "CDHS"[hand.trump]
+        trump = "CDHS"[hand.trump_tables().trump]
         pts, delta = hand.points(), hand.delta()
         print(
             f"hand {game.hands_played:3}  dealer {hand.board.dealer}  {bid:12} trump {trump}  "

@@ -351,8 +351,8 @@ def _print_results(results: sdk.Results, matches: list[sdk.Match]) -> None:
     print("\nCross-table (row bot's mean per board against column bot, 95% interval)")
     print("  " + " " * 16 + "".join(f"{b:>28}" for b in bots))
     for me in bots:
-        row = results.crosstable.get(me, {})
-        print(f"  {me:16}" + "".join(f"{row[o].interval() if o in row else '-':>28}" for o in bots))
+        cells = results.crosstable.get(me, {})
+        print(f"  {me:16}" + "".join(f"{cells[o].interval() if o in cells else '-':>28}" for o in bots))
     print("\nMatches")
     extra = {m.id: m for m in matches}
     for m in results.matches:
@@ -404,7 +404,7 @@ def run_compare(args: argparse.Namespace) -> int:
     won, lost = sum(s > 0 for s in scores), sum(s < 0 for s in scores)
     stats = match.stats
     interval = f"{sum(scores) / len(scores):+.2f}"
-    if not missing and stats.ci_low is not None:
+    if not missing and stats.ci_low is not None and stats.ci_high is not None:
         low, high = (stats.ci_low, stats.ci_high) if as_stored else (-stats.ci_high, -stats.ci_low)
         interval += f" [{low:+.2f}, {high:+.2f}]"
     los = stats.los if as_stored else 1 - stats.los

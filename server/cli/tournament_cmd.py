@@ -18,6 +18,7 @@ import json
 import sys
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from redis.exceptions import RedisError
@@ -151,9 +152,9 @@ def request_from(args: argparse.Namespace) -> dict:
         }
     request.update({k: v for k, v in given.items() if v is not None})
     given_names = {"bots": args.bots, "candidates": args.candidates, "references": args.references}
-    for field in fmt.entrant_fields:
-        if given_names[field] is not None:
-            request[field] = given_names[field]
+    for name in fmt.entrant_fields:
+        if given_names[name] is not None:
+            request[name] = given_names[name]
     return request
 
 
@@ -184,20 +185,30 @@ def progress_note(t: dict[str, Any], waiting: list[dict[str, Any]], running: Seq
     return ", ".join(notes)
 
 
+@dataclass
+class _Looked:
+    """What the progress bar last read: the slow reads are repeated only when they can have changed."""
+
+    at: float = 0.0  # when ``waiting`` was read (monotonic)
+    waiting: list[dict[str, Any]] = field(default_factory=list)
+    done: int | None = None  # pairs done when ``running`` was read
+    running: list[dict[str, Any]] = field(default_factory=list)
+
+
 def drive(a: Arena, tid: str, driver: str, desc: str, quiet: bool = False) -> dict[str, Any]:
     """Watch ``tid`` to the end with a progress bar. Interrupted (Ctrl-C, SIGTERM), it
     leaves the tournament resumable, says how, and lets the interruption go on. (The bar
     counts every board; an SPRT tournament finishes short of it when its tests decide.)"""
     total = a.store.tournament(tid)["pairs_total"]
-    looked = {"at": 0.0, "waiting": [], "done": None, "running": []}
+    looked = _Looked()
     with tqdm(total=total, unit="pair", desc=desc, disable=quiet) as bar:
 
         def show(t: dict[str, Any]) -> None:
-            if time.monotonic() - looked["at"] > SUPERVISE_SECONDS:
-                looked.update(at=time.monotonic(), waiting=waiting_for(a.store, t))
-            if not quiet and t["pairs_done"] != looked["done"]:  # the statistics move only then
-                looked.update(done=t["pairs_done"], running=running_matches(a.store, tid))
-            bar.set_postfix_str(progress_note(t, looked["waiting"], looked["running"]), refresh=False)
+            if time.monotonic() - looked.at > SUPERVISE_SECONDS:
+                looked.at, looked.waiting = time.monotonic(), waiting_for(a.store, t)
+            if not quiet and t["pairs_done"] != looked.done:  # the statistics move only then
+                looked.done, looked.running = t["pairs_done"], running_matches(a.store, tid)
+            bar.set_postfix_str(progress_note(t, looked.waiting, looked.running), refresh=False)
             bar.update(t["pairs_done"] - bar.n)
 
         def redis_down(exc: Exception) -> None:

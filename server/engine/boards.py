@@ -40,7 +40,7 @@ class Board:
         if not isinstance(data, Mapping):
             raise BoardError("board must be an object with dealer, deck and seed")
         dealer = data.get("dealer")
-        if dealer not in seats:
+        if not isinstance(dealer, str) or dealer not in seats:
             raise BoardError(f"board dealer must be one of {' '.join(seats)}, not {dealer!r}")
         deck = data.get("deck")
         wanted = "52 distinct cards" if size == 52 else f"{size} distinct cards, the joker JK included"

@@ -99,8 +99,10 @@ def popcount(mask: int) -> int:
     return mask.bit_count()
 
 
-class TrumpTables:
-    """Everything the play and scoring code needs to know once trump is named."""
+class Tables:
+    """Everything the play and scoring code needs to know once trump is named: one shape
+    for Cinch's trumps (``TrumpTables``) and the family's plain ones, so that the trick
+    code serves both. Card-indexed tuples hold one entry per card of the deck."""
 
     __slots__ = (
         "trump",
@@ -114,6 +116,23 @@ class TrumpTables:
         "left_pedro",
         "noncounting_trumps",
     )
+
+    trump: int
+    trump_mask: int
+    plain_masks: tuple[int, ...]  # per suit: its cards that are not trumps
+    effective_suit: tuple[int, ...]  # per card: the suit it follows as
+    strength: tuple[int, ...]  # per card: its order within a trick (trumps above 99)
+    counting_mask: int
+    low_card: int
+    points: tuple[int, ...]  # per card: what it counts by itself
+    left_pedro: int  # -1 where there is none
+    noncounting_trumps: int
+
+
+class TrumpTables(Tables):
+    """Cinch's trumps: the suit and the left Pedro, with the cards that count."""
+
+    __slots__ = ()
 
     def __init__(self, trump: int):
         self.trump = trump
@@ -144,14 +163,13 @@ class TrumpTables:
 TRUMP_TABLES: tuple[TrumpTables, ...] = tuple(TrumpTables(t) for t in range(4))
 
 
-class PlainTrumpTables:
+class PlainTrumpTables(Tables):
     """The tables for *plain* trumps (docs/rules/common.md#trumps): the 13 cards of the suit, A high.
-
-    Same fields as ``TrumpTables`` so that the trick code serves both; no card counts by
-    itself here (the All Fours games score High, Low, Jack and Game at the end).
+    No card counts by itself here (the All Fours games score High, Low, Jack and Game at
+    the end).
     """
 
-    __slots__ = TrumpTables.__slots__
+    __slots__ = ()
 
     def __init__(self, trump: int):
         self.trump = trump

@@ -13,16 +13,23 @@ whether the sides are partnerships. Two layers, as in the Cinch hand:
 
 A hand also describes itself for audits (``describe``, the replay contract) and says
 what each seat may see beyond the common observation (``public``).
+
+Some state exists only in some phases (a seat to act until the hand is over, trump's
+tables once trump is named, the hands after the draw once the play starts). The
+narrowing helpers (``actor``, ``trump_tables``, ``hands_in_play``) answer it as a plain
+value where the phase guarantees it, and raise naming the phase where it does not.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
+from random import Random
+from typing import Any, Self
 
 from server.engine.boards import Board
-from server.engine.cards import SUITS, mask_of, names_of, parse_card
+from server.engine.cards import SUITS, Tables, mask_of, names_of, parse_card
 from server.engine.rulesets import Ruleset, game_spec
+from server.engine.tricks import Trick
 
 
 class IllegalAction(ValueError):
@@ -44,17 +51,17 @@ class Hand:
     phase: str  # the decision asked for, or "done"
     to_act: int | None
     trump: int | None
-    tables: Any  # the trump's tables (cards.TrumpTables or PlainTrumpTables), None before
+    tables: Tables | None  # the trump's tables, None before trump is named
     contract: tuple[int, int] | None  # (seat, amount)
     declarer: int  # -1 while unknown or where the game has none
     hands: list[int]
     hands_after_draw: tuple[int, ...] | None
-    tricks: list
+    tricks: list[Trick]
     actions: list[dict[str, Any]]
     scores: tuple[int, ...]  # game scores per side before the hand
 
     # ------------------------------------------------------------------ to implement
-    def clone(self) -> Hand:
+    def clone(self) -> Self:
         raise NotImplementedError
 
     def legal_actions(self) -> list[dict[str, Any]] | None:
@@ -71,13 +78,24 @@ class Hand:
         """The change to each side's score on a complete hand."""
         raise NotImplementedError
 
+    def legal_plays(self) -> list[int]:
+        """The main cards the seat to act may play now (the play only)."""
+        raise NotImplementedError
+
+    def do_play(self, card: int, extras: int = 0) -> None:
+        """Play ``card`` (and ``extras``, a mask) for the seat to act; trusted, unchecked."""
+        raise NotImplementedError
+
+    def random_step(self, rng: Random) -> None:
+        """Apply one random legal decision, whatever the phase (rollouts, benchmarks)."""
+        raise NotImplementedError
+
     @classmethod
-    def start(cls, rules: Ruleset, board: Board, scores: tuple[int, ...] | None) -> Hand:
+    def start(cls, rules: Ruleset, board: Board, scores: tuple[int, ...] | None) -> Self:
         """A fresh hand. ``scores`` None: a duplicate board, played in full from zeros
         with no target (docs/rules/common.md#game-and-board); else a hand of a game at these scores, where the
         target and the score-dependent rules apply."""
-        zeros = (0,) * len(game_spec(rules).sides(rules.players)[0])
-        return cls(rules, board, zeros if scores is None else scores, in_game=scores is not None)
+        raise NotImplementedError
 
     def settle(self, before: tuple[int, ...]) -> tuple[tuple[int, ...], int | None]:
         """A complete hand of a game applied to the scores ``before``: the scores after it
@@ -98,7 +116,7 @@ class Hand:
         return [(side_index[item["side"]], item["value"]) for item in self.describe_extra().get("items", ())]
 
     @classmethod
-    def at_play(cls, rules: Ruleset, obs: dict[str, Any], hands: list[int]) -> Hand:
+    def at_play(cls, rules: Ruleset, obs: Mapping[str, Any], hands: list[int]) -> Self:
         """The state at the first lead of a hand that ``obs`` (a seat's observation during
         the play) describes, every seat holding ``hands`` (card masks): the public facts
         (dealer, declarer, contract, trump, scores, anything scored before the play) come
@@ -131,6 +149,28 @@ class Hand:
     def public(self, me: int | None) -> dict[str, Any]:
         """The game's own fields of seat ``me``'s observation (None: a spectator)."""
         return {}
+
+    # ------------------------------------------------------------------ phase narrowing
+    def actor(self) -> int:
+        """The seat to act: there is one in every phase but the end."""
+        seat = self.to_act
+        if seat is None:
+            raise ValueError("the hand is over: no seat is to act")
+        return seat
+
+    def trump_tables(self) -> Tables:
+        """The trump's tables: there are some once trump is named (every play but pitch's lead)."""
+        tables = self.tables
+        if tables is None:
+            raise ValueError(f"trump is not named yet (phase {self.phase})")
+        return tables
+
+    def hands_in_play(self) -> tuple[int, ...]:
+        """Each seat's hand after the draw: the cards in play, known once the play starts."""
+        hands = self.hands_after_draw
+        if hands is None:
+            raise ValueError(f"the play has not started (phase {self.phase})")
+        return hands
 
     # ------------------------------------------------------------------ shared
     def seat_to_act(self) -> str | None:
@@ -184,7 +224,7 @@ class Hand:
         if not isinstance(action, dict):
             raise IllegalAction("an action must be a JSON object with a 'type'")
         kind = action.get("type")
-        seat = self.seats[self.to_act]
+        seat = self.seats[self.actor()]
         if not isinstance(kind, str) or kind not in fields:
             raise IllegalAction(f"unknown action type {kind!r} (known: {', '.join(fields)})")
         if "seat" in action and action["seat"] != seat:

@@ -13,7 +13,7 @@ import json
 from typing import Any
 
 from server.engine.cards import CARD_INDEX
-from server.engine.state import IllegalAction
+from server.engine.hand import IllegalAction
 
 # The fields of every action type (docs/rules/actions.md#wire-format, docs/rules/actions.md#family-actions); the types that are
 # their name alone (pass, stand, beg, give, run, bunch, accept, refuse, sell, pitch) have none.

@@ -7,12 +7,14 @@ layer, no JSON); the functions here drive it, or work on wire-format legal lists
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from random import Random
 from typing import Any, TypeVar
 
 from server.engine.hand import Hand
 
 H = TypeVar("H", bound=Hand)
+T = TypeVar("T")
 
 
 def random_step(state: Hand, rng: Random) -> None:
@@ -63,11 +65,11 @@ def default_action(legal: list[dict[str, Any]]) -> dict[str, Any]:
 class _FirstChoice(Random):
     """A stand-in generator that always picks the first options, in order."""
 
-    def randrange(self, stop: int, *args: Any) -> int:  # noqa: D102 - see class docstring
+    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:
         return 0
 
     def randint(self, a: int, b: int) -> int:
         return a
 
-    def sample(self, population: Any, k: int, **kwargs: Any) -> list:
+    def sample(self, population: Sequence[T], k: int, *, counts: Iterable[int] | None = None) -> list[T]:
         return list(population)[:k]

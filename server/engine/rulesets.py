@@ -12,9 +12,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, replace
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from server.engine.cards import SIDES, seats_for
+
+if TYPE_CHECKING:  # hand.py imports this module
+    from server.engine.hand import Hand
 
 DRAW_AMERICAN = "american"  # automatic non-trump discards, dealer takes every trump
 DRAW_FOSTER = "foster"  # free face-up discards, dealer robs the pack
@@ -184,7 +187,7 @@ class GameSpec:
     default: Ruleset
     players: tuple[int, ...]
     options: Mapping[str, Option]
-    hand: type
+    hand: type[Hand]
     partnerships: bool = False  # with four players, NS v EW (else each seat for itself)
     deck: int = 52  # cards in the pack: 53 with snoozer's joker (docs/rules/common.md#cards)
     # Other fixed partnerships, per table size: (side names, seat index -> side index),

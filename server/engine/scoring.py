@@ -23,12 +23,13 @@ def hand_delta(rules: Ruleset, declarer_side: int, contract: int | None, points:
     """Score change per side (NS, EW) for a complete hand."""
     bidders, defenders = points[declarer_side], points[1 - declarer_side]
     made = made_contract(contract, bidders)
+    bid = 0 if contract is None else contract  # a hand without a contract is made
     scheme = rules.scoring
     if scheme == SCORING_AMERICAN or scheme == SCORING_SETBACK:
-        gain_b, gain_d = (bidders if made else -contract), defenders
+        gain_b, gain_d = (bidders if made else -bid), defenders
     elif scheme == SCORING_EIGHT_POINT:
         if not made:
-            gain_b, gain_d = 0, contract + defenders
+            gain_b, gain_d = 0, bid + defenders
         elif bidders == defenders:
             gain_b = gain_d = 0
         else:
@@ -37,9 +38,9 @@ def hand_delta(rules: Ruleset, declarer_side: int, contract: int | None, points:
         diff = bidders - defenders
         gain_b, gain_d = max(diff, 0), max(-diff, 0)
     elif scheme == SCORING_DIFFERENCE:
-        gain_b, gain_d = 0, contract + defenders
+        gain_b, gain_d = 0, bid + defenders
     elif scheme == SCORING_SET_BACK:
-        gain_b, gain_d = -contract, defenders
+        gain_b, gain_d = -bid, defenders
     else:  # pragma: no cover - make_ruleset refuses unknown schemes
         raise ValueError(f"unknown scoring {scheme!r}")
     return (gain_b, gain_d) if declarer_side == 0 else (gain_d, gain_b)

@@ -19,10 +19,10 @@ trumps). Nothing here names a ruleset.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import cache
 from random import Random
-from typing import Any
+from typing import Any, Self
 
 from server.engine.boards import Board, restock_order
 from server.engine.cards import (
@@ -173,7 +173,7 @@ class HandState(Hand):
         self.actions: list[dict[str, Any]] = []
 
     @classmethod
-    def start(cls, rules: Ruleset, board: Board, scores: tuple[int, ...] | None) -> HandState:
+    def start(cls, rules: Ruleset, board: Board, scores: tuple[int, ...] | None) -> Self:
         """A board from zeros, or a hand of a game: bidder-goes-out follows the scores."""
         if scores is None:
             return cls(rules, board)
@@ -189,7 +189,7 @@ class HandState(Hand):
         return after, game_winner(self.rules, after, side, made, self.bidder_goes_out)
 
     @classmethod
-    def at_play(cls, rules: Ruleset, obs: dict[str, Any], hands: list[int]) -> HandState:
+    def at_play(cls, rules: Ruleset, obs: Mapping[str, Any], hands: list[int]) -> Self:
         """The play's first lead with ``hands``: the bidding, contract and trump from
         ``obs``; the face-up discards (whose counting trumps are the declarer's in
         foster51) are the pile. The deal, stock and draw are not rebuilt: nothing in
@@ -220,9 +220,9 @@ class HandState(Hand):
         return state
 
     # ------------------------------------------------------------------ copying
-    def clone(self) -> HandState:
+    def clone(self) -> Self:
         """An independent copy for search; the board and ruleset are shared (immutable)."""
-        new = object.__new__(HandState)
+        new = object.__new__(type(self))
         for name in HandState.__slots__:
             setattr(new, name, getattr(self, name))
         new.hands = self.hands.copy()
@@ -244,7 +244,7 @@ class HandState(Hand):
         return [0, *range(low, r.max_bid + 1)]
 
     def do_bid(self, amount: int) -> None:
-        seat = self.to_act
+        seat = self.actor()
         self.bids.append((seat, amount))
         if amount:
             self.high_bid, self.high_bidder = amount, seat
@@ -298,7 +298,7 @@ class HandState(Hand):
             # the declarer discards first, then each seat clockwise from his left
             self.phase, self.draw_turn, self.to_act = DISCARD, 0, self.declarer
         elif r.draw == DRAW_AMERICAN:
-            trumps = self.tables.trump_mask
+            trumps = self.trump_tables().trump_mask
             for seat in range(4):
                 self.pile |= self.hands[seat] & ~trumps
             discards = [self.hands[s] & ~trumps for s in range(4)]
@@ -316,7 +316,7 @@ class HandState(Hand):
 
     def _draw_card(self) -> int:
         if not self.stock:
-            rebuilt = self.pile & ~self.tables.trump_mask
+            rebuilt = self.pile & ~self.trump_tables().trump_mask
             if not rebuilt:
                 raise RuntimeError("no card left to draw: the discards hold only trumps")
             self.pile &= ~rebuilt
@@ -336,7 +336,7 @@ class HandState(Hand):
 
     def _enter_american_rob(self) -> None:
         """The dealer takes every trump in the stock, then fills up to six (docs/rules/american62.md)."""
-        dealer, trumps = self.dealer, self.tables.trump_mask
+        dealer, trumps = self.dealer, self.trump_tables().trump_mask
         stock = self._stock_mask()
         hand = self.hands[dealer] | (stock & trumps)
         need = 6 - hand.bit_count()
@@ -368,15 +368,15 @@ class HandState(Hand):
 
     def discard_rules(self) -> tuple[int, int, int, int]:
         """(from, min, max, must_include) masks/counts of the discard now asked for."""
-        hand = self.hands[self.to_act]
+        hand = self.hands[self.actor()]
         r = self.rules
         if r.blind_packet:
             # no stock to draw from: down to six exactly; american62 keeps every trump
-            src = hand & ~self.tables.trump_mask if r.draw == DRAW_AMERICAN else hand
+            src = hand & ~self.trump_tables().trump_mask if r.draw == DRAW_AMERICAN else hand
             n = min(src.bit_count(), hand.bit_count() - 6)
             return src, n, n, 0
         if r.trump_discard_over_six_only:
-            trumps = hand & self.tables.trump_mask
+            trumps = hand & self.trump_tables().trump_mask
             if trumps.bit_count() > 6:
                 # Katz: trumps may go only to come down to six, so exactly the
                 # non-trumps plus the surplus trumps: always three cards from nine.
@@ -387,7 +387,7 @@ class HandState(Hand):
 
     def do_discard(self, cards: int, listed: Sequence[int] = ()) -> None:
         """Discard ``cards`` (``listed``: the same cards in the order the action named them)."""
-        seat = self.to_act
+        seat = self.actor()
         self.hands[seat] &= ~cards
         self.pile |= cards
         if self.rules.blind_packet:
@@ -425,7 +425,7 @@ class HandState(Hand):
             record = self.draws[-1]
             self.draws[-1] = DrawRecord(dealer, record.discarded, keep & ~old_hand, 0, left)
         else:
-            trumps = self.tables.trump_mask
+            trumps = self.trump_tables().trump_mask
             shown = left & trumps
             from_hand = old_hand & ~keep
             self.pile |= shown | from_hand
@@ -455,8 +455,8 @@ class HandState(Hand):
 
     def _follow_mask(self) -> int:
         """Cards the follow rules allow the player to act, before the extras constraint."""
-        hand = self.hands[self.to_act]
-        tab = self.tables
+        hand = self.hands[self.actor()]
+        tab = self.trump_tables()
         trick = self.tricks[-1]
         if not trick.plays:
             if self.rules.first_lead_trump and len(self.tricks) == 1 and hand & tab.trump_mask:
@@ -470,19 +470,20 @@ class HandState(Hand):
     def legal_plays(self) -> list[int]:
         """Main cards the player to act may play (extras are chosen separately)."""
         legal = self._follow_mask()
-        owed = self.extras_owed(self.to_act)
+        seat = self.actor()
+        owed = self.extras_owed(seat)
         if owed:
-            spare = self.hands[self.to_act] & self.tables.noncounting_trumps
+            spare = self.hands[seat] & self.trump_tables().noncounting_trumps
             return [c for c in cards_of(legal) if (spare & ~(1 << c)).bit_count() >= owed]
         return cards_of(legal)
 
     def extras_from(self, card: int) -> int:
         """Cards the player to act may add as extras with main card ``card``."""
-        return self.hands[self.to_act] & self.tables.noncounting_trumps & ~(1 << card)
+        return self.hands[self.actor()] & self.trump_tables().noncounting_trumps & ~(1 << card)
 
     def do_play(self, card: int, extras: int = 0) -> None:
-        seat = self.to_act
-        tab = self.tables
+        seat = self.actor()
+        tab = self.trump_tables()
         trick = self.tricks[-1]
         self.hands[seat] &= ~((1 << card) | extras)
         suit = tab.effective_suit[card]
@@ -523,7 +524,7 @@ class HandState(Hand):
         rob keeps the forced cards plus a random choice of the rest."""
         phase = self.phase
         if phase == PLAY:
-            owed = self.extras_owed(self.to_act)
+            owed = self.extras_owed(self.actor())
             legal = self.legal_plays() if owed else cards_of(self._follow_mask())
             card = legal[rng.randrange(len(legal))] if len(legal) > 1 else legal[0]
             extras = mask_of(rng.sample(cards_of(self.extras_from(card)), owed)) if owed else 0
@@ -549,7 +550,7 @@ class HandState(Hand):
         """Counting trumps among the discards and rob leftovers: the declarer's (foster51)."""
         if self.rules.draw == DRAW_AMERICAN or self.tables is None:
             return 0
-        return sum(self.tables.points[c] for c in cards_of(self.pile & self.tables.counting_mask))
+        return sum(self.trump_tables().points[c] for c in cards_of(self.pile & self.trump_tables().counting_mask))
 
     def points(self) -> tuple[int, int]:
         """Points per side (NS, EW): tricks, Low where it goes to its holder, discards."""
@@ -588,7 +589,7 @@ class HandState(Hand):
                 }
             ]
         if phase == PLAY:
-            owed = self.extras_owed(self.to_act)
+            owed = self.extras_owed(self.actor())
             if not owed:
                 return [{"type": "play", "card": CARD_NAMES[c]} for c in self.legal_plays()]
             return [
@@ -609,7 +610,7 @@ class HandState(Hand):
         if not isinstance(action, dict):
             raise IllegalAction("an action must be a JSON object with a 'type'")
         kind = action.get("type")
-        seat = SEATS[self.to_act]
+        seat = SEATS[self.actor()]
         if not isinstance(kind, str) or kind not in _PHASE_OF_TYPE:
             raise IllegalAction(f"unknown action type {kind!r} (known: {', '.join(_PHASE_OF_TYPE)})")
         if "seat" in action and action["seat"] != seat:
@@ -626,27 +627,27 @@ class HandState(Hand):
         entry["seat"] = seat
         self.actions.append(entry)
 
-    def _apply_pass(self, action: dict) -> None:
+    def _apply_pass(self, action: dict[str, Any]) -> None:
         if self.rules.dealer_must_bid and self.to_act == self.dealer and self.high_bid == 0:
             raise IllegalAction(f"the dealer must bid {self.rules.min_bid} when the first three players pass")
         self.do_bid(0)
 
-    def _apply_bid(self, action: dict) -> None:
+    def _apply_bid(self, action: dict[str, Any]) -> None:
         r = self.rules
         amount = bid_amount(r, action.get("amount"), self.high_bid)
         if r.dealer_must_bid and self.to_act == self.dealer and self.high_bid == 0 and amount != r.min_bid:
             raise IllegalAction(f"the dealer must bid exactly {r.min_bid} when the first three players pass")
         self.do_bid(amount)
 
-    def _apply_trump(self, action: dict) -> None:
+    def _apply_trump(self, action: dict[str, Any]) -> None:
         suit = action.get("suit")
         if not isinstance(suit, str) or suit not in SUITS or len(suit) != 1:
             raise IllegalAction(f"trump suit must be one of C D H S, not {suit!r}")
         self.do_trump(SUITS.index(suit))
 
-    def _apply_discard(self, action: dict) -> None:
+    def _apply_discard(self, action: dict[str, Any]) -> None:
         cards = card_set(action.get("cards"), "discard cards")
-        seat = self.to_act
+        seat = self.actor()
         hand = self.hands[seat]
         for c in cards_of(cards & ~hand):
             raise IllegalAction(f"{SEATS[seat]} does not hold {ALL_NAMES[c]}")
@@ -669,14 +670,14 @@ class HandState(Hand):
             raise IllegalAction(f"{CARD_NAMES[c]} must be discarded before any trump")
         self.do_discard(cards, tuple(CARD_INDEX[c] for c in action["cards"]))
 
-    def _apply_rob(self, action: dict) -> None:
+    def _apply_rob(self, action: dict[str, Any]) -> None:
         keep = card_set(action.get("keep"), "rob keep")
         for c in cards_of(keep & ~self.rob_pool):
             raise IllegalAction(f"{ALL_NAMES[c]} is neither in the dealer's hand nor in the stock")
         for c in cards_of(self.rob_must & ~keep):
             why = (
                 "every trump, in american62"
-                if (self.tables.trump_mask >> c) & 1
+                if (self.trump_tables().trump_mask >> c) & 1
                 else "dealt blind from the rebuilt stock"
             )
             raise IllegalAction(f"the dealer must keep {CARD_NAMES[c]} ({why})")
@@ -685,10 +686,10 @@ class HandState(Hand):
             raise IllegalAction(f"the dealer's hand after the rob must be {self.rob_size} cards, not {n}")
         self.do_rob(keep)
 
-    def _apply_play(self, action: dict) -> None:
+    def _apply_play(self, action: dict[str, Any]) -> None:
         card = one_card(action.get("card"))
         extras = card_set(action.get("extras", []), "extras")
-        seat = self.to_act
+        seat = self.actor()
         name = SEATS[seat]
         hand = self.hands[seat]
         if not (hand >> card) & 1:
@@ -705,12 +706,12 @@ class HandState(Hand):
             raise IllegalAction(f"{name} owes no extras here, but played {n}")
         if owed and n != owed:
             raise IllegalAction(f"{name} must play exactly {owed} extras with the main card, not {n}")
-        for c in cards_of(extras & self.tables.counting_mask):
+        for c in cards_of(extras & self.trump_tables().counting_mask):
             raise IllegalAction(f"extra {CARD_NAMES[c]} is a counting trump")
         self.do_play(card, extras)
 
     def _follow_error(self, card: int) -> str:
-        tab = self.tables
+        tab = self.trump_tables()
         trick = self.tricks[-1]
         name = CARD_NAMES[card]
         if (self._follow_mask() >> card) & 1:

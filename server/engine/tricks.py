@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from server.engine.cards import ALL_NAMES, SEATS, SUITS, TrumpTables, names_of
+from server.engine.cards import ALL_NAMES, SEATS, SUITS, Tables, names_of
 
 
 class Trick:
@@ -34,7 +34,7 @@ class Trick:
         t.winner, t.lead_suit, t.best_seat, t.best_key = self.winner, self.lead_suit, self.best_seat, self.best_key
         return t
 
-    def add(self, seat: int, card: int, extras: int, tab: TrumpTables) -> None:
+    def add(self, seat: int, card: int, extras: int, tab: Tables) -> None:
         """Record a play and keep track of the card winning so far (extras never win)."""
         suit = tab.effective_suit[card]
         if not self.plays:
@@ -59,7 +59,7 @@ class Trick:
         }
 
 
-def follow_mask(hand: int, trick: Trick, tab: TrumpTables) -> int:
+def follow_mask(hand: int, trick: Trick, tab: Tables) -> int:
     """The cards of ``hand`` the follow rules allow on ``trick`` (any card when leading)."""
     if not trick.plays:
         return hand
@@ -69,7 +69,7 @@ def follow_mask(hand: int, trick: Trick, tab: TrumpTables) -> int:
     return (follow | (hand & tab.trump_mask)) if follow else hand
 
 
-def follow_error(card: int, trick: Trick, tab: TrumpTables) -> str:
+def follow_error(card: int, trick: Trick, tab: Tables) -> str:
     """Why ``card`` breaks the follow rules on ``trick`` (the refusal's message)."""
     name = ALL_NAMES[card]
     if trick.lead_suit == tab.trump:

@@ -11,6 +11,7 @@ import pickle
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from random import Random
 
 import pytest
@@ -196,6 +197,8 @@ def test_load_bot_forms(tmp_path, monkeypatch):
         "class Agent:\n    def decide(self, obs):\n        return obs['legal'][0]\n"
         "broken = 1\n"
     )
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "bot.txt").write_text("not python\n")
     for spec in (
         "mybots:Only",
         "mybots",
@@ -215,6 +218,7 @@ def test_load_bot_forms(tmp_path, monkeypatch):
         ("mybots:Nope", "has no 'Nope'"),
         ("mybots:broken", "is not a bot"),
         ("missing.py:X", "no file"),
+        (str(Path("notes") / "bot.txt"), "is not a Python module"),
         (":X", "expected"),
     ):
         with pytest.raises(sdk.SdkError, match=message):

@@ -129,9 +129,10 @@ def rollout_card(state: Hand, rng: Random) -> int:
 
 def rollout_play(state: Hand, card: int, rng: Random) -> None:
     """Play ``card`` for the seat to act, with the cheapest extras when some are owed."""
-    owed = state.extras_owed(state.to_act)
+    owed = state.extras_owed(state.actor())
     if owed:
-        spare = sorted(cards_of(state.extras_from(card)), key=lambda c: state.tables.strength[c])
+        strength = state.trump_tables().strength
+        spare = sorted(cards_of(state.extras_from(card)), key=lambda c: strength[c])
         state.do_play(card, sum(1 << c for c in spare[:owed]))
     else:
         state.do_play(card)
@@ -157,7 +158,7 @@ class FamilySearch:
             state = sample_world(obs, rng, self.tries)
             if state is None:
                 break
-            me = state.to_act
+            me = state.actor()
             for j, card in enumerate(cards):
                 trial = state.clone()
                 rollout_play(trial, card, rng)

@@ -36,7 +36,6 @@ from typing import Any
 from server.engine.cards import CARD_INDEX, CARD_NAMES, SEATS, SUITS, TRUMP_TABLES, cards_of, mask_of
 from server.engine.rulesets import DRAW_AMERICAN, Ruleset, make_ruleset
 from server.engine.scoring import hand_delta
-from workers.bots import _solver
 from workers.bots.base import Action, Observation, decision_rng
 from workers.bots.family_search import FamilySearch
 from workers.bots.rule_bot import RuleBot
@@ -150,11 +149,15 @@ class Solver:
     def __init__(self, lay: Layout):
         self.lay = lay
         self.limit = 1 << 62
+        # imported here, not with the module: the API and every other bot run on a build without the C extension
+        from workers.bots import _solver
+
+        self._search, self._nodes = _solver.search, _solver.nodes
         self._ctx = _solver.new(lay.points, lay.trump, lay.counting, lay.noncounting_trumps)
 
     @property
     def nodes(self) -> int:
-        return _solver.nodes(self._ctx)
+        return self._nodes(self._ctx)
 
     def solve(
         self,
@@ -172,7 +175,7 @@ class Solver:
             tmask |= 1 << card
         pts = self.lay.points
         rem = sum(pts[n] for n in cards_of((hands[0] | hands[1] | hands[2] | hands[3]) & self.lay.counting))
-        v = _solver.search(
+        v = self._search(
             self._ctx,
             hands[0],
             hands[1],

@@ -18,9 +18,10 @@ otherwise it is a duplicate board's (scores 0, no target).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
 from random import Random
-from typing import Any
+from typing import Any, Self
 
 from server.engine.boards import Board, bunch_order
 from server.engine.cards import (
@@ -89,7 +90,9 @@ def pips(mask: int) -> int:
 class AllFoursHand(Hand):
     """One hand of an All Fours game from the deal to the last trick (or the target)."""
 
-    contract = None  # no game here has a contract or a declarer (docs/rules/rulings.md#pitcher-seat)
+    contract: tuple[int, int] | None = (
+        None  # no game here has a contract or a declarer (docs/rules/rulings.md#pitcher-seat)
+    )
     declarer = -1
     five_for_game = 0  # all_fives: pips the Five of trumps adds for Game
     action_fields = _FIELDS  # the wire actions this game knows (the auction games add bid, sell, pitch)
@@ -143,6 +146,12 @@ class AllFoursHand(Hand):
         self.actions: list[dict[str, Any]] = []
         self._start(board.deck)
 
+    @classmethod
+    def start(cls, rules: Ruleset, board: Board, scores: tuple[int, ...] | None) -> Self:
+        """Scores None: a board's hand, from zeros and with no target; else a game's."""
+        zeros = (0,) * len(game_spec(rules).sides(rules.players)[0])
+        return cls(rules, board, zeros if scores is None else scores, in_game=scores is not None)
+
     def _start(self, deck: tuple[int, ...]) -> None:
         """Deal and reach the first decision."""
         self._deal(deck)
@@ -168,7 +177,7 @@ class AllFoursHand(Hand):
         self.dealt = dealt
 
     @classmethod
-    def at_play(cls, rules: Ruleset, obs: dict[str, Any], hands: list[int]) -> AllFoursHand:
+    def at_play(cls, rules: Ruleset, obs: Mapping[str, Any], hands: list[int]) -> Self:
         """The first lead with ``hands`` (see ``Hand.at_play``): trump from ``obs`` (none
         yet in pitch before the pitch), and what was scored before the play (turned
         Jacks, gifts) from its items; pegs are scored again as the tricks are replayed.
@@ -198,11 +207,11 @@ class AllFoursHand(Hand):
         state._start_play()
         return state
 
-    def _public_from(self, obs: dict[str, Any]) -> None:
+    def _public_from(self, obs: Mapping[str, Any]) -> None:
         """Take the public facts that fix the play (the auction games' pitcher and
         contract) from ``obs`` before ``at_play`` starts the play (none here)."""
 
-    def clone(self) -> AllFoursHand:
+    def clone(self) -> Self:
         """An independent copy for search; board, ruleset and finished tricks are shared."""
         cls = type(self)
         new = object.__new__(cls)
@@ -228,7 +237,7 @@ class AllFoursHand(Hand):
         self.phase, self.to_act = DONE, None
 
     def _holder_side(self, card: int) -> int:
-        for seat, mask in enumerate(self.hands_after_draw):
+        for seat, mask in enumerate(self.hands_in_play()):
             if mask >> card & 1:
                 return self.side_of[seat]
         raise ValueError(f"{CARD_NAMES[card]} is not in play")
@@ -242,19 +251,20 @@ class AllFoursHand(Hand):
     def _score_hand(self) -> None:
         """High, Low, Jack, Game in order (docs/rules/seven_up.md#points, #game), then the hand is over."""
         in_play = 0
-        for mask in self.hands_after_draw:
+        for mask in self.hands_in_play():
             in_play |= mask
-        trumps = in_play & self.tables.trump_mask
+        tab = self.trump_tables()
+        trumps = in_play & tab.trump_mask
         if trumps:  # no trump in play: High and Low for nobody (16.4)
             high, low = trumps.bit_length() - 1, (trumps & -trumps).bit_length() - 1
             if self._score("high", self._holder_side(high), 1, card=CARD_NAMES[high]):
                 return
             if self._score("low", self._holder_side(low), 1, card=CARD_NAMES[low]):
                 return
-        jack = self.trump * 13 + JACK
+        jack = tab.trump * 13 + JACK
         if in_play >> jack & 1 and self._score("jack", self._winner_side(jack), 1, card=CARD_NAMES[jack]):
             return
-        five = 1 << (self.trump * 13 + FIVE)
+        five = 1 << (tab.trump * 13 + FIVE)
         counts = [pips(w) + (self.five_for_game if w & five else 0) for w in self.won]
         top = max(counts)
         tied = [side for side, n in enumerate(counts) if n == top]
@@ -296,19 +306,24 @@ class AllFoursHand(Hand):
 
     def legal_mask(self) -> int:
         """The cards the player to act may play (F5), as a mask."""
-        return follow_mask(self.hands[self.to_act], self.tricks[-1], self.tables)
+        hand, tables = self.hands[self.actor()], self.tables
+        if tables is None:  # pitch's first lead: any card, and it names trump
+            return hand
+        return follow_mask(hand, self.tricks[-1], tables)
 
     def legal_plays(self) -> list[int]:
         return cards_of(self.legal_mask())
 
     def do_play(self, card: int, extras: int = 0) -> None:
         """Play ``card`` for the seat to act (trusted: ``extras`` is always 0 here)."""
-        seat = self.to_act
+        seat = self.actor()
         self.hands[seat] &= ~(1 << card)
-        if self.tables is None:
+        tables = self.tables
+        if tables is None:  # pitch: the first card played names trump
             self._fix_trump(card // 13)
+            tables = self.trump_tables()
         trick = self.tricks[-1]
-        trick.add(seat, card, 0, self.tables)
+        trick.add(seat, card, 0, tables)
         if len(trick.plays) < self.k:
             self.to_act = (seat + 1) % self.k
             return
@@ -336,7 +351,7 @@ class AllFoursHand(Hand):
         """Apply one uniformly random legal decision (benchmarks, properties, rollouts)."""
         if self.phase == PLAY:
             tables = self.tables  # None: the pitch, whose cards the game may restrict (legal_mask)
-            legal = follow_mask(self.hands[self.to_act], self.tricks[-1], tables) if tables else self.legal_mask()
+            legal = follow_mask(self.hands[self.actor()], self.tricks[-1], tables) if tables else self.legal_mask()
             for _ in range(int(rng.random() * legal.bit_count())):
                 legal &= legal - 1  # drop the lowest card: the chosen one is then lowest
             self.do_play((legal & -legal).bit_length() - 1)
@@ -358,7 +373,7 @@ class AllFoursHand(Hand):
             return [{"type": "play", "card": ALL_NAMES[c]} for c in self.legal_plays()]
         if self.phase == DISCARD:
             n = self.discard_count()
-            return [{"type": "discard", "from": names_of(self.hands[self.to_act]), "min": n, "max": n}]
+            return [{"type": "discard", "from": names_of(self.hands[self.actor()]), "min": n, "max": n}]
         return [{"type": kind} for kind in self.choices()]
 
     def apply(self, action: Any) -> None:
@@ -366,7 +381,7 @@ class AllFoursHand(Hand):
         state unchanged."""
         self._refuse_rule(action)
         kind = self.check_envelope(action, self.action_fields, self.phase_words)
-        seat = self.to_act
+        seat = self.actor()
         if kind == "play":
             self.do_play(self._checked_play(action))
         elif kind == "discard":
@@ -387,17 +402,17 @@ class AllFoursHand(Hand):
         card = one_card(action.get("card"))
         if action.get("extras", []) != []:
             raise IllegalAction("there are no extras in this game: 'extras' must be empty")
-        seat = self.seats[self.to_act]
-        if not self.hands[self.to_act] >> card & 1:
+        seat = self.seats[self.actor()]
+        if not self.hands[self.actor()] >> card & 1:
             raise IllegalAction(f"{seat} does not hold {ALL_NAMES[card]}")
         if not self.legal_mask() >> card & 1:
-            raise IllegalAction(follow_error(card, self.tricks[-1], self.tables))
+            raise IllegalAction(follow_error(card, self.tricks[-1], self.trump_tables()))
         return card
 
     def _checked_discard(self, action: dict[str, Any]) -> int:
         cards = card_set(action.get("cards"), "discard cards")
-        for c in cards_of(cards & ~self.hands[self.to_act]):
-            raise IllegalAction(f"{self.seats[self.to_act]} does not hold {ALL_NAMES[c]}")
+        for c in cards_of(cards & ~self.hands[self.actor()]):
+            raise IllegalAction(f"{self.seats[self.actor()]} does not hold {ALL_NAMES[c]}")
         n = self.discard_count()
         if cards.bit_count() != n:
             raise IllegalAction(f"a discard here must be {n} cards, not {cards.bit_count()}")
@@ -475,7 +490,7 @@ class TurnUpHand(AllFoursHand):
         if t0 % 13 == JACK:
             self._score("turned-jack", self.side_of[self.dealer], 1, card=CARD_NAMES[t0])
 
-    def clone(self) -> TurnUpHand:
+    def clone(self) -> Self:
         new = super().clone()
         new.turnups, new.discarded = self.turnups.copy(), self.discarded.copy()
         return new
@@ -530,8 +545,8 @@ class TurnUpHand(AllFoursHand):
             self.refused = self.turnups[0] // 13
             self._run()
         elif kind == "bunch":
-            self.proposer = self.to_act
-            self.phase, self.to_act = ACCEPT, self._other(self.to_act)
+            self.proposer = self.actor()
+            self.phase, self.to_act = ACCEPT, self._other(self.proposer)
         elif kind == "pass":
             if self.to_act == self.eldest:
                 self.to_act = self.dealer
@@ -591,10 +606,10 @@ class TurnUpHand(AllFoursHand):
             self.phase, self.to_act, self.discard_turn = DISCARD, self.eldest, 0
 
     def discard_count(self) -> int:
-        return self.hands[self.to_act].bit_count() - 6
+        return self.hands[self.actor()].bit_count() - 6
 
     def do_discard(self, cards: int) -> None:
-        seat = self.to_act
+        seat = self.actor()
         self.hands[seat] &= ~cards
         self.discarded[seat] |= cards
         self.discard_turn += 1
@@ -605,7 +620,7 @@ class TurnUpHand(AllFoursHand):
 
     def _random_decision(self, rng: Random) -> None:
         if self.phase == DISCARD:
-            held = cards_of(self.hands[self.to_act])
+            held = cards_of(self.hands[self.actor()])
             self.do_discard(mask_of(rng.sample(held, len(held) - 6)))
         elif self.phase == DONE:
             super()._random_decision(rng)
@@ -653,7 +668,12 @@ def _table(name: str, k: int) -> tuple[tuple[str, ...], tuple[str, ...], tuple[i
     return (seats_for(k), *GAMES[name].sides(k))
 
 
-@cache
+_SLOTS: dict[type, tuple[str, ...]] = {}
+
+
 def _slots(cls: type) -> tuple[str, ...]:
-    """Every slot of ``cls`` and its bases (what a clone copies)."""
-    return tuple(name for klass in cls.__mro__ for name in getattr(klass, "__slots__", ()))
+    """Every slot of ``cls`` and its bases (what a clone copies); built once per class."""
+    slots = _SLOTS.get(cls)
+    if slots is None:
+        slots = _SLOTS[cls] = tuple(name for klass in cls.__mro__ for name in getattr(klass, "__slots__", ()))
+    return slots

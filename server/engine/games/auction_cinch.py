@@ -22,8 +22,9 @@ the replay shows ``points`` by ``makers``/``opponents`` as the family's contract
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from random import Random
-from typing import Any
+from typing import Any, Self
 
 from server.engine.boards import Board, restock_order
 from server.engine.cards import (
@@ -69,11 +70,6 @@ class AuctionCinchHand(SingleBids, AllFoursHand):
     phase_words = _EXPECTED
 
     __slots__ = (
-        "contract",
-        "declarer",
-        "bids",
-        "high_bid",
-        "high_bidder",
         "stock",
         "stock_at",
         "pile",
@@ -93,10 +89,7 @@ class AuctionCinchHand(SingleBids, AllFoursHand):
         """Deal (10.2) and ask the eldest to bid (10.3)."""
         self._deal(deck)
         k = self.k
-        self.contract: tuple[int, int] | None = None
-        self.declarer = -1
-        self.bids: list[tuple[int, int]] = []  # (seat, amount), 0 = pass
-        self.high_bid, self.high_bidder = 0, -1
+        self._open_auction()
         self.stock, self.stock_at = deck, 6 * k  # the stock is stock[stock_at:], top first
         self.pile = 0  # discards not put back into a stock (trumps always stay here)
         self.restocked = 0  # discards put back into a rebuilt stock (public: they were face up)
@@ -109,7 +102,7 @@ class AuctionCinchHand(SingleBids, AllFoursHand):
         self.seat_delta: tuple[int, ...] | None = None
         self.phase, self.to_act = BIDDING, self.eldest
 
-    def clone(self) -> AuctionCinchHand:
+    def clone(self) -> Self:
         new = super().clone()
         new.bids, new.discarded, new.draws, new.taken = (
             self.bids.copy(),
@@ -136,7 +129,7 @@ class AuctionCinchHand(SingleBids, AllFoursHand):
     def do_discard(self, cards: int, listed: tuple[int, ...] = ()) -> None:
         """``cards`` face up, as many drawn from the stock; the dealer's draw ends it and
         the declarer calls (10.4, 10.5). ``listed``: the cards as the action named them."""
-        seat = self.to_act
+        seat = self.actor()
         self.hands[seat] &= ~cards
         self.pile |= cards
         self.discarded[seat] |= cards
@@ -155,7 +148,7 @@ class AuctionCinchHand(SingleBids, AllFoursHand):
         got, stock, at = 0, self.stock, self.stock_at
         while n:
             if at == len(stock):
-                rebuilt = self.pile & ~self.tables.trump_mask
+                rebuilt = self.pile & ~self.trump_tables().trump_mask
                 self.pile &= ~rebuilt
                 self.restocked |= rebuilt
                 stock = self.stock = tuple(restock_order(self.board.seed, self.restocks, cards_of(rebuilt)))
@@ -186,16 +179,16 @@ class AuctionCinchHand(SingleBids, AllFoursHand):
 
     def _trick_won(self, trick: Trick, side: int) -> bool:
         """Counting cards go to the trick's winner (10.6: 14 points, each to the winner)."""
-        won = trick.cards() & self.tables.counting_mask
+        won = trick.cards() & self.trump_tables().counting_mask
         if won:
-            points = self.tables.points
-            self.taken[trick.winner] += sum(points[c] for c in cards_of(won))
+            points = self.trump_tables().points
+            self.taken[trick.best_seat] += sum(points[c] for c in cards_of(won))
         return False
 
     def _score_hand(self) -> None:
         """Makers against opponents by ``foster51``'s hand rule (10.7); the counting trumps
         among the discards are the makers' (16.11), those in the stock nobody's."""
-        tab = self.tables
+        tab = self.trump_tables()
         self.phase, self.to_act = DONE, None
         team = [self.team_of(s) for s in range(self.k)]
         won = [0, 0]
@@ -212,7 +205,7 @@ class AuctionCinchHand(SingleBids, AllFoursHand):
         size 0 to 6 of random cards, a called card of the 52."""
         phase = self.phase
         if phase == DISCARD:
-            held = cards_of(self.hands[self.to_act])
+            held = cards_of(self.hands[self.actor()])
             cards = 0
             for _ in range(int(rng.random() * (MAX_DISCARD + 1))):
                 cards |= 1 << held.pop(int(rng.random() * len(held)))
@@ -258,7 +251,7 @@ class AuctionCinchHand(SingleBids, AllFoursHand):
         if phase == TRUMP:
             return trump_entries()
         if phase == DISCARD:
-            return [{"type": "discard", "from": names_of(self.hands[self.to_act]), "min": 0, "max": MAX_DISCARD}]
+            return [{"type": "discard", "from": names_of(self.hands[self.actor()]), "min": 0, "max": MAX_DISCARD}]
         if phase == CALL:
             return [{"type": "call", "card": name} for name in CARD_NAMES]
         return super().legal_actions()
@@ -289,7 +282,7 @@ class AuctionCinchHand(SingleBids, AllFoursHand):
         if self.phase == DISCARD and isinstance(action, dict) and action.get("type") == "discard":
             self._refuse_rule(action)
             self.check_envelope(action, self.action_fields, self.phase_words)
-            seat = self.to_act
+            seat = self.actor()
             cards = self._checked_discard(action)
             self.do_discard(cards, tuple(CARD_INDEX[c] for c in action["cards"]))
             self.record_action(action, seat)
@@ -298,8 +291,8 @@ class AuctionCinchHand(SingleBids, AllFoursHand):
 
     def _checked_discard(self, action: dict[str, Any]) -> int:
         cards = card_set(action.get("cards"), "discard cards")
-        for c in cards_of(cards & ~self.hands[self.to_act]):
-            raise IllegalAction(f"{self.seats[self.to_act]} does not hold {ALL_NAMES[c]}")
+        for c in cards_of(cards & ~self.hands[self.actor()]):
+            raise IllegalAction(f"{self.seats[self.actor()]} does not hold {ALL_NAMES[c]}")
         return cards  # 0 to 6 cards of a six-card hand: any held set is legal (10.4)
 
     # ------------------------------------------------------------------ views
@@ -383,7 +376,7 @@ class AuctionCinchHand(SingleBids, AllFoursHand):
         }
 
     @classmethod
-    def at_play(cls, rules: Ruleset, obs: dict[str, Any], hands: list[int]) -> AuctionCinchHand:
+    def at_play(cls, rules: Ruleset, obs: Mapping[str, Any], hands: list[int]) -> Self:
         """The first lead with ``hands`` (see ``Hand.at_play``): auction, trump and the
         discards still out from ``obs``; the call is made again on ``hands``, and a world
         where it finds another partner than the observation's is refused."""

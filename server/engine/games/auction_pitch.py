@@ -18,8 +18,9 @@ the deal and the pitch and what it changes in the scoring:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from random import Random
-from typing import Any
+from typing import Any, Self
 
 from server.engine.cards import ALL_CARDS_MASK, ALL_NAMES, JACK
 from server.engine.games.all_fours import AllFoursHand, pips
@@ -39,15 +40,12 @@ class AuctionPitchHand(SingleBids, AllFoursHand):
     action_fields = {**AllFoursHand.action_fields, "bid": ("amount",), "sell": (), "pitch": ()}
     phase_words = {**AllFoursHand.phase_words, BIDDING: "pass or bid", SALE: "sell or pitch"}
 
-    __slots__ = ("contract", "declarer", "bids", "high_bid", "high_bidder", "active", "opened", "won_points")
+    __slots__ = ("active", "opened", "won_points")
 
     def _start(self, deck: tuple[int, ...]) -> None:
         """Deal, then ask the eldest's left-hand neighbour to bid (4.2)."""
         self._deal(deck)
-        self.contract: tuple[int, int] | None = None
-        self.declarer = -1
-        self.bids: list[tuple[int, int]] = []  # (seat, amount), 0 = pass
-        self.high_bid, self.high_bidder = 0, -1
+        self._open_auction()
         self.active = 0  # seats that have bid and not passed (a pass is final)
         self.opened = False  # the first round o_1 ... o_{k-1} is over
         self.won_points = [0] * len(self.sides)
@@ -58,7 +56,7 @@ class AuctionPitchHand(SingleBids, AllFoursHand):
         super()._start_play()
         self.tricks[-1].leader = self.to_act = self.declarer
 
-    def _public_from(self, obs: dict[str, Any]) -> None:
+    def _public_from(self, obs: Mapping[str, Any]) -> None:
         """The pitcher, his contract and the auction, from a play observation (world_state)."""
         seats = list(self.seats)
         self.declarer = seats.index(obs["declarer"])
@@ -67,7 +65,7 @@ class AuctionPitchHand(SingleBids, AllFoursHand):
         self.bids = [(seats.index(b["seat"]), b.get("amount", 0)) for b in obs["bids"]]
         self.high_bid = max((a for _, a in self.bids), default=0)
 
-    def clone(self) -> AuctionPitchHand:
+    def clone(self) -> Self:
         """As the All Fours hand's, with the auction's own list copied."""
         new = super().clone()
         new.bids = self.bids.copy()
@@ -76,7 +74,7 @@ class AuctionPitchHand(SingleBids, AllFoursHand):
     # ------------------------------------------------------------------ auction (fast layer)
     def do_bid(self, amount: int) -> None:
         """A bid (0: pass) by the seat to act; then the next bidder, or the sale."""
-        seat = self.to_act
+        seat = self.actor()
         self.bids.append((seat, amount))
         if amount:
             self.high_bid, self.high_bidder = amount, seat
@@ -181,15 +179,16 @@ class AuctionPitchHand(SingleBids, AllFoursHand):
         High and Low (to their holders here, 4.5; to the winner in pedro, 5.3), Jack,
         then ``_game_items``."""
         in_play = 0
-        for mask in self.hands_after_draw:
+        for mask in self.hands_in_play():
             in_play |= mask
         # the suit's trumps (never empty: the pitch is one); snoozer's joker is neither High
         # nor Low (6.3)
-        trumps = in_play & self.tables.trump_mask & ALL_CARDS_MASK
+        tab = self.trump_tables()
+        trumps = in_play & tab.trump_mask & ALL_CARDS_MASK
         high, low = trumps.bit_length() - 1, (trumps & -trumps).bit_length() - 1
         owner = self._winner_side if self.to_winner else self._holder_side
         items: list[Item] = [("high", owner(high), 1, high), ("low", owner(low), 1, low)]
-        jack = self.trump * 13 + JACK
+        jack = tab.trump * 13 + JACK
         if in_play >> jack & 1:
             items.append(("jack", self._winner_side(jack), 1, jack))
         return items + self._game_items(in_play)
@@ -209,8 +208,9 @@ class AuctionPitchHand(SingleBids, AllFoursHand):
             won[side] += value
         self.won_points = won
         pitcher = self.side_of[self.declarer]
-        failed = self.contract is not None and won[pitcher] < self.contract[1]
-        if failed and self._score("set-back", pitcher, -self.contract[1]):
+        bid = 0 if self.contract is None else self.contract[1]
+        failed = bid > 0 and won[pitcher] < bid
+        if failed and self._score("set-back", pitcher, -bid):
             return
         for item, side, value, card in items:
             if failed and side == pitcher:

@@ -43,8 +43,11 @@ class PedroHand(AuctionPitchHand):
     """Pedro's hand: the deal of the whole pack as an option and the 18 points a deal."""
 
     __slots__ = ()
+    rules: PedroRules
     to_winner = True  # 5.3: "Everything counts to the player winning it"
-    card_items = CARD_ITEMS  # the trumps that count after High, Low and Jack, by rank, in order
+    card_items: tuple[tuple[str, int, int], ...] = (
+        CARD_ITEMS  # the trumps that count after High, Low and Jack, by rank, in order
+    )
 
     def _deal(self, deck: tuple[int, ...]) -> None:
         if not self.rules.deal_all:
@@ -62,7 +65,7 @@ class PedroHand(AuctionPitchHand):
 
     def _game_items(self, in_play: int) -> list[Item]:
         """The Ten (Game), Five and Nine of trumps, each to its winner if in play (5.3)."""
-        base = self.trump * 13
+        base = self.trump_tables().trump * 13
         return [
             (item, self._winner_side(base + rank), value, base + rank)
             for item, rank, value in self.card_items

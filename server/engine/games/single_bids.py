@@ -9,12 +9,22 @@ itself what follows each one.
 
 from __future__ import annotations
 
+from server.engine.games.all_fours import AllFoursHand
 
-class SingleBids:
-    """A mixin for an All Fours hand: the bids on offer and what a bid does."""
 
-    __slots__ = ()
+class SingleBids(AllFoursHand):
+    """An All Fours hand with an auction: the bids on offer and what a bid does. The
+    game's class holds the auction's state in its own slots."""
+
+    __slots__ = ("contract", "declarer", "bids", "high_bid", "high_bidder")
     after_auction = ""  # the phase in which the declarer acts once the dealer has bid
+
+    def _open_auction(self) -> None:
+        """No bid yet, so no contract and no declarer: the game's ``_start`` calls it."""
+        self.contract: tuple[int, int] | None = None
+        self.declarer = -1
+        self.bids: list[tuple[int, int]] = []  # (seat, amount), 0 = pass
+        self.high_bid, self.high_bidder = 0, -1
 
     def legal_bids(self) -> list[int]:
         """0 (pass) and every amount above the highest bid, up to the ruleset's maximum."""
@@ -23,7 +33,7 @@ class SingleBids:
 
     def do_bid(self, amount: int) -> None:
         """A bid (0: pass) by the seat to act; after the dealer's, the declarer is asked."""
-        seat = self.to_act
+        seat = self.actor()
         self.bids.append((seat, amount))
         if amount:
             self.high_bid, self.high_bidder = amount, seat

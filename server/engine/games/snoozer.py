@@ -37,7 +37,7 @@ class SnoozerHand(PedroHand):
         """The follow rules with the joker among the trumps; before the pitch any card but
         ``JK`` (6.2: the pitch names the trump suit, the joker has none)."""
         if self.tables is None:
-            return self.hands[self.to_act] & ~JOKER_BIT
+            return self.hands[self.actor()] & ~JOKER_BIT
         return super().legal_mask()
 
     def _refuse_rule(self, action: Any) -> None:
@@ -48,8 +48,8 @@ class SnoozerHand(PedroHand):
             and isinstance(action, dict)
             and action.get("type") == "play"
             and action.get("card") == "JK"
-            and action.get("seat", self.seats[self.to_act]) == self.seats[self.to_act]
-            and self.hands[self.to_act] & JOKER_BIT
+            and action.get("seat", self.seats[self.actor()]) == self.seats[self.actor()]
+            and self.hands[self.actor()] & JOKER_BIT
         ):
             raise IllegalAction("JK cannot be the pitch: the joker names no suit (docs/rules/snoozer.md#joker)")
         super()._refuse_rule(action)

@@ -22,8 +22,9 @@ points are read off the cards each side won when the last trick ends.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from random import Random
-from typing import Any
+from typing import Any, Self
 
 from server.engine.boards import Board
 from server.engine.cards import (
@@ -70,11 +71,6 @@ class WidowCinchHand(SingleBids, AllFoursHand):
     phase_words = _EXPECTED
 
     __slots__ = (
-        "contract",
-        "declarer",
-        "bids",
-        "high_bid",
-        "high_bidder",
         "widow",
         "widow_taken",
         "discarded",
@@ -101,17 +97,15 @@ class WidowCinchHand(SingleBids, AllFoursHand):
             )
         self.widow = (1 << deck[24]) | (1 << deck[25]) | (1 << deck[26]) | (1 << deck[27])
         self.dealt = (1 << 52) - 1
-        self.contract: tuple[int, int] | None = None
-        self.declarer = -1
-        self.bids: list[tuple[int, int]] = []  # (seat, amount), 0 = pass
-        self.high_bid, self.high_bidder = 0, -1
+        self._open_auction()
         self.widow_taken: bool | None = None
         self.discarded = [0] * PLAYERS
         self.discard_turn = 0
-        self.won_points = self.hand_delta = (0, 0, 0)
+        self.won_points: tuple[int, ...] = (0, 0, 0)
+        self.hand_delta: tuple[int, ...] = (0, 0, 0)
         self.phase, self.to_act = BIDDING, eldest
 
-    def clone(self) -> WidowCinchHand:
+    def clone(self) -> Self:
         """As the All Fours hand's, with the auction's and the discards' lists copied."""
         new = super().clone()
         new.bids, new.discarded = self.bids.copy(), self.discarded.copy()
@@ -134,11 +128,11 @@ class WidowCinchHand(SingleBids, AllFoursHand):
 
     def discard_count(self) -> int:
         """Down to six: 2 cards, 6 for a declarer who took the widow (9.5)."""
-        return self.hands[self.to_act].bit_count() - 6
+        return self.hands[self.actor()].bit_count() - 6
 
     def do_discard(self, cards: int) -> None:
         """A face-up discard by the seat to act; after the sixth, the declarer leads."""
-        seat = self.to_act
+        seat = self.actor()
         self.hands[seat] &= ~cards
         self.discarded[seat] = cards
         self.discard_turn += 1
@@ -163,7 +157,7 @@ class WidowCinchHand(SingleBids, AllFoursHand):
     def _score_hand(self) -> None:
         """Points per side: the counting cards each side won, the discards' to the
         declarer's side (9.5, 9.6); then the old way's change per side (9.7)."""
-        tab = self.tables
+        tab = self.trump_tables()
         values, counting = tab.points, tab.counting_mask
         won = [0, 0, 0]
         for side in (0, 1, 2):
@@ -195,7 +189,7 @@ class WidowCinchHand(SingleBids, AllFoursHand):
         """A game's order (9.8): the declarer's side's whole change, then A, 2, J, T,
         right Pedro, left Pedro, each to the defending side that won it; with no
         contract every side card by card in that order (discards: the declarer's)."""
-        tab = self.tables
+        tab = self.trump_tables()
         mine = SIDE_OF[self.declarer]
         base = tab.trump * 13
         out = [] if self.contract is None else [(mine, self.hand_delta[mine])]
@@ -210,7 +204,7 @@ class WidowCinchHand(SingleBids, AllFoursHand):
     def _random_decision(self, rng: Random) -> None:
         phase = self.phase
         if phase == DISCARD:
-            held = cards_of(self.hands[self.to_act])
+            held = cards_of(self.hands[self.actor()])
             self.do_discard(mask_of(rng.sample(held, len(held) - 6)))
         elif phase == BIDDING:
             low = max(self.rules.min_bid, self.high_bid + 1)
@@ -319,7 +313,7 @@ class WidowCinchHand(SingleBids, AllFoursHand):
         return [((self.declarer + i) % PLAYERS, self.discarded[(self.declarer + i) % PLAYERS]) for i in range(turns)]
 
     @classmethod
-    def at_play(cls, rules: Ruleset, obs: dict[str, Any], hands: list[int]) -> WidowCinchHand:
+    def at_play(cls, rules: Ruleset, obs: Mapping[str, Any], hands: list[int]) -> Self:
         """The first lead with ``hands`` (see ``Hand.at_play``): the auction, the widow's
         fate, trump and the face-up discards from ``obs``. The deal is unknown and
         replaced by ``hands``; a left widow is among the cards nobody holds."""
