@@ -127,7 +127,8 @@ class Option:
             raise RulesetError(f"option {name} must be {self.domain()}, not {value!r}")
         if self.choices and value not in self.choices:
             raise RulesetError(f"option {name} must be one of {', '.join(map(str, self.choices))}, not {value!r}")
-        if (self.low is not None and value < self.low) or (self.high is not None and value > self.high):
+        number = value if isinstance(value, int) else 0
+        if (self.low is not None and number < self.low) or (self.high is not None and number > self.high):
             raise RulesetError(f"option {name} must be {self.domain()}, not {value!r}")
 
     def domain(self) -> str:
