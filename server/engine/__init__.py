@@ -11,7 +11,8 @@ from server.engine.boards import Board, BoardError, generate_board
 from server.engine.cards import ALL_NAMES, CARD_NAMES, SEATS, SIDES, SUITS, seats_for
 from server.engine.game import Game
 from server.engine.games import GAMES
-from server.engine.hand import Hand, IllegalAction, new_hand
+from server.engine.games.cinch_hand import HandState
+from server.engine.hand import BIDDING, DISCARD, DONE, PLAY, ROB, TRUMP, Hand, IllegalAction, new_hand
 from server.engine.observation import observation
 from server.engine.replay import ReplayError, replay
 from server.engine.rulesets import (
@@ -23,7 +24,6 @@ from server.engine.rulesets import (
     game_spec,
     make_ruleset,
 )
-from server.engine.state import BIDDING, DISCARD, DONE, PLAY, ROB, TRUMP, HandState
 
 __all__ = [
     "ALL_NAMES",

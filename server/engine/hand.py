@@ -31,6 +31,9 @@ from server.engine.cards import SUITS, Tables, mask_of, names_of, parse_card
 from server.engine.rulesets import Ruleset, game_spec
 from server.engine.tricks import Trick
 
+BIDDING, TRUMP, DISCARD, ROB, PLAY, DONE = "bidding", "trump", "discard", "rob", "play", "done"
+"""The phases of a hand, every game's (a game uses those it has)."""
+
 
 class IllegalAction(ValueError):
     """An action the rules refuse; the message names the rule that refuses it."""

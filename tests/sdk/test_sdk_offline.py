@@ -23,9 +23,9 @@ from sdk.progress import Progress
 from server.arena.duplicate import play_match
 from server.arena.stats import summarize
 from server.engine import DONE, HandState, generate_board, make_ruleset, new_hand, observation, seats_for
+from server.engine.games.cinch_hand import IllegalAction as ServerIllegal
 from server.engine.legality import check as server_check
 from server.engine.playout import default_action, random_step
-from server.engine.state import IllegalAction as ServerIllegal
 from workers.bots import make_bot
 
 

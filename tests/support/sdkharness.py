@@ -18,8 +18,8 @@ import requests
 
 import sdk
 from server.cli.serve_cmd import gunicorn_command
+from server.engine.games.cinch_hand import IllegalAction as ServerIllegal
 from server.engine.legality import check as server_check
-from server.engine.state import IllegalAction as ServerIllegal
 
 ROOT = Path(__file__).resolve().parents[2]
 ADMIN = "sdk-test-admin-token"

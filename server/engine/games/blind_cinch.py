@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
+from server.engine.games.cinch_hand import HandState
 from server.engine.rulesets import AMERICAN62, BASE_RULESETS, FOSTER51, TARGET, GameSpec, Ruleset, choice
-from server.engine.state import HandState
 
 _OWN_FIELDS = frozenset({"name", "target", "base", "blind_packet", "players"})
 

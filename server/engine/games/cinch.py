@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from server.engine.games.cinch_hand import HandState
 from server.engine.rulesets import AMERICAN62, CINCH_OPTIONS, FOSTER51, GameSpec
-from server.engine.state import HandState
 
 SPECS = (
     GameSpec(default=AMERICAN62, players=(4,), options={}, hand=HandState, timeline=True, partnerships=True),

@@ -7,9 +7,9 @@ the game is a ruleset of the Cinch hand: ``raises`` for the auction that goes ro
 
 from __future__ import annotations
 
+from server.engine.games.cinch_hand import HandState
 from server.engine.rulesets import DRAW_FOSTER, SCORING_DIFFERENCE, TARGET, GameSpec, Ruleset, choice
 from server.engine.scoring import SCORING_SETBACK
-from server.engine.state import HandState
 
 SIXTY_THREE = Ruleset(
     name="sixty_three",

@@ -23,8 +23,8 @@ from server.engine.games.all_fours import ACCEPT, BEG, BUNCH, GIVE
 from server.engine.games.auction_cinch import CALL, MAKERS, OPPONENTS
 from server.engine.games.auction_pitch import SALE
 from server.engine.games.widow_cinch import WIDOW
+from server.engine.hand import BIDDING, DISCARD, DONE, PLAY, ROB, TRUMP
 from server.engine.rulesets import GameSpec, Option
-from server.engine.state import BIDDING, DISCARD, DONE, PLAY, ROB, TRUMP
 
 RULESETS = list(GAMES)
 PHASES = [BIDDING, SALE, WIDOW, TRUMP, BEG, GIVE, BUNCH, ACCEPT, DISCARD, ROB, CALL, PLAY, DONE]

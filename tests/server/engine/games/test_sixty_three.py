@@ -7,9 +7,9 @@ import pytest
 from server.engine import Game, IllegalAction, RulesetError, generate_board, make_ruleset, new_hand, observation
 from server.engine.boards import restock_order
 from server.engine.cards import CARD_NAMES
+from server.engine.games.cinch_hand import counting_tables
 from server.engine.playout import default_action, playout
 from server.engine.scoring import game_winner, hand_delta
-from server.engine.state import counting_tables
 
 DIFFERENCE = make_ruleset("sixty_three")
 SETBACK = make_ruleset("sixty_three", {"scoring": "setback"})

@@ -39,12 +39,25 @@ from server.engine.cards import (
     mask_of,
     names_of,
 )
-from server.engine.hand import Hand, IllegalAction, bid_amount, bid_entries, card_set, one_card, trump_entries
+from server.engine.hand import (
+    BIDDING,
+    DISCARD,
+    DONE,
+    PLAY,
+    ROB,
+    TRUMP,
+    Hand,
+    IllegalAction,
+    bid_amount,
+    bid_entries,
+    card_set,
+    one_card,
+    trump_entries,
+)
 from server.engine.rulesets import DRAW_AMERICAN, Ruleset
 from server.engine.scoring import bidder_goes_out_next, game_winner, hand_delta, made_contract
 from server.engine.tricks import Trick
 
-BIDDING, TRUMP, DISCARD, ROB, PLAY, DONE = "bidding", "trump", "discard", "rob", "play", "done"
 _EXPECTED = {BIDDING: "pass or bid", TRUMP: "trump", DISCARD: "discard", ROB: "rob", PLAY: "play"}
 _PHASE_OF_TYPE = {"pass": BIDDING, "bid": BIDDING, "trump": TRUMP, "discard": DISCARD, "rob": ROB, "play": PLAY}
 
