@@ -5,7 +5,11 @@ import os
 import signal
 import time
 
-from support.cliharness import assert_all_gone, cinch, cmdline, processes_of, redis_servers, start, wait_for
+import pytest
+from support.cliharness import assert_all_gone, cinch, cmdline, processes_of, redis_servers, start
+from support.waiting import wait_for
+
+pytestmark = pytest.mark.e2e
 
 ROUND_ROBIN = ("tournament", "--bots", "random", "rule", "--json", "--boards")
 
@@ -42,7 +46,6 @@ def started(*args, home):
     proc = start(*args, home=home)
     wait_for(
         lambda: sum("workers.worker" in cmdline(p) for p in processes_of(proc.pid, home)) == 2 and redis_servers(home),
-        60,
         "the workers and Redis",
     )
     return proc

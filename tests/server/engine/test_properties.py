@@ -17,6 +17,7 @@ from random import Random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.examples import examples as scaled
 
 from server.engine import (
     BIDDING,
@@ -193,7 +194,9 @@ def boards(draw, count: int) -> list[Board]:
 
 def prop_settings(examples: int):
     return settings(
-        max_examples=examples, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
+        max_examples=scaled(examples),
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
     )
 
 

@@ -17,6 +17,7 @@ from random import Random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.examples import examples as scaled
 from test_properties import FOSTER_OPTIONS
 
 from server.engine import CARD_NAMES, DONE, SEATS, SIDES, Board, HandState, generate_board, make_ruleset, observation
@@ -46,7 +47,9 @@ def boards(draw) -> Board:
 
 def props(examples: int):
     return settings(
-        max_examples=examples, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
+        max_examples=scaled(examples),
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
     )
 
 

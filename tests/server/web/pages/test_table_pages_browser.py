@@ -9,11 +9,14 @@ import time
 from collections import defaultdict
 from random import Random
 
+import pytest
 from support.apiclient import ADMIN
 from support.browser import chromium_page
 from test_pages_browser import only_local
 
 from server.engine.playout import random_action
+
+pytestmark = [pytest.mark.e2e, pytest.mark.browser]
 
 # Every card drawn in the page, the hand the live section shows, and whether every card
 # is in that section (the only place a card may be drawn while the game runs).
