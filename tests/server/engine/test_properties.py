@@ -15,6 +15,7 @@ import json
 from dataclasses import dataclass, field
 from random import Random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support.examples import examples as scaled
@@ -685,6 +686,7 @@ def test_random_play_completes_and_scores_by_the_rules(hands, spec, seed):
 # ---------------------------------------------------------------------------- 5. illegal actions
 
 
+@pytest.mark.slow  # about 5 s of CPU under the dev profile, four times that under ci
 @prop_settings(80)
 @given(boards(2), ANY_RULESET, RNG_SEEDS)
 def test_every_illegal_action_is_refused_and_changes_nothing(hands, spec, seed):

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 from random import Random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support.examples import examples as scaled
@@ -88,6 +89,7 @@ def assert_canonical_order(shown: dict) -> None:
             assert shown[key] == sorted(shown[key], key=CARD_NAMES.index)
 
 
+@pytest.mark.slow  # about 4 s of CPU under the dev profile, four times that under ci
 @props(12)
 @given(boards(), RULESETS, SCORES, st.booleans(), st.integers(0, 2**32))
 def test_every_view_round_trips_and_maps_a_bots_answer_to_a_legal_real_action(board, spec, scores, bgo, seed):
