@@ -30,6 +30,7 @@ def every_board_once(store, tid, rooms=3):
     assert t["pairs_done"] == t["pairs_total"]
 
 
+@pytest.mark.slow
 def test_seven_up_with_three_single_seats_round_robin_on_rq_workers(store, queue, workers):
     tid = start(
         store, queue, {**THREE, "bots": ["random", "rule", "search"], "boards": 60, "chunk": 15}, cli_driver(), DEALS_3P
@@ -72,6 +73,7 @@ def test_two_room_family_round_robins_on_rq_workers_equal_an_in_process_run(
     assert store.ratings(ruleset)["rule"]["matches"] == 1
 
 
+@pytest.mark.slow
 def test_sigkilled_worker_mid_three_entrant_match_still_stores_every_board_once(store, queue, workers):
     tid = start(
         store,

@@ -42,6 +42,7 @@ def test_gauntlet_candidates_meet_the_same_references_on_the_same_boards(store, 
     assert stored(store, tid) == in_process(store, tid, DEALS)
 
 
+@pytest.mark.slow
 def test_sigkilled_worker_mid_match_still_counts_every_pair_once(store, queue, workers):
     tid = start(store, queue, {"bots": ["random", "rule"], "boards": 80, "chunk": 20, "seed": 3}, cli_driver(), DEALS)
     kill_a_busy_worker(store, queue, workers, tid)

@@ -12,7 +12,7 @@ from server.arena.progressive import TableResult, boards_of, first_seating, move
 from server.web.api.schemas import ResultsSchema
 from workers.driver import cli_driver, start
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 ENTRANTS = ["random", "rule", "search", "rule#2", "random#2", "search#2", "rule#3", "random#3"]
 DEALS = dealsets.generate("progressive-pipeline", 16)

@@ -19,6 +19,7 @@ DEALS = dealsets.generate("supervisor-test", 60)
 REQUEST = {"bots": ["random", "rule"], "boards": 60, "chunk": 5, "seed": 4}
 
 
+@pytest.mark.slow
 @pytest.mark.e2e
 def test_cancel_removes_queued_jobs_stops_running_ones_and_resume_finishes_exactly(store, queue, rq_workers):
     driver = cli_driver()
@@ -46,6 +47,7 @@ def test_cancel_removes_queued_jobs_stops_running_ones_and_resume_finishes_exact
         resume(store, queue, tid, driver)
 
 
+@pytest.mark.slow
 @pytest.mark.e2e
 def test_a_tournament_whose_driver_died_is_interrupted_and_nobody_plays_it(store, queue, rq_workers):
     elsewhere = "cli:elsewhere:1"
@@ -68,6 +70,7 @@ def test_a_tournament_whose_driver_died_is_interrupted_and_nobody_plays_it(store
     assert stored(store, tid) == in_process(store, tid, DEALS)
 
 
+@pytest.mark.slow
 @pytest.mark.e2e
 def test_the_service_supervisor_replays_a_dead_workers_boards_within_a_minute(store, queue, rq_workers):
     tid = start(store, queue, {**REQUEST, "chunk": 60}, SERVICE, DEALS)
@@ -86,6 +89,7 @@ def test_the_service_supervisor_replays_a_dead_workers_boards_within_a_minute(st
     assert stored(store, tid) == in_process(store, tid, DEALS)
 
 
+@pytest.mark.slow
 @pytest.mark.e2e
 def test_jobs_that_keep_failing_fail_the_tournament_with_the_error(store, queue, rq_workers):
     driver = cli_driver()

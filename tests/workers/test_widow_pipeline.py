@@ -17,7 +17,7 @@ from server.web.api.schemas import ResultsSchema
 from workers.bots import make_bot
 from workers.driver import cli_driver, start
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 WIDOW = {"ruleset": "widow_cinch", "options": {}}
 DEALS_6P = dealsets.generate("widow-pipeline-6p", 24, players=6)
