@@ -97,6 +97,7 @@ def check_no_decision_missed(client, tid):
                 assert room.faults == [], room.faults
 
 
+@pytest.mark.slow
 def test_two_sdk_bot_processes_play_a_round_robin_and_results_match_the_store(
     server, rq_workers, admin, bot_processes, store, tmp_path
 ):
@@ -160,6 +161,7 @@ def test_two_sdk_bot_processes_play_a_round_robin_and_results_match_the_store(
     assert watched.returncode == 0 and "Standings" in watched.stdout, watched.stderr
 
 
+@pytest.mark.slow
 def test_bots_ride_out_api_server_crashes_and_the_tournament_completes(
     server, rq_workers, admin, bot_processes, tmp_path
 ):

@@ -11,7 +11,7 @@ import pytest
 from support.sdkharness import ADMIN, BotProcess, cinch_command, run_cli
 from support.waiting import wait_for
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 
 def test_a_missing_bot_is_shown_and_cancel_and_resume_work(server, admin, rq_workers, bot_processes, tmp_path):

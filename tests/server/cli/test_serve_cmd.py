@@ -18,7 +18,7 @@ from support.cliharness import (
 )
 from support.waiting import wait_for
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 
 def serve(home):

@@ -20,6 +20,7 @@ def match_stats(output: str) -> list:
     return [(m["x"], m["y"], m["stats"]) for m in results["matches"]] + [results["standings"]]
 
 
+@pytest.mark.slow
 def test_two_tournaments_on_one_home_both_finish_with_their_own_results(tmp_path):
     # one job per worker for the long one, so the short one's jobs need not queue behind it;
     # the short one starts once the long one is playing, and the long one is long enough
@@ -70,6 +71,7 @@ def test_sigterm_stops_a_tournament_and_everything_it_started(tmp_path):
     assert again.returncode == 0, again.stderr
 
 
+@pytest.mark.slow
 def test_the_workers_of_a_killed_tournament_stop_by_themselves(tmp_path):
     proc = running_tournament(tmp_path)
     workers = [p for p in processes_of(proc.pid, tmp_path) if "workers.worker" in cmdline(p)]

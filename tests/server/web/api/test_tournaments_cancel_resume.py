@@ -6,7 +6,7 @@ import pytest
 from support.apiclient import ADMIN, wait_finished
 from support.waiting import wait_for
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 REQUEST = {"bots": ["search", "rule"], "boards": 12, "chunk": 2, "deals": "standard"}
 

@@ -13,7 +13,7 @@ from server.engine import replay
 from server.engine.cards import names_of
 from server.engine.replay import start_hand
 
-pytestmark = [pytest.mark.e2e, pytest.mark.browser]
+pytestmark = [pytest.mark.e2e, pytest.mark.browser, pytest.mark.slow]
 
 ROOMS = """rooms => rooms.map(room => ({
   key: room.dataset.room,

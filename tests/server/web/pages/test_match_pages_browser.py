@@ -9,7 +9,7 @@ from support.apiclient import wait_finished
 from support.browser import chromium_page
 from test_pages_browser import create, only_local
 
-pytestmark = [pytest.mark.e2e, pytest.mark.browser]
+pytestmark = [pytest.mark.e2e, pytest.mark.browser, pytest.mark.slow]
 
 
 def test_match_and_bot_pages_agree_with_the_api(api, rq_workers, tmp_path):

@@ -12,7 +12,7 @@ from support.apiclient import ADMIN, wait_finished
 from support.backend import back_end
 from support.browser import chromium_page
 
-pytestmark = [pytest.mark.e2e, pytest.mark.browser]
+pytestmark = [pytest.mark.e2e, pytest.mark.browser, pytest.mark.slow]
 
 
 def create(api, **body):
