@@ -4,6 +4,11 @@
 real redis-server process, ``workers.embedded``) in a temporary home for the session.
 Either way each test gets its own key prefix and queue name and deletes only the keys it
 made, so no database it did not create is ever flushed.
+
+Hypothesis runs under the profile ``HYPOTHESIS_PROFILE`` names, else ``ci`` when ``CI`` is
+set, else ``dev``: at a desk half the examples, for a quick answer; in CI twice as many,
+derandomized (a failure there is reproducible from the commit alone) and with no deadline
+(a shared runner's pauses are not the code's slowness).
 """
 
 import logging
@@ -11,6 +16,7 @@ import os
 import signal
 
 import pytest
+from hypothesis import settings
 from support.backend import back_end, fresh_store
 
 from workers.embedded import EmbeddedRedis
@@ -22,6 +28,10 @@ from workers.jobs import queue_for
 # see it. Restore the default handler for the session: children then start with it too.
 if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
+
+settings.register_profile("dev", max_examples=50)
+settings.register_profile("ci", max_examples=200, derandomize=True, deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev"))
 
 # In-process apps' background listeners outlive their tests and say so when the session's
 # Redis stops; pytest captures what they log during tests, this keeps the rest quiet.

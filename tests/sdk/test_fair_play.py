@@ -10,9 +10,12 @@ an earlier one when the hands it holds now are the other hands of a remembered d
 import json
 import sys
 
+import pytest
 from support.sdkharness import BotProcess
 
 from server.arena import dealsets
+
+pytestmark = pytest.mark.e2e
 
 
 def run_attacker(server, admin, bot_processes, tmp_path, trusted):

@@ -9,9 +9,13 @@ its stored result, and the engine's ``Game`` run over the record must give the f
 
 import threading
 
+import pytest
+
 import sdk
 from sdk import cards as C
 from server.engine import Board, Game, generate_board, make_ruleset, replay, seats_for
+
+pytestmark = pytest.mark.e2e
 
 
 class CallerBot(sdk.Bot):

@@ -13,6 +13,8 @@ from support.sdkharness import ADMIN, run_cli
 import sdk
 from examples.random_bot import RandomBot
 
+pytestmark = pytest.mark.e2e
+
 # every operation of the API -> the Client method for it
 OPERATIONS = {
     ("GET", "/api/v1/health"): "health",

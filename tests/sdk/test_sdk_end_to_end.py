@@ -11,9 +11,13 @@ the same port: the bots must reconnect by themselves and miss no decision.
 import re
 import sys
 
-from support.sdkharness import BotProcess, cinch_command, run_cli, wait_until
+import pytest
+from support.sdkharness import BotProcess, cinch_command, run_cli
+from support.waiting import wait_for
 
 from server.arena.tournaments import results as server_results
+
+pytestmark = pytest.mark.e2e
 
 BOARDS = 3
 
@@ -93,6 +97,7 @@ def check_no_decision_missed(client, tid):
                 assert room.faults == [], room.faults
 
 
+@pytest.mark.slow
 def test_two_sdk_bot_processes_play_a_round_robin_and_results_match_the_store(
     server, rq_workers, admin, bot_processes, store, tmp_path
 ):
@@ -156,6 +161,7 @@ def test_two_sdk_bot_processes_play_a_round_robin_and_results_match_the_store(
     assert watched.returncode == 0 and "Standings" in watched.stdout, watched.stderr
 
 
+@pytest.mark.slow
 def test_bots_ride_out_api_server_crashes_and_the_tournament_completes(
     server, rq_workers, admin, bot_processes, tmp_path
 ):
@@ -163,19 +169,19 @@ def test_bots_ride_out_api_server_crashes_and_the_tournament_completes(
 
     # crash 1: both bots are idle in a long-poll
     server.kill()
-    wait_until(lambda: all("cannot poll" in b.log() for b in bots), 20, "the bots to notice the crash")
+    wait_for(lambda: all("cannot poll" in b.log() for b in bots), "the bots to notice the crash")
     server.start()
     # a bot with nothing to do is back once its first long-poll (5 s) returns
-    wait_until(lambda: all("reconnected to" in b.log() for b in bots), 30, "the bots to reconnect")
+    wait_for(lambda: all("reconnected to" in b.log() for b in bots), "the bots to reconnect")
     # one job per entrant: the two SDK bots have decisions open at once on the two workers
     tid = admin.create_tournament(["sdk-a", "sdk-b", "random"], boards=4, chunk=4)
     assert admin.tournament(tid).format == "blind"
     # crash 2: in the middle of the tournament, decisions open and answers in flight
-    wait_until(lambda: admin.tournament(tid).pairs_done >= 2, 60, "some progress")
+    wait_for(lambda: admin.tournament(tid).pairs_done >= 2, "some progress")
     assert not admin.tournament(tid).is_finished
     server.kill()
     try:
-        wait_until(lambda: all(b.log().count("cannot poll") >= 2 for b in bots), 20, "the bots to notice again")
+        wait_for(lambda: all(b.log().count("cannot poll") >= 2 for b in bots), "the bots to notice again")
     except AssertionError:
         for b in bots:
             print(b.name, b.log()[-3000:])
@@ -189,7 +195,7 @@ def test_bots_ride_out_api_server_crashes_and_the_tournament_completes(
     check_no_decision_missed(admin, tid)
     # a bot that rode the second crash out on its answers' responses logs the reconnect at its next
     # successful poll, which may be a long-poll (5 s) after the tournament ended
-    wait_until(lambda: all(b.log().count("reconnected to") >= 2 for b in bots), 20, "the bots to reconnect again")
+    wait_for(lambda: all(b.log().count("reconnected to") >= 2 for b in bots), "the bots to reconnect again")
     stop_bots(bots)
 
 

@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 FORBIDDEN = [
     "flask",
@@ -45,6 +47,7 @@ print(json.dumps({"submodules": names, "sdk": loaded_by_sdk,
 """
 
 
+@pytest.mark.e2e
 def test_importing_the_sdk_loads_no_server_side_package():
     out = subprocess.run([sys.executable, "-c", PROBE], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr

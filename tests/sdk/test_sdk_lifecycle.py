@@ -7,17 +7,21 @@ resumed, it finishes.
 
 import time
 
-from support.sdkharness import ADMIN, BotProcess, cinch_command, run_cli, wait_until
+import pytest
+from support.sdkharness import ADMIN, BotProcess, cinch_command, run_cli
+from support.waiting import wait_for
+
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 
 def test_a_missing_bot_is_shown_and_cancel_and_resume_work(server, admin, rq_workers, bot_processes, tmp_path):
     token = admin.register_bot("late").token
     tid = admin.create_tournament(["late"], boards=40, chunk=1, limits={"decision_ms": 60_000})
-    t = wait_until(lambda: (t := admin.tournament(tid)).waiting and t, 30, "the tournament to show its waiting")
+    t = wait_for(lambda: (t := admin.tournament(tid)).waiting and t, "the tournament to show its waiting")
     assert t.status == "queued" and t.driver == "service"
     [late] = t.waiting
     assert late["bot"] == "late" and not late["connected"] and late["seen_seconds_ago"] is None
-    wait_until(lambda: admin.tournament(tid).waiting[0]["open_decisions"] >= 1, 30, "a decision for the bot")
+    wait_for(lambda: admin.tournament(tid).waiting[0]["open_decisions"] >= 1, "a decision for the bot")
 
     bot = BotProcess(
         "late",
@@ -36,7 +40,7 @@ def test_a_missing_bot_is_shown_and_cancel_and_resume_work(server, admin, rq_wor
         tmp_path,
     )
     bot_processes.append(bot)
-    wait_until(lambda: admin.tournament(tid).pairs_done >= 2, 60, "play to go on once the bot runs")
+    wait_for(lambda: admin.tournament(tid).pairs_done >= 2, "play to go on once the bot runs")
     now = admin.tournament(tid)
     assert now.status == "running" and now.waiting[0]["connected"]
 

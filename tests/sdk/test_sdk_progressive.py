@@ -8,6 +8,8 @@ from support.sdkharness import ADMIN, run_cli
 
 import sdk
 
+pytestmark = pytest.mark.e2e
+
 ENTRANTS = ["random", "rule", "random#2", "rule#2", "search"]
 
 

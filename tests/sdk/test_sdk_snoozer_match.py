@@ -6,12 +6,15 @@ fresh secret 53-card set whose revealed seed rebuilds every board played."""
 import re
 import sys
 
+import pytest
 from rq.registry import FinishedJobRegistry
 from support.sdkharness import BotProcess, cinch_command, run_cli
 from test_sdk_end_to_end import check_no_decision_missed, stop_bots
 
 from server.arena import dealsets
 from server.arena.tournaments import results as server_results
+
+pytestmark = pytest.mark.e2e
 
 BOARDS = 2
 ENTRANTS = ["sdk-a", "sdk-b", "random", "rule", "search"]

@@ -8,10 +8,14 @@ hand and the final scores must be those of the engine's ``Game`` run over the re
 
 import threading
 
+import pytest
+
 import sdk
 from sdk import cards as C
 from server.engine import Board, Game, generate_board, make_ruleset, replay, seats_for
 from workers.luck import hand_luck
+
+pytestmark = pytest.mark.e2e
 
 
 class LowCardBot(sdk.Bot):

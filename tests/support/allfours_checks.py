@@ -32,6 +32,7 @@ from server.engine import (
 )
 from server.engine.playout import random_action
 from support.allfours_decks import cards_in
+from support.examples import examples as scaled
 
 RANKS = "23456789TJQKA"
 PIPS = {"A": 4, "K": 3, "Q": 2, "J": 1, "T": 10}
@@ -39,7 +40,9 @@ PIPS = {"A": 4, "K": 3, "Q": 2, "J": 1, "T": 10}
 
 def props(examples: int):
     return settings(
-        max_examples=examples, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
+        max_examples=scaled(examples),
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
     )
 
 

@@ -5,11 +5,11 @@ import time
 from random import Random
 from urllib.parse import urlsplit
 
-import pytest
 import requests
 import schemathesis
 
 from server.engine.playout import random_action
+from support.waiting import STALL, Stall
 
 ADMIN = "test-admin-token"
 
@@ -97,11 +97,11 @@ class RemoteBot(threading.Thread):
             self.api.call("POST", f"/api/v1/decisions/{decision['id']}", self.token, json=action)
 
 
-def wait_finished(api, tid, timeout=180):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        t = api.call("GET", f"/api/v1/tournaments/{tid}").json()
-        if t["status"] == "finished":
-            return t
+def wait_finished(api, tid, stall=STALL):
+    """The tournament once finished; the test fails once ``stall`` seconds pass with no
+    board pair stored and no change of status."""
+    stalled = Stall(f"tournament {tid} to finish", stall)
+    while (t := api.call("GET", f"/api/v1/tournaments/{tid}").json())["status"] != "finished":
+        stalled((t["status"], t["pairs_done"]))
         time.sleep(0.2)
-    pytest.fail(f"tournament {tid} did not finish")
+    return t

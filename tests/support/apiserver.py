@@ -13,6 +13,7 @@ import requests
 
 from server.cli.serve_cmd import gunicorn_command
 from support.apiclient import ADMIN, Api
+from support.waiting import STALL
 
 
 def free_port() -> int:
@@ -47,7 +48,7 @@ def start_api(redis_url, store, processes=2, **env):
     )
     client = Api(f"http://127.0.0.1:{port}")
     client.port = port
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + STALL
     while True:
         try:
             if client.call("GET", "/api/v1/ready").status_code == 200:

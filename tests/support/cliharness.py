@@ -16,6 +16,7 @@ from pathlib import Path
 import psutil
 import requests
 
+from support.waiting import STALL
 from workers.embedded import socket_path
 
 
@@ -91,7 +92,7 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def wait_ready(base: str, timeout: float = 60) -> None:
+def wait_ready(base: str, timeout: float = STALL) -> None:
     deadline = time.monotonic() + timeout
     while True:
         try:
@@ -101,11 +102,3 @@ def wait_ready(base: str, timeout: float = 60) -> None:
             pass
         assert time.monotonic() < deadline, "cinch serve did not come up"
         time.sleep(0.2)
-
-
-def wait_for(predicate, timeout: float, what: str, poll: float = 0.1):
-    deadline = time.monotonic() + timeout
-    while not (value := predicate()):
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(poll)
-    return value

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import time
 from typing import Any
 
 import pytest
@@ -18,25 +17,18 @@ from server.arena.dealsets import DealSet
 from server.arena.duplicate import play_match
 from server.arena.store import Store
 from server.engine import make_ruleset
+from support.waiting import tournament_progress, wait_for
 from workers.bots import make_bot
+from workers.driver import cli_driver
 from workers.local import LocalWorkers
 from workers.luck import lucky_pair
-
-
-def wait_for(predicate, timeout: float = 30.0, what: str = "condition") -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return
-        time.sleep(0.05)
-    pytest.fail(f"timed out waiting for {what}")
 
 
 @pytest.fixture
 def workers(redis_url, queue):
     """Two real RQ workers, in processes of their own, on the test's queue."""
     pool = LocalWorkers(redis_url, queue.name, 2).start()
-    wait_for(lambda: len(Worker.all(queue=queue)) == 2, what="two rq workers to register")
+    wait_for(lambda: len(Worker.all(queue=queue)) == 2, "two rq workers to register")
     yield pool
     pool.stop()
 
@@ -77,8 +69,13 @@ def kill_a_busy_worker(store: Store, queue, workers: LocalWorkers, tid: str, at:
         jobs = [queue.fetch_job(j) for j in StartedJobRegistry(queue=queue).get_job_ids(cleanup=False)]
         return [job for job in jobs if job is not None and job.worker_name in workers.procs]
 
-    # generous: a loaded machine (CI beside other work) has taken over 30 s to store four boards of six rooms
-    wait_for(lambda: store.tournament(tid)["pairs_done"] >= at and busy(), timeout=180, what="the match to start")
+    # A loaded machine (CI beside other work) has taken over 30 s to store four boards of six rooms: longer
+    # than the lease, so the wait renews it as the driver would, and lasts while boards are being stored.
+    wait_for(
+        lambda: store.tournament(tid)["pairs_done"] >= at and busy(),
+        "the match to start",
+        progress=tournament_progress(store, tid, cli_driver()),
+    )
     victim = busy()[0].worker_name
     proc = workers.procs[victim]
     os.killpg(proc.pid, signal.SIGKILL)

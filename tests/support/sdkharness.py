@@ -19,7 +19,9 @@ import requests
 import sdk
 from server.cli.serve_cmd import gunicorn_command
 from server.engine.games.cinch_hand import IllegalAction as ServerIllegal
+from server.engine.hand import IllegalAction as ServerIllegal
 from server.engine.legality import check as server_check
+from support.waiting import STALL
 
 ROOT = Path(__file__).resolve().parents[2]
 ADMIN = "sdk-test-admin-token"
@@ -48,7 +50,7 @@ class ApiServer:
         self.proc: subprocess.Popen | None = None
         self.starts = 0
 
-    def start(self, timeout: float = 30) -> ApiServer:
+    def start(self, timeout: float = STALL) -> ApiServer:
         self.starts += 1
         log = open(self.log_dir / f"gunicorn-{self.starts}.log", "wb")
         self.proc = subprocess.Popen(
@@ -130,7 +132,7 @@ class BotProcess:
     def log(self) -> str:
         return self.log_path.read_text(errors="replace")
 
-    def wait_for_log(self, text: str, timeout: float = 20) -> None:
+    def wait_for_log(self, text: str, timeout: float = STALL) -> None:
         deadline = time.monotonic() + timeout
         while text not in self.log():
             if self.proc.poll() is not None or time.monotonic() > deadline:
@@ -151,17 +153,6 @@ class BotProcess:
             os.killpg(self.proc.pid, signal.SIGKILL)
             self.proc.wait(timeout=10)
         self._log.close()
-
-
-def wait_until(predicate, timeout: float, what: str, poll: float = 0.1):
-    deadline = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(poll)
 
 
 def check_legality_agrees(candidates, raw: dict) -> int:

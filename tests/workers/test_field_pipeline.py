@@ -5,10 +5,13 @@ the middle of a three-entrant match."""
 
 import pytest
 from support.replayed import check_played_by_workers, in_process, kill_a_busy_worker, stored, workers  # noqa: F401 (a fixture)
+from support.waiting import watch_progressing
 
 from server.arena import dealsets
 from server.web.api.schemas import ResultsSchema
-from workers.driver import cli_driver, start, watch
+from workers.driver import cli_driver, start
+
+pytestmark = pytest.mark.e2e
 
 THREE = {"ruleset": "seven_up", "options": {"players": 3}}
 DEALS_3P = dealsets.generate("field-pipeline-3p", 240, players=3)
@@ -27,11 +30,12 @@ def every_board_once(store, tid, rooms=3):
     assert t["pairs_done"] == t["pairs_total"]
 
 
+@pytest.mark.slow
 def test_seven_up_with_three_single_seats_round_robin_on_rq_workers(store, queue, workers):
     tid = start(
         store, queue, {**THREE, "bots": ["random", "rule", "search"], "boards": 60, "chunk": 15}, cli_driver(), DEALS_3P
     )
-    results = watch(store, queue, tid, cli_driver(), timeout=120)
+    results = watch_progressing(store, queue, tid, cli_driver())
     check_played_by_workers(queue, workers)
     every_board_once(store, tid)
     assert ResultsSchema().validate(results) == {}
@@ -62,13 +66,14 @@ def test_two_room_family_round_robins_on_rq_workers_equal_an_in_process_run(
         cli_driver(),
         deals,
     )
-    results = watch(store, queue, tid, cli_driver(), timeout=120)
+    results = watch_progressing(store, queue, tid, cli_driver())
     assert stored(store, tid) == in_process(store, tid, deals)
     assert [(m["x"], m["y"]) for m in results["matches"]] == [("random", "rule")]
     assert results["standings"][0]["boards"] == len(deals.boards)
     assert store.ratings(ruleset)["rule"]["matches"] == 1
 
 
+@pytest.mark.slow
 def test_sigkilled_worker_mid_three_entrant_match_still_stores_every_board_once(store, queue, workers):
     tid = start(
         store,
@@ -79,6 +84,6 @@ def test_sigkilled_worker_mid_three_entrant_match_still_stores_every_board_once(
     )
     kill_a_busy_worker(store, queue, workers, tid)
     assert store.tournament(tid)["pairs_done"] < 240, "the kill must land mid-match"
-    results = watch(store, queue, tid, cli_driver(), timeout=180)
+    results = watch_progressing(store, queue, tid, cli_driver())
     every_board_once(store, tid, rooms=6)
     assert [row["boards"] for row in results["standings"]] == [240, 240, 240]

@@ -19,6 +19,8 @@ from rq.serializers import JSONSerializer
 
 from workers.embedded import EmbeddedRedis, server_binary
 
+pytestmark = pytest.mark.e2e
+
 
 def free_port() -> int:
     import socket

@@ -6,18 +6,22 @@ worker SIGKILLed in the middle of a match must not lose or double-count a board 
 
 import time
 
+import pytest
 from rq.registry import FinishedJobRegistry
 from support.replayed import in_process, kill_a_busy_worker, stored, workers  # noqa: F401 (a fixture)
+from support.waiting import watch_progressing
 
 from server.arena import dealsets
-from workers.driver import cli_driver, start, watch
+from workers.driver import cli_driver, start
+
+pytestmark = pytest.mark.e2e
 
 DEALS = dealsets.generate("pipeline-test", 80)
 
 
 def test_round_robin_on_two_workers_equals_in_process_run(store, queue, workers):
     tid = start(store, queue, {"bots": ["random", "rule"], "boards": 16, "chunk": 2, "seed": 7}, cli_driver(), DEALS)
-    results = watch(store, queue, tid, cli_driver(), timeout=120)
+    results = watch_progressing(store, queue, tid, cli_driver())
     assert stored(store, tid) == in_process(store, tid, DEALS)
     assert results["standings"][0]["boards"] == 16
     names = {queue.fetch_job(j).worker_name for j in FinishedJobRegistry(queue=queue).get_job_ids()}
@@ -33,18 +37,19 @@ def test_gauntlet_candidates_meet_the_same_references_on_the_same_boards(store, 
         cli_driver(),
         DEALS,
     )
-    results = watch(store, queue, tid, cli_driver(), timeout=120)
+    results = watch_progressing(store, queue, tid, cli_driver())
     assert [(m["x"], m["y"]) for m in results["matches"]] == [("random", "rule")]
     assert stored(store, tid) == in_process(store, tid, DEALS)
 
 
+@pytest.mark.slow
 def test_sigkilled_worker_mid_match_still_counts_every_pair_once(store, queue, workers):
     tid = start(store, queue, {"bots": ["random", "rule"], "boards": 80, "chunk": 20, "seed": 3}, cli_driver(), DEALS)
     kill_a_busy_worker(store, queue, workers, tid)
     assert store.tournament(tid)["pairs_done"] < 80, "the kill must land mid-match"
     # No RQ sweep is forced: the driver sees the dead job's heartbeat lapse and re-enqueues.
     killed = time.monotonic()
-    results = watch(store, queue, tid, cli_driver(), timeout=180)
+    results = watch_progressing(store, queue, tid, cli_driver())
     assert time.monotonic() - killed < 60, "the dead worker's boards were played again within a minute"
     t = store.tournament(tid)
     assert t["pairs_done"] == t["pairs_total"] == 80

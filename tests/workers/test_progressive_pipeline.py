@@ -2,13 +2,17 @@
 4 rounds (docs/rules/progressive.md) whose stored rounds move exactly as docs/rules/progressive.md says given the
 tables' stored results, with a worker SIGKILLed in the middle of a table."""
 
+import pytest
 from rq.registry import FinishedJobRegistry
 from support.replayed import kill_a_busy_worker, workers  # noqa: F401 (a fixture)
+from support.waiting import watch_progressing
 
 from server.arena import dealsets
 from server.arena.progressive import TableResult, boards_of, first_seating, move, standings
 from server.web.api.schemas import ResultsSchema
-from workers.driver import cli_driver, start, watch
+from workers.driver import cli_driver, start
+
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 ENTRANTS = ["random", "rule", "search", "rule#2", "random#2", "search#2", "rule#3", "random#3"]
 DEALS = dealsets.generate("progressive-pipeline", 16)
@@ -33,7 +37,7 @@ def test_eight_entrants_over_four_rounds_on_rq_workers_move_as_section_11_says(s
     tid = start(store, queue, {"format": "progressive", "bots": ENTRANTS, "rounds": 4}, cli_driver(), DEALS)
     kill_a_busy_worker(store, queue, workers, tid, at=10)
     assert store.tournament(tid)["pairs_done"] < 32, "the kill must land before the end"
-    results = watch(store, queue, tid, cli_driver(), timeout=300)
+    results = watch_progressing(store, queue, tid, cli_driver())
     t = store.tournament(tid)
     assert t["status"] == "finished" and t["pairs_done"] == t["pairs_total"] == 32 and t["matches_total"] == 8
     names = {queue.fetch_job(j).worker_name for j in FinishedJobRegistry(queue=queue).get_job_ids()}

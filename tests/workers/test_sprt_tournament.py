@@ -3,8 +3,11 @@ its queued jobs go, and the others play on (real ``rq worker`` processes, real R
 
 import time
 
+import pytest
+from support.waiting import watch_progressing
+
 from server.arena import dealsets
-from workers.driver import cli_driver, start, watch
+from workers.driver import cli_driver, start
 from workers.supervisor import supervise
 
 DEALS = dealsets.generate("sprt-tournament-test", 60)
@@ -33,6 +36,7 @@ def test_the_supervisor_decides_what_a_dead_job_stored_and_drops_the_matchs_queu
     assert store.tournament(tid)["pairs_done"] == 20
 
 
+@pytest.mark.e2e
 def test_a_lopsided_match_stops_early_while_the_other_plays_on(store, queue, rq_workers):
     driver = cli_driver()
     tid = start(store, queue, GAUNTLET, driver, DEALS)
@@ -43,7 +47,7 @@ def test_a_lopsided_match_stops_early_while_the_other_plays_on(store, queue, rq_
         if lopsided in store.complete_matches(tid) and "decided" not in seen:
             seen.update(decided=time.monotonic(), other_then=len(store.stored_boards(other)), status_then=t["status"])
 
-    results = watch(store, queue, tid, driver, on_progress=look, timeout=400)
+    results = watch_progressing(store, queue, tid, driver, on_progress=look)
     first, second = results["matches"]
     assert first["x"] == "rule" and first["y"] == "random"
     assert first["sprt"]["decision"] == "H1" and first["sprt"]["boards"] == 20

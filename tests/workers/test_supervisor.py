@@ -6,6 +6,7 @@ import time
 import pytest
 from rq.registry import StartedJobRegistry
 from support.replayed import in_process, stored
+from support.waiting import tournament_progress, wait_for, watch_progressing
 
 from server.arena import dealsets
 from server.arena.settings import LEASE_MS
@@ -15,22 +16,16 @@ from workers.supervisor import SERVICE, halt, supervise, supervise_service
 DEALS = dealsets.generate("supervisor-test", 60)
 
 
-def wait_for(predicate, timeout=60.0, what="condition"):
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            pytest.fail(f"timed out waiting for {what}")
-        time.sleep(0.05)
-
-
 REQUEST = {"bots": ["random", "rule"], "boards": 60, "chunk": 5, "seed": 4}
 
 
+@pytest.mark.slow
+@pytest.mark.e2e
 def test_cancel_removes_queued_jobs_stops_running_ones_and_resume_finishes_exactly(store, queue, rq_workers):
     driver = cli_driver()
     tid = start(store, queue, REQUEST, driver, DEALS)
     assert store.tournament(tid)["status"] == "queued"
-    wait_for(lambda: store.tournament(tid)["pairs_done"] >= 3, what="play to start")
+    wait_for(lambda: store.tournament(tid)["pairs_done"] >= 3, "play to start", tournament_progress(store, tid, driver))
     assert store.tournament(tid)["status"] == "running"
     assert halt(store, queue, tid, "cancelled")
     assert store.tournament(tid)["status"] == "cancelled"
@@ -42,7 +37,7 @@ def test_cancel_removes_queued_jobs_stops_running_ones_and_resume_finishes_exact
     with pytest.raises(TournamentStopped, match="cancelled"):
         watch(store, queue, tid, driver, timeout=5)
     resume(store, queue, tid, driver)
-    results = watch(store, queue, tid, driver, timeout=120)
+    results = watch_progressing(store, queue, tid, driver)
     t = store.tournament(tid)
     assert t["status"] == "finished" and t["pairs_done"] == t["pairs_total"] == 60
     assert stored(store, tid) == in_process(store, tid, DEALS)
@@ -52,9 +47,14 @@ def test_cancel_removes_queued_jobs_stops_running_ones_and_resume_finishes_exact
         resume(store, queue, tid, driver)
 
 
+@pytest.mark.slow
+@pytest.mark.e2e
 def test_a_tournament_whose_driver_died_is_interrupted_and_nobody_plays_it(store, queue, rq_workers):
-    tid = start(store, queue, REQUEST, "cli:elsewhere:1", DEALS)
-    wait_for(lambda: store.tournament(tid)["pairs_done"] >= 3, what="play to start")
+    elsewhere = "cli:elsewhere:1"
+    tid = start(store, queue, REQUEST, elsewhere, DEALS)
+    wait_for(
+        lambda: store.tournament(tid)["pairs_done"] >= 3, "play to start", tournament_progress(store, tid, elsewhere)
+    )
     store.redis.delete(store.key("tournament", tid, "lease"))  # as if its lease lapsed
     assert store.tournament(tid)["status"] == "interrupted"
     time.sleep(1.0)
@@ -66,32 +66,37 @@ def test_a_tournament_whose_driver_died_is_interrupted_and_nobody_plays_it(store
     assert tid not in store.active_tournaments()
     driver = cli_driver()
     resume(store, queue, tid, driver)
-    watch(store, queue, tid, driver, timeout=120)
+    watch_progressing(store, queue, tid, driver)
     assert stored(store, tid) == in_process(store, tid, DEALS)
 
 
+@pytest.mark.slow
+@pytest.mark.e2e
 def test_the_service_supervisor_replays_a_dead_workers_boards_within_a_minute(store, queue, rq_workers):
     tid = start(store, queue, {**REQUEST, "chunk": 60}, SERVICE, DEALS)
-    wait_for(lambda: store.tournament(tid)["pairs_done"] >= 3, what="play to start")
+    wait_for(lambda: store.tournament(tid)["pairs_done"] >= 3, "play to start", tournament_progress(store, tid))
     job_id = StartedJobRegistry(queue=queue).get_job_ids(cleanup=False)[0]
     victim = queue.fetch_job(job_id).worker_name
     rq_workers.procs[victim].kill()
     rq_workers.procs[victim].wait()
     rq_workers.replace_dead()
     killed = time.monotonic()
-    wait_for(lambda: store.tournament(tid)["status"] == "finished", timeout=90, what="the tournament to finish")
+    finished = lambda: store.tournament(tid)["status"] == "finished"
+    wait_for(finished, "the tournament to finish", tournament_progress(store, tid))
     assert time.monotonic() - killed < 60
     t = store.tournament(tid)
     assert t["pairs_done"] == 60 and len(store.scores(store.match_ids(tid)[0])) == 60
     assert stored(store, tid) == in_process(store, tid, DEALS)
 
 
+@pytest.mark.slow
+@pytest.mark.e2e
 def test_jobs_that_keep_failing_fail_the_tournament_with_the_error(store, queue, rq_workers):
     driver = cli_driver()
     tid = start(store, queue, {**REQUEST, "boards": 4, "chunk": 4}, driver, DEALS)
     store.redis.delete(store.key("deals", DEALS.name))  # every job now fails to load its boards
     with pytest.raises(TournamentStopped, match="failed: 5 jobs failed in a row; last: .*no board"):
-        watch(store, queue, tid, driver, timeout=90)
+        watch_progressing(store, queue, tid, driver)
     t = store.tournament(tid)
     assert t["status"] == "failed" and "no board" in t["error"]
 
@@ -108,10 +113,11 @@ def test_a_supervisor_pass_is_idempotent(store, queue):
     assert LEASE_MS >= 10_000
 
 
+@pytest.mark.e2e
 def test_a_job_cut_short_by_its_workers_stop_is_not_a_failure(store, queue, rq_workers):
     driver = cli_driver()
     tid = start(store, queue, {"bots": ["search", "rule"], "boards": 8, "chunk": 8, "seed": 2}, driver, DEALS)
-    wait_for(lambda: store.tournament(tid)["pairs_done"] >= 1, what="play to start")
+    wait_for(lambda: store.tournament(tid)["pairs_done"] >= 1, "play to start", tournament_progress(store, tid, driver))
 
     def busy():
         """The worker playing the job, once RQ has its name on the started job (under load
@@ -119,12 +125,12 @@ def test_a_job_cut_short_by_its_workers_stop_is_not_a_failure(store, queue, rq_w
         jobs = [queue.fetch_job(j) for j in StartedJobRegistry(queue=queue).get_job_ids()]
         return [n for n in rq_workers.procs if n in {job.worker_name for job in jobs if job is not None}]
 
-    wait_for(busy, what="the job's worker to be known")
+    wait_for(busy, "the job's worker to be known", tournament_progress(store, tid, driver))
     assert store.tournament(tid)["pairs_done"] < 8, "the job finished before it could be stopped"
     worker = rq_workers.procs[busy()[0]]
     worker.terminate()  # a stop: the job is interrupted after its grace
     worker.wait(timeout=20)
     rq_workers.replace_dead()
-    watch(store, queue, tid, driver, timeout=120)
+    watch_progressing(store, queue, tid, driver)
     assert int(store.redis.hget(store.key("tournament", tid), "failures") or 0) == 0
     assert store.tournament(tid)["pairs_done"] == 8

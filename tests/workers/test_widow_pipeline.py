@@ -6,14 +6,18 @@ results and ratings take the three-sided scores."""
 
 import json
 
+import pytest
 from support.replayed import check_played_by_workers, workers  # noqa: F401 (a fixture)
+from support.waiting import watch_progressing
 
 from server.arena import dealsets
 from server.arena.duplicate import play_boards
 from server.engine import make_ruleset
 from server.web.api.schemas import ResultsSchema
 from workers.bots import make_bot
-from workers.driver import cli_driver, start, watch
+from workers.driver import cli_driver, start
+
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 WIDOW = {"ruleset": "widow_cinch", "options": {}}
 DEALS_6P = dealsets.generate("widow-pipeline-6p", 24, players=6)
@@ -24,7 +28,7 @@ def test_widow_cinch_three_sides_round_robin_on_rq_workers(store, queue, workers
     tid = start(
         store, queue, {**WIDOW, "bots": ["random", "rule", "search"], "boards": 24, "chunk": 6}, cli_driver(), DEALS_6P
     )
-    results = watch(store, queue, tid, cli_driver(), timeout=240)
+    results = watch_progressing(store, queue, tid, cli_driver())
     check_played_by_workers(queue, workers)
     [mid] = store.match_ids(tid)
     match = store.match(mid)

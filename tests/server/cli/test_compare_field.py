@@ -2,7 +2,10 @@
 
 import re
 
+import pytest
 from support.cliharness import cinch
+
+pytestmark = pytest.mark.e2e
 
 
 def test_three_bots_at_a_three_player_table_are_compared_against_the_field(tmp_path):

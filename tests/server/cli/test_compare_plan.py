@@ -7,6 +7,8 @@ from support.cliharness import cinch
 
 from server.arena.planning import plan
 
+pytestmark = pytest.mark.e2e
+
 
 def test_a_plan_plays_a_pilot_once_and_prints_boards_for_each_way(tmp_path):
     run = cinch("compare", "rule", "random", "--plan", "--pilot", "24", home=tmp_path, timeout=300)

@@ -10,6 +10,8 @@ from server.arena.store import Store
 from workers.embedded import EmbeddedRedis
 from workers.jobs import QUEUE, queue_for
 
+pytestmark = pytest.mark.e2e
+
 
 def test_a_lopsided_match_stops_early_through_the_workers_and_leaves_no_job_queued(tmp_path):
     run = cinch("compare", "rule", "random", "--sprt", "--max-boards", "400", home=tmp_path, timeout=300)

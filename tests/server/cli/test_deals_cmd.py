@@ -42,6 +42,7 @@ def test_standard_set_has_1000_boards_rebuilt_from_its_seed():
     assert dealsets.mismatches(deals) == []
 
 
+@pytest.mark.e2e
 def test_generate_for_three_players_writes_the_shape_in_the_header(tmp_path):
     out = tmp_path / "three.jsonl"
     run = cinch("deals", "generate", "--seed", "s3", "--boards", "4", "--players", "3", "--out", str(out))
@@ -54,6 +55,7 @@ def test_generate_for_three_players_writes_the_shape_in_the_header(tmp_path):
     assert bad.returncode == 2 and "players must be 2 to 7" in bad.stderr and "Traceback" not in bad.stderr
 
 
+@pytest.mark.e2e
 def test_a_board_whose_dealer_is_not_a_seat_of_the_shape_is_refused(tmp_path):
     out = tmp_path / "two.jsonl"
     cinch("deals", "generate", "--seed", "s2", "--boards", "2", "--players", "2", "--out", str(out))
@@ -62,6 +64,7 @@ def test_a_board_whose_dealer_is_not_a_seat_of_the_shape_is_refused(tmp_path):
     assert bad.returncode == 2 and "line 3" in bad.stderr and "P1 P2" in bad.stderr
 
 
+@pytest.mark.e2e
 def test_generate_is_reproducible(tmp_path):
     a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
     assert cinch("deals", "generate", "--seed", "club-2026", "--boards", "12", "--out", str(a)).returncode == 0
@@ -71,6 +74,7 @@ def test_generate_is_reproducible(tmp_path):
     assert run.returncode == 0 and "12 valid boards" in run.stdout
 
 
+@pytest.mark.e2e
 def test_generated_prefix_equals_standard_prefix(tmp_path):
     out = tmp_path / "s.jsonl"
     cinch("deals", "generate", "--seed", "standard", "--boards", "5", "--out", str(out))
@@ -81,6 +85,7 @@ def _lines():
     return (ROOT / "deals" / "standard.jsonl").read_text().splitlines()[:4]
 
 
+@pytest.mark.e2e
 @pytest.mark.parametrize(
     "mutate, fragment",
     [
@@ -102,6 +107,7 @@ def test_bad_file_is_refused_with_line_number(tmp_path, mutate, fragment):
     assert run.returncode == 2 and fragment.split(": ", 1)[1] in run.stderr and "Traceback" not in run.stderr
 
 
+@pytest.mark.e2e
 def test_tampered_board_is_caught_by_verify(tmp_path):
     lines = _lines()
     lines[0] = lines[0].replace('"boards": 1000', '"boards": 3')
@@ -115,11 +121,13 @@ def test_tampered_board_is_caught_by_verify(tmp_path):
     assert run.returncode == 2 and "differ from the generator" in run.stderr
 
 
+@pytest.mark.e2e
 def test_generate_refuses_zero_boards(tmp_path):
     run = cinch("deals", "generate", "--seed", "x", "--boards", "0", "--out", str(tmp_path / "x.jsonl"))
     assert run.returncode == 2 and "at least 1" in run.stderr
 
 
+@pytest.mark.e2e
 def test_verify_a_revealed_seed_against_its_commitment():
     deals, committed = dealsets.secret(6)
     run = cinch(
@@ -138,6 +146,7 @@ def test_verify_a_revealed_seed_against_its_commitment():
     assert deals.name in run.stdout and f"sha256 {committed['deals_sha256']}" in run.stdout
 
 
+@pytest.mark.e2e
 @pytest.mark.parametrize(
     "change, fragment",
     [
@@ -162,6 +171,7 @@ def test_verify_a_seed_refuses_what_does_not_match(change, fragment):
     assert run.returncode == 2 and fragment in run.stderr and "Traceback" not in run.stderr, run.stderr
 
 
+@pytest.mark.e2e
 def test_verify_a_seed_with_an_unreachable_server_is_a_clean_error():
     deals, committed = dealsets.secret(2)
     run = cinch(
@@ -181,6 +191,7 @@ def test_verify_a_seed_with_an_unreachable_server_is_a_clean_error():
     assert run.returncode == 2 and "cannot reach" in run.stderr and "Traceback" not in run.stderr, run.stderr
 
 
+@pytest.mark.e2e
 def test_verify_takes_a_file_or_a_seed_not_both(tmp_path):
     run = cinch("deals", "verify")
     assert run.returncode == 2 and "--seed" in run.stderr
@@ -209,6 +220,7 @@ def test_the_53_card_generator_sorts_the_joker_by_its_own_hash():
     assert "JK" in names and board.dealer == "P3"
 
 
+@pytest.mark.e2e
 def test_generate_and_verify_a_53_card_set(tmp_path):
     out = tmp_path / "jk.jsonl"
     run = cinch(
@@ -222,6 +234,7 @@ def test_generate_and_verify_a_53_card_set(tmp_path):
     assert bad.returncode == 2 and "deck must be 52 or 53" in bad.stderr and "Traceback" not in bad.stderr
 
 
+@pytest.mark.e2e
 def test_a_52_card_set_read_as_53_names_the_deck_size(tmp_path):
     out = tmp_path / "mixed.jsonl"
     cinch("deals", "generate", "--seed", "m", "--boards", "2", "--out", str(out))
@@ -230,6 +243,7 @@ def test_a_52_card_set_read_as_53_names_the_deck_size(tmp_path):
     assert bad.returncode == 2 and "line 2" in bad.stderr and "not 52" in bad.stderr and "deck size" in bad.stderr
 
 
+@pytest.mark.e2e
 def test_verify_a_revealed_53_card_seed_needs_its_deck():
     deals, committed = dealsets.secret(3, players=4, deck=53)
     assert committed["deck"] == 53

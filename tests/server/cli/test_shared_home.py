@@ -5,7 +5,11 @@ import os
 import signal
 import time
 
-from support.cliharness import assert_all_gone, cinch, cmdline, processes_of, redis_servers, start, wait_for
+import pytest
+from support.cliharness import assert_all_gone, cinch, cmdline, processes_of, redis_servers, start
+from support.waiting import wait_for
+
+pytestmark = pytest.mark.e2e
 
 ROUND_ROBIN = ("tournament", "--bots", "random", "rule", "--json", "--boards")
 
@@ -16,6 +20,7 @@ def match_stats(output: str) -> list:
     return [(m["x"], m["y"], m["stats"]) for m in results["matches"]] + [results["standings"]]
 
 
+@pytest.mark.slow
 def test_two_tournaments_on_one_home_both_finish_with_their_own_results(tmp_path):
     # one job per worker for the long one, so the short one's jobs need not queue behind it;
     # the short one starts once the long one is playing, and the long one is long enough
@@ -42,7 +47,6 @@ def started(*args, home):
     proc = start(*args, home=home)
     wait_for(
         lambda: sum("workers.worker" in cmdline(p) for p in processes_of(proc.pid, home)) == 2 and redis_servers(home),
-        60,
         "the workers and Redis",
     )
     return proc
@@ -67,6 +71,7 @@ def test_sigterm_stops_a_tournament_and_everything_it_started(tmp_path):
     assert again.returncode == 0, again.stderr
 
 
+@pytest.mark.slow
 def test_the_workers_of_a_killed_tournament_stop_by_themselves(tmp_path):
     proc = running_tournament(tmp_path)
     workers = [p for p in processes_of(proc.pid, tmp_path) if "workers.worker" in cmdline(p)]

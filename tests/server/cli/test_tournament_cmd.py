@@ -27,6 +27,7 @@ def cinch(*args, home, timeout=240):
     )
 
 
+@pytest.mark.e2e
 def test_round_robin_on_the_embedded_arena(tmp_path):
     run = cinch("tournament", "--bots", "random", "rule", "--boards", "8", "--chunk", "3", "--json", home=tmp_path)
     assert run.returncode == 0, run.stderr
@@ -37,6 +38,7 @@ def test_round_robin_on_the_embedded_arena(tmp_path):
     assert match["status"] == "complete" and match["stats"]["boards"] == 8
 
 
+@pytest.mark.e2e
 def test_human_output_and_compare_from_stored_results(tmp_path):
     run = cinch("tournament", "--bots", "random", "rule", "--boards", "5", home=tmp_path)
     assert run.returncode == 0, run.stderr
@@ -70,6 +72,7 @@ def test_the_progress_line_shows_running_matches_with_their_anytime_interval(sto
     assert note == f"queued, {live_match(running[0])}, {live_match(running[1])}"  # no driver has started it
 
 
+@pytest.mark.e2e
 def test_a_long_match_shows_its_anytime_interval_while_it_runs(tmp_path):
     run = cinch("tournament", "--bots", "random", "rule", "--boards", "200", "--chunk", "5", home=tmp_path)
     assert run.returncode == 0, run.stderr
@@ -78,6 +81,7 @@ def test_a_long_match_shows_its_anytime_interval_while_it_runs(tmp_path):
     assert ", raw " in run.stdout and ", corrected " in run.stdout  # both means, each named
 
 
+@pytest.mark.e2e
 @pytest.mark.parametrize(
     "args, message",
     [

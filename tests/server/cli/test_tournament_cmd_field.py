@@ -6,6 +6,8 @@ import json
 import pytest
 from support.cliharness import cinch
 
+pytestmark = pytest.mark.e2e
+
 THREE = ["--ruleset", "seven_up", "--options", '{"players": 3}']
 
 

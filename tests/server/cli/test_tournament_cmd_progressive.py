@@ -7,6 +7,8 @@ import json
 import pytest
 from support.cliharness import cinch
 
+pytestmark = pytest.mark.e2e
+
 ENTRANTS = ["--bots", "random", "rule", "random#2", "rule#2"]
 
 

@@ -4,7 +4,10 @@ and the report says how each test stands."""
 import json
 import re
 
+import pytest
 from support.cliharness import cinch
+
+pytestmark = pytest.mark.e2e
 
 
 def test_a_gauntlet_with_sprt_reports_each_matchs_test(tmp_path):

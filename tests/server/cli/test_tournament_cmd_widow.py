@@ -1,7 +1,10 @@
 """``cinch tournament`` for widow_cinch: a match of three sides of two on the embedded arena,
 and a seating plan that cannot apply to sides of two refused cleanly."""
 
+import pytest
 from support.cliharness import cinch
+
+pytestmark = pytest.mark.e2e
 
 WIDOW = ["--ruleset", "widow_cinch"]
 

@@ -13,6 +13,10 @@ import sys
 import threading
 import time
 
+import pytest
+
+pytestmark = pytest.mark.e2e
+
 BOARDS = 200  # long enough to be interrupted halfway: some seconds, with a search bot at ~0.05 s a pair
 ARGS = ["--bots", "search", "rule", "--boards", str(BOARDS), "--chunk", "2", "--seed", "5"]
 

@@ -15,8 +15,10 @@ import json
 from dataclasses import dataclass, field
 from random import Random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.examples import examples as scaled
 
 from server.engine import (
     BIDDING,
@@ -193,7 +195,9 @@ def boards(draw, count: int) -> list[Board]:
 
 def prop_settings(examples: int):
     return settings(
-        max_examples=examples, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
+        max_examples=scaled(examples),
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
     )
 
 
@@ -682,6 +686,7 @@ def test_random_play_completes_and_scores_by_the_rules(hands, spec, seed):
 # ---------------------------------------------------------------------------- 5. illegal actions
 
 
+@pytest.mark.slow  # about 5 s of CPU under the dev profile, four times that under ci
 @prop_settings(80)
 @given(boards(2), ANY_RULESET, RNG_SEEDS)
 def test_every_illegal_action_is_refused_and_changes_nothing(hands, spec, seed):

@@ -15,8 +15,10 @@ from __future__ import annotations
 import json
 from random import Random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.examples import examples as scaled
 from test_properties import FOSTER_OPTIONS
 
 from server.engine import CARD_NAMES, DONE, SEATS, SIDES, Board, HandState, generate_board, make_ruleset, observation
@@ -46,7 +48,9 @@ def boards(draw) -> Board:
 
 def props(examples: int):
     return settings(
-        max_examples=examples, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
+        max_examples=scaled(examples),
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
     )
 
 
@@ -85,6 +89,7 @@ def assert_canonical_order(shown: dict) -> None:
             assert shown[key] == sorted(shown[key], key=CARD_NAMES.index)
 
 
+@pytest.mark.slow  # about 4 s of CPU under the dev profile, four times that under ci
 @props(12)
 @given(boards(), RULESETS, SCORES, st.booleans(), st.integers(0, 2**32))
 def test_every_view_round_trips_and_maps_a_bots_answer_to_a_legal_real_action(board, spec, scores, bgo, seed):

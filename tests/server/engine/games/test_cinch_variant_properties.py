@@ -12,6 +12,7 @@ from random import Random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.examples import examples
 
 from server.engine import Board, IllegalAction, make_ruleset, new_hand, observation, replay
 from server.engine.cards import CARD_NAMES
@@ -60,7 +61,7 @@ def deals(draw):
     return make_ruleset(name, options), board, draw(st.integers(0, 2**32))
 
 
-SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 # ---------------------------------------------------------------- what each check reads
@@ -201,7 +202,7 @@ def test_wire_hands_conserve_cards_hide_cards_refuse_illegal_actions_and_replay(
     assert replay(doc) == described
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(deals())
 def test_fast_hands_conserve_cards_and_count_the_whole_deal(deal):
     rules, board, seed = deal

@@ -1,10 +1,13 @@
 """The API over a real HTTP server: bots, remote seats in tournaments, time limits."""
 
+import pytest
 from support.apiclient import ADMIN, RemoteBot, wait_finished
 
 from server.arena import anytime, dealsets, registry
 from server.arena.tournaments import plan_matches, validate
 from server.engine import replay
+
+pytestmark = pytest.mark.e2e
 
 
 def test_health_ready_and_openapi(api):
@@ -84,7 +87,7 @@ def test_silent_bot_times_out_gets_default_actions_and_is_marked_faulty(api, rq_
         },
     )
     tid = created.json()["id"]
-    wait_finished(api, tid, timeout=120)
+    wait_finished(api, tid)
     match = api.call("GET", f"/api/v1/tournaments/{tid}/matches").json()[0]
     assert match["timeouts"]["sleepy"] == 3 and match["faulty"] == ["sleepy"]
     assert match["stats"]["boards"] == 2

@@ -3,6 +3,8 @@
 import pytest
 from support.apiclient import ADMIN
 
+pytestmark = pytest.mark.e2e
+
 JSON = {"Content-Type": "application/json"}
 
 

@@ -6,10 +6,12 @@ the secret seed, until the slow bot has played every board; then all of them are
 """
 
 import threading
-import time
 
 import pytest
 from support.apiclient import ADMIN, RemoteBot, wait_finished
+from support.waiting import wait_for
+
+pytestmark = pytest.mark.e2e
 
 
 def views(api, tid):
@@ -20,13 +22,6 @@ def views(api, tid):
         for n in range(t["first"], t["first"] + t["boards"]):
             out.append((m["id"], n, api.call("GET", f"/api/v1/matches/{m['id']}/boards/{n}").status_code))
     return out
-
-
-def wait_for(check, timeout=60):
-    deadline = time.monotonic() + timeout
-    while not check():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.1)
 
 
 @pytest.mark.parametrize(
@@ -58,7 +53,8 @@ def test_no_board_is_shown_until_every_entrant_has_played_it(api, rq_workers, re
         ms = api.call("GET", f"/api/v1/tournaments/{tid}/matches").json()
         return all(m["status"] == "complete" for m in ms if "slowpoke" not in (m["x"], m["y"])) and bot.seen
 
-    wait_for(others_done)
+    pairs_done = lambda: api.call("GET", f"/api/v1/tournaments/{tid}").json()["pairs_done"]
+    wait_for(others_done, "the matches without slowpoke to complete", pairs_done, poll=0.1)
     t = api.call("GET", f"/api/v1/tournaments/{tid}").json()
     assert t["pairs_done"] >= 2 and t["deals_seed"] is None
     blocked = views(api, tid)

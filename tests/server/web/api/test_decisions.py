@@ -17,6 +17,8 @@ from server.engine import HandState, generate_board, make_ruleset, observation
 from server.engine.legality import check
 from server.web.app import create_app
 
+pytestmark = pytest.mark.e2e
+
 
 @pytest.fixture
 def arena(redis_url, store):

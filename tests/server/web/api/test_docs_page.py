@@ -4,7 +4,10 @@ files, served by the arena itself, and nothing is loaded from another host."""
 import re
 from urllib.parse import urlparse
 
+import pytest
 from support.browser import chromium_page
+
+pytestmark = [pytest.mark.e2e, pytest.mark.browser]
 
 
 def test_the_docs_page_names_only_its_own_assets(api):

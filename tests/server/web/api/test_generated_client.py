@@ -10,7 +10,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from support.apiclient import ADMIN
+
+pytestmark = pytest.mark.e2e
 
 BOT = Path(__file__).parents[3] / "support" / "generated_bot.py"
 

@@ -8,11 +8,14 @@ import threading
 import time
 from random import Random
 
+import pytest
 from support.apiserver import start_api, stop_api
 
 from server.arena import registry
 from server.engine import HandState, generate_board, make_ruleset, observation
 from server.engine.playout import random_action
+
+pytestmark = pytest.mark.e2e
 
 LONG_POLLS = 500
 

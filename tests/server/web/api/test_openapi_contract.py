@@ -3,6 +3,8 @@ generated client (``answer_decision``, not ``post_api_v1_decisions_decision_id``
 
 import re
 
+import pytest
+
 from server.web.app import create_app
 
 
@@ -51,6 +53,7 @@ def test_every_error_response_of_every_operation_is_a_documented_problem(redis_u
     assert "where it was (json, query, path)" in problem["properties"]["errors"]["description"]
 
 
+@pytest.mark.e2e
 def test_the_suite_checks_every_response_against_the_document(api):
     """The API tests' client validates each response against the served document
     (``apiclient.Api.check``): a real response passes, the same one altered does not."""

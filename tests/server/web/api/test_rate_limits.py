@@ -4,11 +4,14 @@ well-behaved bot is never limited, and closed or invite-only registration says w
 
 import time
 
+import pytest
 from support.apiclient import ADMIN, wait_finished
 
 import sdk
 from examples.random_bot import RandomBot
 from sdk.client import Client
+
+pytestmark = pytest.mark.e2e
 
 
 def assert_too_many(response, says):

@@ -3,7 +3,11 @@ snoozer's included), not only the two Cinch rulesets; an unknown name is still a
 naming the known ones. The board with entries is checked end to end in
 tests/sdk/test_sdk_snoozer_match.py."""
 
+import pytest
+
 from server.engine import GAMES
+
+pytestmark = pytest.mark.e2e
 
 
 def test_every_registered_ruleset_has_a_leaderboard_and_a_history(api):

@@ -5,11 +5,15 @@ import hashlib
 import subprocess
 import sys
 
+import pytest
+
 from server.arena import dealsets, registry
 from server.arena.duplicate import play_sides
 from server.arena.tournaments import plan_matches, validate
 from server.engine import Board, make_ruleset
 from workers.bots import RandomBot
+
+pytestmark = pytest.mark.e2e
 
 BOTS = ["random", "rule", "search"]
 AMERICAN62 = make_ruleset("american62")

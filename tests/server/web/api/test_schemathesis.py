@@ -15,7 +15,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from support.apiclient import ADMIN
+
+pytestmark = pytest.mark.e2e
 
 OFF = "positive_data_acceptance"
 

@@ -8,9 +8,12 @@ and no spectator view shows a board pair before both rooms are finished.
 import re
 import threading
 
+import pytest
 from support.apiclient import ADMIN, RemoteBot, wait_finished
 
 from server.engine.cards import CARD_NAMES
+
+pytestmark = pytest.mark.e2e
 
 CARD = re.compile(r'"([2-9TJQKA][CDHS])"')
 EXAMPLE_PARAMETERS = {"{board}": "1", "{decision_id}": "0123456789abcdef" * 2}

@@ -3,23 +3,27 @@
 import hashlib
 import time
 
+import pytest
 from support.apiclient import ADMIN, RemoteBot
 from support.schema_checks import check_record_replays
+from support.waiting import Stall
 
 from server.engine import Board, generate_board, make_ruleset, replay
 from workers.luck import hand_luck
 
+pytestmark = pytest.mark.e2e
 
-def wait_table(api, tid, timeout=240):
-    deadline = time.monotonic() + timeout
+
+def wait_table(api, tid):
+    """The finished table and every view of it seen on the way; the test fails once no hand
+    has been played (and the status not changed) for ``STALL`` seconds."""
+    stalled = Stall(f"table {tid} to finish")
     views = []
-    while time.monotonic() < deadline:
-        v = api.call("GET", f"/api/v1/tables/{tid}").json()
+    while (v := api.call("GET", f"/api/v1/tables/{tid}").json())["status"] != "finished":
         views.append(v)
-        if v["status"] == "finished":
-            return v, views
+        stalled((v["status"], v["hands_played"]))
         time.sleep(0.1)
-    raise AssertionError("table did not finish")
+    return v, [*views, v]
 
 
 def test_game_to_51_with_a_remote_bot_joining(api, rq_workers, remote_bots, store):

@@ -4,6 +4,8 @@ field), and each match's test is served with the results, the matches and the pa
 import pytest
 from support.apiclient import ADMIN, wait_finished
 
+pytestmark = pytest.mark.e2e
+
 ROUND_ROBIN = {"bots": ["rule", "random"], "boards": 200}
 
 

@@ -2,11 +2,14 @@
 three sides of two scoring, and every stored hand replays to its result and the game's
 scores (the order of docs/rules/widow_cinch.md#game decides who reaches the target)."""
 
+import pytest
 from support.apiclient import ADMIN
 from support.schema_checks import check_record_replays
 from test_tables import wait_table
 
 from server.engine import make_ruleset
+
+pytestmark = pytest.mark.e2e
 
 SEATS = ("P1", "P2", "P3", "P4", "P5", "P6")
 

@@ -4,6 +4,7 @@ at the same seats), one control steps both rooms through the tricks together (ke
 buttons), the tricks drawn are the record's, nothing is requested from another host,
 and the page fits a 360 px-wide window. Screenshots go to the test's tmp_path."""
 
+import pytest
 from support.apiclient import ADMIN, wait_finished
 from support.browser import chromium_page
 from test_pages_browser import only_local
@@ -11,6 +12,8 @@ from test_pages_browser import only_local
 from server.engine import replay
 from server.engine.cards import names_of
 from server.engine.replay import start_hand
+
+pytestmark = [pytest.mark.e2e, pytest.mark.browser, pytest.mark.slow]
 
 ROOMS = """rooms => rooms.map(room => ({
   key: room.dataset.room,
@@ -28,7 +31,7 @@ def test_a_board_pair_steps_both_rooms_together_through_the_records_tricks(api, 
     created = api.call("POST", "/api/v1/tournaments", ADMIN, json={"bots": ["rule", "search"], "boards": 2, "chunk": 2})
     assert created.status_code == 201, created.text
     tid = created.json()["id"]
-    assert wait_finished(api, tid, timeout=300), "tournament did not finish"
+    assert wait_finished(api, tid), "tournament did not finish"
     (match,) = api.call("GET", f"/api/v1/tournaments/{tid}/matches").json()
     record = api.call("GET", f"/api/v1/matches/{match['id']}/boards/1").json()
     assert record["rooms"][0]["board"] == record["rooms"][1]["board"]

@@ -4,14 +4,17 @@ the ratings shown and link each bot, the match chart has a point per visible boa
 ends at the sum of the API's board scores, the bot page shows the API's ratings, and
 nothing is requested from another host. One page is checked at a phone's 360 px."""
 
+import pytest
 from support.apiclient import wait_finished
 from support.browser import chromium_page
 from test_pages_browser import create, only_local
 
+pytestmark = [pytest.mark.e2e, pytest.mark.browser, pytest.mark.slow]
+
 
 def test_match_and_bot_pages_agree_with_the_api(api, rq_workers, tmp_path):
     tid = create(api, bots=["random", "rule", "search"], boards=4, chunk=2)
-    assert wait_finished(api, tid, timeout=300), "tournament did not finish"
+    assert wait_finished(api, tid), "tournament did not finish"
     ratings = api.call("GET", "/api/v1/ratings/american62").json()["bots"]
     matches = api.call("GET", f"/api/v1/tournaments/{tid}/matches").json()
     with chromium_page() as (page, requested):

@@ -7,9 +7,12 @@ import contextlib
 import time
 from urllib.parse import urlparse
 
+import pytest
 from support.apiclient import ADMIN, wait_finished
 from support.backend import back_end
 from support.browser import chromium_page
+
+pytestmark = [pytest.mark.e2e, pytest.mark.browser, pytest.mark.slow]
 
 
 def create(api, **body):
@@ -26,8 +29,8 @@ def only_local(requested):
 def test_leaderboard_and_finished_tournament_match_the_api(api, rq_workers, tmp_path):
     tid = create(api, bots=["random", "rule", "search"], boards=4, chunk=2)
     blind = create(api, format="blind", bots=["random", "search"], references=["rule"], boards=4)
-    assert wait_finished(api, tid, timeout=300), "tournament did not finish"
-    assert wait_finished(api, blind, timeout=300), "blind tournament did not finish"
+    assert wait_finished(api, tid), "tournament did not finish"
+    assert wait_finished(api, blind), "blind tournament did not finish"
     ratings = api.call("GET", "/api/v1/ratings/american62").json()["bots"]
     results = api.call("GET", f"/api/v1/tournaments/{tid}/results").json()
     matches = api.call("GET", f"/api/v1/tournaments/{tid}/matches").json()
