@@ -1,7 +1,10 @@
 """``cinch ratings``: a leaderboard by ruleset name (as the docs write it), ``rebuild`` as the
 action, and a clear refusal of an unknown ruleset; through the real command and store."""
 
+import pytest
 from support.cliharness import cinch
+
+pytestmark = pytest.mark.e2e  # real cinch commands
 
 
 def test_a_ruleset_is_a_leaderboard_and_rebuild_the_action(tmp_path):
