@@ -447,6 +447,7 @@ class Client:
         options: dict[str, Any] | None = None,
         seed: int | None = None,
         limits: dict[str, int] | None = None,
+        practice: bool | None = None,
     ) -> str:
         """Create a table for one whole game (a bot's token or the admin's); returns its id.
 
@@ -454,9 +455,18 @@ class Client:
         the ruleset's seats to bot names filled at once: N E S W at four players
         (``{"N": "rule"}``), P1..Pk at any other size (``{"P2": "rule", "P3": "random"}``);
         a seat the table has not is refused (``ApiError`` 422 naming its seats). The
-        others stay open for ``join_table``. The game starts when every seat is taken.
+        others stay open for ``join_table``. The game starts when every seat is taken. A
+        remote bot holds seats of one side only (or every seat, self-play) unless the table
+        is ``practice``: at opposing seats it would see both sides' hands.
         """
-        body = {"seats": seats, "ruleset": ruleset, "options": options, "seed": seed, "limits": limits}
+        body = {
+            "seats": seats,
+            "ruleset": ruleset,
+            "options": options,
+            "seed": seed,
+            "limits": limits,
+            "practice": practice,
+        }
         tid: str = self._json("POST", "/tables", auth="any", json={k: v for k, v in body.items() if v is not None})[
             "id"
         ]

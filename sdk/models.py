@@ -432,6 +432,7 @@ class Table(Model):
     status: str = ""  # "open", "running" or "finished"
     winner: str | None = None  # a side: "NS" or "EW", or a seat ("P2") where each plays for himself
     limits: dict[str, int] = field(default_factory=dict)
+    practice: bool = False  # may one remote bot hold opposing seats (it then sees both their hands)
     hands_played: int = 0
     scores: dict[str, int] = field(default_factory=dict)
     hands: list[dict[str, Any]] = field(default_factory=list, repr=False)  # summaries: scores before, delta

@@ -779,6 +779,15 @@ class TableCreateSchema(ma.Schema):
     )
     seed = fields.Integer(strict=True, load_default=1, validate=validate.Range(min=0))
     limits = fields.Nested(LimitsSchema, load_default=dict)
+    practice = fields.Boolean(
+        load_default=False,
+        metadata={
+            "description": (
+                "a practice table may seat one remote bot on two opposing sides (it then sees both their hands); "
+                "otherwise a remote bot holds seats of one side only, unless it holds every seat (self-play)"
+            )
+        },
+    )
 
 
 class JoinSchema(ma.Schema):
@@ -821,6 +830,9 @@ class TableSchema(ma.Schema):
     status = fields.String(required=True, validate=validate.OneOf(["open", "running", "finished"]))
     winner = Side(required=True, allow_none=True)
     limits = fields.Nested(LimitsSchema, required=True)
+    practice = fields.Boolean(
+        required=True, metadata={"description": "whether one remote bot may hold opposing seats (see create_table)"}
+    )
     hands_played = fields.Integer(required=True)
     scores = fields.Nested(
         BySides,

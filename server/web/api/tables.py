@@ -26,7 +26,7 @@ from flask_smorest import Blueprint, abort
 from server.arena import registry
 from server.arena.settings import DEFAULT_LIMITS
 from server.arena.store import TableLimit
-from server.engine import Ruleset, make_ruleset, seats_for
+from server.engine import Ruleset, game_spec, make_ruleset, seats_for
 from server.web.api.auth import SECURITY, bearer_token, current_bot, is_admin
 from server.web.api.schemas import CreatedSchema, JoinSchema, TableCreateSchema, TableRecordSchema, TableSchema
 from server.web.context import arena
@@ -81,6 +81,31 @@ def check_consent(seats: dict[str, str], kinds: dict[str, str]) -> None:
                 message=f"seats.{seat}: a bot's token seats only itself and built-in bots; "
                 f"{bot!r} joins with its own token (POST /api/v1/tables/{{id}}/join)",
             )
+
+
+def opposing(rules: Ruleset, seats: dict[str, str | None], kinds: dict[str, str]) -> str | None:
+    """The first remote bot of ``seats`` that holds seats of two sides without holding
+    every seat, or None. Such a bot sees both sides' hands, so whoever sits down with it
+    plays against a program that knows its cards; self-play (every seat one bot) hides
+    nothing from anyone."""
+    order = seats_for(rules.players)
+    side_of = game_spec(rules).sides(rules.players)[1]
+    for bot in dict.fromkeys(b for b in seats.values() if b is not None and kinds.get(b) == "remote"):
+        mine = [s for s, b in seats.items() if b == bot]
+        if len({side_of[order.index(s)] for s in mine}) > 1 and len(mine) < len(order):
+            return bot
+    return None
+
+
+def check_opposing(rules: Ruleset, seats: dict[str, str | None], kinds: dict[str, str], practice: bool) -> None:
+    """A 422 naming the bot if a table that is not practice would seat it on opposing sides."""
+    bot = opposing(rules, seats, kinds)
+    if bot is not None and not practice:
+        abort(
+            422,
+            message=f"seats: {bot} would hold seats of two opposing sides and see both their hands; seat it on "
+            'one side, at every seat (self-play), or mark the table "practice": true',
+        )
 
 
 def live_table_refusal(limit: TableLimit) -> NoReturn:
@@ -141,12 +166,14 @@ class Tables(MethodView):
         check_caps(body["limits"])
         kinds = registry.active_kinds(arena().store)
         check_consent(body["seats"], kinds)
+        check_opposing(rules, body["seats"], kinds, body["practice"])
         spec = {
             "ruleset": body["ruleset"],
             "options": body["options"],
             "limits": body["limits"],
             "seed": body["seed"],
             "deal_seed": secrets.token_hex(16),
+            "practice": body["practice"],
         }
         creator = g.get("bot", "")
         holders = ([creator] if creator else []) + [b for b in body["seats"].values() if kinds.get(b) == "remote"]
@@ -190,7 +217,16 @@ class Join(MethodView):
         if body.get("seat") and body["seat"] not in table["seats"]:
             abort(422, message=f"seat: table {tid} has the seats {' '.join(table['seats'])}")
         open_seats = [s for s, b in table["seats"].items() if b is None]
-        wanted = [body["seat"]] if body.get("seat") else open_seats
+        rules = make_ruleset(table["ruleset"], table["options"])
+        kinds = registry.active_kinds(arena().store)
+        practice = bool(table.get("practice", False))
+        if body.get("seat"):
+            check_opposing(rules, {**table["seats"], body["seat"]: g.bot}, kinds, practice)
+            wanted = [body["seat"]]
+        else:  # the first open seat that keeps the bot on one side
+            wanted = [s for s in open_seats if practice or opposing(rules, {**table["seats"], s: g.bot}, kinds) is None]
+            if open_seats and not wanted:
+                check_opposing(rules, {**table["seats"], open_seats[0]: g.bot}, kinds, practice)
         try:
             taken = any(
                 arena().store.claim_seat(tid, s, g.bot, arena().config.table_max_per_bot)

@@ -187,3 +187,33 @@ def test_a_blind_cinch_table_of_built_in_bots_plays_to_the_end(api, rq_workers):
     assert final["winner"] in ("NS", "EW") and final["scores"][final["winner"]] >= rules.target
     record = check_record_replays(api, final, rules)
     assert [s["scores"] for s in final["hands"]] == [h["scores"] for h in record["hands"]]
+
+
+def test_a_remote_bot_holds_seats_of_one_side_unless_self_play_or_practice(api):
+    """One program at N and E sees both sides' hands, so anyone who joins plays against a
+    bot that knows their cards: refused with a 422 naming it, on create and on join, unless
+    the bot holds every seat (self-play) or the table is marked practice (shown to all)."""
+    token, other = api.register("atta"), api.register("other")  # three live tables a bot at most
+    refused = api.call("POST", "/api/v1/tables", token, json={"seats": {"N": "atta", "E": "atta"}})
+    assert refused.status_code == 422 and "atta would hold seats of two opposing sides" in refused.json()["detail"]
+    assert api.call("POST", "/api/v1/tables", token, json={"seats": {"N": "atta", "S": "atta"}}).status_code == 201
+    alone = api.call("POST", "/api/v1/tables", token, json={"seats": dict.fromkeys("NESW", "atta")})
+    assert alone.status_code == 201, "self-play hides nothing from anyone"
+    practice = api.call("POST", "/api/v1/tables", token, json={"seats": {"N": "atta", "E": "atta"}, "practice": True})
+    assert practice.status_code == 201
+    assert api.call("GET", f"/api/v1/tables/{practice.json()['id']}").json()["practice"] is True
+    seven = api.call(
+        "POST",
+        "/api/v1/tables",
+        other,
+        json={"ruleset": "seven_up", "options": {"players": 3}, "seats": {"P1": "other"}},
+    )
+    tid = seven.json()["id"]
+    assert api.call("GET", f"/api/v1/tables/{tid}").json()["practice"] is False
+    again = api.call("POST", f"/api/v1/tables/{tid}/join", other, json={"seat": "P2"})
+    assert again.status_code == 422 and "two opposing sides" in again.json()["detail"], "each seat is a side"
+    assert api.call("POST", f"/api/v1/tables/{tid}/join", other, json={}).status_code == 422
+    assert api.call("GET", f"/api/v1/tables/{tid}").json()["seats"] == {"P1": "other", "P2": None, "P3": None}
+    partnered = api.call("POST", "/api/v1/tables", ADMIN, json={"seats": {"N": "other"}}).json()["id"]
+    joined = api.call("POST", f"/api/v1/tables/{partnered}/join", other, json={})
+    assert joined.status_code == 200 and joined.json()["seats"]["S"] == "other", "the first open seat of its side"
