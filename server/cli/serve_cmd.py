@@ -60,6 +60,14 @@ def gunicorn_command(bind: str, processes: int = 2, connections: int = 1000, gra
         "--graceful-timeout",
         str(graceful),
         "--no-control-socket",
+        # gunicorn answers over-long lines and headers with HTML: lift its limits to the
+        # largest it allows, and let the app answer them as problem+json (server.web.app)
+        "--limit-request-line",
+        "0",
+        "--limit-request-fields",
+        "32768",
+        "--limit-request-field_size",
+        "0",
         "server.web.wsgi:app",
     ]
 

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from apispec_oneofschema import MarshmallowPlugin as OneOfMarshmallowPlugin
-from flask import Flask, request
+from flask import Flask, Response, request
 from flask_swagger_ui import get_swaggerui_blueprint
 from redis import BlockingConnectionPool, Redis
 from redis.backoff import ExponentialBackoff
@@ -33,6 +33,9 @@ from server.web.waker import Waker
 from workers.bots import BUILTIN
 from workers.jobs import queue_for
 
+MAX_URI = 4094  # gunicorn's own default request-line limit, now the app's
+MAX_HEADERS = 100  # gunicorn's default header count
+MAX_HEADER = 8000  # a header (name and value): below gevent's own 8,192-byte line limit, so the app answers
 DRAIN_LIMIT = 1024 * 1024  # oversized bodies up to this size are read before the 413
 
 
@@ -127,6 +130,29 @@ def create_app(config: Config | Mapping[str, Any] | None = None) -> Flask:
         )
     )
     init_pages(app)  # after every problem handler: pages get them as HTML, /api/ as problems
+
+    @app.before_request
+    def request_line_and_headers_within_bounds():
+        """Over-long URIs and headers, answered by the app (gunicorn's own limits are lifted
+        in ``cinch serve``, or it would answer them with an HTML page, not problem+json)."""
+        uri = request.environ.get("RAW_URI") or request.full_path
+        if len(uri) > MAX_URI:
+            return problem(414, f"the request URI is {len(uri)} characters; the limit is {MAX_URI}")
+        if len(request.headers) > MAX_HEADERS:
+            return problem(431, f"the request has {len(request.headers)} headers; the limit is {MAX_HEADERS}")
+        long = next(((k, v) for k, v in request.headers.items() if len(k) + len(v) > MAX_HEADER), None)
+        if long is not None:
+            return problem(431, f"the {long[0]} header is over {MAX_HEADER} characters")
+        return None
+
+    @app.after_request
+    def security_headers(response: Response) -> Response:
+        """What a browser is told of every response: sniff no types, frame nothing, send no
+        referrer off the site."""
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("X-Frame-Options", "DENY")
+        response.headers.setdefault("Referrer-Policy", "same-origin")
+        return response
 
     @app.before_request
     def json_bodies_only():

@@ -199,3 +199,22 @@ def test_the_longest_skip_fits_the_servers_request_line(api):
     assert r.status_code == 422 and "skip" in r.text
     r = api.call("POST", "/api/v1/decisions/" + "f" * 32, token, json={"type": "pass"}, params={"skip": ["x" * 64]})
     assert r.status_code == 422 and "not a decision id" in r.text
+
+
+def test_over_long_lines_and_headers_are_problems_from_the_app_not_the_servers_html(api):
+    """gunicorn answers these itself with an HTML page unless its limits are lifted
+    (``cinch serve`` lifts them); the app then answers each as problem+json, and every
+    response carries the security headers."""
+    import requests
+
+    long_uri = requests.get(api.base + "/api/v1/bots/" + "x" * 5000, timeout=30)
+    assert long_uri.status_code == 414 and long_uri.headers["Content-Type"] == "application/problem+json"
+    assert "the limit is 4094" in long_uri.json()["detail"]
+    long_header = requests.get(api.base + "/api/v1/bots", headers={"X-Long": "y" * 8100}, timeout=30)
+    assert long_header.status_code == 431 and "X-Long header is over" in long_header.json()["detail"]
+    many = requests.get(api.base + "/api/v1/bots", headers={f"X-{i}": "1" for i in range(120)}, timeout=30)
+    assert many.status_code == 431 and many.headers["Content-Type"] == "application/problem+json"
+    for path in ("/api/v1/bots", "/", "/api/v1/nowhere"):
+        r = requests.get(api.base + path, timeout=30)
+        assert r.headers["X-Content-Type-Options"] == "nosniff" and r.headers["X-Frame-Options"] == "DENY"
+        assert r.headers["Referrer-Policy"] == "same-origin"
