@@ -87,6 +87,8 @@ class Heartbeat:
 def play_chunk(prefix: str, mid: str, first: int, last: int) -> int:
     """Play boards first..last of match ``mid`` that are not stored yet; returns how many."""
     job = get_current_job()
+    if job is None:
+        raise RuntimeError("play_chunk runs inside an RQ job; call play_chunk_with outside one")
     store = Store(job.connection, prefix)
     return play_chunk_with(store, mid, first, last, job.id, should_stop=stopping, queue=queue_for(store, job.origin))
 
@@ -125,7 +127,7 @@ def play_chunk_with(
     played = 0
     halted = Halted(store, match["tournament"], should_stop, mid)
     with Heartbeat(store, job_id) as beat:
-        claimed = []
+        claimed: list[int] = []
         for number in range(first, last + 1):
             if number in done or should_stop():
                 continue

@@ -14,7 +14,7 @@ from server.arena.stats import MatchStats, corrected_summary, mirrored, summariz
 from server.arena.store import Store
 
 
-def live_scores(store: Store, mid: str) -> list[int]:
+def live_scores(store: Store, mid: str) -> list[float]:
     """X's per-board scores of a match stored so far, in board order: the numbers a
     match's statistics and its live anytime interval are computed from, read in this
     one place so that a different score (e.g. corrected for luck) changes them all."""

@@ -27,6 +27,7 @@ import hashlib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypedDict
 
 from server.engine import SEATS, SIDES
 
@@ -156,14 +157,30 @@ def seating_after(seed: str, entrants: Sequence[str], results: Sequence[Sequence
     return seating
 
 
-def standings(seed: str, entrants: Sequence[str], results: Sequence[TableResult]) -> list[dict[str, object]]:
+class Standing(TypedDict):
+    """An entrant's row of the standings (11.8)."""
+
+    bot: str
+    rounds: int
+    rounds_won: int
+    net: int
+    last_table: int | None
+
+
+class _Summing(Standing):
+    """A row while the standings are summed: the round of ``last_table`` too."""
+
+    _last_round: int
+
+
+def standings(seed: str, entrants: Sequence[str], results: Sequence[TableResult]) -> list[Standing]:
     """11.8: every entrant (not the house) by rounds won, then net points (its pair's
     table score less the other pair's, summed), then the lower table in the last round
     it played, then ``sha256(f"{S}/progressive/rank/{id}")``. Rounds in progress (any
     table missing from ``results``) count only with the tables that have finished, so
     the standings are live; ``last_table`` is then the table of the latest round that
     holds a finished table of the entrant's."""
-    rows = {
+    rows: dict[str, _Summing] = {
         e: {"bot": e, "rounds": 0, "rounds_won": 0, "net": 0, "last_table": None, "_last_round": 0} for e in entrants
     }
     for r in results:
@@ -187,4 +204,13 @@ def standings(seed: str, entrants: Sequence[str], results: Sequence[TableResult]
             _hash(f"{seed}/progressive/rank/{row['bot']}"),
         ),
     )
-    return [{k: v for k, v in row.items() if not k.startswith("_")} for row in ordered]
+    return [
+        {
+            "bot": row["bot"],
+            "rounds": row["rounds"],
+            "rounds_won": row["rounds_won"],
+            "net": row["net"],
+            "last_table": row["last_table"],
+        }
+        for row in ordered
+    ]

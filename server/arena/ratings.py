@@ -63,7 +63,7 @@ def update(
 
 
 def record(
-    cid: str, order: list[int], x: str, y: str, evidence: str, scores: dict[int, int], t: float
+    cid: str, order: list[int], x: str, y: str, evidence: str, scores: dict[int, float], t: float
 ) -> dict[str, Any]:
     """A rated comparison as it is stored: everything ``replay`` needs.
 

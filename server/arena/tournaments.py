@@ -40,6 +40,7 @@ import json
 import math
 import time
 from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from server.arena.formats import FORMATS, format_named, format_of, kind_of
@@ -54,7 +55,7 @@ from server.engine import RulesetError, game_spec, make_ruleset
 
 SECRET = "secret"  # ``deals``: a fresh secret set, committed at creation, revealed at the end
 STATUSES = ("queued", "running", "interrupted", "cancelled", "finished", "failed")
-DEFAULTS = {
+DEFAULTS: dict[str, Any] = {
     "format": None,
     "ruleset": "american62",
     "options": {},
@@ -134,7 +135,8 @@ def _default_format(spec: Spec, roster: Roster) -> Format:
     for fmt in FORMATS.values():
         if any(f in spec for f in fmt.entrant_fields if f != "bots" and f not in BLIND.entrant_fields):
             return fmt
-    named = spec.get("bots") if isinstance(spec.get("bots"), list) else []
+    bots = spec.get("bots")
+    named = bots if isinstance(bots, list) else []
     return ROUND_ROBIN if all(roster.get(n, {}).get("trusted", True) for n in named) else BLIND
 
 
@@ -217,7 +219,7 @@ def fit_boards(spec: dict[str, Any], deal_count: int, players: int = 4, deck: in
     whole(spec, "boards", 1, deal_count - spec["first"] + 1)
 
 
-def chunks(match: dict[str, Any], size: int, skip: set[int] = frozenset()) -> list[tuple[int, int]]:
+def chunks(match: dict[str, Any], size: int, skip: AbstractSet[int] = frozenset()) -> list[tuple[int, int]]:
     """Board ranges of at most ``size`` boards still to play in ``match``."""
     todo = [n for n in range(match["first"], match["last"] + 1) if n not in skip]
     out: list[tuple[int, int]] = []

@@ -96,7 +96,9 @@ def create_app(config: Config | Mapping[str, Any] | None = None) -> Flask:
         MAX_CONTENT_LENGTH=64 * 1024,
         **flask_settings,
     )
-    app.json.sort_keys = False  # observations are large; keep the engine's key order
+    # observations are large; keep the engine's key order. app.json is typed as the base
+    # JSONProvider, which has no sort_keys; Flask's DefaultJSONProvider, the one in use, does.
+    app.json.sort_keys = False  # type: ignore[attr-defined]
     redis = redis_client(settings.service_redis_url, settings.redis_connections)
     init_limiter(app, settings, redis.connection_pool)
     store = Store(redis, settings.prefix)

@@ -67,8 +67,9 @@ class BlindKind(MatchKind):
 
     def seatings(self, match: Match, record: Record) -> list[dict[str, str]]:
         units = list(record["rooms"][1]["result"]["delta"])
-        mine = {u: match["x"] if u == record["side"] else match["y"] for u in units}
-        return [seated_by_unit(match, mine), seated_by_unit(match, dict.fromkeys(units, match["y"]))]
+        mine: dict[str, str] = {u: match["x"] if u == record["side"] else match["y"] for u in units}
+        theirs: dict[str, str] = {u: match["y"] for u in units}  # dict.fromkeys types as str | None
+        return [seated_by_unit(match, mine), seated_by_unit(match, theirs)]
 
     def room_label(self, record: Record, index: int) -> str:
         return "the entrant's room" if index == 0 else "par room"

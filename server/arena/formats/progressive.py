@@ -34,6 +34,7 @@ from server.arena.progressive import (
     BOARDS_PER_ROUND,
     COPY,
     MIN_ENTRANTS,
+    Seating,
     TableResult,
     boards_of,
     bot_of,
@@ -174,7 +175,7 @@ def _complete(spec: Spec, request: dict[str, Any], roster: Roster) -> None:
         spec["chunk"] = BOARDS_PER_ROUND
 
 
-def round_matches(spec: dict[str, Any], round_: int, seating: list[tuple[str, ...]]) -> list[dict[str, Any]]:
+def round_matches(spec: dict[str, Any], round_: int, seating: Seating) -> list[dict[str, Any]]:
     """A progressive round's tables as matches of one room a board: ``entrants`` at N, E,
     S, W (``x``, ``y`` the first two), boards ``4r-3..4r``. Match ``(r-1)T + t`` of the
     tournament is table ``t`` of round ``r``, so a round added twice keeps its ids."""
@@ -242,8 +243,17 @@ def advance(store: Store, tid: str) -> int:
     rounds = progressive_rounds(store, spec)
     if len(rounds) >= spec["rounds"] or any(result is None for _, result in rounds[-1]):
         return 0
-    seating = seating_after(deal_seed(store, spec), spec["bots"], [[r for _, r in tables] for tables in rounds])
+    seating = seating_after(deal_seed(store, spec), spec["bots"], [_finished(tables) for tables in rounds])
     return store.add_matches(tid, round_matches(spec, len(rounds) + 1, seating))
+
+
+def _finished(tables: list[tuple[dict[str, Any], TableResult | None]]) -> list[TableResult]:
+    """A round's table results, every one stored: a round is seated only once the one
+    before it is finished, so a missing one is a broken tournament, said so."""
+    results = [r for _, r in tables if r is not None]
+    if len(results) != len(tables):
+        raise ValueError(f"round {tables[0][0]['round']} of a progressive tournament has a table without its result")
+    return results
 
 
 def _next_round_due(store: Store, spec: dict[str, Any]) -> bool:
@@ -272,7 +282,7 @@ def progressive_results(store: Store, spec: Spec) -> dict[str, Any]:
     ``mean`` over its boards' nets, and ``last_table`` the tie-break's table."""
     seed = deal_seed(store, spec)
     rounds = progressive_rounds(store, spec)
-    nets: dict[str, list[int]] = {}
+    nets: dict[str, list[float]] = {}
     for tables in rounds:
         for match, result in tables:
             if result is not None:

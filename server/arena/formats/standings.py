@@ -102,8 +102,8 @@ def standard_results(store: Store, spec: Spec, fmt: Format) -> dict[str, Any]:
         stats = summarize([diffs[b] for b in sorted(diffs)])
         compared(comparison["x"], comparison["y"], stats, boards_count=False)
         compared(comparison["y"], comparison["x"], mirrored(stats), boards_count=False)
-    for (x, y), diffs in field_diffs.items():
-        stats = summarize(diffs)
+    for (x, y), margins in field_diffs.items():
+        stats = summarize(margins)
         cross.setdefault(x, {})[y] = stats.to_dict()
         cross.setdefault(y, {})[x] = mirrored(stats).to_dict()
     for r in table.values():

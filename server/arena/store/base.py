@@ -47,6 +47,15 @@ def lua(name: str, **constants: object) -> str:
     return text
 
 
+def decoded(raw: object) -> str:
+    """A stored string as text. The store's client answers bytes (it never sets
+    ``decode_responses``), but redis-py types every reply as ``bytes | str``; anything
+    else here is a wrong client, said plainly rather than as an AttributeError."""
+    if not isinstance(raw, bytes):
+        raise TypeError(f"the store's Redis client must answer bytes, got {type(raw).__name__}")
+    return raw.decode()
+
+
 class StoreError(NotFound):
     """An id that names nothing stored (a 404 where a request named it)."""
 
@@ -66,7 +75,10 @@ class StoreBase:
         """The arena's secret, made on first use; keys the per-room suit relabelings."""
         key = self.key("secret")
         self.redis.set(key, secrets.token_hex(32), nx=True)
-        return self.redis.get(key)
+        secret = self.redis.get(key)
+        if not isinstance(secret, bytes):  # None only if someone deleted it between the two calls
+            raise TypeError(f"the arena's secret should be stored bytes, got {type(secret).__name__}")
+        return secret
 
     def now(self) -> float:
         """Redis's clock: every deadline is on one clock, whichever machine sets or checks it."""

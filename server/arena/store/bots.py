@@ -15,7 +15,7 @@ from typing import Any
 
 from redis import Redis
 
-from server.arena.store.base import StoreBase, StoreError, lua
+from server.arena.store.base import StoreBase, StoreError, decoded, lua
 
 _ACTIVE_BOT = lua("active_bot.lua")
 
@@ -43,10 +43,10 @@ class Bots(StoreBase):
         raw = self.redis.hgetall(self.key("bot", name))
         if not raw:
             raise StoreError(f"no bot {name!r}")
-        return {k.decode(): json.loads(v) for k, v in raw.items() if k != b"token_hash"}
+        return {decoded(k): json.loads(v) for k, v in raw.items() if k != b"token_hash"}
 
     def bots(self) -> list[dict[str, Any]]:
-        return [self.bot(n.decode()) for n in sorted(self.redis.smembers(self.key("bots")))]
+        return [self.bot(decoded(n)) for n in sorted(self.redis.smembers(self.key("bots")))]
 
     def set_bot_fields(self, name: str, **fields: Any) -> None:
         """Change a stored bot's ``status`` or ``trusted`` flag (StoreError if unknown)."""
@@ -59,7 +59,7 @@ class Bots(StoreBase):
         old = self.redis.hget(key, "token_hash")
         pipe = self.redis.pipeline(transaction=True)
         if old:
-            pipe.delete(self.key("token", old.decode()))
+            pipe.delete(self.key("token", decoded(old)))
         pipe.hset(key, "token_hash", token_hash)
         pipe.set(self.key("token", token_hash), name)
         pipe.execute()

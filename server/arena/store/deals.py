@@ -11,6 +11,7 @@ import json
 from typing import Any
 
 from redis import Redis
+from redis.typing import EncodableT, FieldT
 
 from server.arena.dealsets import DealSet, shape
 from server.arena.store.base import StoreBase, StoreError
@@ -32,7 +33,7 @@ class Deals(StoreBase):
             if json.loads(stored) != json.loads(meta) or self.board(deals.name, 1) != deals.boards[0]:
                 raise Conflict(f"a different deal set named {deals.name!r} is already stored")
             return
-        mapping = {str(n): json.dumps(b.to_dict()) for n, b in enumerate(deals.boards, 1)}
+        mapping: dict[FieldT, EncodableT] = {str(n): json.dumps(b.to_dict()) for n, b in enumerate(deals.boards, 1)}
         mapping["meta"] = meta
         self.redis.hset(key, mapping=mapping)
 
@@ -46,6 +47,8 @@ class Deals(StoreBase):
             raw, meta = self.redis.hmget(self.key("deals", name), [str(number), "meta"])
             if raw is None:
                 raise StoreError(f"deal set {name!r} has no board {number} in this store")
+            if meta is None:  # put_dealset writes the boards and the meta in one HSET
+                raise StoreError(f"deal set {name!r} has boards but no meta in this store")
             table = json.loads(meta)
             cached = self._boards[(name, number)] = Board.from_dict(
                 json.loads(raw), seats_for(table.get("players", 4)), table.get("deck", 52)

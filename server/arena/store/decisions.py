@@ -29,7 +29,7 @@ from typing import Any
 from redis import Redis
 
 from server.arena.settings import CLOSED_DECISION_SECONDS
-from server.arena.store.base import StoreBase, lua
+from server.arena.store.base import StoreBase, decoded, lua
 
 _OPEN = lua("open.lua")
 _OPEN_COUNT = lua("open_count.lua")
@@ -175,7 +175,7 @@ class Decisions(StoreBase):
         return int(self.redis.hincrby(self.key("match", mid, "timeouts"), bot, 1))
 
     def timeouts(self, mid: str) -> dict[str, int]:
-        return {k.decode(): int(v) for k, v in self.redis.hgetall(self.key("match", mid, "timeouts")).items()}
+        return {decoded(k): int(v) for k, v in self.redis.hgetall(self.key("match", mid, "timeouts")).items()}
 
     def mark_faulty(self, mid: str, bot: str) -> None:
         self.redis.sadd(self.key("match", mid, "faulty"), bot)

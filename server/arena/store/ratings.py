@@ -20,7 +20,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from server.arena.ratings import replay, shown
-from server.arena.store.base import StoreBase
+from server.arena.store.base import StoreBase, decoded
 
 HISTORY_LENGTH = 1000
 """Rating history points kept per bot and ruleset: a bot's chart shows its last 1,000
@@ -67,7 +67,7 @@ class Ratings(StoreBase):
     def comparisons(self, ruleset: str) -> dict[str, dict[str, Any]]:
         """Every stored comparison of a ruleset, by id, without its scores."""
         return {
-            k.decode(): json.loads(v)
+            decoded(k): json.loads(v)
             for k, v in self.redis.hgetall(self.key("ratings", ruleset, "comparisons")).items()
         }
 
@@ -155,4 +155,4 @@ class Ratings(StoreBase):
         return {bot: [json.loads(p) for p in points] for bot, points in zip(names, pipe.execute())}
 
     def ratings(self, ruleset: str) -> dict[str, dict[str, Any]]:
-        return {b.decode(): json.loads(r) for b, r in self.redis.hgetall(self.key("ratings", ruleset)).items()}
+        return {decoded(b): json.loads(r) for b, r in self.redis.hgetall(self.key("ratings", ruleset)).items()}

@@ -21,7 +21,7 @@ from typing import Any
 from redis import Redis
 
 from server.arena.records import current_table_hand
-from server.arena.store.base import StoreBase, StoreError, lua
+from server.arena.store.base import StoreBase, StoreError, decoded, lua
 from server.engine import make_ruleset, seats_for
 
 _APPEND_HAND = lua("append_hand.lua")
@@ -90,7 +90,7 @@ class Tables(StoreBase):
         return detail.decode()
 
     def table(self, tid: str) -> dict[str, Any]:
-        raw = {k.decode(): v.decode() for k, v in self.redis.hgetall(self.key("table", tid)).items()}
+        raw = {decoded(k): decoded(v) for k, v in self.redis.hgetall(self.key("table", tid)).items()}
         if not raw:
             raise StoreError(f"no table {tid!r}")
         spec = json.loads(raw["spec"])
@@ -107,7 +107,7 @@ class Tables(StoreBase):
         }
 
     def table_ids(self) -> list[str]:
-        return [t.decode() for t in self.redis.zrange(self.key("tables"), 0, -1)]
+        return [decoded(t) for t in self.redis.zrange(self.key("tables"), 0, -1)]
 
     def claim_seat(self, tid: str, seat: str, bot: str, max_per_bot: int) -> bool:
         """Seat ``bot`` if the seat is free (False if not), counting the table among its live

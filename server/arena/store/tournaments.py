@@ -47,7 +47,7 @@ from typing import Any
 from redis import Redis
 
 from server.arena.records import current_pair, current_room
-from server.arena.store.base import StoreBase, StoreError, lua
+from server.arena.store.base import StoreBase, StoreError, decoded, lua
 
 ACTIVE = ("queued", "running")
 
@@ -151,7 +151,7 @@ class Tournaments(StoreBase):
     def active_tournaments(self) -> list[str]:
         """Ids of tournaments whose stored status is queued or running (live or not)."""
         return sorted(
-            (t.decode() for t in self.redis.smembers(self.key("tournaments", "active"))), key=lambda t: int(t[1:])
+            (decoded(t) for t in self.redis.smembers(self.key("tournaments", "active"))), key=lambda t: int(t[1:])
         )
 
     def hold_lease(self, tid: str, driver: str, lease_ms: int) -> str | None:
@@ -192,7 +192,7 @@ class Tournaments(StoreBase):
         self.redis.sadd(self.key("tournament", tid, "jobs"), *job_ids)
 
     def jobs(self, tid: str) -> list[str]:
-        return sorted(j.decode() for j in self.redis.smembers(self.key("tournament", tid, "jobs")))
+        return sorted(decoded(j) for j in self.redis.smembers(self.key("tournament", tid, "jobs")))
 
     def forget_jobs(self, tid: str, job_ids: Iterable[str]) -> None:
         job_ids = list(job_ids)
@@ -204,6 +204,8 @@ class Tournaments(StoreBase):
         (a board pair stored since the last count starts the run again); returns the run."""
         key = self.key("tournament", tid)
         done, since = self.redis.hmget(key, "pairs_done", "failures_done")
+        if done is None:  # created with pairs_done 0, so only an id that names nothing
+            raise StoreError(f"no tournament {tid!r}")
         if since is None or int(since) != int(done):
             self.redis.hset(key, mapping={"failures": 0, "failures_done": int(done)})
         return int(self.redis.hincrby(key, "failures", failed))
@@ -264,16 +266,16 @@ class Tournaments(StoreBase):
         return self.key("job", job_id)
 
     def tournament_ids(self) -> list[str]:
-        return [t.decode() for t in self.redis.zrange(self.key("tournaments"), 0, -1)]
+        return [decoded(t) for t in self.redis.zrange(self.key("tournaments"), 0, -1)]
 
     def match_ids(self, tid: str) -> list[str]:
-        return [m.decode() for m in self.redis.lrange(self.key("tournament", tid, "matches"), 0, -1)]
+        return [decoded(m) for m in self.redis.lrange(self.key("tournament", tid, "matches"), 0, -1)]
 
     def match(self, mid: str) -> dict[str, Any]:
         raw = self.redis.hgetall(self.key("match", mid))
         if not raw:
             raise StoreError(f"no match {mid!r}")
-        return {**json.loads(raw[b"spec"]), "status": raw[b"status"].decode()}
+        return {**json.loads(raw[b"spec"]), "status": decoded(raw[b"status"])}
 
     def record_pairs(self, match: dict[str, Any], records: Iterable[dict[str, Any]]) -> tuple[int, int]:
         """Store board-pair records once each; returns (newly stored, matches complete)."""
@@ -352,7 +354,7 @@ class Tournaments(StoreBase):
         return bool(pipe.execute()[0])
 
     def complete_matches(self, tid: str) -> set[str]:
-        return {m.decode() for m in self.redis.smembers(self.key("tournament", tid, "complete"))}
+        return {decoded(m) for m in self.redis.smembers(self.key("tournament", tid, "complete"))}
 
     def finish_tournament(self, tid: str, results: dict[str, Any]) -> bool:
         """Write a tournament's results once; False if they were already written."""

@@ -18,7 +18,7 @@ from server.arena import registry
 from server.web.api.ratelimit import count_failed_authentication
 from server.web.context import arena
 
-SECURITY = [{"bearer": []}]
+SECURITY: list[dict[str, list[str]]] = [{"bearer": []}]  # OpenAPI: the bearer scheme, no scopes
 
 
 def bearer_token() -> str | None:

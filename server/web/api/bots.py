@@ -70,6 +70,7 @@ def check_registration(invite: str | None) -> None:
             message="registration is by invitation on this arena: send the code the admin gave you "
             'as "invite" in the body',
         )
+    assert code is not None, "Config refuses CINCH_REGISTRATION=invite without CINCH_INVITE_CODE"
     if not hmac.compare_digest(invite.encode(), code.encode()):
         abort(403, message="the invitation code is not valid; ask the arena's admin for one")
 

@@ -139,7 +139,7 @@ REQUEST_EXAMPLES: dict[str, Any] = {
 def decision_example() -> dict[str, Any]:
     """A real decision: the first bid of a board, as the engine shows it to the seat."""
     state = HandState(make_ruleset("american62"), generate_board("example", 1))
-    view = observation(state, SEATS[state.to_act])
+    view = observation(state, SEATS[state.actor()])
     return {
         "id": "6f1c0d9e2b7a4c3f8e5d1a0b9c8d7e6f",
         "observation": view,

@@ -15,7 +15,7 @@ import time
 from collections.abc import Iterable
 from contextlib import nullcontext
 from threading import Event
-from typing import Any
+from typing import Any, NoReturn
 
 from flask import Response
 from flask.views import MethodView
@@ -102,7 +102,7 @@ REFUSALS = {
 }
 
 
-def refuse(outcome: str) -> None:
+def refuse(outcome: str) -> NoReturn:
     if outcome == "unauthorized":
         authorised(None)
     status, message = REFUSALS[outcome]

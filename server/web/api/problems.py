@@ -63,7 +63,7 @@ class ProblemSchema(ma.Schema):
 
 
 def problem(
-    status: int, detail: str, errors: dict | None = None, headers: dict | None = None, type: str = "about:blank"
+    status: int, detail: str | None, errors: dict | None = None, headers: dict | None = None, type: str = "about:blank"
 ) -> Response:
     body: dict[str, Any] = {
         "type": type,

@@ -5,6 +5,8 @@ entries, observations, played hands) are in ``game_schemas``."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import marshmallow as ma
 from marshmallow import fields, validate
 
@@ -257,7 +259,7 @@ class Points(fields.Float):
         return value
 
 
-ROOMS_FIELD = dict(
+ROOMS_FIELD: dict[str, Any] = dict(
     validate=validate.OneOf(ROOMS),
     metadata={
         "description": (

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from typing import cast
 
 from flask import Flask, Response, render_template, request
 
@@ -45,4 +46,6 @@ def init_pages(app: Flask) -> None:
     app.register_blueprint(bp)
     for by_code in app.error_handler_spec[None].values():
         for cls, handler in list(by_code.items()):
-            by_code[cls] = _as_html(handler)
+            # Flask types a handler's result as any response value; every handler registered
+            # before the pages is a problem handler answering a Response (api.problems, ratelimit).
+            by_code[cls] = _as_html(cast(Callable[[Exception], Response], handler))

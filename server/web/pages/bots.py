@@ -86,6 +86,8 @@ def replaced_decisions(store: Store, bot: str, matches: list[dict[str, Any]]) ->
         match = store.match(m["id"])
         for board in sorted(stored[m["id"]] & visible[m["tournament"]], reverse=True):
             record = store.pair(m["id"], board)
+            if record is None:  # stored_boards lists the boards whose pair is stored
+                raise RuntimeError(f"match {m['id']} lists board {board} as stored but holds no pair for it")
             for room, seats in seats_of(match, record, bot):
                 for fault in record["rooms"][room].get("faults", []):
                     if fault["seat"] in seats:

@@ -17,6 +17,7 @@ from server.engine import CARD_NAMES, DONE, PLAY, SEATS, SIDES, SUITS, HandState
 from server.engine.cards import names_of
 from server.engine.replay import start_hand
 from server.engine.scoring import made_contract
+from server.engine.tricks import Trick
 
 
 def side_of(seat: int) -> str:
@@ -27,9 +28,16 @@ def _by_seat(masks: tuple[int, ...] | list[int]) -> dict[str, list[str]]:
     return {SEATS[s]: names_of(masks[s]) for s in range(4)}
 
 
+def _winner(trick: Trick) -> int:
+    """The seat that won a trick the timeline draws: it draws finished tricks only."""
+    if trick.winner is None:
+        raise ValueError("the timeline draws finished tricks only")
+    return trick.winner
+
+
 def _counting(state: HandState, trick_index: int) -> list[dict[str, Any]]:
     """The counting cards that fell in a trick: who played each, and which side scored it."""
-    tables, trick = state.tables, state.tricks[trick_index]
+    tables, trick = state.trump_tables(), state.tricks[trick_index]
     out = []
     for seat, card, _extras in trick.plays:  # extras are never counting cards (the engine refuses them)
         points = tables.points[card]
@@ -40,7 +48,7 @@ def _counting(state: HandState, trick_index: int) -> list[dict[str, Any]]:
                     "card": CARD_NAMES[card],
                     "seat": SEATS[seat],
                     "points": points,
-                    "to": side_of(seat if to_holder else trick.winner),
+                    "to": side_of(seat if to_holder else _winner(trick)),
                 }
             )
     return out
@@ -52,7 +60,7 @@ def _trick(state: HandState, index: int, held: dict[str, list[str]], before: lis
     return {
         **trick.to_dict(),
         "number": index + 1,
-        "side": side_of(trick.winner),
+        "side": side_of(_winner(trick)),
         "held": held,
         "counting": _counting(state, index),
         "points": {SIDES[i]: taken[i] - before[i] for i in (0, 1)},
@@ -83,6 +91,8 @@ def timeline(doc: Any) -> dict[str, Any]:
     """The timeline of a complete hand from its replay document (``cinch replay``'s input),
     or ``ReplayError`` for a malformed, illegal or unfinished one."""
     state = start_hand(doc)
+    if not isinstance(state, HandState):  # boards.py asks only for games whose GameSpec.timeline is set
+        raise ReplayError(f"the step-through draws Cinch hands only, not {state.rules.name}", None)
     actions = doc.get("actions", [])
     if not isinstance(actions, list):
         raise ReplayError("actions must be a list of action objects", None)
@@ -105,6 +115,8 @@ def timeline(doc: Any) -> dict[str, Any]:
     points = state.points()
     contract = state.contract[1] if state.contract else None
     leftover = state.discard_points()
+    if state.trump is None:  # a complete Cinch hand always has a trump: someone must bid
+        raise ReplayError("the hand is complete but names no trump", None)
     return {
         "ruleset": state.rules.name,
         "dealer": SEATS[state.dealer],
@@ -117,12 +129,12 @@ def timeline(doc: Any) -> dict[str, Any]:
         "trump": SUITS[state.trump],
         "draws": _draws(state, any(a["type"] == "rob" for a in state.actions)),
         "restocks": state.restocks,
-        "hands_after_draw": _by_seat(state.hands_after_draw),
+        "hands_after_draw": _by_seat(state.hands_in_play()),
         "tricks": tricks,
         "discard_points": {
             "points": leftover,
             "to": SIDES[declarer_side],
-            "cards": names_of(state.pile & state.tables.counting_mask) if leftover else [],
+            "cards": names_of(state.pile & state.trump_tables().counting_mask) if leftover else [],
         },
         "points": state.side_dict(points),
         "made": made_contract(contract, points[declarer_side]),

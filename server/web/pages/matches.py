@@ -39,7 +39,9 @@ def cumulative(boards: list[int], scores: dict[int, int | float]) -> list[dict[s
     statistics use); none for the first board. Where the band leaves zero the boards so
     far separate the two bots; at the last board it is the match's own interval, times n,
     when every board is shown."""
-    out, total, squares = [], 0, 0
+    out: list[dict[str, Any]] = []
+    total: float = 0
+    squares: float = 0
     for n, board in enumerate(boards, 1):
         s = scores[board]
         total = round(total + s, 6)

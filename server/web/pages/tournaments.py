@@ -21,7 +21,7 @@ def cell_class(stats: dict[str, Any] | None) -> str:
     if not stats or not stats.get("boards"):
         return "empty"
     low, high, mean = stats.get("ci_low"), stats.get("ci_high"), stats["mean"]
-    significant = low is not None and (low > 0 or high < 0)
+    significant = low is not None and high is not None and (low > 0 or high < 0)  # both or neither
     sign = "pos" if mean > 0 else "neg" if mean < 0 else "zero"
     return f"{sign} sig" if significant and sign != "zero" else sign
 
