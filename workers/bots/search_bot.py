@@ -774,8 +774,10 @@ def expected_net(view: View, suit: int, bid: int | None) -> float:
     return total
 
 
-class SearchBot:
-    """Determinized search (PIMC) with an exact solver; ``samples`` is the strength knob."""
+class SearchPlayBot:
+    """Determinized search (PIMC) with an exact solver in the play; ``samples`` is the strength
+    knob. Before the play it decides by the fitted valuation (``search-play``; ``search``,
+    ``deal_search.SearchBot``, searches those decisions too)."""
 
     def __init__(self, seed: int | str = 0, samples: int = DEFAULT_SAMPLES):
         self.seed = seed

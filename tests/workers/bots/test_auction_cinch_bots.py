@@ -7,11 +7,11 @@ from __future__ import annotations
 import pytest
 
 from server.engine import generate_board, make_ruleset, new_hand, observation, seats_for
+from workers.bots import SearchBot
 from workers.bots.base import decision_rng
 from workers.bots.family_search import rollout_card, sample_world, unseen
 from workers.bots.random_bot import RandomBot
 from workers.bots.rule_bot import RuleBot, allies_of, choose_call
-from workers.bots.search_bot import SearchBot
 
 
 def play(k: int, n: int, bots) -> object:

@@ -22,9 +22,10 @@ from server.engine.playout import playout, random_step
 from server.engine.world import world_state as engine_world_state
 from workers.bots import search_bot
 from workers.bots.base import decision_rng
+from workers.bots.deal_search import SearchBot
 from workers.bots.random_bot import RandomBot
 from workers.bots.rule_bot import RuleBot
-from workers.bots.search_bot import SearchBot, Solver, View, layout_fits, layout_for, sample_play_world
+from workers.bots.search_bot import Solver, View, layout_fits, layout_for, sample_play_world
 
 
 def world_state(obs, hands):
@@ -352,3 +353,63 @@ def test_bidding_decisions_ignore_the_other_hands():
     assert obs == obs_twin
     for bot in (RandomBot(1), RuleBot(1), SearchBot(seed=1)):
         assert bot.decide(obs) == bot.decide(obs_twin)
+
+
+@pytest.mark.parametrize("ruleset", ["american62", "foster51"])
+def test_searched_bids_and_trump_ignore_the_other_hands(ruleset):
+    """Every bid and trump decision the deal search makes (the auction so far included)
+    is the same on a twin board whose other hands differ by two swapped cards."""
+    rules = make_ruleset(ruleset)
+    bot = SearchBot(seed=5, samples=FAST, deal_samples=3)
+    rule = RuleBot(5)
+    checked = {"bidding": 0, "trump": 0}
+    for n in range(1, 9):
+        board = generate_board("search-blind-deal", n)
+        state = HandState(rules, board)
+        while state.phase in ("bidding", "trump"):
+            seat = state.seat_to_act()
+            me = SEATS.index(seat)
+            obs = observation(state, seat)
+            action = bot.decide(obs) if me % 2 == n % 2 else rule.decide(obs)
+            if me % 2 == n % 2 and len(obs["legal"]) > 1:
+                p, q = [s for s in range(4) if s != me][:2]
+                a = min(c for c in range(52) if state.dealt[p] >> c & 1)
+                b = min(c for c in range(52) if state.dealt[q] >> c & 1)
+                twin = HandState(rules, swapped(board, CARD_NAMES[a], CARD_NAMES[b]))
+                for done in state.actions:
+                    twin.apply({k: v for k, v in done.items() if k != "seat"})
+                obs_twin = observation(twin, seat)
+                assert twin.hands != state.hands and obs_twin == obs
+                assert bot.decide(obs_twin) == action
+                checked[obs["phase"]] += 1
+            state.apply(action)
+    assert checked["bidding"] >= 4 and checked["trump"] >= 1
+
+
+def test_the_searched_foster51_rob_ignores_the_other_hands():
+    """The dealer's rob, searched over the others' hands: the same on a twin board where
+    two other players hold each other's kept cards (the face-up discards unchanged)."""
+    rules = make_ruleset("foster51")
+    bot = SearchBot(seed=5, samples=FAST, deal_samples=3)
+    rule = RuleBot(5)
+    checked = 0
+    for n in range(1, 12):
+        board = generate_board("search-blind-rob", n)
+        state = HandState(rules, board)
+        while state.phase != "rob":
+            state.apply(rule.decide(observation(state, state.seat_to_act())))
+        seat = state.seat_to_act()
+        me = SEATS.index(seat)
+        p, q = [s for s in range(4) if s != me][:2]
+        kept_p, kept_q = state.hands[p] & state.dealt[p], state.hands[q] & state.dealt[q]
+        if not (kept_p and kept_q) or state.restocks:
+            continue
+        a, b = min(c for c in range(52) if kept_p >> c & 1), min(c for c in range(52) if kept_q >> c & 1)
+        twin = HandState(rules, swapped(board, CARD_NAMES[a], CARD_NAMES[b]))
+        for done in state.actions:
+            twin.apply({k: v for k, v in done.items() if k != "seat"})
+        obs, obs_twin = observation(state, seat), observation(twin, seat)
+        assert twin.hands != state.hands and obs_twin == obs
+        assert bot.decide(obs_twin) == bot.decide(obs)
+        checked += 1
+    assert checked >= 5

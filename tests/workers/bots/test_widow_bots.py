@@ -5,9 +5,9 @@ partner from the sides, and in duplicate rooms the rule bot beats the random one
 from __future__ import annotations
 
 from server.engine import generate_board, make_ruleset, new_hand, observation, seats_for
+from workers.bots import SearchBot
 from workers.bots.random_bot import RandomBot
 from workers.bots.rule_bot import RuleBot, allies_of, make_view, seats_after_me
-from workers.bots.search_bot import SearchBot
 from workers.match import play_boards
 
 RULES = make_ruleset("widow_cinch")
