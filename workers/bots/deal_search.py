@@ -1,29 +1,34 @@
-"""``search``: the play search of ``search_bot`` and a search of the decisions before the play.
+"""``search``: the play search of ``search_bot``, and the trump suit and foster51's rob
+searched the same way: by sampling what the seat cannot see and solving what follows.
 
-``search-play`` (``search_bot.SearchPlayBot``) searches only the cards; it bids and names
-trump by a fitted valuation of its nine cards. Here the bid and the trump suit of
-american62 and foster51 are chosen the way the cards are, by sampling what the seat cannot
-see and solving what follows exactly:
+``search-play`` (``search_bot.SearchPlayBot``) searches only the cards; it names trump by a
+fitted valuation of its nine cards and robs by a fixed keep order. Here, in american62 and
+foster51:
 
-* a *deal* is a guess of the whole board: the seat's own nine cards where the deal put
-  them, every other card of the pack shuffled into the other hands and the stock. The
-  auction so far is evidence about the other hands, so a deal in which the model of the
-  others (the rule bot, ``MODEL``) would not have passed or bid as they did is drawn again
-  (``TRIES`` times, then the last one is kept: a sample that ignores the auction beats no
-  sample);
-* each candidate (pass, or a bid; each trump suit) is played forward on the engine's own
-  state: the model decides for the other seats (the rest of the auction, their trump,
-  their discards), this seat's draw is ``search-play``'s, so the draw and its restocks are
-  exactly the rules';
-* at the start of the play the four hands are solved double dummy by the compiled solver
-  (``search_bot.Solver``), and the result is scored through the ruleset's own scoring
-  (``hand_delta``: a set bidder loses his bid) as the seat's side's net;
-* the candidate with the best mean net over the deals is chosen.
+* trump: a *deal* is a guess of the whole board, the seat's own nine cards where the deal
+  put them and every other card shuffled into the other hands and the stock; the auction
+  is evidence about the other hands, so a deal in which the model of the others (the rule
+  bot, ``MODEL``) would not have passed or bid as they did is drawn again (``TRIES``
+  times, then the last one is kept). Each of the ``SUITS_TRIED`` best suits by the fitted
+  valuation is named in every deal and played forward on the engine's own state (the
+  model discards for the others, this seat draws as ``search-play``), so the draw and its
+  restocks are exactly the rules'; the start of the play is solved double dummy by the
+  compiled solver and scored through ``hand_delta`` (a set bidder loses his bid);
+* foster51's rob: ``search-play``'s six cards and its neighbours (``ROB_SWAPS``), each
+  solved over sampled hands of the other three (six each of the cards nobody has shown),
+  the counting trumps left out scored for the declaring side as the rules show them;
+* the candidate with the best mean net for the seat's side over the samples is chosen.
 
-Budgets are counts: ``samples`` deals (``DEAL_SAMPLES`` at the default level) and at most
-``DEAL_NODES`` solver nodes per deal on average for the whole decision, so a decision is
-the same on any machine. Only ``decision_rng`` draws the deals, and only the observation is
-read, so two observations that differ only in cards this seat cannot see decide alike.
+The bid stays ``search-play``'s: the same deal search for the auction (pass, or one of
+the three least bids, each followed by the model's rest of the auction) was measured worse
+(docs/bots.md): double-dummy values of a whole deal are noisy (about 4 points either way
+per deal) and ten deals cannot beat a valuation fitted on 3,200 hands; it overbid.
+
+Budgets are counts: ``deal_samples`` deals or layouts (``DEAL_SAMPLES`` at the default
+level, ten times as many for ``search:strong``) and at most ``DEAL_NODES`` solver nodes a
+sample on average for the whole decision, so a decision is the same on any machine. Only
+``decision_rng`` draws the samples, and only the observation is read, so two observations
+that differ only in cards this seat cannot see decide alike.
 """
 
 from __future__ import annotations
@@ -31,7 +36,7 @@ from __future__ import annotations
 from random import Random
 from typing import Any
 
-from server.engine import BIDDING, PLAY, ROB, TRUMP, Board, HandState, make_ruleset, observation
+from server.engine import PLAY, ROB, TRUMP, Board, HandState, make_ruleset, observation
 from server.engine.cards import CARD_INDEX, CARD_NAMES, SEATS, SUITS, TRUMP_TABLES, cards_of, mask_of
 from server.engine.scoring import hand_delta
 
@@ -49,12 +54,11 @@ from .search_bot import (
     suit_value,
 )
 
-DEAL_SAMPLES = 10  # deals per bid or trump decision at the default level
+DEAL_SAMPLES = 10  # deals (trump) or layouts (rob) per decision at the default level
 DEAL_NODES = 60_000  # solver nodes per deal on average, for the whole decision
 TRIES = 30  # draws of a deal until one fits the auction so far
 SUITS_TRIED = 3  # trump suits searched: the best by the fitted valuation (the rest are never close)
 ROB_SWAPS = 2  # foster51's rob: the best cards left out x the weakest kept, each swap a candidate
-BID_STEPS = 3  # bids searched: the least legal one and the next ones up
 MODEL = RuleBot("model")  # how the other seats are expected to decide
 
 
@@ -120,14 +124,12 @@ class DealSampler:
 
 
 def play_forward(state: HandState, me: int, my_trump: int, bot: SearchPlayBot) -> HandState:
-    """The state at the start of the play: the model decides for the others, this seat names
-    ``my_trump`` if it declares, passes any later bid, and draws as ``search-play`` does."""
+    """The state at the start of the play: this seat names ``my_trump`` and draws as
+    ``search-play`` does, the model decides for the others."""
     while state.phase != PLAY:
         seat = state.to_act
         if seat != me:
             state.apply(MODEL.decide(observation(state, SEATS[seat])))
-        elif state.phase == BIDDING:
-            state.do_bid(0 if 0 in state.legal_bids() else state.legal_bids()[0])
         elif state.phase == TRUMP:
             state.do_trump(my_trump)
         else:
@@ -169,7 +171,7 @@ def side_net(rules, declarer: int, contract: int | None, points: tuple[int, int]
 
 
 class SearchBot(SearchPlayBot):
-    """``search-play`` with the bid and the trump suit searched too (american62, foster51)."""
+    """``search-play`` with the trump suit (american62, foster51) and foster51's rob searched."""
 
     def __init__(
         self, seed: int | str = 0, samples: int | None = None, deal_samples: int | None = None, strength: int = 1
@@ -180,8 +182,6 @@ class SearchBot(SearchPlayBot):
     def decide(self, observation: Observation) -> Action:
         legal = observation["legal"]
         if observation["ruleset"] in SOLVED and len(legal) > 1:
-            if observation["phase"] == BIDDING:
-                return self._search_bid(observation, legal)
             if observation["phase"] == TRUMP:
                 return self._search_trump(observation)
         if observation["ruleset"] == "foster51" and observation["phase"] == ROB and not observation["restocks"]:
@@ -234,77 +234,6 @@ class SearchBot(SearchPlayBot):
             return super().decide(obs)
         best = max(suits, key=lambda s: (totals[s], -suits.index(s)))
         return {"type": "trump", "suit": SUITS[best]}
-
-    # -------------------------------------------------------------- bidding
-    def _search_bid(self, obs: Observation, legal: list[dict[str, Any]]) -> Action:
-        """Pass or one of the lowest bids, whichever has the best mean net over sampled deals.
-
-        In each deal: this seat's result as declarer in each of its best suits (the others
-        passing); the rest of the auction by the model after each candidate; when another
-        seat ends up declaring, that declaration solved. The suit this seat would name is
-        the one best over all the deals, as the trump decision will choose."""
-        me = SEATS.index(obs["seat"])
-        amounts = sorted(a["amount"] for a in legal if a["type"] == "bid")[:BID_STEPS]
-        cands = ([0] if any(a["type"] == "pass" for a in legal) else []) + amounts
-        suits = self._suits(obs)
-        _sampler, deals = self._deals(obs)
-        budget = DEAL_NODES * self.deal_samples
-        used = 0
-        rows = []  # per deal: (my points per suit, outcome per candidate)
-        for deal in deals:
-            try:
-                mine = {}
-                for s in suits:
-                    trial = deal.clone()
-                    trial.do_bid(amounts[0])
-                    while trial.phase == BIDDING:
-                        trial.do_bid(0 if 0 in trial.legal_bids() else trial.legal_bids()[0])
-                    start = play_forward(trial, me, s, self)
-                    mine[s] = start
-                outcomes = []
-                cache: dict[tuple[int, int], int] = {}
-                for amount in cands:
-                    trial = deal.clone()
-                    trial.do_bid(amount)
-                    while trial.phase == BIDDING:
-                        seat = trial.to_act
-                        if seat == me:
-                            trial.do_bid(0)
-                        else:
-                            trial.apply(MODEL.decide(observation(trial, SEATS[seat])))
-                    if trial.declarer == me:
-                        outcomes.append(("mine", contract_of(trial)))
-                        continue
-                    start = play_forward(trial, me, suits[0], self)
-                    key = (start.declarer, start.trump)
-                    if key not in cache:
-                        pts, nodes = solved_points(start, budget - used)
-                        used += nodes
-                        cache[key] = side_net(start.rules, start.declarer, contract_of(start), pts, me)
-                    outcomes.append(("net", cache[key]))
-                points = {}
-                for s, start in mine.items():
-                    points[s], nodes = solved_points(start, budget - used)
-                    used += nodes
-            except Exhausted:
-                break
-            rows.append((points, outcomes))
-        if not rows:
-            return super().decide(obs)
-        rules = deals[0].rules
-
-        def net_of(pts: tuple[int, int], contract: int | None) -> int:
-            return side_net(rules, me, contract, pts, me)
-
-        # the suit named when declaring: best over all deals at the least bid
-        suit = max(suits, key=lambda s: (sum(net_of(p[s], amounts[0]) for p, _o in rows), -suits.index(s)))
-        totals = [0.0] * len(cands)
-        for points, outcomes in rows:
-            for j, (kind, value) in enumerate(outcomes):
-                totals[j] += net_of(points[suit], value) if kind == "mine" else value
-        best = max(range(len(cands)), key=lambda j: (totals[j], -j))
-        amount = cands[best]
-        return {"type": "bid", "amount": amount} if amount else {"type": "pass"}
 
     # -------------------------------------------------------------- foster51's rob
     def _search_rob(self, obs: Observation, choice: dict[str, Any]) -> Action:

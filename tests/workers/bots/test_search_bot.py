@@ -357,21 +357,20 @@ def test_bidding_decisions_ignore_the_other_hands():
 
 @pytest.mark.parametrize("ruleset", ["american62", "foster51"])
 def test_searched_bids_and_trump_ignore_the_other_hands(ruleset):
-    """Every bid and trump decision the deal search makes (the auction so far included)
-    is the same on a twin board whose other hands differ by two swapped cards."""
+    """Every trump decision the deal search makes (its deals fit the auction so far) and
+    every bid is the same on a twin board whose other hands differ by two swapped cards."""
     rules = make_ruleset(ruleset)
     bot = SearchBot(seed=5, samples=FAST, deal_samples=3)
-    rule = RuleBot(5)
     checked = {"bidding": 0, "trump": 0}
-    for n in range(1, 9):
+    for n in range(1, 7):
         board = generate_board("search-blind-deal", n)
         state = HandState(rules, board)
         while state.phase in ("bidding", "trump"):
             seat = state.seat_to_act()
             me = SEATS.index(seat)
             obs = observation(state, seat)
-            action = bot.decide(obs) if me % 2 == n % 2 else rule.decide(obs)
-            if me % 2 == n % 2 and len(obs["legal"]) > 1:
+            action = bot.decide(obs)
+            if len(obs["legal"]) > 1:
                 p, q = [s for s in range(4) if s != me][:2]
                 a = min(c for c in range(52) if state.dealt[p] >> c & 1)
                 b = min(c for c in range(52) if state.dealt[q] >> c & 1)
@@ -383,7 +382,7 @@ def test_searched_bids_and_trump_ignore_the_other_hands(ruleset):
                 assert bot.decide(obs_twin) == action
                 checked[obs["phase"]] += 1
             state.apply(action)
-    assert checked["bidding"] >= 4 and checked["trump"] >= 1
+    assert checked["bidding"] >= 4 and checked["trump"] >= 3
 
 
 def test_the_searched_foster51_rob_ignores_the_other_hands():
