@@ -1,4 +1,4 @@
-"""``search``: determinized sampling with an exact double-dummy solver (PIMC).
+"""``search-play``, and the play of ``search``: determinized sampling with an exact double-dummy solver (PIMC).
 
 Play: from the observation alone, sample layouts of the hidden cards consistent with
 everything the seat knows -- its own hand and discards, every card played, voids shown

@@ -20,12 +20,12 @@ from server.engine import DONE, PLAY, SEATS, Board, HandState, IllegalAction, ge
 from server.engine.cards import CARD_INDEX, CARD_NAMES, mask_of, names_of
 from server.engine.playout import playout, random_step
 from server.engine.world import world_state as engine_world_state
-from workers.bots import search_bot
+from workers.bots import BUILTIN, SearchPlayBot, make_bot, search_bot
 from workers.bots.base import decision_rng
-from workers.bots.deal_search import SearchBot
+from workers.bots.deal_search import DEAL_SAMPLES, SearchBot
 from workers.bots.random_bot import RandomBot
 from workers.bots.rule_bot import RuleBot
-from workers.bots.search_bot import Solver, View, layout_fits, layout_for, sample_play_world
+from workers.bots.search_bot import DEFAULT_SAMPLES, Solver, View, layout_fits, layout_for, sample_play_world
 
 
 def world_state(obs, hands):
@@ -412,3 +412,15 @@ def test_the_searched_foster51_rob_ignores_the_other_hands():
         assert bot.decide(obs_twin) == bot.decide(obs)
         checked += 1
     assert checked >= 5
+
+
+def test_the_rungs_and_the_strong_level_by_name():
+    """search-play is the play-only search, search adds the deal search, and
+    search:strong is search with ten times every budget; unknown names are refused."""
+    play, search, strong = make_bot("search-play", 1), make_bot("search", 1), make_bot("search:strong", 1)
+    assert type(play) is SearchPlayBot and type(search) is SearchBot and type(strong) is SearchBot
+    assert (search.samples, search.deal_samples) == (DEFAULT_SAMPLES, DEAL_SAMPLES)
+    assert (strong.samples, strong.deal_samples) == (10 * DEFAULT_SAMPLES, 10 * DEAL_SAMPLES)
+    assert "search:strong" not in BUILTIN  # a default tournament of every built-in does not pay for it
+    with pytest.raises(KeyError, match="search:strong"):
+        make_bot("search:weak")
