@@ -226,10 +226,12 @@ class SearchBot(SearchPlayBot):
                     used += nodes
                     values[s] = side_net(start.rules, me, contract_of(start), points, me)
             except Exhausted:
+                used = budget  # the solver stopped at the limit it was given
                 break
             for s in suits:
                 totals[s] += values[s]
             solved += 1
+        self.last_nodes = used
         if not solved:
             return super().decide(obs)
         best = max(suits, key=lambda s: (totals[s], -suits.index(s)))
@@ -288,7 +290,8 @@ class SearchBot(SearchPlayBot):
                 break
             for j, v in enumerate(values):
                 totals[j] += v
-        best = max(range(len(cands)), key=lambda j: (totals[j], -j))
+        self.last_nodes = used
+        best = max(range(len(cands)), key=lambda j: (totals[j], -j))  # nothing solved: search-play's keep
         return {"type": "rob", "keep": [CARD_NAMES[c] for c in cards_of(cands[best])]}
 
 

@@ -20,7 +20,7 @@ from server.engine import DONE, PLAY, SEATS, Board, HandState, IllegalAction, ge
 from server.engine.cards import CARD_INDEX, CARD_NAMES, mask_of, names_of
 from server.engine.playout import playout, random_step
 from server.engine.world import world_state as engine_world_state
-from workers.bots import BUILTIN, SearchPlayBot, make_bot, search_bot
+from workers.bots import BUILTIN, SearchPlayBot, deal_search, make_bot, search_bot
 from workers.bots.base import decision_rng
 from workers.bots.deal_search import DEAL_SAMPLES, SearchBot
 from workers.bots.random_bot import RandomBot
@@ -424,3 +424,30 @@ def test_the_rungs_and_the_strong_level_by_name():
     assert "search:strong" not in BUILTIN  # a default tournament of every built-in does not pay for it
     with pytest.raises(KeyError, match="search:strong"):
         make_bot("search:weak")
+
+
+def test_the_deal_search_keeps_to_its_node_budget(monkeypatch):
+    """Trump and rob decisions stop at ``DEAL_NODES`` x samples solver nodes; with a budget
+    too small for one solve they fall back to search-play's choice."""
+    rules = make_ruleset("foster51")
+    rule = RuleBot(3)
+    seen = {"trump": 0, "rob": 0}
+    for n in range(1, 5):
+        state = HandState(rules, generate_board("deal-budget", n))
+        while state.phase not in (PLAY, DONE):
+            obs = observation(state, state.seat_to_act())
+            if obs["phase"] in seen and (obs["phase"] == "trump" or not obs["restocks"]):
+                bot = SearchBot(seed=3, samples=FAST, deal_samples=4)
+                bot.decide(obs)
+                assert 0 < bot.last_nodes <= deal_search.DEAL_NODES * 4
+                with monkeypatch.context() as m:
+                    m.setattr(deal_search, "DEAL_NODES", 1)
+                    starved = SearchBot(seed=3, samples=FAST, deal_samples=4).decide(obs)
+                fallback = SearchPlayBot(seed=3, samples=FAST).decide(obs)
+                if obs["phase"] == "rob":
+                    assert set(starved["keep"]) == set(fallback["keep"])
+                else:
+                    assert starved == fallback
+                seen[obs["phase"]] += 1
+            state.apply(rule.decide(obs))
+    assert seen["trump"] >= 3 and seen["rob"] >= 3
