@@ -1,167 +1,52 @@
-"""``search``: the play search of ``search_bot``, and the trump suit and foster51's rob
-searched the same way: by sampling what the seat cannot see and solving what follows.
+"""``search``: the play search of ``search_bot``, and foster51's rob searched the same way,
+by sampling what the seat cannot see and solving what follows exactly.
 
-``search-play`` (``search_bot.SearchPlayBot``) searches only the cards; it names trump by a
-fitted valuation of its nine cards and robs by a fixed keep order. Here, in american62 and
-foster51:
+``search-play`` (``search_bot.SearchPlayBot``) robs by a fixed keep order. Here the dealer
+tries that keep and its neighbours (each of the ``ROB_SWAPS`` best cards it leaves for
+each of the ``ROB_SWAPS`` weakest it keeps), each solved double dummy by the compiled
+solver over sampled hands of the other three (six each of the cards nobody has shown: at
+the rob every other hand is final) and scored through ``hand_delta`` with the counting
+trumps left out of the hands, which the rules show and give the declaring side. Another
+keep replaces search-play's only when it is better by more than ``MARGIN`` net a sample:
+the mean of ten layouts is noisy, and a switch on noise costs.
 
-* trump: a *deal* is a guess of the whole board, the seat's own nine cards where the deal
-  put them and every other card shuffled into the other hands and the stock; the auction
-  is evidence about the other hands, so a deal in which the model of the others (the rule
-  bot, ``MODEL``) would not have passed or bid as they did is drawn again (``TRIES``
-  times, then the last one is kept). Each of the ``SUITS_TRIED`` best suits by the fitted
-  valuation is named in every deal and played forward on the engine's own state (the
-  model discards for the others, this seat draws as ``search-play``), so the draw and its
-  restocks are exactly the rules'; the start of the play is solved double dummy by the
-  compiled solver and scored through ``hand_delta`` (a set bidder loses his bid);
-* foster51's rob: ``search-play``'s six cards and its neighbours (``ROB_SWAPS``), each
-  solved over sampled hands of the other three (six each of the cards nobody has shown),
-  the counting trumps left out scored for the declaring side as the rules show them;
-* the candidate with the best mean net for the seat's side over the samples is chosen.
+The other decisions before the play are ``search-play``'s. A search of the bid and of the
+trump suit over whole sampled deals (each candidate played forward on the engine, the
+start of the play solved) was built and measured even or worse against the fitted
+valuation (docs/bots.md; the code is in this module's history, commit 07f7557): a whole
+deal's double-dummy value varies by about 4 points, so ten deals say less than a
+valuation fitted on 3,200 hands.
 
-The bid stays ``search-play``'s: the same deal search for the auction (pass, or one of
-the three least bids, each followed by the model's rest of the auction) was measured worse
-(docs/bots.md): double-dummy values of a whole deal are noisy (about 4 points either way
-per deal) and ten deals cannot beat a valuation fitted on 3,200 hands; it overbid.
-
-Budgets are counts: ``deal_samples`` deals or layouts (``DEAL_SAMPLES`` at the default
-level, ten times as many for ``search:strong``) and at most ``DEAL_NODES`` solver nodes a
-sample on average for the whole decision, so a decision is the same on any machine. Only
-``decision_rng`` draws the samples, and only the observation is read, so two observations
+Budgets are counts: ``deal_samples`` layouts (``DEAL_SAMPLES`` at the default level, ten
+times as many for ``search:strong``) and at most ``DEAL_NODES`` solver nodes a layout on
+average for the whole decision, so a decision is the same on any machine. Only
+``decision_rng`` draws the layouts, and only the observation is read, so two observations
 that differ only in cards this seat cannot see decide alike.
 """
 
 from __future__ import annotations
 
-from random import Random
 from typing import Any
 
-from server.engine import PLAY, ROB, TRUMP, Board, HandState, make_ruleset, observation
-from server.engine.cards import CARD_INDEX, CARD_NAMES, SEATS, SUITS, TRUMP_TABLES, cards_of, mask_of
+from server.engine import ROB
+from server.engine.cards import CARD_INDEX, CARD_NAMES, TRUMP_TABLES, cards_of, mask_of
 from server.engine.scoring import hand_delta
 
 from .base import Action, Observation, decision_rng
-from .rule_bot import RuleBot
 from .search_bot import (
     DEFAULT_SAMPLES,
-    SOLVED,
     Exhausted,
     SearchPlayBot,
     Solver,
     View,
     _keep_order,
     layout_for,
-    suit_value,
 )
 
-DEAL_SAMPLES = 10  # deals (trump) or layouts (rob) per decision at the default level
-DEAL_NODES = 60_000  # solver nodes per deal on average, for the whole decision
-TRIES = 30  # draws of a deal until one fits the auction so far
-SUITS_TRIED = 3  # trump suits searched: the best by the fitted valuation (the rest are never close)
-ROB_SWAPS = 2  # foster51's rob: the best cards left out x the weakest kept, each swap a candidate
-MODEL = RuleBot("model")  # how the other seats are expected to decide
-
-
-def dealt_slots(dealer: int, seat: int) -> list[int]:
-    """Where in the deck ``seat``'s nine cards are dealt (RULES.md 2: three rounds of three)."""
-    i = (seat - dealer - 1) % 4
-    return [rnd * 12 + i * 3 + k for rnd in range(3) for k in range(3)]
-
-
-def _bid_kind(action: dict[str, Any]) -> bool:
-    return action["type"] == "bid"
-
-
-class DealSampler:
-    """Boards that fit one observation before the draw: the seat's nine cards, the auction."""
-
-    def __init__(self, obs: Observation, rng: Random):
-        self.obs = obs
-        self.rng = rng
-        self.rules = make_ruleset(obs["ruleset"], obs.get("options") or None)
-        self.me = SEATS.index(obs["seat"])
-        self.dealer = SEATS.index(obs["dealer"])
-        self.mine = [CARD_INDEX[c] for c in obs["hand"]]
-        self.slots = dealt_slots(self.dealer, self.me)
-        taken = set(self.mine)
-        self.pool = [c for c in range(52) if c not in taken]
-        self.history = [(SEATS.index(b["seat"]), b.get("amount", 0)) for b in obs["bids"]]
-
-    def deal(self) -> HandState | None:
-        """The state after the auction so far of a sampled board that fits it, or None."""
-        state = None
-        for _ in range(TRIES):
-            state = self._draw()
-            if state is not None:
-                return state
-        return self._replay(self._board(), check=False)
-
-    def _board(self) -> Board:
-        rng = self.rng
-        pool = self.pool[:]
-        rng.shuffle(pool)
-        deck: list[int] = [-1] * 52
-        for slot, card in zip(self.slots, self.mine, strict=True):
-            deck[slot] = card
-        it = iter(pool)
-        for i in range(52):
-            if deck[i] < 0:
-                deck[i] = next(it)
-        return Board(SEATS[self.dealer], tuple(deck), f"{rng.getrandbits(64):016x}")
-
-    def _draw(self) -> HandState | None:
-        return self._replay(self._board(), check=True)
-
-    def _replay(self, board: Board, check: bool) -> HandState | None:
-        state = HandState(self.rules, board)
-        for seat, amount in self.history:
-            if check and seat != self.me:
-                said = MODEL.decide(observation(state, SEATS[seat]))
-                if _bid_kind(said) != bool(amount):
-                    return None
-            state.do_bid(amount)
-        return state
-
-
-def play_forward(state: HandState, me: int, my_trump: int, bot: SearchPlayBot) -> HandState:
-    """The state at the start of the play: this seat names ``my_trump`` and draws as
-    ``search-play`` does, the model decides for the others."""
-    while state.phase != PLAY:
-        seat = state.to_act
-        if seat != me:
-            state.apply(MODEL.decide(observation(state, SEATS[seat])))
-        elif state.phase == TRUMP:
-            state.do_trump(my_trump)
-        else:
-            state.apply(bot.draw_decision(observation(state, SEATS[seat])))
-    return state
-
-
-def solved_points(state: HandState, limit: int) -> tuple[tuple[int, int], int]:
-    """((NS, EW) points of the hand, solver nodes) from the start of the play, both sides
-    playing double dummy; raises ``Exhausted`` past ``limit`` nodes."""
-    rules = state.rules
-    lay = layout_for(state.trump, rules.low_to_holder)
-    solver = Solver(lay)
-    solver.limit = limit
-    hands = [lay.remap(h) for h in state.hands]
-    try:
-        ns = solver.solve(hands, state.declarer, [], True)
-    finally:
-        nodes = solver.nodes
-    stake = sum(lay.points[n] for n in cards_of((hands[0] | hands[1] | hands[2] | hands[3]) & lay.counting))
-    points = [ns, stake - ns]
-    if rules.low_to_holder:
-        low = state.tables.low_card
-        for s in range(4):
-            if (state.hands[s] >> low) & 1:
-                points[s & 1] += 1
-    points[state.declarer & 1] += state.discard_points()
-    return (points[0], points[1]), nodes
-
-
-def contract_of(state: HandState) -> int | None:
-    return state.contract[1] if state.contract else None
+DEAL_SAMPLES = 10  # layouts of the others' hands per rob at the default level
+DEAL_NODES = 60_000  # solver nodes per layout on average, for the whole decision
+ROB_SWAPS = 2  # the best cards left out x the weakest kept, each swap a candidate
+MARGIN = 2.0  # search-play's keep stands unless another beats it by this much net a layout
 
 
 def side_net(rules, declarer: int, contract: int | None, points: tuple[int, int], me: int) -> int:
@@ -171,7 +56,7 @@ def side_net(rules, declarer: int, contract: int | None, points: tuple[int, int]
 
 
 class SearchBot(SearchPlayBot):
-    """``search-play`` with the trump suit (american62, foster51) and foster51's rob searched."""
+    """``search-play`` with foster51's rob searched."""
 
     def __init__(
         self, seed: int | str = 0, samples: int | None = None, deal_samples: int | None = None, strength: int = 1
@@ -181,70 +66,15 @@ class SearchBot(SearchPlayBot):
 
     def decide(self, observation: Observation) -> Action:
         legal = observation["legal"]
-        if observation["ruleset"] in SOLVED and len(legal) > 1:
-            if observation["phase"] == TRUMP:
-                return self._search_trump(observation)
         if observation["ruleset"] == "foster51" and observation["phase"] == ROB and not observation["restocks"]:
             choice = legal[0]
             if len(choice["from"]) > choice["size"]:
                 return self._search_rob(observation, choice)
         return super().decide(observation)
 
-    def draw_decision(self, obs: Observation) -> Action:
-        """This seat's discard or rob in a searched deal: ``search-play``'s choice."""
-        return SearchPlayBot.decide(self, obs)
-
-    # -------------------------------------------------------------- shared
-    def _suits(self, obs: Observation) -> list[int]:
-        view = View(obs)
-        return sorted(range(4), key=lambda s: (-suit_value(view, s), s))[:SUITS_TRIED]
-
-    def _deals(self, obs: Observation) -> tuple[DealSampler, list[HandState]]:
-        sampler = DealSampler(obs, decision_rng(self.seed, obs))
-        deals = []
-        for _ in range(self.deal_samples):
-            state = sampler.deal()
-            if state is not None:
-                deals.append(state)
-        return sampler, deals
-
-    # -------------------------------------------------------------- trump
-    def _search_trump(self, obs: Observation) -> Action:
-        me = SEATS.index(obs["seat"])
-        suits = self._suits(obs)
-        _sampler, deals = self._deals(obs)
-        totals = {s: 0.0 for s in suits}
-        budget = DEAL_NODES * self.deal_samples
-        used = 0
-        solved = 0
-        for deal in deals:
-            values = {}
-            try:
-                for s in suits:
-                    start = play_forward(deal.clone(), me, s, self)
-                    points, nodes = solved_points(start, budget - used)
-                    used += nodes
-                    values[s] = side_net(start.rules, me, contract_of(start), points, me)
-            except Exhausted:
-                used = budget  # the solver stopped at the limit it was given
-                break
-            for s in suits:
-                totals[s] += values[s]
-            solved += 1
-        self.last_nodes = used
-        if not solved:
-            return super().decide(obs)
-        best = max(suits, key=lambda s: (totals[s], -suits.index(s)))
-        return {"type": "trump", "suit": SUITS[best]}
-
     # -------------------------------------------------------------- foster51's rob
     def _search_rob(self, obs: Observation, choice: dict[str, Any]) -> Action:
-        """The dealer's six cards out of his nine and the stock: ``search-play``'s keep and
-        its neighbours (each of the best cards it leaves for each of the weakest it
-        keeps), solved double dummy over sampled hands of the others (everything is drawn:
-        they hold six each of the cards nobody has shown). Every counting trump left out
-        of the hands is shown and scores for the declaring side, so the keep is scored
-        with them."""
+        """The dealer's six of his nine and the stock (the module says how and why)."""
         view = View(obs)
         tab = TRUMP_TABLES[view.trump]
         me, declarer = view.me, view.declarer
@@ -264,7 +94,7 @@ class SearchBot(SearchPlayBot):
         lay = layout_for(view.trump, view.rules.low_to_holder)
         totals = [0.0] * len(cands)
         budget = DEAL_NODES * self.deal_samples
-        used = 0
+        used = solved = 0
         for _ in range(self.deal_samples):
             rng.shuffle(unseen)
             hands = [0, 0, 0, 0]
@@ -290,8 +120,11 @@ class SearchBot(SearchPlayBot):
                 break
             for j, v in enumerate(values):
                 totals[j] += v
+            solved += 1
         self.last_nodes = used
         best = max(range(len(cands)), key=lambda j: (totals[j], -j))  # nothing solved: search-play's keep
+        if totals[best] - totals[0] <= MARGIN * solved:
+            best = 0
         return {"type": "rob", "keep": [CARD_NAMES[c] for c in cards_of(cands[best])]}
 
 
