@@ -1,7 +1,8 @@
 """Built-in bots: the search bot's decision time, and the strength ladder by duplicate matches.
 
     python benchmarks/bots.py [--first 1] [--boards 400] [--samples N] [--timing-boards 40] [--timing-only]
-                              [--skip-baseline] [--ruleset american62] [--options JSON]
+                              [--skip-baseline] [--ruleset american62] [--options JSON] [--deals-seed SEED]
+                              [--one-seed]
     python benchmarks/bots.py --family [--first 601] [--boards 400] [--only RULESET ...] [--strong]
                               [--deals-seed SEED]
 
@@ -220,16 +221,22 @@ def main() -> None:
     )
     parser.add_argument("--only", action="append", help="with --family: only this ruleset (repeatable)")
     parser.add_argument("--strong", action="store_true", help="with --family: add search:strong vs search")
+    parser.add_argument("--deals-seed", help="boards of a deal set made from this seed, not the published one")
     parser.add_argument(
-        "--deals-seed", help="with --family: boards of a deal set made from this seed, not the published one"
+        "--one-seed",
+        action="store_true",
+        help="also search vs search-play on one seed: their play then differs only after different decisions "
+        "before it, so every other board ties and the interval is about those decisions",
     )
     args = parser.parse_args()
     if args.family:
         family_table(args.first, args.boards, args.only, args.strong, args.deals_seed)
         return
     rules = make_ruleset(args.ruleset, args.options)
-    deals = dealsets.load(public_deals(rules.players, game_spec(rules).deck))
     first = args.first
+    deals = deal_set(
+        rules.players, game_spec(rules).deck, args.deals_seed, first + max(args.boards, args.timing_boards) - 1
+    )
     count = len(deals.boards)
     if not 1 <= first or first + max(args.timing_boards, 0 if args.timing_only else args.boards) - 1 > count:
         parser.error(f"the {deals.name} deal set has boards 1..{count}")
@@ -246,6 +253,9 @@ def main() -> None:
     if not args.skip_baseline:
         match("rule vs random", rules, boards, RuleBot(seed=1), RandomBot(seed=2))
     match(f"search({args.samples}) vs rule", rules, boards, SearchBot(seed=1, samples=args.samples), RuleBot(seed=2))
+    if args.one_seed:
+        x, y = SearchBot(seed=1, samples=args.samples), SearchPlayBot(seed=1, samples=args.samples)
+        match("search vs search-play, one seed", rules, boards, x, y)
 
 
 if __name__ == "__main__":
