@@ -1,8 +1,10 @@
 """Built-in bots: the search bot's decision time, and the strength ladder by duplicate matches.
 
     python benchmarks/bots.py [--first 1] [--boards 400] [--samples N] [--timing-boards 40] [--timing-only]
-                              [--skip-baseline] [--ruleset american62] [--options JSON]
-    python benchmarks/bots.py --family [--first 601] [--boards 400] [--only RULESET ...]
+                              [--skip-baseline] [--ruleset american62] [--options JSON] [--deals-seed SEED]
+                              [--one-seed]
+    python benchmarks/bots.py --family [--first 601] [--boards 400] [--only RULESET ...] [--strong]
+                              [--deals-seed SEED]
 
 Timing: the search bot (default setting, or ``--samples``) plays N/S (the first unit) against the rule
 bot on ``--timing-boards`` boards of the ``standard`` deal set from board ``--first``,
@@ -17,7 +19,10 @@ american62 unless ``--ruleset``, with ``--options`` such as ``{"players": 3}``):
 random, then search vs rule. With two units (partnerships, or two single seats) the
 score of a board is X's net over both rooms; with more, X plays one unit against the
 other bot at every other unit, in every room of the rotation, and its score is the sum
-of its nets against the field (docs/rules/duplicate.md#net, ``server.arena.duplicate.play_boards``). Each
+of its nets against the field (docs/rules/duplicate.md#net, ``server.arena.duplicate.play_boards``).
+``--family`` prints the ladder of every ruleset and table size instead: random < rule <
+search-play < search (< search:strong with ``--strong``), each bot against the rung
+below on the same boards. Each
 line gives the mean per board with its 95% interval (``server.arena.stats.summarize``), and
 boards won/tied/lost. One process, so one core; run it on a quiet machine for timings.
 """
@@ -36,8 +41,8 @@ from server.arena.duplicate import play_board_pair, play_boards, seat_agents, un
 from server.arena.stats import summarize
 from server.arena.tournaments import public_deals
 from server.engine import DONE, game_spec, make_ruleset, new_hand, observation
-from workers.bots import RandomBot, RuleBot
-from workers.bots.search_bot import DEFAULT_SAMPLES, SearchBot
+from workers.bots import RandomBot, RuleBot, SearchBot, SearchPlayBot, make_bot
+from workers.bots.search_bot import DEFAULT_SAMPLES
 
 
 class Timed:
@@ -158,24 +163,47 @@ def match(label: str, rules, boards, x, y, quiet: bool = False):
     return s
 
 
-def family_table(first: int, count: int, samples: int, only: list[str] | None = None) -> None:
-    """The strength table of every ruleset (or those ``only`` names) and table size
-    (README): rule vs random and search vs rule, one markdown row each."""
+def ladder_steps(strong: bool) -> list[tuple[str, object, object]]:
+    """The ladder's steps, each bot against the rung below: random < rule < search-play <
+    search (< search:strong)."""
+    steps = [
+        ("rule vs random", RuleBot(seed=1), RandomBot(seed=2)),
+        ("search-play vs rule", SearchPlayBot(seed=1), RuleBot(seed=2)),
+        ("search vs search-play", SearchBot(seed=1), SearchPlayBot(seed=2)),
+    ]
+    if strong:
+        steps.append(("search:strong vs search", make_bot("search:strong", 1), SearchBot(seed=2)))
+    return steps
+
+
+def deal_set(players: int, deck: int, seed: str | None, count: int):
+    """The published deal set of the table shape, or (``seed``) one made for this run, so
+    that a bot is not tuned on the boards it is measured on."""
+    if seed is None:
+        return dealsets.load(public_deals(players, deck))
+    return dealsets.generate(f"{seed}-{players}p-{deck}", count, players=players, deck=deck)
+
+
+def family_table(first: int, count: int, only: list[str] | None, strong: bool, seed: str | None) -> None:
+    """The ladder of every ruleset (or those ``only`` names) and table size, one markdown
+    row each: every step's mean per board with its 95% interval, from one run."""
     from server.engine import GAMES
 
-    print("| ruleset | players | rule vs random | search vs rule |\n| --- | --- | --- | --- |")
+    steps = ladder_steps(strong)
+    print("| ruleset | players | " + " | ".join(label for label, _x, _y in steps) + " |")
+    print("| --- | --- |" + " --- |" * len(steps))
     for name, spec in GAMES.items():
         if only and name not in only:
             continue
         for players in spec.players:
             rules = make_ruleset(name, {"players": players} if players != 4 else None)
-            deals = dealsets.load(public_deals(players, spec.deck))
+            deals = deal_set(players, spec.deck, seed, first + count - 1)
             boards = [(n, deals.board(n)) for n in range(first, first + count)]
             cells = []
-            for x, y in ((RuleBot(seed=1), RandomBot(seed=2)), (SearchBot(seed=1, samples=samples), RuleBot(seed=2))):
+            for _label, x, y in steps:
                 s = match("", rules, boards, x, y, quiet=True)
                 cells.append(f"{s.mean:+.2f} [{s.ci_low:+.2f}, {s.ci_high:+.2f}]")
-            print(f"| `{name}` | {players} | {cells[0]} | {cells[1]} |", flush=True)
+            print(f"| `{name}` | {players} | " + " | ".join(cells) + " |", flush=True)
 
 
 def main() -> None:
@@ -192,13 +220,23 @@ def main() -> None:
         "--family", action="store_true", help="the strength table of every ruleset and table size, on --first/--boards"
     )
     parser.add_argument("--only", action="append", help="with --family: only this ruleset (repeatable)")
+    parser.add_argument("--strong", action="store_true", help="with --family: add search:strong vs search")
+    parser.add_argument("--deals-seed", help="boards of a deal set made from this seed, not the published one")
+    parser.add_argument(
+        "--one-seed",
+        action="store_true",
+        help="also search vs search-play on one seed: their play then differs only after different decisions "
+        "before it, so every other board ties and the interval is about those decisions",
+    )
     args = parser.parse_args()
     if args.family:
-        family_table(args.first, args.boards, args.samples, args.only)
+        family_table(args.first, args.boards, args.only, args.strong, args.deals_seed)
         return
     rules = make_ruleset(args.ruleset, args.options)
-    deals = dealsets.load(public_deals(rules.players, game_spec(rules).deck))
     first = args.first
+    deals = deal_set(
+        rules.players, game_spec(rules).deck, args.deals_seed, first + max(args.boards, args.timing_boards) - 1
+    )
     count = len(deals.boards)
     if not 1 <= first or first + max(args.timing_boards, 0 if args.timing_only else args.boards) - 1 > count:
         parser.error(f"the {deals.name} deal set has boards 1..{count}")
@@ -215,6 +253,9 @@ def main() -> None:
     if not args.skip_baseline:
         match("rule vs random", rules, boards, RuleBot(seed=1), RandomBot(seed=2))
     match(f"search({args.samples}) vs rule", rules, boards, SearchBot(seed=1, samples=args.samples), RuleBot(seed=2))
+    if args.one_seed:
+        x, y = SearchBot(seed=1, samples=args.samples), SearchPlayBot(seed=1, samples=args.samples)
+        match("search vs search-play, one seed", rules, boards, x, y)
 
 
 if __name__ == "__main__":

@@ -35,8 +35,7 @@ from bots import match  # noqa: E402  (the strength harness of benchmarks/bots.p
 from server.arena import dealsets  # noqa: E402
 from server.arena.tournaments import public_deals  # noqa: E402
 from server.engine import make_ruleset  # noqa: E402
-from workers.bots import RuleBot  # noqa: E402
-from workers.bots.search_bot import SearchBot  # noqa: E402
+from workers.bots import RuleBot, SearchBot  # noqa: E402
 
 BEFORE = "2900d88^"  # the commit before "Search bot, honestly fast (issue 12)"
 ROOT = Path(__file__).resolve().parent.parent

@@ -44,7 +44,7 @@ def decisions(first: int, boards: int, tricks: int) -> list[dict]:
     """The search bot's early play observations with more than one legal card."""
     rules = make_ruleset("american62")
     deals = dealsets.load(public_deals(4))
-    bot, rule = search_bot.SearchBot(seed=1), RuleBot(seed=2)
+    bot, rule = search_bot.SearchPlayBot(seed=1), RuleBot(seed=2)
     found = []
     for n in range(first, first + boards):
         state = new_hand(rules, deals.board(n))
@@ -98,7 +98,7 @@ def main() -> None:
     else:
         reference = []
         with with_constants({"NODES_PER_SAMPLE": str(1 << 40)}):
-            ref_bot = search_bot.SearchBot(seed="reference", samples=args.reference)
+            ref_bot = search_bot.SearchPlayBot(seed="reference", samples=args.reference)
             for obs in found:
                 ref_bot.decide(obs)
                 reference.append(dict(ref_bot.last_values))
@@ -108,7 +108,7 @@ def main() -> None:
         regrets: dict[tuple[int, str], list[float]] = {}
         agree, nodes, times = 0, [], []
         with with_constants(setting):
-            bot = search_bot.SearchBot(seed=1)
+            bot = search_bot.SearchPlayBot(seed=1)
             for obs, values in zip(found, reference):
                 start = time.perf_counter()
                 card = bot.decide(obs)["card"]

@@ -40,7 +40,7 @@ from server.cli.errors import UsageError
 from server.cli.report import live_match, print_results
 from server.cli.sprt_options import add_sprt_arguments, sprt_request
 from server.engine import RulesetError, options_doc
-from workers.bots import BUILTIN
+from workers.bots import BUILTIN, DEFAULT_FIELD
 from workers.driver import TournamentStopped, cli_driver, interrupt, resume, start, stop_command, watch
 from workers.supervisor import halt
 
@@ -58,8 +58,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--bots",
         nargs="+",
-        default=sorted(BUILTIN),
-        help="round robin or blind movement entrants (default: all built-in)",
+        default=list(DEFAULT_FIELD),
+        help=f"round robin or blind movement entrants (default: {' '.join(DEFAULT_FIELD)}; built-in: {' '.join(BUILTIN)})",
     )
     p.add_argument(
         "--format",

@@ -104,7 +104,12 @@ def rollout_card(state: Hand, rng: Random) -> int:
     """The rollouts' cheap play policy, on the engine's fast layer: half the time a
     random legal card (so the worlds are not all played one way), else win a trick
     worth something with the cheapest card that does, and otherwise play the cheapest
-    card. The pitch (no trump yet) is the highest card."""
+    card. The pitch (no trump yet) is the highest card.
+
+    A trick a teammate is winning (``team_of``: fixed sides, widow_cinch's sides of two,
+    auction_cinch's makers once the call is made) is not overtaken: the last to play gives
+    it his most valuable card, the others their cheapest. Without this the play-outs
+    scored a maker who took his partner's trick as if he had won it from an opponent."""
     legal = state.legal_plays()
     tab = state.tables
     if len(legal) == 1 or tab is None:
@@ -121,8 +126,13 @@ def rollout_card(state: Hand, rng: Random) -> int:
     def beats(c: int) -> bool:
         return (suits[c] == tab.trump or suits[c] == trick.lead_suit) and key[c] > trick.best_key
 
+    last = len(trick.plays) == len(state.seats) - 1
+    if state.team_of(trick.best_seat) == state.team_of(state.to_act):
+        if last:
+            return max(legal, key=lambda c: (tab.points[c] + PIPS[c], -key[c]))
+        return min(legal, key=lambda c: (beats(c), tab.points[c] + PIPS[c], suits[c] == tab.trump, key[c]))
     winners = [c for c in legal if beats(c)]
-    if winners and (value or len(trick.plays) == len(state.seats) - 1):
+    if winners and (value or last):
         return min(winners, key=lambda c: key[c])
     return min(legal, key=lambda c: (tab.points[c] + PIPS[c], suits[c] == tab.trump, key[c]))
 

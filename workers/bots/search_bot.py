@@ -1,4 +1,4 @@
-"""``search``: determinized sampling with an exact double-dummy solver (PIMC).
+"""``search-play``, and the play of ``search``: determinized sampling with an exact double-dummy solver (PIMC).
 
 Play: from the observation alone, sample layouts of the hidden cards consistent with
 everything the seat knows -- its own hand and discards, every card played, voids shown
@@ -776,8 +776,10 @@ def expected_net(view: View, suit: int, bid: int | None) -> float:
     return total
 
 
-class SearchBot:
-    """Determinized search (PIMC) with an exact solver; ``samples`` is the strength knob."""
+class SearchPlayBot:
+    """Determinized search (PIMC) with an exact solver in the play; ``samples`` is the strength
+    knob. Before the play it decides by the fitted valuation (``search-play``; ``search``,
+    ``deal_search.SearchBot``, searches those decisions too)."""
 
     def __init__(self, seed: int | str = 0, samples: int = DEFAULT_SAMPLES):
         self.seed = seed

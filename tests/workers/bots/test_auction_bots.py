@@ -7,10 +7,10 @@ from __future__ import annotations
 import pytest
 
 from server.engine import GAMES, generate_board, make_ruleset, new_hand, observation, seats_for
+from workers.bots import SearchBot
 from workers.bots.all_fours_rule import choose_bid, choose_play, choose_sale, expected_points, partner
 from workers.bots.random_bot import RandomBot
 from workers.bots.rule_bot import RuleBot
-from workers.bots.search_bot import SearchBot
 
 SHAPES = [
     (name, k, options)

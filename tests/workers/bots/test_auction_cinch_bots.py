@@ -7,11 +7,11 @@ from __future__ import annotations
 import pytest
 
 from server.engine import generate_board, make_ruleset, new_hand, observation, seats_for
+from workers.bots import SearchBot
 from workers.bots.base import decision_rng
-from workers.bots.family_search import sample_world, unseen
+from workers.bots.family_search import rollout_card, sample_world, unseen
 from workers.bots.random_bot import RandomBot
 from workers.bots.rule_bot import RuleBot, allies_of, choose_call
-from workers.bots.search_bot import SearchBot
 
 
 def play(k: int, n: int, bots) -> object:
@@ -90,3 +90,39 @@ def test_the_rule_bots_sides_follow_the_call():
     assert allies_of(obs) == {"P1"}
     assert allies_of({**obs, "seat": "P2"}) == {"P4", "P5"}
     assert allies_of({**obs, "makers": None}) == frozenset()
+
+
+class _Greedy:
+    """A stand-in for the play-outs' generator that never takes the random branch."""
+
+    def random(self) -> float:
+        return 0.99
+
+
+@pytest.mark.parametrize(("name", "k"), [("auction_cinch", 5), ("auction_cinch", 6), ("widow_cinch", 6)])
+def test_play_outs_do_not_overtake_a_teammates_winning_card(name, k):
+    """With a teammate winning the trick (the called partner, a fellow maker, a widow
+    side's partner) the play-out policy keeps its winners unless it is last to play."""
+    rules = make_ruleset(name, {"players": k} if name == "auction_cinch" else None)
+    checked = 0
+    for n in range(1, 40):
+        state = new_hand(rules, generate_board("teammates", n, seats_for(k)))
+        rule = RuleBot(n)
+        while state.phase != "done":
+            if state.phase == "play":
+                trick = state.tricks[-1]
+                me = state.to_act
+                tab = state.tables
+                last = len(trick.plays) == k - 1
+                if trick.plays and not last and state.team_of(trick.best_seat) == state.team_of(me):
+                    legal = state.legal_plays()
+
+                    def beats(c, trick=trick, tab=tab):
+                        suit = tab.effective_suit[c]
+                        return suit in (tab.trump, trick.lead_suit) and tab.strength[c] > trick.best_key
+
+                    if any(beats(c) for c in legal) and not all(beats(c) for c in legal):
+                        assert not beats(rollout_card(state, _Greedy()))
+                        checked += 1
+            state.apply(rule.decide(observation(state, state.seat_to_act())))
+    assert checked

@@ -20,11 +20,12 @@ from server.engine import DONE, PLAY, SEATS, Board, HandState, IllegalAction, ge
 from server.engine.cards import CARD_INDEX, CARD_NAMES, mask_of, names_of
 from server.engine.playout import playout, random_step
 from server.engine.world import world_state as engine_world_state
-from workers.bots import search_bot
+from workers.bots import BUILTIN, SearchPlayBot, deal_search, make_bot, search_bot
 from workers.bots.base import decision_rng
+from workers.bots.deal_search import DEAL_SAMPLES, SearchBot
 from workers.bots.random_bot import RandomBot
 from workers.bots.rule_bot import RuleBot
-from workers.bots.search_bot import SearchBot, Solver, View, layout_fits, layout_for, sample_play_world
+from workers.bots.search_bot import DEFAULT_SAMPLES, Solver, View, layout_fits, layout_for, sample_play_world
 
 
 def world_state(obs, hands):
@@ -352,3 +353,68 @@ def test_bidding_decisions_ignore_the_other_hands():
     assert obs == obs_twin
     for bot in (RandomBot(1), RuleBot(1), SearchBot(seed=1)):
         assert bot.decide(obs) == bot.decide(obs_twin)
+
+
+def test_the_searched_foster51_rob_ignores_the_other_hands():
+    """The dealer's rob, searched over the others' hands: the same on a twin board where
+    two other players hold each other's kept cards (the face-up discards unchanged)."""
+    rules = make_ruleset("foster51")
+    bot = SearchBot(seed=5, samples=FAST, deal_samples=3)
+    rule = RuleBot(5)
+    checked = 0
+    for n in range(1, 12):
+        board = generate_board("search-blind-rob", n)
+        state = HandState(rules, board)
+        while state.phase != "rob":
+            state.apply(rule.decide(observation(state, state.seat_to_act())))
+        seat = state.seat_to_act()
+        me = SEATS.index(seat)
+        p, q = [s for s in range(4) if s != me][:2]
+        kept_p, kept_q = state.hands[p] & state.dealt[p], state.hands[q] & state.dealt[q]
+        if not (kept_p and kept_q) or state.restocks:
+            continue
+        a, b = min(c for c in range(52) if kept_p >> c & 1), min(c for c in range(52) if kept_q >> c & 1)
+        twin = HandState(rules, swapped(board, CARD_NAMES[a], CARD_NAMES[b]))
+        for done in state.actions:
+            twin.apply({k: v for k, v in done.items() if k != "seat"})
+        obs, obs_twin = observation(state, seat), observation(twin, seat)
+        assert twin.hands != state.hands and obs_twin == obs
+        assert bot.decide(obs_twin) == bot.decide(obs)
+        checked += 1
+    assert checked >= 5
+
+
+def test_the_rungs_and_the_strong_level_by_name():
+    """search-play is the play-only search, search adds the deal search, and
+    search:strong is search with ten times every budget; unknown names are refused."""
+    play, search, strong = make_bot("search-play", 1), make_bot("search", 1), make_bot("search:strong", 1)
+    assert type(play) is SearchPlayBot and type(search) is SearchBot and type(strong) is SearchBot
+    assert (search.samples, search.deal_samples) == (DEFAULT_SAMPLES, DEAL_SAMPLES)
+    assert (strong.samples, strong.deal_samples) == (10 * DEFAULT_SAMPLES, 10 * DEAL_SAMPLES)
+    assert "search:strong" not in BUILTIN  # a default tournament of every built-in does not pay for it
+    with pytest.raises(KeyError, match="search:strong"):
+        make_bot("search:weak")
+
+
+def test_the_rob_search_keeps_to_its_node_budget(monkeypatch):
+    """The rob stops at ``DEAL_NODES`` x layouts solver nodes; with a budget too small for
+    one solve it keeps search-play's six."""
+    rules = make_ruleset("foster51")
+    rule = RuleBot(3)
+    seen = 0
+    for n in range(1, 7):
+        state = HandState(rules, generate_board("deal-budget", n))
+        while state.phase != "rob":
+            state.apply(rule.decide(observation(state, state.seat_to_act())))
+        obs = observation(state, state.seat_to_act())
+        if obs["restocks"]:
+            continue
+        bot = SearchBot(seed=3, samples=FAST, deal_samples=4)
+        bot.decide(obs)
+        assert 0 < bot.last_nodes <= deal_search.DEAL_NODES * 4
+        with monkeypatch.context() as m:
+            m.setattr(deal_search, "DEAL_NODES", 1)
+            starved = SearchBot(seed=3, samples=FAST, deal_samples=4).decide(obs)
+        assert set(starved["keep"]) == set(SearchPlayBot(seed=3, samples=FAST).decide(obs)["keep"])
+        seen += 1
+    assert seen >= 4

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from server.arena.duplicate import play_boards
 from server.engine import generate_board, make_ruleset, new_hand, observation, seats_for
+from workers.bots import SearchBot
 from workers.bots.random_bot import RandomBot
 from workers.bots.rule_bot import RuleBot, allies_of, make_view, seats_after_me
 from workers.bots.search_bot import SearchBot
