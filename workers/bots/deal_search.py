@@ -75,7 +75,7 @@ class SearchBot(SearchPlayBot):
     def _search_rob(self, obs: Observation, choice: dict[str, Any]) -> Action:
         """The dealer's six of his nine and the stock (the module says how and why)."""
         view = View(obs)
-        tab = TRUMP_TABLES[view.trump]
+        tab = TRUMP_TABLES[view.trump_suit()]
         me, declarer = view.me, view.declarer
         base = [CARD_INDEX[c] for c in SearchPlayBot.decide(self, obs)["keep"]]
         pool = [CARD_INDEX[c] for c in choice["from"]]
@@ -90,7 +90,7 @@ class SearchBot(SearchPlayBot):
         unseen = [c for c in range(52) if not (seen >> c) & 1]
         others = [s for s in range(4) if s != me]
         rng = decision_rng(self.seed, obs)
-        lay = layout_for(view.trump, view.rules.low_to_holder)
+        lay = layout_for(view.trump_suit(), view.rules.low_to_holder)
         totals = [0.0] * len(cands)
         budget = DEAL_NODES * self.deal_samples
         used = solved = 0

@@ -127,7 +127,7 @@ def rollout_card(state: Hand, rng: Random) -> int:
         return (suits[c] == tab.trump or suits[c] == trick.lead_suit) and key[c] > trick.best_key
 
     last = len(trick.plays) == len(state.seats) - 1
-    if state.team_of(trick.best_seat) == state.team_of(state.to_act):
+    if trick.best_seat is not None and state.team_of(trick.best_seat) == state.team_of(state.actor()):
         if last:
             return max(legal, key=lambda c: (tab.points[c] + PIPS[c], -key[c]))
         return min(legal, key=lambda c: (beats(c), tab.points[c] + PIPS[c], suits[c] == tab.trump, key[c]))

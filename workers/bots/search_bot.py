@@ -377,6 +377,12 @@ def _mask(names: list[str] | None) -> int:
 class View:
     """The facts of one observation the search needs, parsed once per decision."""
 
+    def trump_suit(self) -> int:
+        """The trump suit's index, once named: the play's searches are only asked then."""
+        if self.trump is None:
+            raise ValueError("no trump has been named yet: the play search is asked only in the play")
+        return self.trump
+
     def __init__(self, obs: Observation):
         self.obs = obs
         self.rules = rules = ruleset_of(obs)
@@ -395,9 +401,9 @@ class View:
         """Played cards, voids, tricks, the draw's public counts (trump is known)."""
         obs = self.obs
         rules = self.rules
-        tab = TRUMP_TABLES[self.trump]
+        tab = TRUMP_TABLES[self.trump_suit()]
         self.tab = tab
-        self.lay = layout_for(self.trump, rules.low_to_holder)
+        self.lay = layout_for(self.trump_suit(), rules.low_to_holder)
         trumps = tab.trump_mask
         eff = tab.effective_suit
         played_by = [0, 0, 0, 0]
@@ -414,7 +420,7 @@ class View:
             plays = [(SEATS.index(p["seat"]), CARD_INDEX[p["card"]], _mask(p["extras"])) for p in trick["plays"]]
             lead_suit = eff[plays[0][1]]
             if ti == 0 and rules.first_lead_trump and lead_suit != self.trump:
-                void[plays[0][0]] |= 1 << self.trump
+                void[plays[0][0]] |= 1 << self.trump_suit()
             for seat, card, extras in plays:
                 played_by[seat] |= (1 << card) | extras
                 s = eff[card]
@@ -588,12 +594,12 @@ def view_trump_counts(view: View, rng: Random, others: list[int], n_ut: int, rel
             if s == dealer and post[s] > 6 and t != post[s]:
                 return None
             now = t - (view.played_by[s] & trumps).bit_count()
-            if now < 0 or now > sizes[s] or (now and (view.void[s] >> view.trump) & 1):
+            if now < 0 or now > sizes[s] or (now and (view.void[s] >> view.trump_suit()) & 1):
                 return None
             ct[s] = now
         return ct
     # uniform over the slots of seats that may hold trumps
-    slots = [s for s in others if not (view.void[s] >> view.trump) & 1 for _ in range(sizes[s])]
+    slots = [s for s in others if not (view.void[s] >> view.trump_suit()) & 1 for _ in range(sizes[s])]
     if n_ut > len(slots):
         return None
     c = {s: 0 for s in others}
@@ -846,7 +852,7 @@ class SearchPlayBot:
     def _discard(self, obs: Observation, choice: dict[str, Any]) -> list[str]:
         """Keep the best trumps (at most six), throw the rest; fit the choice object."""
         view = View(obs)
-        tab = TRUMP_TABLES[view.trump]
+        tab = TRUMP_TABLES[view.trump_suit()]
         declaring = (view.declarer & 1) == (view.me & 1)
         src = _mask(choice["from"])
         must = _mask(choice.get("must_include"))
@@ -868,7 +874,7 @@ class SearchPlayBot:
 
     def _rob(self, obs: Observation, choice: dict[str, Any]) -> list[str]:
         view = View(obs)
-        tab = TRUMP_TABLES[view.trump]
+        tab = TRUMP_TABLES[view.trump_suit()]
         must = _mask(choice["must_keep"])
         pool = _mask(choice["from"])
         size = choice["size"]

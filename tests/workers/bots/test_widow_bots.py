@@ -9,7 +9,6 @@ from server.engine import generate_board, make_ruleset, new_hand, observation, s
 from workers.bots import SearchBot
 from workers.bots.random_bot import RandomBot
 from workers.bots.rule_bot import RuleBot, allies_of, make_view, seats_after_me
-from workers.bots.search_bot import SearchBot
 
 RULES = make_ruleset("widow_cinch")
 
