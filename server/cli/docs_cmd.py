@@ -36,7 +36,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     build.set_defaults(run=run_build)
 
 
-def mkdocs_command(out: Path, config_file: Path = CHECKOUT / "mkdocs.yml") -> list[str]:
+def mkdocs_command(out: Path, config_file: Path) -> list[str]:
     return [sys.executable, "-m", "mkdocs", "build", "--strict", "--clean", "-f", str(config_file), "-d", str(out)]
 
 
