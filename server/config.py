@@ -132,6 +132,13 @@ class Config:
         shown="~/.cinch",
         factory=_default_home,
     )
+    docs_dir: Path | None = setting(
+        "CINCH_DOCS_DIR",
+        None,
+        "The built docs site `cinch serve` serves at /docs/ (`cinch docs build` writes it there). "
+        "Unset: site/ under CINCH_HOME, beside the arena it documents, whatever the working directory.",
+        shown="CINCH_HOME/site",
+    )
     bot_token: str | None = setting(
         "CINCH_TOKEN", None, "A remote bot's token, the default of `cinch bot rotate --token`."
     )
@@ -189,6 +196,11 @@ class Config:
     def service_redis_url(self) -> str:
         """The Redis a service process (the API, the supervisor) uses."""
         return self.redis_url or LOCAL_REDIS
+
+    @property
+    def docs_site(self) -> Path:
+        """Where the built docs site is: the one answer for ``cinch docs build`` and the app."""
+        return self.docs_dir or self.home / "site"
 
     def environ(self) -> dict[str, str]:
         """The settings as environment variables, for a child process that builds its own

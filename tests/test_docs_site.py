@@ -8,9 +8,13 @@ import os
 import re
 import subprocess
 import sys
+import threading
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+from support.browser import chromium_page
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -75,6 +79,32 @@ def test_nothing_is_loaded_from_another_host(site: Path) -> None:
             bad += [f"{rel}: {m.group(0)}" for m in EXTERNAL_CSS.finditer(text)]
         bad += [f"{rel}: {m.group(0)}" for m in FONT_HOSTS.finditer(text)]
     assert not bad, "\n".join(bad[:20])
+
+
+class QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+def test_a_browser_loads_nothing_from_another_host(site: Path) -> None:
+    """What the tags above cannot show: the theme's scripts (search, its worker, icons) fetch
+    only from the site's own host, on the start page, a rules page and a search."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(QuietHandler, directory=str(site)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    try:
+        with chromium_page() as (page, requested):
+            for path in ("/index.html", "/rules/american62.html"):
+                assert page.goto(base + path, wait_until="networkidle").status == 200
+            page.keyboard.press("/")  # the theme's search shortcut: loads the index and its worker
+            page.keyboard.type("pedro")
+            page.wait_for_selector(".md-search-result__item", timeout=10_000)
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert any(url.endswith("search_index.json") for url in requested)
+    elsewhere = [url for url in requested if not url.startswith((base + "/", "data:", "blob:"))]
+    assert not elsewhere, elsewhere
 
 
 def cite_rules():

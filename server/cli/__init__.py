@@ -21,6 +21,7 @@ from server.cli import (
     compare_cmd,
     deals_cmd,
     demo_cmd,
+    docs_cmd,
     ratings_cmd,
     replay_cmd,
     sdk_cmd,
@@ -41,6 +42,7 @@ SUBCOMMANDS = (
     demo_cmd,
     replay_cmd,
     deals_cmd,
+    docs_cmd,
     sdk_cmd,
 )
 

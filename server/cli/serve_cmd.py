@@ -82,6 +82,8 @@ def run(args: argparse.Namespace) -> int:
         # the children build their own Config from these: the same settings, this Redis
         env = {**os.environ, **config.replace(redis_url=a.url, bind=bind).environ()}
         print(f"serving http://{bind}/api/v1/docs with Redis {a.url}", flush=True)
+        built = (config.docs_site / "index.html").is_file()
+        print(f"docs site: http://{bind}/docs/" + ("" if built else " (not built yet: cinch docs build)"), flush=True)
         children.spawn("gunicorn", gunicorn_command(bind, args.processes, args.connections), env=env)
         children.spawn("supervisor", supervisor_command(a.url, config.prefix, config.queue), env=env)
         while not (exited := children.exited()):

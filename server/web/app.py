@@ -2,7 +2,8 @@
 
 Blueprints per resource, marshmallow schemas for every body, the OpenAPI document at
 ``/api/v1/openapi.json`` with an interactive page at ``/api/v1/docs``, and every error as
-``application/problem+json``. Serve it with gunicorn (``cinch serve``).
+``application/problem+json``; the built docs site at ``/docs/`` (``server.web.docsite``). Serve it
+with gunicorn (``cinch serve``).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from redis.retry import Retry
 from server.arena.registry import ensure_builtins
 from server.arena.store import Store
 from server.config import Config
+from server.web import docsite
 from server.web.api import bots, decisions, health, ratings, tables, tournaments
 from server.web.api.contract import ContractPlugin
 from server.web.api.problems import ArenaApi, problem, register_error_handlers
@@ -131,6 +133,7 @@ def create_app(config: Config | Mapping[str, Any] | None = None) -> Flask:
             DOCS_PATH, "/api/v1/openapi.json", {"app_name": "Cinch arena API", "validatorUrl": None}
         )
     )
+    app.register_blueprint(docsite.bp)  # the built docs site at /docs/ (not the API's /api/v1/docs)
     init_pages(app)  # after every problem handler: pages get them as HTML, /api/ as problems
 
     @app.before_request

@@ -48,6 +48,12 @@ def test_serve_plays_a_tournament_and_stops_cleanly_on_ctrl_c(tmp_path):
             f"{base}/tournaments", json={"bots": ["random", "rule"], "boards": 3}, headers=admin, timeout=10
         )
         assert created.status_code == 201, created.text
+        docs = base.removesuffix("/api/v1") + "/docs/"
+        unbuilt = requests.get(docs, timeout=5)
+        assert unbuilt.status_code == 404 and "cinch docs build" in unbuilt.text
+        assert cinch("docs", "build", home=tmp_path).returncode == 0  # into the home it serves: no restart
+        built = requests.get(docs + "rules/american62.html", timeout=5)
+        assert built.status_code == 200 and "american62" in built.text
         wait_finished(base, created.json()["id"], "the tournament to finish")
         procs = processes_of(proc.pid, tmp_path)
         names = command_lines(procs)
