@@ -25,7 +25,6 @@ def test_three_entrant_round_robin_with_permuted_rooms_prints_every_entrant(tmp_
     "args, message",
     [
         (["--bots", "random", "rule"], "at least 3 bots"),
-        (["--format", "blind", "--bots", "random", "rule", "search"], "blind movement"),
         (["--bots", "random", "rule", "search", "--sprt"], "sprt: the sequential test compares two entrants"),
         (["--format", "gauntlet", "--candidates", "random", "--references", "rule"], "at least 2 references"),
     ],
@@ -34,6 +33,12 @@ def test_what_three_entrant_matches_cannot_do_is_refused_cleanly(tmp_path, args,
     run = cinch("tournament", *THREE, *args, home=tmp_path, timeout=60)
     assert run.returncode == 2
     assert message in run.stderr and "Traceback" not in run.stderr
+
+
+def test_a_blind_movement_of_three_single_seats_runs_from_the_cli(tmp_path):
+    run = cinch("tournament", *THREE, "--format", "blind", "--bots", "random", "search", "--boards", "3", home=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert "against the reference bots' par room" in run.stdout and "search" in run.stdout
 
 
 def test_json_results_carry_each_entrants_statistics(tmp_path):

@@ -79,7 +79,7 @@ def test_leaderboard_and_finished_tournament_match_the_api(api, rq_workers, tmp_
         blind_results = api.call("GET", f"/api/v1/tournaments/{blind}/results").json()
         rows = page.locator("#standings tbody tr").evaluate_all("rows => rows.map(r => r.dataset.bot)")
         assert rows == [r["bot"] for r in blind_results["standings"]] and sorted(rows) == ["random", "search"]
-        assert "against the reference pair" in page.locator("main").inner_text()
+        assert "against the reference bots' par room" in page.locator("main").inner_text()
         for cell in page.locator("#crosstable td.cell").all():
             st = blind_results["crosstable"][cell.get_attribute("data-row")][cell.get_attribute("data-col")]
             assert float(cell.get_attribute("data-mean")) == st["mean"]
