@@ -52,6 +52,7 @@ def findings(bot, report):
     return found
 
 
+@pytest.mark.slow
 def test_the_blind_movement_on_a_secret_set_defeats_the_memory_attack(
     server, rq_workers, admin, bot_processes, tmp_path
 ):

@@ -218,6 +218,7 @@ def test_a_runner_plays_a_whole_game_at_a_table(server, rq_workers, admin):
     assert runner.stats["answered"] > 0 and runner.stats.get("undelivered", 0) == 0
 
 
+@pytest.mark.slow
 def test_remote_cli_commands_and_their_errors(server, rq_workers):
     url = ["--server", server.url]
     out = run_cli("bot", "register", "Bad Name", *url)

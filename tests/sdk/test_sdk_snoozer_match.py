@@ -14,7 +14,7 @@ from test_sdk_end_to_end import check_no_decision_missed, stop_bots
 from server.arena import dealsets
 from server.arena.tournaments import results as server_results
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 BOARDS = 2
 ENTRANTS = ["sdk-a", "sdk-b", "random", "rule", "search"]

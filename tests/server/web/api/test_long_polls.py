@@ -15,7 +15,7 @@ from server.arena import registry
 from server.engine import HandState, generate_board, make_ruleset, observation
 from server.engine.playout import random_action
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 LONG_POLLS = 500
 

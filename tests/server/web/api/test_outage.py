@@ -85,6 +85,7 @@ def assert_unavailable(r):
     assert r.elapsed.total_seconds() < 5, "a request waited on Redis too long"
 
 
+@pytest.mark.slow
 @pytest.mark.e2e
 def test_redis_down_is_503_with_retry_after_and_the_api_comes_back_by_itself(own_redis):
     store = Store(Redis.from_url(own_redis.url), "outage")

@@ -33,6 +33,7 @@ class WatchedClient(Client):
         return super().delay(attempt, error)
 
 
+@pytest.mark.slow
 def test_failed_authentications_become_429_past_the_limit_and_a_good_bot_plays_on(api_with, rq_workers):
     api = api_with(CINCH_LIMIT_FAILED_AUTH="30/minute")
     token = api.register("steady")
@@ -87,6 +88,7 @@ def test_registration_by_invitation(api_with):
     assert client.register_bot("guest", invite="pedro-2026").name == "guest"
 
 
+@pytest.mark.slow
 def test_empty_long_polls_are_limited_per_token_and_the_sdk_waits_them_out(api_with):
     api = api_with(CINCH_LIMIT_EMPTY_POLLS="3/2second")
     token, other = api.register("busy"), api.register("calm")

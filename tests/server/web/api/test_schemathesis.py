@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from support.apiclient import ADMIN
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 OFF = "positive_data_acceptance"
 
