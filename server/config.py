@@ -28,6 +28,15 @@ LOCAL_REDIS = "redis://127.0.0.1:6379/0"
 REGISTRATION_POLICIES = ("open", "closed", "invite")
 
 
+def masked(url: str) -> str:
+    """A Redis URL as it may be shown or logged: its password (and user) replaced by ``***``."""
+    scheme, sep, rest = url.partition("://")
+    if not sep or "@" not in rest.split("/", 1)[0]:
+        return url
+    credentials, host = rest.split("@", 1)
+    return f"{scheme}://***@{host}"
+
+
 class ConfigError(ValueError):
     """A setting the arena cannot run with; the message names its environment variable."""
 

@@ -21,7 +21,7 @@ from rq import Queue
 
 from server.arena.store import Store
 from server.cli.errors import UsageError
-from server.config import Config
+from server.config import Config, masked
 from workers.embedded import EmbeddedRedis
 from workers.jobs import queue_for
 from workers.local import LocalWorkers, live_workers, signals_deferred
@@ -62,7 +62,7 @@ def arena(config: Config, local_workers: int | None, plays: bool = True) -> Iter
             try:
                 redis.ping()
             except RedisConnectionError as exc:
-                raise UsageError(f"cannot reach Redis at REDIS_URL={url}: {exc}") from None
+                raise UsageError(f"cannot reach Redis at REDIS_URL={masked(url)}: {exc}") from None
         else:
             try:
                 url = stack.enter_context(EmbeddedRedis(config.home))
@@ -74,7 +74,8 @@ def arena(config: Config, local_workers: int | None, plays: bool = True) -> Iter
         workers = stack.enter_context(LocalWorkers(url, queue, count)) if count else None
         if plays and workers is None and not live_workers(q):
             print(
-                f"no worker is attached to {url} yet: start some with `REDIS_URL={url} cinch worker`", file=sys.stderr
+                f"no worker is attached to {masked(url)} yet: start some with `REDIS_URL={masked(url)} cinch worker`",
+                file=sys.stderr,
             )
         yield Arena(store, q, workers, url)
     finally:

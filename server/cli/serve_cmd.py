@@ -26,6 +26,7 @@ import sys
 import time
 
 from server.cli.connect import arena
+from server.config import masked
 from workers.local import ProcessGroup
 from workers.supervisor import supervisor_command
 
@@ -81,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
     with arena(config, args.workers) as a, ProcessGroup() as children:
         # the children build their own Config from these: the same settings, this Redis
         env = {**os.environ, **config.replace(redis_url=a.url, bind=bind).environ()}
-        print(f"serving http://{bind}/api/v1/docs with Redis {a.url}", flush=True)
+        print(f"serving http://{bind}/api/v1/docs with Redis {masked(a.url)}", flush=True)
         built = (config.docs_site / "index.html").is_file()
         print(f"docs site: http://{bind}/docs/" + ("" if built else " (not built yet: cinch docs build)"), flush=True)
         children.spawn("gunicorn", gunicorn_command(bind, args.processes, args.connections), env=env)

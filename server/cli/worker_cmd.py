@@ -11,6 +11,7 @@ import os
 import socket
 
 from server.cli.errors import UsageError
+from server.config import masked
 from workers import worker
 
 
@@ -25,4 +26,5 @@ def run(args: argparse.Namespace) -> int:
     if not url:
         raise UsageError("set REDIS_URL to the arena's Redis, e.g. REDIS_URL=redis://host:6379/0")
     name = args.name or f"{socket.gethostname()}-{os.getpid()}"
+    print(f"cinch worker {name}: queue {args.config.queue} on Redis {masked(url)}", flush=True)
     return worker.main(["--url", url, "--queue", args.config.queue, "--name", name])

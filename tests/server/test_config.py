@@ -70,3 +70,14 @@ def test_the_settings_page_is_the_generators_output():
     """docs/settings.md cannot drift from the fields: regenerate it with
     ``python -m server.config --markdown > docs/settings.md``."""
     assert (ROOT / "docs" / "settings.md").read_text(encoding="utf-8") == markdown()
+
+
+def test_a_redis_password_is_never_shown():
+    from server.config import masked
+
+    assert masked("rediss://:s3cret@redis.example:6380/0?ssl_ca_certs=/ca.pem") == (
+        "rediss://***@redis.example:6380/0?ssl_ca_certs=/ca.pem"
+    )
+    assert masked("redis://user:pw@host/1") == "redis://***@host/1"
+    assert masked("redis://127.0.0.1:6379/0") == "redis://127.0.0.1:6379/0"
+    assert masked("unix:///tmp/redis.sock") == "unix:///tmp/redis.sock"
