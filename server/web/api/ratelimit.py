@@ -8,7 +8,8 @@ which limit was hit, with ``Retry-After`` (the SDK waits it out):
   the limit becomes a 429. Only the refusals count, so a bot with a good token is never
   locked out by a neighbour behind the same address sending a wrong one.
 * registrations per client address (``CINCH_LIMIT_REGISTRATIONS``): every
-  ``POST /bots`` counts, refused ones too, so a flood is cut short whatever it sends.
+  ``POST /bots`` counts, refused ones too, so a flood is cut short whatever it sends;
+  the admin's own are exempt, so a flood from its address never locks the admin out.
 * empty long-polls per token (``CINCH_LIMIT_EMPTY_POLLS``): a ``/decisions/next`` that
   finds nothing (204) counts; one that brings a decision does not, so a bot in fast
   play is never slowed, while a client polling in a busy loop (``wait=0``) is.

@@ -66,6 +66,8 @@ def test_a_registration_flood_is_cut_short(api_with):
     refused = api.call("POST", "/api/v1/bots", json={"name": "flood9"})
     assert_too_many(refused, "too many registrations from this address")
     assert api.call("GET", "/api/v1/bots/flood9").status_code == 404  # nothing changed
+    admin = api.call("POST", "/api/v1/bots", ADMIN, json={"name": "by-the-admin"})
+    assert admin.status_code == 201, "the admin is never rate-limited by other clients at its address"
 
 
 def test_closed_registration_says_how_to_register(api_with):
