@@ -148,9 +148,6 @@ class Config:
         "Unset: site/ under CINCH_HOME, beside the arena it documents, whatever the working directory.",
         shown="CINCH_HOME/site",
     )
-    bot_token: str | None = setting(
-        "CINCH_TOKEN", None, "A remote bot's token, the default of `cinch bot rotate --token`."
-    )
 
     # ------------------------------------------------------------------ building
     @classmethod
@@ -256,6 +253,9 @@ def markdown() -> str:
         "Every process of the arena reads these environment variables once, at start-up, into one",
         "`server.config.Config`, and refuses to start on a bad value with a message naming the variable.",
         "An empty value counts as unset. This page is generated: `python -m server.config --markdown > docs/settings.md`.",
+        "",
+        "A bot's side reads its own: `CINCH_SERVER` and `CINCH_TOKEN` (the SDK, `cinch bot run`), and",
+        "`CINCH_ADMIN_TOKEN` for `cinch remote` commands that need the admin.",
         "",
         "| Variable | Default | Why |",
         "| --- | --- | --- |",

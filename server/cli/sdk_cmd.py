@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import functools
 import json
+import os
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -28,7 +29,6 @@ from tqdm import tqdm
 
 import sdk
 from sdk.launch import add_run_arguments, add_server_argument, run_from_args, summary
-from server.config import Config, ConfigError
 
 
 def _clean(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
@@ -51,7 +51,7 @@ def _client(args: argparse.Namespace, token: str | None = None, admin: bool = Fa
 
 def admin_token(args: argparse.Namespace) -> str | None:
     """``--admin-token``, else the configured one (``$CINCH_ADMIN_TOKEN``)."""
-    return getattr(args, "admin_token", None) or args.config.admin_token
+    return getattr(args, "admin_token", None) or client_setting("CINCH_ADMIN_TOKEN")
 
 
 def _admin_argument(parser: argparse.ArgumentParser) -> None:
@@ -216,7 +216,7 @@ def run_list(args: argparse.Namespace) -> int:
 
 @_clean
 def run_rotate(args: argparse.Namespace) -> int:
-    token = args.token or args.config.bot_token
+    token = args.token or client_setting("CINCH_TOKEN")
     if not token and not admin_token(args):
         raise sdk.SdkError("give the bot's current --token or the --admin-token")
     issued = _client(args, token=token, admin=True).rotate_token(args.name)
@@ -450,16 +450,18 @@ def run_ratings(args: argparse.Namespace) -> int:
     return 0
 
 
+def client_setting(name: str) -> str | None:
+    """A client's own setting from its environment (``CINCH_TOKEN``, ``CINCH_ADMIN_TOKEN``): the
+    client side reads them itself, as the SDK does, rather than the arena's ``server.config``,
+    which these commands may not import (they are the SDK's, on a machine with no server)."""
+    return os.environ.get(name) or None
+
+
 def main(argv: list[str] | None = None) -> int:
     """These subcommands alone (``python -m server.cli.sdk_cmd``), as ``cinch`` runs them."""
     parser = argparse.ArgumentParser(prog="cinch", description="The Cinch arena over its REST API.")
     register(parser.add_subparsers(dest="command", required=True, metavar="COMMAND"))
     args = parser.parse_args(argv)
-    try:
-        args.config = Config.from_env()
-    except ConfigError as exc:
-        print(f"cinch {args.command}: {exc}", file=sys.stderr)
-        return 2
     try:
         return args.run(args)
     except KeyboardInterrupt:
