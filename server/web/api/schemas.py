@@ -781,7 +781,7 @@ class TableCreateSchema(ma.Schema):
     )
     seed = fields.Integer(strict=True, load_default=1, validate=validate.Range(min=0))
     limits = fields.Nested(LimitsSchema, load_default=dict)
-    practice = fields.Boolean(
+    practice = StrictBool(
         load_default=False,
         metadata={
             "description": (

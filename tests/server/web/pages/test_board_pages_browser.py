@@ -102,7 +102,7 @@ def test_a_field_boards_rooms_step_together_through_each_rooms_own_tricks(api, r
     created = api.call("POST", "/api/v1/tournaments", ADMIN, json=body)
     assert created.status_code == 201, created.text
     tid = created.json()["id"]
-    assert wait_finished(api, tid, timeout=300), "tournament did not finish"
+    assert wait_finished(api, tid), "tournament did not finish"
     (match,) = api.call("GET", f"/api/v1/tournaments/{tid}/matches").json()
     record = api.call("GET", f"/api/v1/matches/{match['id']}/boards/1").json()
     expected = [
