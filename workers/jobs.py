@@ -27,6 +27,7 @@ from rq.serializers import JSONSerializer
 from server.arena.formats import kind_of
 from server.arena.formats.base import PlayContext
 from server.arena.match_sprt import decide
+from server.arena.order import play_order
 from server.arena.progressive import bot_of
 from server.arena.settings import CLAIM_MS, HEARTBEAT_SECONDS, JOB_TIMEOUT
 from server.arena.store import Store
@@ -108,7 +109,7 @@ def play_chunk_with(
     ``queue``, enqueues its tables at once (else the supervisor's next pass does).
 
     The job first claims every board of its range that is not stored or being played,
-    then plays them: a two-room match with its rooms interleaved (``play_pairs``), a
+    then plays them in the match's order (``server.arena.order``): a two-room match with its rooms interleaved (``play_pairs``), a
     match of k entrants in every room of its seating plan (``play_boards``: each board's
     record carries every entrant's board score; no luck measured), a blind-movement match
     one room per board against the shared par room.
@@ -128,8 +129,8 @@ def play_chunk_with(
     halted = Halted(store, match["tournament"], should_stop, mid)
     with Heartbeat(store, job_id) as beat:
         claimed: list[int] = []
-        for number in range(first, last + 1):
-            if number in done or should_stop():
+        for number in play_order(store.secret(), match):  # board order, or the match's secret one
+            if not first <= number <= last or number in done or should_stop():
                 continue
             verdict = store.claim_board(match["tournament"], mid, number, job_id, CLAIM_MS)
             if verdict == "stop":  # cancelled or interrupted: play nothing

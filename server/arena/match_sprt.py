@@ -3,7 +3,9 @@ and deciding a match of an SPRT tournament.
 
 A tournament with ``sprt`` tests each two-room match on its own: X's mean per board
 against ``delta0`` (H0) and ``delta1`` (H1), at most the tournament's ``boards``. The test
-walks X's scores in board order, so its answer depends only on the stored scores: every
+walks X's scores in the order the match plays its boards (``server.arena.order``: board
+order, or a secret one with a remote entrant), so its answer depends only on the stored
+scores and the arena's secret: every
 process that looks (the job that stored a pair, the supervisor, the API) finds the same
 decision at the same board, and a match cannot be decided two ways. Once it decides,
 the match is complete with the boards it has (``Store.complete_match``): no board of it
@@ -13,8 +15,10 @@ is claimed or stored afterwards, so the ratings and results use exactly those bo
 from __future__ import annotations
 
 from dataclasses import asdict
+from itertools import takewhile
 from typing import Any
 
+from server.arena.order import play_order
 from server.arena.sequential import Sprt, SprtResult, run
 from server.arena.stats import corrected
 from server.arena.store import Store
@@ -30,24 +34,20 @@ def match_test(match: dict[str, Any]) -> Sprt | None:
     return Sprt(**settings, max_boards=match["last"] - match["first"] + 1)
 
 
-def sprt_scores(store: Store, mid: str, first: int | None = None) -> list[float]:
+def sprt_scores(store: Store, mid: str) -> list[float]:
     """The scores the test reads: X's luck-corrected scores (``server.arena.stats.corrected``)
-    on boards ``first`` (default the match's first), first + 1, ... up to the first board
-    not stored yet. The one place that says which scores the test uses: corrected, for
-    the same expectation with less noise (a board stored before the luck was measured
-    counts as luck 0, i.e. raw)."""
+    on the match's boards in play order, up to the first one not stored yet. The one place
+    that says which scores the test uses: corrected, for the same expectation with less
+    noise (a board stored before the luck was measured counts as luck 0, i.e. raw)."""
     scores, lucks = store.scores(mid), store.lucks(mid)
-    board = store.match(mid)["first"] if first is None else first
-    boards: list[int] = []
-    while board + len(boards) in scores:
-        boards.append(board + len(boards))
+    boards = list(takewhile(scores.__contains__, play_order(store.secret(), store.match(mid))))
     return corrected([scores[b] for b in boards], [lucks.get(b, 0.0) for b in boards])
 
 
 def sprt_result(store: Store, match: dict[str, Any]) -> SprtResult | None:
     """Where the match's test stands on the boards stored so far (None without a test)."""
     test = match_test(match)
-    return None if test is None else run(sprt_scores(store, match["id"], match["first"]), test)
+    return None if test is None else run(sprt_scores(store, match["id"]), test)
 
 
 def sprt_summary(store: Store, match: dict[str, Any]) -> dict[str, Any] | None:

@@ -14,7 +14,7 @@ A tournament is a list of duplicate matches on the same boards. Formats:
   individual ``bots`` at tables of four, four boards a round, the winning pair of a
   table moving up and the partners dividing; each table of a round is one 4-board match
   (``kind: "progressive"``, one room a board) and the next round's tables are added once
-  a round is complete (``advance``). Its results are not rated (``after_match_progress``);
+  a round is complete (``advance``). Its results are not rated (``MatchKind.rated``);
 * ``blind``: the blind movement. Every one of ``bots`` plays every board once, against a
   built-in reference bot, and is scored against the reference pair's own result on the
   same cards (``server.arena.duplicate.play_blind_board``); entrants are compared with each other
@@ -116,6 +116,8 @@ def validate(request: dict[str, Any], roster: Roster) -> Spec:
     whole(spec, "first", 1)
     whole(spec, "boards", 1)
     _sprt(spec, fmt, "chunk" in request)
+    if spec["secret_order"] and "chunk" not in request:
+        spec["chunk"] = spec["boards"]  # one job a match: the whole of it in one secret order (server.arena.order)
     whole(spec, "chunk", 1)
     whole(spec, "seed", 0)
     limits = spec["limits"]
@@ -186,7 +188,10 @@ def table_shape(ruleset: str, options: Any) -> tuple[int, int]:
 
 
 def _deals(spec: Spec, roster: Roster) -> None:
+    """The deal set, and whether the matches hide the order of their boards
+    (``server.arena.order``): both because of the remote entrants."""
     remote = [n for n in entrants(spec) if roster[n]["kind"] != "builtin"]
+    spec["secret_order"] = bool(remote)
     if spec["deals"] is None:
         spec["deals"] = SECRET if remote else public_deals(*table_shape(spec["ruleset"], spec["options"]))
     if not isinstance(spec["deals"], str) or not spec["deals"]:
@@ -324,16 +329,23 @@ def rate(store: Store, comparison: dict[str, Any], scores: dict[int, int | float
 
 def rate_tournament_end(store: Store, tid: str) -> int:
     """Follow-ups once every match of a tournament is complete, just before it is marked
-    finished: the format's comparisons across matches enter the ratings (a blind
-    movement's entrant pairs; their matches against the reference entered one by one).
-    Idempotent, like every rating."""
-    return sum(rate(store, c, d) for c, d in format_of(store.tournament(tid)).cross_comparisons(store, tid))
+    finished: every match's comparisons, then the format's comparisons across matches (a
+    blind movement's entrant pairs), enter the ratings. Idempotent, like every rating.
+
+    Not sooner: the matches of a tournament play the same boards, so a rating that moved
+    when one match completed would tell the bots still playing those boards elsewhere how
+    they went (docs/fair-play.md#one-visibility-rule). A tournament that never finishes
+    (cancelled, failed) adds nothing to the ratings."""
+    spec = store.tournament(tid)
+    complete = store.complete_matches(tid)
+    moved = sum(rate_match(store, store.match(mid)) for mid in store.match_ids(tid) if mid in complete)
+    return moved + sum(rate(store, c, d) for c, d in format_of(spec).cross_comparisons(store, tid))
 
 
 def after_match_progress(store: Store, match: dict[str, Any]) -> bool:
     """Follow-ups once a match is complete (every board stored, or its sequential test
-    decided: ``match_sprt.decide``): its rating (if its kind is rated), then the
-    tournament's results.
+    decided: ``match_sprt.decide``): its successors (Progressive's next round), then, when
+    it was the last, the tournament's ratings and results (``finish_if_complete``).
 
     Idempotent, and called after every chunk and by the supervisor, so a job that
     crashed between storing the last board pair and these follow-ups has them done by
@@ -343,7 +355,6 @@ def after_match_progress(store: Store, match: dict[str, Any]) -> bool:
     if mid not in store.complete_matches(tid) and not decide(store, match):
         return False
     kind_of(match).successors(store, match)  # seated once, whoever comes first (the job also enqueues them)
-    rate_match(store, match)
     return finish_if_complete(store, tid)
 
 
@@ -356,7 +367,7 @@ def rate_match(store: Store, match: Match) -> bool:
 
 def rebuild_ratings(store: Store, rulesets: Iterable[str] | None = None) -> dict[str, int]:
     """Recompute ratings from the stored board pairs alone: the records of every complete
-    match of every tournament (and a finished blind movement's entrant pairs) are made
+    match of every finished tournament (and a blind movement's entrant pairs) are made
     again and replayed in canonical order, as if each had just completed; a record that
     was stored keeps its time. For an upgrade that changes how evidence is named or
     stored, and for ratings written by the incremental updates of older versions.
@@ -364,6 +375,9 @@ def rebuild_ratings(store: Store, rulesets: Iterable[str] | None = None) -> dict
     chosen = set(rulesets) if rulesets is not None else None
     steps: list[Comparison] = []
     for tid in store.tournament_ids():
+        spec = store.tournament(tid)
+        if spec["status"] != "finished":
+            continue  # rated when it finishes (rate_tournament_end), never before
         complete = store.complete_matches(tid)
         for mid in store.match_ids(tid):
             if mid in complete:
@@ -371,9 +385,7 @@ def rebuild_ratings(store: Store, rulesets: Iterable[str] | None = None) -> dict
                 kind = kind_of(match)
                 if kind.rated:
                     steps += kind.comparisons(store, match)
-        spec = store.tournament(tid)
-        if spec["status"] == "finished":
-            steps += format_of(spec).cross_comparisons(store, tid)
+        steps += format_of(spec).cross_comparisons(store, tid)
     names = {c["ruleset"] for c, _ in steps} | set(store.rating_rulesets())
     counted = {}
     now = time.time()

@@ -350,9 +350,9 @@ def run_sprt(a: Arena, args: argparse.Namespace, deals: DealSet, spec: dict[str,
 
 
 def result_of(store: Store, mid: str, args: argparse.Namespace, test: Sprt) -> SprtResult:
-    """The test on match ``mid``'s boards stored so far from ``args.first`` on, from X's side."""
+    """The test on match ``mid``'s boards stored so far, from X's side."""
     sign = 1 if store.match(mid)["x"] == args.x else -1
-    return sequential.run([sign * score for score in sprt_scores(store, mid, args.first)], test)
+    return sequential.run([sign * score for score in sprt_scores(store, mid)], test)
 
 
 def verdict(args: argparse.Namespace, test: Sprt, decision: str | None) -> str:

@@ -16,8 +16,11 @@ can mount on duplicate play (issue 11):
   opponents' hands: they are the ones it held before.
 
 It tells rooms apart by their bidding: a room starts at a bid decision in which its own
-side has not bid yet; the tests give it one room at a time. After every room it writes
-its findings to the JSON file named by ``MEMORY_ATTACK_REPORT``.
+side has not bid yet (its own seat alone with ``MEMORY_ATTACK_SOLO=1``, for Progressive,
+where its partner is another entrant); the tests give it one room at a time. After every
+room it writes its findings to the JSON file named by ``MEMORY_ATTACK_REPORT``, with the
+hands of every room in the order it met them (``sequence``), so that a test can measure
+what the order tells once the seed is revealed.
 
     python tests/support/memory_attack.py --server URL --token TOKEN
 """
@@ -71,8 +74,8 @@ class Room:
     def hands(self) -> frozenset[str]:
         return frozenset().union(*self.dealt.values())
 
-    def complete(self) -> bool:
-        return len(self.dealt) == 2
+    def complete(self, seats: int) -> bool:
+        return len(self.dealt) == seats
 
 
 class MemoryAttackBot(sdk.Bot):
@@ -84,13 +87,14 @@ class MemoryAttackBot(sdk.Bot):
         self.current: Room | None = None
         self.found: list[str] = []  # hands found in a published set
         self.links: list[int] = []  # rooms linked to an earlier room (their positions)
+        self.solo = os.environ.get("MEMORY_ATTACK_SOLO") == "1"
 
     def act(self, obs):
         self.observe(obs)
         return obs.random_action(self.rng)
 
     def observe(self, obs) -> None:
-        mine = {obs.seat, obs.partner}
+        mine = {obs.seat} if self.solo else {obs.seat, obs.partner}
         if obs.phase == "bidding" and not any(b["seat"] in mine for b in obs.bids):
             self.close_room()
             self.current = Room()
@@ -110,7 +114,7 @@ class MemoryAttackBot(sdk.Bot):
 
     def close_room(self) -> None:
         room, self.current = self.current, None
-        if room is None or not room.complete():
+        if room is None or not room.complete(1 if self.solo else 2):
             return
         if any(self.linked(room, earlier) for earlier in self.rooms):
             self.links.append(len(self.rooms))
@@ -132,6 +136,7 @@ class MemoryAttackBot(sdk.Bot):
             "found": len(self.found),
             "hands": 2 * len(self.rooms),
             "examples": self.found[:5],
+            "sequence": [[sorted(hand) for hand in room.dealt.values()] for room in self.rooms],
         }
         tmp = self.report.with_suffix(".tmp")
         tmp.write_text(json.dumps(data))

@@ -68,3 +68,36 @@ def test_a_job_notices_between_rooms_that_its_tournament_was_cancelled(store, mo
     time.sleep(0.1)
     assert halted() and not store.is_live(tid)
     assert jobs.Halted(store, tid, lambda: True)(), "a stopping worker halts at once"
+
+
+def test_a_blind_job_plays_its_par_rooms_before_the_entrants_first_decision(store):
+    """Played before each board's own room, a par room would delay the entrant's first
+    decision on exactly the boards it is the first to meet: a timing tell."""
+    from server.arena.formats import kind_of
+    from server.arena.formats.base import PlayContext
+    from server.engine import make_ruleset
+    from workers import luck
+    from workers.bots import make_bot
+
+    deals = dealsets.generate("par-first", 6)
+    store.put_dealset(deals)
+    roster = registry.builtin_roster(["random", "rule"])
+    spec = validate({"bots": ["random"], "format": "blind", "boards": 6, "deals": deals.name}, roster)
+    tid = store.create_tournament(spec, plan_matches(spec), "test", 60_000)
+    match = store.match(store.match_ids(tid)[0])
+    pars_at_first_decision = []
+
+    class Entrant:
+        def __init__(self):
+            self.bot = make_bot("random", 1)
+
+        def decide(self, view):
+            if not pars_at_first_decision:
+                pars_at_first_decision.append([store.par_room(tid, n) is not None for n in range(1, 7)])
+            return self.bot.decide(view)
+
+    agents = {"random": Entrant(), "rule": make_bot("rule", 1)}
+    ctx = PlayContext(store, make_ruleset("american62"), match, agents.__getitem__, lambda: False, luck)
+    records = list(kind_of(match).play(ctx, [(n, deals.board(n)) for n in (4, 1, 6, 2, 5, 3)]))
+    assert [r["board"] for r in records] == [4, 1, 6, 2, 5, 3], "in the order given"
+    assert pars_at_first_decision == [[True] * 6]

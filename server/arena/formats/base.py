@@ -81,7 +81,8 @@ def table_description(spec: Spec) -> str:
 
 def common(spec: Spec) -> dict[str, Any]:
     """What every match of a tournament shares."""
-    return {k: spec[k] for k in ("ruleset", "options", "deals", "seed", "limits")}
+    shared = {k: spec[k] for k in ("ruleset", "options", "deals", "seed", "limits")}
+    return {**shared, "secret_order": spec.get("secret_order", False)}
 
 
 class Luck(Protocol):

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from itertools import combinations
 from typing import Any
 
+from server.arena.agent import Agent
 from server.arena.duplicate import entrant_side, play_blind_board, play_par_room, units_of
 from server.arena.formats.base import (
     Comparison,
@@ -48,22 +49,33 @@ class BlindKind(MatchKind):
     against = "the par room: the references' own net at the entrant's unit on the same cards"
 
     def play(self, ctx: PlayContext, boards: list[tuple[int, Board]]) -> Iterator[Record]:
-        store, rules, match = ctx.store, ctx.rules, ctx.match
+        """The par rooms the job's boards still lack are played first, all of them: played
+        before each board's own room, they would delay the entrant's first decision on
+        exactly the boards it is the first to meet (docs/fair-play.md#no-order-to-read)."""
+        rules, match = ctx.rules, ctx.match
         entrant, reference = ctx.seated()
+        pars = {number: self._par(ctx, reference, number, board) for number, board in boards if not ctx.halted()}
         for number, board in boards:
-            if ctx.halted():
+            if ctx.halted() or number not in pars:
                 return
-            par = store.par_room(match["tournament"], number)
-            if par is None:
-                played = play_par_room(rules, board, number, reference, match["id"])
-                par = store.put_par_room(match["tournament"], number, ctx.luck.with_luck(rules, board, played))
-            if "luck" not in par:  # stored before the luck was measured
-                par = ctx.luck.with_luck(rules, board, par)
+            par = pars[number]
             side = entrant_side(rules, number, match["index"])
             record = play_blind_board(rules, board, number, entrant, reference, side, par, match["id"])
             room = ctx.luck.with_luck(rules, board, record["rooms"][0])
             first = side == units_of(rules)[0][0]
             yield {**record, "rooms": [room, par], "luck": ctx.luck.blind_luck(room, par, first)}
+
+    @staticmethod
+    def _par(ctx: PlayContext, reference: Agent, number: int, board: Board) -> Record:
+        """Board ``number``'s par room: stored by whichever job needed it first."""
+        store, rules, tid = ctx.store, ctx.rules, ctx.match["tournament"]
+        par = store.par_room(tid, number)
+        if par is None:
+            played = play_par_room(rules, board, number, reference, ctx.match["id"])
+            par = store.put_par_room(tid, number, ctx.luck.with_luck(rules, board, played))
+        if "luck" not in par:  # stored before the luck was measured
+            par = ctx.luck.with_luck(rules, board, par)
+        return par
 
     def seatings(self, match: Match, record: Record) -> list[dict[str, str]]:
         units = list(record["rooms"][1]["result"]["delta"])

@@ -64,6 +64,21 @@ def test_followups_rate_once_and_finish_once(store):
     assert store.results(tid) == results(store, tid)
 
 
+def test_no_rating_moves_before_the_tournament_finishes(store):
+    """The matches of a round robin play the same boards: a rating moved by the first match
+    to complete would tell the others how it went on boards they still play."""
+    tid, _ = _tournament(store, boards=2, bots=("random", "rule", "x"))
+    first, *rest = [store.match(mid) for mid in store.match_ids(tid)]
+    store.record_pairs(first, [_record(1, 4), _record(2, 6)])
+    assert not after_match_progress(store, first)
+    assert store.ratings("american62") == {} and rebuild_ratings(store) == {}
+    for match in rest:
+        store.record_pairs(match, [_record(1, 1), _record(2, -3)])
+        after_match_progress(store, match)
+    assert store.tournament(tid)["status"] == "finished"
+    assert {b: r["matches"] for b, r in store.ratings("american62").items()} == {"random": 2, "rule": 2, "x": 2}
+
+
 def test_ratings_count_each_board_pair_once_however_many_tournaments_replay_it(store):
     _, first = _tournament(store, boards=4)
     store.record_pairs(first, [_record(n, 10) for n in (1, 2, 3, 4)])
