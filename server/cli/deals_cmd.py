@@ -1,5 +1,6 @@
 """``cinch deals``: generate and verify reproducible deal-set files, and check a secret
-set's revealed seed against its commitment (and, on a server, against the boards played)."""
+set's revealed seed against its commitment (and, on a server, against the boards played
+and their play: ``server.cli.verify_served``)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from server.arena import dealsets
+from server.cli import verify_served
 from server.cli.errors import UsageError
-from server.engine.boards import Board, BoardError
-from server.engine.cards import seats_for
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -44,18 +44,28 @@ def register(sub: argparse._SubParsersAction) -> None:
         "cinch deals verify --seed S --commitment C --boards N checks a secret set's revealed seed: "
         "sha256(S) must be C (and the rebuilt file's sha256 D, with --deals-sha256 D); with "
         "--server and --tournament, every finished board of every match of that tournament "
-        "must be the rebuilt set's board of that number.",
+        "must be the rebuilt set's board of that number, and every room's play must replay "
+        "(as cinch replay does) legally to its stored result; the table shape is the tournament's.",
     )
     ver.add_argument("deals", nargs="?", help="a deal-set file, or the name of a set in deals/")
     ver.add_argument("--seed", help="a secret set's revealed seed (the tournament's deals_seed once finished)")
     ver.add_argument("--commitment", metavar="SHA256", help="the published sha256 of the seed (seed_sha256)")
     ver.add_argument("--boards", type=int, help="the number of boards the commitment promises")
     ver.add_argument(
-        "--players", type=int, choices=range(2, 8), metavar="K", help="the seats of the committed set (default 4)"
+        "--players",
+        type=int,
+        choices=range(2, 8),
+        metavar="K",
+        help="the seats of the committed set (default 4; with --server, the tournament's)",
     )
-    ver.add_argument("--deck", type=int, choices=(52, 53), help="the committed set's pack (default 52; snoozer 53)")
+    ver.add_argument(
+        "--deck",
+        type=int,
+        choices=(52, 53),
+        help="the committed set's pack (default 52, snoozer 53; with --server, the tournament's)",
+    )
     ver.add_argument("--deals-sha256", metavar="SHA256", help="the published sha256 of the set's file (deals_sha256)")
-    ver.add_argument("--server", metavar="URL", help="a Cinch server, to check the boards it served")
+    ver.add_argument("--server", metavar="URL", help="a Cinch server, to check the boards it served and their play")
     ver.add_argument("--tournament", metavar="ID", help="the tournament to check on --server")
     ver.set_defaults(run=run_verify)
 
@@ -106,86 +116,47 @@ def run_verify_seed(args: argparse.Namespace) -> int:
         raise UsageError("--boards must be at least 1")
     if bool(args.server) != bool(args.tournament):
         raise UsageError("--server and --tournament go together")
-    committed: dict[str, Any] = {"seed_sha256": args.commitment, "boards": args.boards}
-    if args.players:
-        committed["players"] = args.players
-    if args.deck:
-        committed["deck"] = args.deck
-    if args.deals_sha256:
-        committed["deals_sha256"] = args.deals_sha256
+    if not args.server:
+        _reveal(args, {"players": args.players or 4, "deck": args.deck or 52}, OTHER_SHAPE)
+        return 0
+    with verify_served.connection(args.server) as client:
+        tournament = client.tournament(args.tournament)
+        rules = verify_served.tournament_rules(tournament)
+        shape = verify_served.shape_of(rules)
+        for flag, key in (("--players", "players"), ("--deck", "deck")):
+            given = getattr(args, key)
+            if given is not None and given != shape[key]:
+                raise UsageError(
+                    f"{flag} {given}, but tournament {tournament.id} is {rules.name} "
+                    f"at {shape['players']} players with a {shape['deck']}-card deck (leave --players and --deck out)"
+                )
+        deals = _reveal(args, shape, f"the table of tournament {tournament.id}, {rules.name}")
+        checked = verify_served.check_served(client, tournament, rules, deals)
+    print(
+        f"tournament {tournament.id}: {checked} finished boards checked, every room dealt the committed board "
+        "and every room's play legal and scored as stored"
+    )
+    return 0
+
+
+OTHER_SHAPE = "a set of another table shape needs --players and --deck, or --server and --tournament"
+
+
+def _reveal(args: argparse.Namespace, shape: dict[str, int], source: str) -> dealsets.DealSet:
+    """Rebuild the set ``--seed`` makes for ``shape``, check it against the commitment the
+    flags give and print what was checked; ``source`` says where the shape comes from,
+    for a sha256 that differs."""
+    committed: dict[str, Any] = {"seed_sha256": args.commitment, "boards": args.boards, **shape}
     try:
         deals = dealsets.check_reveal(args.seed, committed)
     except dealsets.DealSetError as exc:
         raise UsageError(str(exc)) from None
     digest = dealsets.sha256_text(dealsets.dumps(deals))
+    if args.deals_sha256 and digest != args.deals_sha256.lower():
+        raise UsageError(
+            f"the rebuilt set's sha256 is {digest}, --deals-sha256 says {args.deals_sha256} "
+            f"(rebuilt for {shape['players']} players and a {shape['deck']}-card deck: {source})"
+        )
     print(f"{deals.name}: {len(deals.boards)} boards rebuilt from the seed; sha256(seed) matches the commitment")
     print(f"sha256 {digest}" + (" (matches --deals-sha256)" if args.deals_sha256 else ""))
-    if args.server:
-        checked = check_served(args.server, args.tournament, deals)
-        print(f"tournament {args.tournament}: {checked} finished boards checked, every room dealt the committed board")
-    return 0
-
-
-def check_served(url: str, tid: str, deals: dealsets.DealSet) -> int:
-    """Fetch every finished board pair of every match of tournament ``tid`` and check
-    that each room present was dealt the rebuilt board of that number; returns how
-    many (match, board) pairs were checked. ``UsageError`` on any difference."""
-    import sdk  # the CLI's client side; imported here so the rest of the command needs no server
-
-    client = sdk.Client(url)
-    try:
-        tournament = client.tournament(tid)
-        _check_tournament_commitment(tournament.raw, deals)
-        matches = client.matches(tid)
-        checked = 0
-        for match in matches:
-            for n in range(tournament.first, tournament.first + tournament.boards):
-                try:
-                    record = client.board_pair(match.id, n).to_dict()
-                except sdk.ApiError as exc:
-                    if exc.status == 404:  # not finished everywhere yet: nothing served to check
-                        continue
-                    raise
-                if n > len(deals.boards):
-                    raise UsageError(
-                        f"match {match.id} played board {n}, but the set has only {len(deals.boards)} boards"
-                    )
-                _check_rooms(match.id, n, record, deals)
-                checked += 1
-    except sdk.SdkError as exc:
-        raise UsageError(f"{url}: {exc}") from None
-    if checked == 0:
-        print(f"tournament {tid}: no board is finished in every match yet; nothing to check")
-    return checked
-
-
-def _check_tournament_commitment(served: dict[str, Any], deals: dealsets.DealSet) -> None:
-    """When the server shows the tournament's commitment or seed, they must be this set's."""
-    ours = dealsets.commitment(deals)
-    theirs = served.get("commitment")
-    if theirs:
-        for key in ("name", "boards", "seed_sha256", "deals_sha256"):
-            if key in theirs and theirs[key] != ours[key]:
-                raise UsageError(f"the tournament's commitment has {key} {theirs[key]!r}, the seed gives {ours[key]!r}")
-    if served.get("deals_seed") not in (None, deals.seed):
-        raise UsageError("the tournament reveals a different seed from --seed")
-    if served.get("deals") not in (None, deals.name):
-        raise UsageError(f"the tournament is dealt from {served['deals']!r}, the seed makes {deals.name!r}")
-
-
-def _check_rooms(mid: str, n: int, record: dict[str, Any], deals: dealsets.DealSet) -> None:
-    """Every room of board ``n``'s served record was dealt board ``n`` of ``deals``."""
-    expected = deals.board(n)
-    rooms = record.get("rooms")
-    if not isinstance(rooms, list) or not rooms:
-        raise UsageError(f"match {mid} board {n}: the served record has no rooms")
-    for index, room in enumerate(rooms, 1):
-        served = room.get("board") if isinstance(room, dict) else None
-        try:
-            board = Board.from_dict(served, seats_for(deals.players), deals.deck)
-        except BoardError as exc:
-            raise UsageError(f"match {mid} board {n} room {index}: the served board is not valid ({exc})") from None
-        if board != expected:
-            raise UsageError(
-                f"match {mid} board {n} room {index}: the served board differs from board {n} of the committed set"
-            )
+    return deals

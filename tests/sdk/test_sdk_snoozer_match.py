@@ -73,6 +73,7 @@ def test_a_snoozer_match_of_five_entrants_two_of_them_remote_sdk_bots(
     t = admin.tournament(created)
     commitment = store.tournament(created)["commitment"]
     assert t.format == "round_robin" and commitment["players"] == 5 and commitment["deck"] == 53
+    assert t.commitment == commitment  # served whole: the set's shape too
     finished = admin.wait_for_tournament(created, poll=0.25, timeout=240)
     assert finished.is_finished and finished.pairs_done == finished.pairs_total == BOARDS
     check_no_decision_missed(admin, created)
@@ -98,10 +99,6 @@ def test_a_snoozer_match_of_five_entrants_two_of_them_remote_sdk_bots(
         commitment["seed_sha256"],
         "--boards",
         str(BOARDS),
-        "--players",
-        "5",
-        "--deck",
-        "53",
         "--server",
         server.url,
         "--tournament",

@@ -408,6 +408,10 @@ class CommitmentSchema(ma.Schema):
     boards = fields.Integer(required=True, metadata={"description": "boards in the set"})
     seed_sha256 = fields.String(required=True, metadata={"description": "sha256 of the seed (UTF-8), hex"})
     deals_sha256 = fields.String(required=True, metadata={"description": "sha256 of the set's JSON Lines file, hex"})
+    players = fields.Integer(
+        metadata={"description": "the seats the set is dealt for, when not 4 (its file's header says the same)"}
+    )
+    deck = fields.Integer(metadata={"description": "the cards in its pack, when not 52: 53 for snoozer's joker"})
 
 
 class TournamentSchema(ma.Schema):
