@@ -10,7 +10,8 @@ refused when the tournament is no longer live (cancelled, interrupted, failed), 
 job also looks between rooms (``Halted``), so a stopped tournament's jobs end after the
 room in play whoever's worker holds them; two jobs never play the same board at once. While it runs, a job renews its claim and its
 heartbeat every few seconds from a helper thread; the supervisor (``workers.supervisor``)
-takes a missing heartbeat as a dead job and enqueues its boards again.
+takes a missing heartbeat, when no live worker runs the job either, as a dead job and
+enqueues its boards again.
 """
 
 from __future__ import annotations

@@ -3,12 +3,28 @@
 RQ alone finds a dead ``SimpleWorker``'s job only after the job's timeout and a
 maintenance pass (half an hour by default), and a job lost with a Redis write is never
 found. So every live tournament has a supervisor that checks, every couple of seconds,
-which of its boards are covered: by a job still queued, by a job whose heartbeat is
-alive, or by a claim on the board itself. Whatever is not covered is enqueued again (at
-most ``CLAIM_MS`` plus one pass after a worker dies). It also does the follow-ups of
-complete matches (ratings, results) that a crashed job may have left, decides an SPRT
-tournament's matches whose test a crashed job left undecided (cancelling their queued
-jobs), and marks a tournament failed when its jobs keep failing with no progress.
+which of its boards are covered: by a job that a live worker holds, by a job whose
+heartbeat is alive, or by a claim on the board itself. Whatever is not covered is
+enqueued again. It also does the follow-ups of complete matches (ratings, results) that
+a crashed job may have left, decides an SPRT tournament's matches whose test a crashed
+job left undecided (cancelling their queued jobs), and marks a tournament failed when its
+jobs keep failing with no progress.
+
+A job is held while it is in the queue, in RQ's intermediate queue (a worker took it and
+has not started it), or is the current job of a worker in RQ's registry, which lists an
+arena worker only while it beats (``workers.worker``). A job is lost only when its worker
+is gone, never for starting late or for a heartbeat delayed by load while its worker
+beats:
+
+* a worker killed while running a job: once both its heartbeat and its registration
+  lapse, at most ``CLAIM_MS`` plus one pass after it died;
+* a worker killed between taking a job and starting it: RQ records no owner for that
+  moment, so the job is lost once it has sat in the intermediate queue for ``CLAIM_MS``
+  (a live worker leaves it there for a few Redis commands);
+* a job lost with a Redis write (queued, yet in neither queue): at the next pass.
+
+Boards claimed by a job that was taken for lost but runs after all are not played twice:
+the replacement and the late job claim each board, and only one claim succeeds.
 
 A ``cinch tournament`` command supervises its own tournament (``workers.driver.watch``).
 Tournaments created through the API belong to the service: ``python -m
@@ -26,14 +42,15 @@ import socket
 import sys
 import threading
 from datetime import UTC, datetime
+from typing import NamedTuple
 
 from redis import Redis
 from redis.exceptions import RedisError
-from rq import Queue
+from rq import Queue, Worker
 from rq.job import Job, JobStatus
 
 from server.arena.match_sprt import decide
-from server.arena.settings import JOB_GRACE_SECONDS, LEASE_MS, MAX_FAILURES, SUPERVISE_SECONDS
+from server.arena.settings import CLAIM_MS, LEASE_MS, MAX_FAILURES, SUPERVISE_SECONDS
 from server.arena.store import ACTIVE, Store
 from server.arena.tournaments import after_match_progress, chunks, finish_if_complete
 from server.config import Config
@@ -46,13 +63,43 @@ SERVICE = "service"
 """The driver of tournaments created through the API."""
 
 
-def _recently_started(job: Job) -> bool:
-    started = job.started_at
-    if started is None:
-        return False
-    if started.tzinfo is None:
-        started = started.replace(tzinfo=UTC)
-    return (datetime.now(UTC) - started).total_seconds() < JOB_GRACE_SECONDS
+class Holders(NamedTuple):
+    """Where RQ has a tournament's jobs, read in the order a job moves (see ``covered_boards``)."""
+
+    queued: set[str]  # in the queue
+    taken: set[str]  # in RQ's intermediate queue: a worker took it and has not started it
+    running: set[str]  # the current jobs of the workers alive (``workers.worker``)
+
+    @classmethod
+    def read(cls, queue: Queue) -> Holders:
+        queued = set(queue.get_job_ids())
+        taken = set(queue.intermediate_queue.get_job_ids())
+        workers = Worker.all(queue=queue)
+        return cls(queued, taken, {e.job_id for w in workers for e in w.get_current_executions()})
+
+
+def _taken_long_ago(queue: Queue, job_id: str) -> bool:
+    """Whether the job has sat in RQ's intermediate queue for ``CLAIM_MS``, timed from the
+    first pass that saw it there (RQ's own mark, which its clean-up reads too). A live
+    worker moves it on within a few Redis commands; no RQ record says which worker took it,
+    so this is the only sign that one died between taking and starting it."""
+    taken = queue.intermediate_queue
+    taken.set_first_seen(job_id)
+    first = taken.get_first_seen(job_id)
+    return first is not None and (datetime.now(UTC) - first).total_seconds() * 1000 >= CLAIM_MS
+
+
+def _held(queue: Queue, job_id: str, status: JobStatus | None, holders: Holders) -> bool:
+    """Whether a live worker has (or will take) the job, by RQ's records alone."""
+    if status == JobStatus.QUEUED:
+        return (
+            job_id in holders.queued
+            or job_id in holders.running
+            or (job_id in holders.taken and not _taken_long_ago(queue, job_id))
+        )
+    if status == JobStatus.STARTED:
+        return job_id in holders.running
+    return status in WAITING
 
 
 def _last_error(job: Job) -> str:
@@ -61,35 +108,62 @@ def _last_error(job: Job) -> str:
     return text.strip().splitlines()[-1][:300]
 
 
+def _lost(tid: str, job_id: str, status: JobStatus | None, holders: Holders) -> None:
+    if status == JobStatus.QUEUED and job_id in holders.taken:
+        log.warning(
+            "tournament %s: job %s was taken by a worker that died before starting it; its boards go to another",
+            tid,
+            job_id,
+        )
+    elif status == JobStatus.QUEUED:
+        log.warning(
+            "tournament %s: job %s is queued nowhere (lost with a Redis write); its boards go to another", tid, job_id
+        )
+    elif status == JobStatus.STARTED:
+        log.warning(
+            "tournament %s: job %s lost its worker (no heartbeat, no live worker runs it); its boards go to another",
+            tid,
+            job_id,
+        )
+
+
 def covered_boards(store: Store, queue: Queue, tid: str) -> dict[str, set[int]]:
     """Boards of each match that a queued or live job will play; forgets ended jobs and
     counts failed ones (marking the tournament failed after too many in a row). A queued
-    job of a complete match (decided by its sequential test) is cancelled."""
+    job of a complete match (decided by its sequential test) is cancelled.
+
+    A job is lost only when no live worker holds it: neither its heartbeat nor RQ's records
+    (queue, intermediate queue, the live workers' current jobs) place it, however late it
+    starts. Those records are read after the jobs' statuses, in the order a job moves
+    through them, so a job moving on during the pass is seen in a later place, never in
+    none; one that seems held nowhere is looked up again, and if its status changed
+    meanwhile it is left to the next pass."""
     ids = store.jobs(tid)
+    jobs = fetch_jobs(store, ids)
     beating = store.jobs_alive(ids)
-    in_queue = set(queue.get_job_ids())
+    holders = Holders.read(queue)
     complete = store.complete_matches(tid)
+    status = {j: job.get_status(refresh=False) if job is not None else None for j, job in zip(ids, jobs)}
+    held = {j for j in ids if j in beating or _held(queue, j, status[j], holders)}
+    suspects = [j for j in ids if j not in held and status[j] in (JobStatus.QUEUED, JobStatus.STARTED)]
+    held |= {
+        j for j, job in zip(suspects, fetch_jobs(store, suspects)) if job and job.get_status(refresh=False) != status[j]
+    }
     covered: dict[str, set[int]] = {}
     ended: list[str] = []
     failed: list[Job] = []
-    for job_id, job in zip(ids, fetch_jobs(store, ids)):
-        status = job.get_status(refresh=False) if job is not None else None
-        if job is not None and status in WAITING and job.args[1] in complete:
+    for job_id, job in zip(ids, jobs):
+        if job is not None and status[job_id] in WAITING and job.args[1] in complete:
             cancel_waiting([job])  # its match was decided: nothing of it is left to play
-        elif status == JobStatus.QUEUED and job_id not in in_queue and job_id not in beating:
-            # taken off the queue by a worker that died before starting it: nobody will run it
-            log.warning("tournament %s: job %s left the queue but never started; its boards go to another", tid, job_id)
-        elif job is not None and (
-            status in WAITING or job_id in beating or (status == JobStatus.STARTED and _recently_started(job))
-        ):
+        elif job is not None and job_id in held:
             _, mid, first, last = job.args
             covered.setdefault(mid, set()).update(range(first, last + 1))
             continue
         ended.append(job_id)
-        if job is not None and status == JobStatus.FAILED and not was_interrupted(_last_error(job)):
+        if job is not None and status[job_id] == JobStatus.FAILED and not was_interrupted(_last_error(job)):
             failed.append(job)  # a job cut short by its worker's stop is no failure
-        elif status == JobStatus.STARTED:
-            log.warning("tournament %s: job %s lost its worker (no heartbeat); its boards go to another", tid, job_id)
+        else:
+            _lost(tid, job_id, status[job_id], holders)
     store.forget_jobs(tid, ended)
     if failed:
         error = _last_error(failed[-1])

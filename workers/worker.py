@@ -19,6 +19,12 @@ the local workers of every command and docker-compose all run this. It differs f
 * **No pubsub command channel** (rq's ``send_shutdown_command`` and friends): the arena
   stops workers with signals, and that channel's thread retries and logs forever once
   Redis is gone.
+* **Its RQ registration says whether it is alive.** rq renews a worker's key only between
+  jobs and gives it the job's timeout (a day here) while one runs, so a SIGKILLed worker
+  stays listed for a day. Here a helper thread renews the key every ``HEARTBEAT_SECONDS``
+  with a life of ``CLAIM_MS``, idle or busy: ``rq.Worker.all`` lists exactly the workers
+  alive in the last ``CLAIM_MS``, and with each its current job, which is how the
+  supervisor tells a job that is slow to start from one whose worker is gone.
 """
 
 from __future__ import annotations
@@ -37,9 +43,12 @@ from redis import Redis
 from redis.client import Pipeline
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
+from rq import worker_registration
 from rq.exceptions import StopRequested
 from rq.serializers import JSONSerializer
 from rq.worker import SimpleWorker, WorkerStatus
+
+from server.arena.settings import CLAIM_MS, HEARTBEAT_SECONDS
 
 GRACE = 2.0  # seconds a running job gets after a stop signal
 RECONNECT_MAX = 8.0  # longest wait between two attempts to reach a lost Redis
@@ -95,7 +104,45 @@ class WorkerRedis(Redis):
 
 
 class ArenaWorker(SimpleWorker):
-    """rq's SimpleWorker without its signal handlers and pubsub channel; ``run()`` drives it."""
+    """rq's SimpleWorker without its signal handlers and pubsub channel, registered only
+    while its beat runs (see the module docstring); ``run()`` drives it."""
+
+    LIFE_SECONDS = CLAIM_MS // 1000
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._dead = threading.Event()
+        self._beat_thread = threading.Thread(target=self._beat, name=f"rq-heartbeat-{self.name}", daemon=True)
+
+    def heartbeat(self, timeout: int | None = None, pipeline: Pipeline | None = None) -> None:
+        """Every heartbeat of rq's, and the beat's, gives the worker ``CLAIM_MS`` to live."""
+        super().heartbeat(self.LIFE_SECONDS, pipeline)
+
+    def register_birth(self) -> None:
+        super().register_birth()
+        self.heartbeat()
+        self._beat_thread.start()
+
+    def _beat(self) -> None:
+        """Renew the worker's key; re-register it too, in case it lapsed while the process
+        was frozen and a reader of the registry dropped it."""
+        while not self._dead.wait(HEARTBEAT_SECONDS):
+            try:
+                with self.connection.pipeline() as pipeline:
+                    worker_registration.register(self, pipeline)
+                    self.heartbeat(pipeline=pipeline)
+                    pipeline.execute()
+            except (Exception, SystemExit):  # Redis away for a moment (RedisLost: see Heartbeat in workers.jobs)
+                pass
+
+    def stop_beating(self) -> None:
+        self._dead.set()
+        if self._beat_thread.is_alive():
+            self._beat_thread.join(timeout=1.0)
+
+    def register_death(self) -> None:
+        self.stop_beating()  # else the beat would register the dead worker again
+        super().register_death()
 
     def _install_signal_handlers(self) -> None:
         """Nothing: ``run()`` installs the handlers once, for the worker's whole life."""
@@ -179,6 +226,8 @@ def run(url: str, queue: str, name: str, logging_level: str = "WARNING") -> int:
         except StopRequested:  # a signal while the worker was registering or tearing down
             break
         finally:
+            if worker is not None:
+                worker.stop_beating()  # a lost worker's registration lapses: it runs nothing now
             _current = None
     return 0
 

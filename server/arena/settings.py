@@ -10,18 +10,16 @@ LEASE_MS = 15_000
 supervisor) stays its driver without renewing; renewed every ``SUPERVISE_SECONDS``."""
 
 CLAIM_MS = 15_000
-"""How long a board claimed by a job, and a job's heartbeat, last without renewal: the
-time after which the board of a SIGKILLed worker is played again."""
+"""How long a board claimed by a job, a job's heartbeat and a worker's RQ registration
+last without renewal: the time after which the board of a SIGKILLed worker is played
+again."""
 
 HEARTBEAT_SECONDS = CLAIM_MS / 3000
-"""How often a running job renews its claim and heartbeat (a third of their life)."""
+"""How often a running job renews its claims and heartbeat, and a worker its registration
+(a third of their life)."""
 
 SUPERVISE_SECONDS = 2.0
 """How often a supervisor checks every live tournament for boards nobody is playing."""
-
-JOB_GRACE_SECONDS = 10.0
-"""A job that a worker has just taken counts as alive for this long before its first
-heartbeat, so the supervisor does not enqueue its boards a second time."""
 
 MAX_FAILURES = 5
 """Failed jobs in a row, with no board pair stored in between, before a tournament is
