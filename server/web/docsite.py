@@ -15,7 +15,10 @@ from pathlib import Path
 
 from flask import Blueprint, Response, current_app, send_from_directory
 
-bp = Blueprint("docsite", __name__, url_prefix="/docs")
+PREFIX = "/docs/"
+"""Where the site is served."""
+
+bp = Blueprint("docsite", __name__, url_prefix=PREFIX.rstrip("/"))
 
 NOT_BUILT = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Docs not built - Cinch arena</title></head>

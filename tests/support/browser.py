@@ -27,7 +27,9 @@ FLAGS = [
 @contextmanager
 def chromium_page() -> Iterator[tuple[object, list[str]]]:
     """A fresh page and the list of every URL it requests. Without chromium the test is
-    skipped on a laptop (``apt install chromium`` to run it) and fails in CI."""
+    skipped on a laptop (``apt install chromium`` to run it) and fails in CI. Whatever the
+    test did, the page must not have broken the server's Content-Security-Policy (an
+    inline script or style, a resource from elsewhere): the test fails if it did."""
     if not CHROMIUM.exists():
         if os.environ.get("CI"):
             pytest.fail("CI needs Debian's chromium at /usr/bin/chromium (.ci/run installs it)")
@@ -40,6 +42,9 @@ def chromium_page() -> Iterator[tuple[object, list[str]]]:
         try:
             page = browser.new_page()
             page.on("request", lambda r: requested.append(r.url))
+            refused: list[str] = []
+            page.on("console", lambda m: refused.append(m.text) if "Content Security Policy" in m.text else None)
             yield page, requested
+            assert not refused, f"the page broke the Content-Security-Policy: {refused[:3]}"
         finally:
             browser.close()

@@ -218,3 +218,5 @@ def test_over_long_lines_and_headers_are_problems_from_the_app_not_the_servers_h
         r = requests.get(api.base + path, timeout=30)
         assert r.headers["X-Content-Type-Options"] == "nosniff" and r.headers["X-Frame-Options"] == "DENY"
         assert r.headers["Referrer-Policy"] == "same-origin"
+        assert "default-src 'self'" in r.headers["Content-Security-Policy"]
+        assert "unsafe-inline" not in r.headers["Content-Security-Policy"], "our pages run no inline script"
