@@ -9,12 +9,13 @@ formats, and X's score on each board is recorded (``server.arena.duplicate``):
   two-room     the duplicate match: X and Y play the board twice, seats swapped; the
                score is X's net over both rooms (``play_board_pair``).
   blind        the blind movement: X (entrant 0) and Y (entrant 1) each play the board
-               once against the reference bot, at ``entrant_side(n, 0)`` and
-               ``entrant_side(n, 1)``, each scored against the par room (the reference
+               once against the reference bot, at ``entrant_side`` for entrants 0
+               and 1 (at the dealing side on every other board), each scored against the par room (the reference
                bot at all four seats, played once per board and shared); the score is
                X's blind score minus Y's.
-  independent  no duplicate: one hand per board, X at N/S on odd boards and at E/W on
-               even ones, every hand a different deal; the score is X's side's net.
+  independent  no duplicate: one hand per board, X at the dealing side on every other
+               board (``entrant_side``), every hand a different deal; the score is X's
+               side's net.
 
 Per pair and format it prints the mean and standard deviation of the per-board scores,
 the boards needed by formula, ceil((1.96 sd / mean)^2) -- the normal-approximation
@@ -73,11 +74,15 @@ def board_score(rules, fmt: str, x: str, y: str, reference: str, seed: str, numb
     if fmt == "blind":
         ref = bot(reference, "ref")
         par = play_par_room(rules, board, number, ref)
-        a = play_blind_board(rules, board, number, bot(x, "x"), ref, entrant_side(rules, number, 0), par)
-        b = play_blind_board(rules, board, number, bot(y, "y"), ref, entrant_side(rules, number, 1), par)
+        a = play_blind_board(
+            rules, board, number, bot(x, "x"), ref, entrant_side(rules, board.dealer, number - 1, 0), par
+        )
+        b = play_blind_board(
+            rules, board, number, bot(y, "y"), ref, entrant_side(rules, board.dealer, number - 1, 1), par
+        )
         return a["score"] - b["score"]
-    if fmt == "independent":
-        side = "NS" if number % 2 == 1 else "EW"
+    if fmt == "independent":  # X on the dealing side on every other board, as in the blind movement
+        side = entrant_side(rules, board.dealer, number - 1, 0)
         ns, ew = (bot(x, "x"), bot(y, "y")) if side == "NS" else (bot(y, "y"), bot(x, "x"))
         return int(net(play_sides(rules, board, ns, ew)["result"]["delta"], side))
     raise ValueError(f"unknown format {fmt!r}")

@@ -37,7 +37,7 @@ from itertools import permutations
 from typing import Any
 
 from server.arena.agent import Agent
-from server.engine import DONE, Board, Ruleset, game_spec, new_hand, observation
+from server.engine import DONE, Board, Ruleset, game_spec, new_hand, observation, seats_for
 from server.engine.playout import default_action
 from server.engine.record import hand_record
 
@@ -276,13 +276,18 @@ def play_match(
 
 
 # ---------------------------------------------------------------- the blind movement
-def entrant_side(rules: Ruleset, number: int, index: int) -> str:
-    """Where entrant ``index`` (its place in the tournament's list) sits on board
-    ``number``: the units (N/S and E/W, or P1..Pk, or a widow game's three sides) turn
-    by board, and neighbouring entrants sit at different units of the same board, so
-    every entrant holds each unit equally often over any k boards."""
-    units = units_of(rules)[0]
-    return units[(number + index) % len(units)]
+def entrant_side(rules: Ruleset, dealer: str, position: int, index: int) -> str:
+    """Where entrant ``index`` (its place in the tournament's list) sits on the board dealt
+    by ``dealer`` that it plays ``position``-th (from 0) in its match: its place relative
+    to the dealer's unit turns with its position, so that it holds the dealing unit on one
+    board in m (m units: within one board over any run of its boards) whatever its index,
+    and neighbouring entrants meeting a board at the same position sit at different units
+    (docs/rules/duplicate.md#blind). Turning with the position, not the board number,
+    makes it say nothing of the board a remote entrant holds: its positions follow the
+    match's secret order (``server.arena.order``)."""
+    names, side_of = units_of(rules)
+    dealing = side_of[seats_for(rules.players).index(dealer)]
+    return names[(dealing + index + position) % len(names)]
 
 
 def play_par_room(rules: Ruleset, board: Board, number: int, reference: Agent, context: str = "") -> dict[str, Any]:

@@ -33,6 +33,7 @@ from server.arena.formats.base import (
     whole,
 )
 from server.arena.formats.standings import standard_results
+from server.arena.order import play_order
 from server.arena.store import Store
 from server.engine import Board
 
@@ -55,11 +56,12 @@ class BlindKind(MatchKind):
         rules, match = ctx.rules, ctx.match
         entrant, reference = ctx.seated()
         pars = {number: self._par(ctx, reference, number, board) for number, board in boards if not ctx.halted()}
+        position = {number: p for p, number in enumerate(play_order(ctx.store.secret(), match))}
         for number, board in boards:
             if ctx.halted() or number not in pars:
                 return
             par = pars[number]
-            side = entrant_side(rules, number, match["index"])
+            side = entrant_side(rules, board.dealer, position[number], match["index"])
             record = play_blind_board(rules, board, number, entrant, reference, side, par, match["id"])
             room = ctx.luck.with_luck(rules, board, record["rooms"][0])
             first = side == units_of(rules)[0][0]

@@ -1,5 +1,9 @@
 """The duplicate match runner: seating, scoring from the record alone, broken bots."""
 
+import random
+
+import pytest
+
 from server.arena.duplicate import (
     blind_score,
     entrant_side,
@@ -11,8 +15,10 @@ from server.arena.duplicate import (
     play_pairs,
     play_par_room,
     play_sides,
+    units_of,
 )
-from server.engine import generate_board, make_ruleset, replay
+from server.engine import generate_board, make_ruleset, replay, seats_for
+from server.engine.games import GAMES
 from workers.bots import RandomBot, make_bot
 
 AM62 = make_ruleset("american62")
@@ -140,7 +146,7 @@ def test_blind_board_scores_the_entrant_against_the_reference_pair():
     for n in range(1, 25):
         board = generate_board("blind", n)
         par = play_par_room(AM62, board, n, make_bot("rule", 1))
-        side = entrant_side(AM62, n, 0)
+        side = entrant_side(AM62, board.dealer, n - 1, 0)
         record = play_blind_board(AM62, board, n, make_bot("random", n), make_bot("rule", 1), side, par)
         room, shared = record["rooms"]
         assert shared is par and record["side"] == side
@@ -155,11 +161,32 @@ def test_the_reference_against_itself_scores_zero_and_sides_alternate():
         board = generate_board("par", n)
         par = play_par_room(AM62, board, n, make_bot("rule", 2))
         record = play_blind_board(
-            AM62, board, n, make_bot("rule", 2), make_bot("rule", 2), entrant_side(AM62, n, 1), par
+            AM62, board, n, make_bot("rule", 2), make_bot("rule", 2), entrant_side(AM62, board.dealer, n - 1, 1), par
         )
         assert record["score"] == 0
-    assert [entrant_side(AM62, n, 0) for n in (1, 2, 3, 4)] == ["EW", "NS", "EW", "NS"]
-    assert [entrant_side(AM62, 1, i) for i in (0, 1)] == ["EW", "NS"], "neighbouring entrants sit at opposite sides"
+    dealers = "NESW"
+    assert [entrant_side(AM62, dealers[t], t, 0) for t in range(4)] == ["NS", "NS", "NS", "NS"], "dealing every other"
+    assert [entrant_side(AM62, "N", 0, i) for i in (0, 1)] == ["NS", "EW"], (
+        "neighbouring entrants sit at opposite sides"
+    )
+
+
+@pytest.mark.parametrize("ruleset,players", [(name, p) for name, spec in GAMES.items() for p in spec.players])
+def test_every_blind_entrant_holds_the_dealing_side_one_board_in_m(ruleset, players):
+    """Whatever its place in the list, in board order or any other, over any run of its
+    boards: within one board of one in m (m units)."""
+    rules = make_ruleset(ruleset, {"players": players} if len(GAMES[ruleset].players) > 1 else {})
+    names, side_of = units_of(rules)
+    seats = seats_for(players)
+    shuffled = random.Random(f"{ruleset}/{players}").sample(range(24), 24)
+    for order in (list(range(24)), shuffled):
+        for index in range(6):
+            dealing = 0
+            for position, number in enumerate(order, 1):
+                dealer = seats[number % players]  # the generator's dealer of board number + 1
+                side = entrant_side(rules, dealer, position - 1, index)
+                dealing += side == names[side_of[seats.index(dealer)]]
+                assert abs(dealing - position / len(names)) <= 1, (ruleset, players, order, index, position)
 
 
 def test_an_entrant_holds_each_blind_board_at_one_side_only():

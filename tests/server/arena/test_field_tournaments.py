@@ -182,7 +182,8 @@ def test_a_blind_movement_of_three_single_seats_scores_each_entrant_against_the_
         for board in range(1, 7):
             record = store.pair(mid, board)
             room, par = record["rooms"]
-            side = entrant_side(make_ruleset("seven_up", {"players": 3}), board, match["index"])
+            dealer = par["board"]["dealer"]
+            side = entrant_side(make_ruleset("seven_up", {"players": 3}), dealer, board - 1, match["index"])
             assert record["side"] == side
             expected = net(room["result"]["delta"], side) - net(par["result"]["delta"], side)
             assert Fraction(record["score"]).limit_denominator(2) == expected
