@@ -1,4 +1,4 @@
--- needs: open_list.lua token_bot.lua seen.lua
+-- needs: open_list.lua token_bot.lua seen.lua close.lua
 -- Accept a bot's answer only while its decision is open and before its real deadline
 -- (the shown one may have passed: the bank left is a silent grace); then,
 -- in the same round trip, the bot's other open requests (so an answer can carry the next
@@ -11,9 +11,7 @@ if holder ~= ARGV[1] or redis.call('HGET', KEYS[1], 'bot') ~= ARGV[1] then retur
 local status = redis.call('HGET', KEYS[1], 'status')
 if status ~= 'pending' then return {status} end
 if tonumber(redis.call('HGET', KEYS[1], 'deadline')) < now then return {'expired'} end
-redis.call('HSET', KEYS[1], 'status', 'answered')
-redis.call('HDEL', KEYS[1], 'head', 'legal', 'shown')
-redis.call('EXPIRE', KEYS[1], CLOSED_TTL)
+close(KEYS[1], ARGV[1], 'answered', CLOSED_TTL)
 redis.call('RPUSH', KEYS[2], ARGV[2])
 redis.call('EXPIRE', KEYS[2], 3600)
 redis.call('ZREM', KEYS[3], ARGV[3])

@@ -8,13 +8,14 @@ Redis's clock. This module owns their keys:
     {p}:decision:{id}             hash  bot, head (the request JSON but its deadline), legal, seat,
                                         deadline (the real one: the per-decision limit plus
                                         the bank left), shown (the limit only: what the bot
-                                        sees), status
+                                        sees), status; once closed: bot and status only
     {p}:decision:{id}:answer      list  the accepted answer, for the waiting worker
     {p}:match:{mid}:bank          hash  bot -> time bank left (ms)
     {p}:match:{mid}:timeouts      hash  bot -> timeouts so far
     {p}:match:{mid}:faulty        set   bots recorded as faulty in the match
 
-A closed decision keeps only what refusing a late answer needs for
+A closed decision keeps only what refusing a late answer needs, its bot and status (a
+new two-field hash of about 140 bytes with its key, ``close.lua``), for
 ``CLOSED_DECISION_SECONDS`` (``server.arena.settings``).
 """
 
@@ -121,7 +122,7 @@ class Decisions(StoreBase):
             "bot": bot.decode(),
             "status": status.decode(),
             "legal": json.loads(legal or "[]"),
-            "seat": seat.decode(),
+            "seat": seat.decode() if seat is not None else "",  # a closed decision keeps no seat
         }
 
     def answer_decision(
