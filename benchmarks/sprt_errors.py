@@ -25,7 +25,7 @@ import math
 import random
 from collections.abc import Callable, Iterator
 
-from server.arena.sequential import BOUND, Sprt, bounds, stop
+from server.arena.sequential import BOUND, Sprt, stop
 
 MAX_BOARDS = 1000
 TEST = Sprt(0.0, 5.0, 0.05, 0.05, MAX_BOARDS)
@@ -135,7 +135,9 @@ def main() -> None:
         parser.error("--runs must be 1 or more")
     if not args.json:
         print(f"H0 {TEST.delta0:g} vs H1 {TEST.delta1:g}, alpha = beta = {TEST.alpha:g}, {args.runs} runs per row")
-        print(f"{'shape':<25} {'skew':>5} {'edge':>4} {'test':<4} {'false H1':>8} {'false H0':>8} {'inconcl':>7} {'boards':>6}")
+        print(
+            f"{'shape':<25} {'skew':>5} {'edge':>4} {'test':<4} {'false H1':>8} {'false H0':>8} {'inconcl':>7} {'boards':>6}"
+        )
     for name in SHAPES:
         for edge in EDGES[name]:
             for kind in ("new", "old"):

@@ -91,9 +91,7 @@ class Sprt:
         if self.max_boards < 1:
             raise ValueError(f"max_boards must be 1 or more, not {self.max_boards}")
         if not -self.bound < self.delta0 < self.delta1 < self.bound:
-            raise ValueError(
-                f"delta0 and delta1 must lie inside the scores' range (-{self.bound:g}, {self.bound:g})"
-            )
+            raise ValueError(f"delta0 and delta1 must lie inside the scores' range (-{self.bound:g}, {self.bound:g})")
 
 
 @dataclass(frozen=True)
@@ -135,7 +133,7 @@ def stop(scores: Iterable[float], test: Sprt) -> tuple[str | None, int, float]:
     score past the deciding one or ``test.max_boards`` (so a simulation may draw lazily)."""
     lower, upper = bounds(test.alpha, test.beta)
     n, ratio, decision = 0, 0.0, None
-    for n, (e1, e0) in enumerate(wealths(islice(scores, test.max_boards), test), 1):
+    for n, (e1, e0) in enumerate(wealths(islice(scores, test.max_boards), test), 1):  # noqa: B007 (n is read after)
         ratio = e1 - e0
         if e1 >= upper or e0 >= -lower:
             decision = "H1" if e1 >= upper else "H0"
