@@ -1,11 +1,10 @@
 """The sequential test: its formulas on hand-computed values, and its error rates by simulation."""
 
 import importlib.util
-from pathlib import Path
-
 import math
 import random
 import re
+from pathlib import Path
 
 import pytest
 
