@@ -191,7 +191,9 @@ class Match(Model):
     status: str = ""  # "running" or "complete"
     stats: MatchStats = field(default_factory=MatchStats)  # raw: the scores as played
     corrected: MatchStats | None = None  # luck-corrected mean and 95% interval (boards, mean, ci_*)
-    sprt: dict[str, Any] | None = None  # with the sprt option: decision, boards, llr, lower, upper, mean, ci_*
+    sprt: dict[str, Any] | None = (
+        None  # with the sprt option: decision, boards, llr, lower, upper, mean, ci_*, anytime_*
+    )
     timeouts: dict[str, int] = field(default_factory=dict)  # only from Client.matches()
     faulty: list[str] = field(default_factory=list)  # only from Client.matches()
 

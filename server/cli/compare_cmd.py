@@ -202,7 +202,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--pilot must be 2 or more, not {args.pilot}")
     if args.plan:
         try:
-            Sprt(alpha=args.alpha, beta=args.beta)
+            args.planned = Sprt(args.delta0, args.delta1, args.alpha, args.beta, args.boards)
         except ValueError as exc:
             raise UsageError(f"--plan: {exc}") from None
     if len(units) > 2 and (args.plan or args.sprt):
@@ -305,7 +305,7 @@ def run_plan(a: Arena, args: argparse.Namespace, deals: DealSet, spec: dict[str,
     pilot = range(args.first, args.first + args.pilot)
     mid, as_stored = stored_or_played(a, args, deals, spec, pilot)
     scores, lucks = x_side(a.store, mid, as_stored, pilot)
-    p = plan(scores, lucks, args.edge, args.alpha, args.beta)
+    p = plan(scores, lucks, args.edge, args.alpha, args.beta, args.planned)
     print(
         f"{args.x} vs {args.y}: {args.ruleset}, deal set {deals.name}, pilot of boards {pilot.start}-{pilot.stop - 1}"
         f" (from match {mid})"
@@ -317,10 +317,16 @@ def run_plan(a: Arena, args: argparse.Namespace, deals: DealSet, spec: dict[str,
     print(f"boards to tell them apart at alpha {args.alpha:g} with power {1 - args.beta:g}:")
     print(f"  fixed length, raw              {fmt(p.fixed_raw)}")
     print(f"  fixed length, luck-corrected   {fmt(p.fixed_corrected)}")
-    print(f"  SPRT (0 vs {p.delta:.2f}), on average {fmt(p.sequential)}  (Wald's approximation)")
+    span = (
+        f"{fmt(p.sequential_low)} to {'more than the pilot tells' if p.sequential_high is None else p.sequential_high}"
+    )
+    print(
+        f"  --sprt (H0 {p.delta0:+g} vs H1 {p.delta1:+g}), on average {fmt(p.sequential)}  "
+        f"(pilot's shape at edge {p.delta:.2f}; from {p.pilot} pilot boards: {span})"
+    )
     print(
         f"(from {p.pilot} boards the spread is known to about +-{100 / (2 * p.pilot) ** 0.5:.0f}%, "
-        "the board counts to twice that)"
+        "the fixed-length counts to twice that)"
     )
     return 0
 

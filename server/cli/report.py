@@ -30,10 +30,13 @@ def live_match(match: dict[str, Any]) -> str:
 
 
 def sprt_line(sprt: dict[str, Any]) -> str:
-    """A sequential test's standing (``server.arena.match_sprt.sprt_summary``) in one line."""
+    """A sequential test's standing (``server.arena.match_sprt.sprt_summary``) in one line, with
+    the anytime-valid interval: the one that holds at the board count the test stopped at."""
+    low, high = sprt.get("anytime_low"), sprt.get("anytime_high")
+    cs = "" if low is None or high is None else f" anytime 95% [{low:+.2f}, {high:+.2f}]"
     return (
         f"boards {sprt['boards']}, LLR {sprt['llr']:+.2f} (bounds {sprt['lower']:+.2f}, {sprt['upper']:+.2f}), "
-        f"luck-corrected mean {interval(sprt)} per board"
+        f"luck-corrected mean {sprt['mean']:+.2f}{cs} per board"
     )
 
 

@@ -50,10 +50,10 @@ def test_a_lopsided_match_stops_early_while_the_other_plays_on(store, queue, rq_
     results = watch_progressing(store, queue, tid, driver, on_progress=look)
     first, second = results["matches"]
     assert first["x"] == "rule" and first["y"] == "random"
-    assert first["sprt"]["decision"] == "H1" and first["sprt"]["boards"] == 20
-    assert 20 <= first["stats"]["boards"] < 60, "stopped well before its 60 boards"
+    assert first["sprt"]["decision"] == "H1" and first["sprt"]["boards"] < 20
+    assert first["sprt"]["boards"] <= first["stats"]["boards"] < 60, "stopped well before its 60 boards"
     assert seen["status_then"] == "running" and seen["other_then"] < 20, "decided while rule-search was young"
     assert second["sprt"]["decision"] is not None, "rule-search went on to its own end"
-    assert second["stats"]["boards"] >= second["sprt"]["boards"] >= 20
+    assert second["stats"]["boards"] >= second["sprt"]["boards"] > 0
     assert queued(queue) == [], "no job of a decided match is left in the queue"
     assert store.tournament(tid)["pairs_done"] == first["stats"]["boards"] + second["stats"]["boards"] < 120

@@ -238,17 +238,37 @@ class SprtResultSchema(ma.Schema):
     )
     llr = fields.Float(
         required=True,
-        metadata={"description": (f"the log-likelihood ratio of H1 over H0 (0 before {sequential.MIN_BOARDS} boards)")},
+        metadata={
+            "description": (
+                "log K1 - log K0: the evidence for H1 over H0, the two bettors' log wealths "
+                "(server.arena.sequential; about the normal log-likelihood ratio)"
+            )
+        },
     )
-    lower = fields.Float(required=True, metadata={"description": "the LLR's lower bound: H0 at or below it"})
-    upper = fields.Float(required=True, metadata={"description": "the LLR's upper bound: H1 at or above it"})
+    lower = fields.Float(required=True, metadata={"description": "H0 once log K0 reaches -lower (log 1/beta)"})
+    upper = fields.Float(required=True, metadata={"description": "H1 once log K1 reaches upper (log 1/alpha)"})
     mean = fields.Float(required=True, metadata={"description": "X's mean score per board over those boards"})
     ci_low = fields.Float(
         required=True,
         allow_none=True,
-        metadata={"description": "the mean's 95% interval (Student's t); null under two boards"},
+        metadata={
+            "description": "the mean's 95% interval (Student's t), valid only at a board count fixed in advance; "
+            "null under two boards"
+        },
     )
     ci_high = fields.Float(required=True, allow_none=True)
+    anytime_low = fields.Float(
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": (
+                "anytime-valid 95% interval for the mean (betting confidence sequence for scores in "
+                f"+-{sequential.BOUND:g}): valid at every board count at once, so at the test's stop too; null "
+                "without boards"
+            )
+        },
+    )
+    anytime_high = fields.Float(required=True, allow_none=True)
 
 
 class Points(fields.Float):

@@ -7,6 +7,7 @@ import pytest
 from server.arena import dealsets
 from server.arena.formats.base import SpecError
 from server.arena.match_sprt import decide, sprt_scores
+from server.arena.sequential import Sprt, run
 from server.arena.tournaments import SPRT_CHUNK, after_match_progress, plan_matches, results, validate
 
 ROSTER = {name: {"kind": "builtin", "trusted": True} for name in ("rule", "random", "search")}
@@ -58,10 +59,11 @@ def test_a_decided_match_is_complete_with_its_boards_and_the_others_go_on(store)
     tid = store.create_tournament(spec, plan_matches(spec), "test", 60_000)
     lopsided, close = store.match_ids(tid)
 
-    record(store, lopsided, [*range(1, 20), 25], lambda n: 40 + n % 7)
-    assert sprt_scores(store, lopsided) == [40 + n % 7 for n in range(1, 20)], "board order, up to a gap"
-    assert not decide(store, store.match(lopsided)), "nothing is decided before 20 boards"
-    record(store, lopsided, range(20, 23), lambda n: 40 + n % 7)
+    record(store, lopsided, [1, 2, 3, 25], lambda n: 40 + n % 7)
+    assert sprt_scores(store, lopsided) == [40 + n % 7 for n in range(1, 4)], "board order, up to a gap"
+    assert not decide(store, store.match(lopsided)), "three boards are not enough evidence"
+    record(store, lopsided, range(4, 23), lambda n: 40 + n % 7)
+    deciding = run([40 + n % 7 for n in range(1, 23)], Sprt()).boards
     assert decide(store, store.match(lopsided)) and decide(store, store.match(lopsided))
     assert store.match(lopsided)["status"] == "complete" and store.complete_matches(tid) == {lopsided}
     assert record(store, lopsided, [23, 24], lambda n: 40) == (0, 1), "a decided match stores nothing more"
@@ -73,7 +75,7 @@ def test_a_decided_match_is_complete_with_its_boards_and_the_others_go_on(store)
     assert not store.board_done_everywhere(tid, 30)
     record(store, close, [30], lambda n: 0)
     assert store.board_done_everywhere(tid, 30), "the decided match will never play board 30"
-    record(store, close, range(1, 30), lambda n: 10 if n % 2 else -10)
+    record(store, close, range(1, 30), lambda n: -10 if n % 2 else -20)
     assert after_match_progress(store, store.match(close)), "both decided: the tournament is finished"
     assert store.tournament(tid)["pairs_done"] == 23 + 30
 
@@ -81,10 +83,11 @@ def test_a_decided_match_is_complete_with_its_boards_and_the_others_go_on(store)
     assert out == results(store, tid)
     first, second = out["matches"]
     assert first["status"] == "complete" and first["stats"]["boards"] == 23, "the boards played, 25 included"
-    assert first["sprt"]["decision"] == "H1" and first["sprt"]["boards"] == 20
+    assert first["sprt"]["decision"] == "H1" and first["sprt"]["boards"] == deciding < 20
+    assert first["sprt"]["anytime_low"] < first["sprt"]["mean"] < first["sprt"]["anytime_high"]
     assert first["sprt"]["lower"] < 0 < first["sprt"]["upper"] <= first["sprt"]["llr"]
     assert first["sprt"]["ci_low"] < first["sprt"]["mean"] < first["sprt"]["ci_high"]
     assert second["sprt"]["decision"] == "H0" and second["sprt"]["llr"] <= second["sprt"]["lower"]
     assert second["stats"]["boards"] == 30
-    assert out["standings"][0]["boards"] == 53, "ratings and standings use the boards played"
+    assert max(s["boards"] for s in out["standings"]) == 53, "ratings and standings use the boards played"
     assert {lopsided, close} <= set(store.comparisons("american62"))  # both rated

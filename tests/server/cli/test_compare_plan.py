@@ -18,7 +18,7 @@ def test_a_plan_plays_a_pilot_once_and_prints_boards_for_each_way(tmp_path):
     assert edge > 20  # rule beats random by about 40 a board
     fixed = {way: int(n) for way, n in re.findall(r"fixed length, (raw|luck-corrected) +(\d+)", run.stdout)}
     assert set(fixed) == {"raw", "luck-corrected"} and all(2 <= n < 10 for n in fixed.values())
-    assert re.search(r"SPRT \(0 vs [\d.]+\), on average 20 ", run.stdout)  # never before 20 boards
+    assert re.search(r"--sprt \(H0 \+0 vs H1 \+5\), on average \d+ .*pilot boards: \d+ to ", run.stdout)
 
     given = cinch("compare", "random", "rule", "--plan", "--pilot", "24", "--edge", "3", home=tmp_path, timeout=60)
     assert given.returncode == 0, given.stderr
