@@ -22,8 +22,24 @@ from server.arena.order import play_order
 from server.arena.sequential import Sprt, SprtResult, run
 from server.arena.stats import corrected
 from server.arena.store import Store
+from server.engine import game_spec, make_ruleset
 
 DECIDED = ("H1", "H0")
+
+
+def score_bound(ruleset: str, options: dict[str, Any] | None = None) -> float:
+    """The largest |score| of a board pair of the ruleset: two rooms, each at most its
+    game's ``swing`` (``server.engine.rulesets.GameSpec``). ValueError, meant for users,
+    where the game declares none or is not played by two sides: the test's error rates
+    hold only for scores within a known bound."""
+    rules = make_ruleset(ruleset, options or {})
+    spec = game_spec(rules)
+    if spec.swing is None or len(spec.sides(rules.players)[0]) != 2:
+        raise ValueError(
+            f"the sequential test needs a bound on the board scores, and {ruleset} with {rules.players} players "
+            "has none worked out (it is for games of two sides)"
+        )
+    return 2.0 * spec.swing
 
 
 def match_test(match: dict[str, Any]) -> Sprt | None:
@@ -31,7 +47,8 @@ def match_test(match: dict[str, Any]) -> Sprt | None:
     settings = match.get("sprt")
     if not settings:
         return None
-    return Sprt(**settings, max_boards=match["last"] - match["first"] + 1)
+    bound = score_bound(match["ruleset"], match["options"])
+    return Sprt(**settings, max_boards=match["last"] - match["first"] + 1, bound=bound)
 
 
 def sprt_scores(store: Store, mid: str) -> list[float]:

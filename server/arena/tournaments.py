@@ -47,7 +47,7 @@ from server.arena.formats import FORMATS, format_named, format_of, kind_of
 from server.arena.formats.base import Comparison, Format, Match, Roster, Spec, SpecError, whole
 from server.arena.formats.blind import BLIND
 from server.arena.formats.pair import ROUND_ROBIN
-from server.arena.match_sprt import decide
+from server.arena.match_sprt import decide, score_bound
 from server.arena.ratings import record
 from server.arena.sequential import Sprt
 from server.arena.store import Store
@@ -165,7 +165,7 @@ def _sprt(spec: Spec, fmt: Format, chunk_asked: bool) -> None:
             raise SpecError(f"sprt: {name} must be from {-SPRT_DELTA_LIMIT} to {SPRT_DELTA_LIMIT}, not {value!r}")
     settings = {**SPRT_SETTINGS, **settings}
     try:
-        Sprt(**settings, max_boards=spec["boards"])
+        Sprt(**settings, max_boards=spec["boards"], bound=score_bound(spec["ruleset"], spec["options"]))
     except ValueError as exc:
         raise SpecError(f"sprt: {exc}") from None
     spec["sprt"] = settings

@@ -23,7 +23,7 @@ from server.arena.dealsets import DealSet
 from server.arena.duplicate import net, units_of
 from server.arena.formats import kind_of
 from server.arena.formats.base import SpecError
-from server.arena.match_sprt import sprt_scores
+from server.arena.match_sprt import score_bound, sprt_scores
 from server.arena.planning import plan
 from server.arena.sequential import Sprt, SprtResult
 from server.arena.stats import corrected_summary, summarize
@@ -137,7 +137,9 @@ def room_line(room: dict[str, Any], side: str) -> str:
 
 def sprt_settings(args: argparse.Namespace) -> Sprt:
     try:
-        return Sprt(args.delta0, args.delta1, args.alpha, args.beta, args.boards)
+        return Sprt(
+            args.delta0, args.delta1, args.alpha, args.beta, args.boards, score_bound(args.ruleset, args.options)
+        )
     except ValueError as exc:
         raise UsageError(f"--sprt: {exc}") from None
 
@@ -202,7 +204,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--pilot must be 2 or more, not {args.pilot}")
     if args.plan:
         try:
-            args.planned = Sprt(args.delta0, args.delta1, args.alpha, args.beta, args.boards)
+            bound = score_bound(args.ruleset, args.options)
+            args.planned = Sprt(args.delta0, args.delta1, args.alpha, args.beta, args.boards, bound)
         except ValueError as exc:
             raise UsageError(f"--plan: {exc}") from None
     if len(units) > 2 and (args.plan or args.sprt):

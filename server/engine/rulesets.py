@@ -194,6 +194,11 @@ class GameSpec:
     # Other fixed partnerships, per table size: (side names, seat index -> side index),
     # e.g. widow_cinch's three sides of two at six. The one place the core learns them.
     fixed_sides: Mapping[int, tuple[tuple[str, ...], tuple[int, ...]]] = field(default_factory=dict)
+    swing: int | None = None
+    """The largest net one hand can give between two sides (one side's score change less
+    the other's), where the game has a shape of two sides: what bounds a board pair's
+    score, which the sequential test needs (``server.arena.sequential``). None where no
+    bound is worked out; the test is then refused for the game."""
     timeline: bool = False
     """Whether a hand's record carries what the pages' step-through draws (bids, the rob,
     each seat's draw: Cinch's hand); other games are drawn from their replay."""

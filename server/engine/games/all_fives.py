@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from server.engine.cards import ACE, FIVE, JACK, KING, QUEEN, TEN
 from server.engine.games.all_fours import TURN_UP_OPTIONS, TurnUpHand
+from server.engine.games.seven_up import SEVEN_UP_SWING
 from server.engine.rulesets import GameSpec, Ruleset
 from server.engine.tricks import Trick
 
@@ -27,4 +28,14 @@ class AllFivesHand(TurnUpHand):
 
 ALL_FIVES = Ruleset(name="all_fives", target=61, min_bid=0)
 
-SPECS = (GameSpec(default=ALL_FIVES, players=(2, 3, 4), options=TURN_UP_OPTIONS, hand=AllFivesHand, partnerships=True),)
+# swing: seven_up's, the pegs of every counting trump (25) and the Five's 5 more for Game
+SPECS = (
+    GameSpec(
+        default=ALL_FIVES,
+        players=(2, 3, 4),
+        options=TURN_UP_OPTIONS,
+        hand=AllFivesHand,
+        partnerships=True,
+        swing=SEVEN_UP_SWING + 30,
+    ),
+)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
+from server.engine.games.cinch import CINCH_SWING
 from server.engine.games.cinch_hand import HandState
 from server.engine.rulesets import AMERICAN62, BASE_RULESETS, FOSTER51, TARGET, GameSpec, Ruleset, choice
 
@@ -54,6 +55,7 @@ SPECS = (
         default=BLIND_CINCH,
         players=(4,),
         hand=HandState,
+        swing=CINCH_SWING,  # Cinch's 14 points a deal and scoring
         timeline=True,
         partnerships=True,
         options={

@@ -5,8 +5,20 @@ from __future__ import annotations
 from server.engine.games.cinch_hand import HandState
 from server.engine.rulesets import AMERICAN62, CINCH_OPTIONS, FOSTER51, GameSpec
 
+CINCH_SWING = 28
+"""14 points a deal (docs/rules/american62.md#scoring): a side set on a bid of 14 loses 14
+while the other takes up to 14 (by every scoring scheme, docs/rules/foster51.md)."""
+
 SPECS = (
-    GameSpec(default=AMERICAN62, players=(4,), options={}, hand=HandState, timeline=True, partnerships=True),
+    GameSpec(
+        default=AMERICAN62,
+        players=(4,),
+        options={},
+        hand=HandState,
+        timeline=True,
+        partnerships=True,
+        swing=CINCH_SWING,
+    ),
     GameSpec(
         default=FOSTER51,
         players=(4,),
@@ -14,5 +26,6 @@ SPECS = (
         hand=HandState,
         timeline=True,
         partnerships=True,
+        swing=CINCH_SWING,
     ),
 )

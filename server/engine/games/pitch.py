@@ -22,4 +22,7 @@ class PitchHand(AllFoursHand):
 
 PITCH = Ruleset(name="pitch", target=7, min_bid=0)
 
-SPECS = (GameSpec(default=PITCH, players=(2, 3, 4), options={"target": TARGET}, hand=PitchHand, partnerships=True),)
+# swing: High, Low, Jack and Game, all to one side (no turn-up, no gift, no bid)
+SPECS = (
+    GameSpec(default=PITCH, players=(2, 3, 4), options={"target": TARGET}, hand=PitchHand, partnerships=True, swing=4),
+)
