@@ -1,19 +1,23 @@
 """Soak: N remote SDK bots through one ``cinch serve`` for a while, as a club would run it.
 
-    python benchmarks/soak.py [--bots 16] [--seconds 300] [--workers 4]
+    python benchmarks/soak.py [--bots 16] [--minutes 30] [--workers 4]
 
 Starts ``cinch serve`` exactly as a user would (embedded Redis in a fresh
 ``$CINCH_HOME``, gunicorn, local workers, the supervisor), registers N bots and runs each
 as its own ``cinch bot run examples.random_bot:RandomBot`` process, then keeps API
-tournaments going (round robins of all N remote bots, one board pair a match) until the
-time is up and lets the last one finish. Meanwhile it polls ``/ready`` and a tournament
-every second and samples the service's memory and open files every 5 s.
+tournaments of every format going, one after another (a round robin of all N remote
+bots, one board pair a match; a gauntlet of a quarter of them against the rest; a blind
+movement of all of them on two boards of a fresh secret set; a Progressive round at
+N/4 tables) until the time is up, and lets the last one finish. Meanwhile it polls
+``/ready`` and a tournament every second, samples the service's memory and open files
+every 5 s and Redis's ``used_memory`` every minute.
 
 At the end it reports: decisions answered by the bots (their own summaries) against the
 actions in every stored board pair (each action is either an accepted answer or a
 default applied at a timeout), so lost = timeouts and double-answered = answers beyond
 the stored actions; 5xx answers seen by the poller, the bots and in the server's log;
-and the service's RSS and open files a minute in and at the end.
+the service's RSS and open files a minute in and at the end; and Redis's memory minute by
+minute, with its change over the last half of the run (flat: within a few per cent).
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ import time
 from pathlib import Path
 
 import psutil
+import redis
 import requests
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -53,6 +58,62 @@ def service_processes(serve: psutil.Process, home: Path) -> list[psutil.Process]
             except psutil.Error:
                 pass
     return procs
+
+
+def formats(names: list[str], index: int) -> dict:
+    """The ``index``-th tournament's request: the formats in turn, each on boards no
+    earlier tournament of the run used (public ``standard`` as practice, blind on a
+    fresh secret set, as for untrusted bots)."""
+    first = 1 + index * 7 % 900
+    quarter = max(1, len(names) // 4)
+    return [
+        {
+            "format": "round_robin",
+            "bots": names,
+            "boards": 1,
+            "chunk": 1,
+            "deals": "standard",
+            "practice": True,
+            "first": first,
+        },
+        {
+            "format": "gauntlet",
+            "candidates": names[:quarter],
+            "references": names[quarter:],
+            "boards": 1,
+            "chunk": 1,
+            "deals": "standard",
+            "practice": True,
+            "first": first,
+        },
+        {"format": "blind", "bots": names, "boards": 2},
+        {"format": "progressive", "bots": names, "rounds": 1, "deals": "standard", "practice": True},
+    ][index % 4]
+
+
+def remote_actions(record: dict, names: set[str]) -> int:
+    """Actions of a board record taken by the soak's remote bots: every action of a
+    two-room or Progressive room (all seats remote), the entrant's unit only in a blind
+    movement's own room, nothing of its par room."""
+    rooms = record["rooms"]
+    if "side" in record:  # blind: [the entrant's room, the par room]
+        return sum(1 for a in rooms[0]["actions"] if a["seat"] in record["side"])
+    return sum(len(room["actions"]) for room in rooms)
+
+
+def redis_memory(home: Path) -> tuple[float, int, float] | None:
+    """The embedded Redis's ``used_memory`` in MiB (its socket is in the home), with the
+    decision keys (open and closed: the transient part) and their memory in MiB."""
+    for path in home.rglob("*.sock"):
+        try:
+            r = redis.Redis(unix_socket_path=str(path))
+            used = r.info("memory")["used_memory"] / 2**20
+            keys = list(r.scan_iter(match="*:decision:*", count=1000))
+            decisions = sum(r.memory_usage(k) or 0 for k in keys) / 2**20
+            return used, len(keys), decisions
+        except redis.RedisError:
+            continue
+    return None
 
 
 ROLES = ("redis-server", "gunicorn", "workers.worker", "workers.supervisor", "serve")
@@ -81,9 +142,13 @@ def sample(procs: list[psutil.Process]) -> tuple[float, int, dict[str, float]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bots", type=int, default=16)
-    parser.add_argument("--seconds", type=float, default=300)
+    parser.add_argument("--seconds", type=float, default=None, help="how long to soak (default 5 minutes)")
+    parser.add_argument("--minutes", type=float, default=None, help="the same in minutes")
     parser.add_argument("--workers", type=int, default=4)
     args = parser.parse_args()
+    if args.seconds is not None and args.minutes is not None:
+        parser.error("give --seconds or --minutes, not both")
+    args.seconds = args.minutes * 60 if args.minutes is not None else (args.seconds or 300.0)
 
     home = Path(tempfile.mkdtemp(prefix="cinch-soak-"))
     port = free_port()
@@ -149,6 +214,8 @@ def main() -> None:
         began = time.monotonic()
         statuses: dict[int, int] = {}
         samples: list[tuple[float, float, int, dict[str, float]]] = []
+        memory: list[tuple[float, float, int, float]] = []  # (seconds in, used_memory, decision keys, their MiB)
+        last_memory = -60.0
         tournaments: list[str] = []
         current = None
         last_sample = 0.0
@@ -159,16 +226,11 @@ def main() -> None:
                     f"{base}/tournaments",
                     headers=admin,
                     timeout=10,
-                    json={
-                        "bots": names,
-                        "boards": 1,
-                        "chunk": 1,
-                        "deals": "standard",
-                        "practice": True,
-                        "first": 1 + len(tournaments) * 7 % 900,
-                    },
+                    json=formats(names, len(tournaments)),
                 )
                 statuses[r.status_code] = statuses.get(r.status_code, 0) + 1
+                if r.status_code != 201:
+                    raise SystemExit(f"creating a tournament: {r.status_code} {r.text}")
                 current = r.json()["id"]
                 tournaments.append(current)
             for path in ("/ready", f"/tournaments/{current}" if current else "/tournaments"):
@@ -182,6 +244,11 @@ def main() -> None:
             if now - last_sample >= 5:
                 last_sample = now
                 samples.append((now - began, *sample(service)))
+            if now - last_memory >= 60:
+                last_memory = now
+                used = redis_memory(home)
+                if used is not None:
+                    memory.append((now - began, *used))
             if current is None and now - began >= args.seconds:
                 break
             if now - began > args.seconds + 300:
@@ -199,18 +266,27 @@ def main() -> None:
             missed += int(found[-1][1]) if found else 0
             bot_5xx += len(re.findall(r"\b5\d\d [A-Z][a-z]", text))  # an ApiError: "503 Service Unavailable"
         actions = timeouts = defaulted = pairs = 0
+        kinds: dict[str, int] = {}
         for tid in tournaments:
-            first = http.get(f"{base}/tournaments/{tid}", timeout=10).json()["first"]
+            t = http.get(f"{base}/tournaments/{tid}", timeout=10).json()
+            kinds[t["format"]] = kinds.get(t["format"], 0) + 1
             for m in http.get(f"{base}/tournaments/{tid}/matches", timeout=30).json():
                 timeouts += sum(m["timeouts"].values())
-                record = http.get(f"{base}/matches/{m['id']}/boards/{first}", timeout=30).json()
-                pairs += 1
-                actions += sum(len(room["actions"]) for room in record["rooms"])
-                defaulted += sum(len(room.get("faults", [])) for room in record["rooms"])
+                for board in range(m.get("first", t["first"]), m.get("last", t["first"] + t["boards"] - 1) + 1):
+                    response = http.get(f"{base}/matches/{m['id']}/boards/{board}", timeout=30)
+                    if response.status_code == 404:
+                        continue  # not a board of this match (a Progressive table plays its round's)
+                    record = response.json()
+                    pairs += 1
+                    actions += remote_actions(record, set(names))
+                    defaulted += sum(len(room.get("faults", [])) for room in record["rooms"])
         server_log = serve_log.read_text(errors="replace")
         warm = next((s for s in samples if s[0] >= 60), samples[0])
         end = samples[-1]
-        print(f"\nran {elapsed:.0f} s: {len(tournaments)} tournaments, {pairs} board pairs, {actions} decisions stored")
+        print(
+            f"\nran {elapsed:.0f} s: {len(tournaments)} tournaments ({kinds}), {pairs} board records, "
+            f"{actions} remote decisions stored"
+        )
         print(
             f"bots: {answered} answered, {missed} missed; timeouts recorded: {timeouts}, "
             f"default actions in the records: {defaulted}"
@@ -233,6 +309,15 @@ def main() -> None:
             "  by role: "
             + ", ".join(f"{role} {warm[3].get(role, 0):.0f} -> {mib:.0f} MiB" for role, mib in sorted(end[3].items()))
         )
+        if memory:
+            print("Redis used_memory by minute (MiB): " + " ".join(f"{m[1]:.1f}" for m in memory))
+            print("  of which decision keys: " + " ".join(f"{m[2]}/{m[3]:.2f}" for m in memory) + " (keys/MiB)")
+            half = next(m for m in memory if m[0] >= memory[-1][0] / 2)
+            print(
+                f"over the last half: used_memory {half[1]:.1f} -> {memory[-1][1]:.1f} MiB, decision keys "
+                f"{half[3]:.2f} -> {memory[-1][3]:.2f} MiB; the rest is the stored results "
+                f"({(memory[-1][1] - memory[-1][3]) * 2**20 / max(pairs, 1):.0f} bytes a board record at the end)"
+            )
     finally:
         for _, proc, _ in bots:
             if proc.poll() is None:
