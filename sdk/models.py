@@ -371,7 +371,8 @@ class BoardPair(Model):
     """A board played in both rooms: match X at N/S in room 1 and at E/W in room 2."""
 
     board: int = 0
-    score: int = 0  # X's score: its net in room 1 plus its net in room 2
+    score: float = 0  # X's score: its net over both rooms, or a blind entrant's net less the par room's
+    # (a fraction with k > 2 units); a match of k entrants serves entrant_scores instead
     rooms: list[Room] = field(default_factory=list)
     luck: float | None = None  # X's luck on the draw over both rooms
 

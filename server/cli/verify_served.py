@@ -20,6 +20,7 @@ from typing import Any
 
 import sdk
 from server.arena import dealsets
+from server.arena.duplicate import as_number, blind_score, board_scores, pair_score
 from server.cli.errors import UsageError
 from server.engine import Board, BoardError, ReplayError, Ruleset, RulesetError, game_spec, make_ruleset, seats_for
 from server.engine.replay import audit
@@ -108,6 +109,25 @@ def _check_rooms(mid: str, n: int, record: dict[str, Any], deals: dealsets.DealS
         if board != expected:
             raise UsageError(f"{where}: the served board differs from board {n} of the committed set")
         _check_play(where, room, rules)
+    _check_scores(f"match {mid} board {n}", record)
+
+
+def _check_scores(where: str, record: dict[str, Any]) -> None:
+    """The board's scores are the ones its rooms give (``server.arena.duplicate``): a
+    blind entrant's net less the par room's, a two-room pair's X net over both rooms, a
+    field's or a Progressive table's every entrant's sum of nets."""
+    rooms = record["rooms"]
+    if "side" in record:
+        field, expected = "score", blind_score(rooms[0], rooms[1], record["side"])
+    elif all("units" in room for room in rooms):
+        field, expected = "entrant_scores", [as_number(s) for s in board_scores(rooms)]
+    else:
+        field, expected = "score", pair_score(rooms)
+    if record.get(field) != expected:
+        raise UsageError(
+            f"{where}: the stored {field} {json.dumps(record.get(field))} is not what its rooms give, "
+            f"{json.dumps(expected)}"
+        )
 
 
 def _check_play(where: str, room: dict[str, Any], rules: Ruleset) -> None:

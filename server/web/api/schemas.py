@@ -714,7 +714,14 @@ class ResultsSchema(ma.Schema):
 
 class BoardPairSchema(ma.Schema):
     board = fields.Integer(required=True)
-    score = fields.Integer(metadata={"description": "the match's X score on this pair (two-unit matches)"})
+    score = Points(
+        metadata={
+            "description": (
+                "X's score on the board: a two-room pair's net over both rooms (a whole number), or a blind "
+                "entrant's net less the par room's (a fraction with k > 2 units: a net divides by k - 1)"
+            )
+        }
+    )
     entrant_scores = fields.List(
         Points(),
         metadata={

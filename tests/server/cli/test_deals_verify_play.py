@@ -94,9 +94,16 @@ def test_a_changed_card_or_result_is_named_by_match_board_room_and_action(api, s
         side = next(iter(delta))
         delta[side] += 1
 
-    _tamper(store, mid, 1, score_one_more)
+    honest_1 = _tamper(store, mid, 1, score_one_more)
     run = verify(flags, tmp_path)
     assert run.returncode == 2 and "Traceback" not in run.stderr, run.stderr
     [line] = run.stderr.strip().splitlines()
     assert f"match {mid} board 1 room 1: the stored result differs from the replay of its" in line
     assert "delta" in line
+
+    _tamper(store, mid, 1, lambda r: r.update(score=r["score"] + 3))  # the board's score, rooms intact
+    store.redis.hset(
+        key, "1", json.dumps({**json.loads(store.redis.hget(key, "1")), "rooms": json.loads(honest_1)["rooms"]})
+    )
+    run = verify(flags, tmp_path)
+    assert run.returncode == 2 and f"match {mid} board 1: the stored score" in run.stderr, run.stderr
