@@ -179,7 +179,9 @@ def main() -> None:
             time.sleep(0.2)
         for i in range(args.bots):
             name = f"soak{i:02d}"
-            token = http.post(f"{base}/bots", json={"name": name}, timeout=10).json()["token"]
+            token = http.post(f"{base}/bots", json={"name": name}, headers=admin, timeout=10).json()[
+                "token"
+            ]  # no rate limit
             http.post(f"{base}/bots/{name}/trust", json={"trusted": True}, headers=admin, timeout=10)  # round robin
             log = home / f"{name}.log"
             proc = subprocess.Popen(

@@ -10,7 +10,7 @@ from typing import Any
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from server.arena import anytime, sequential
+from server.arena import anytime
 from server.arena.duplicate import ROOMS
 from server.arena.formats import FORMATS
 from server.arena.formats.progressive import BASE_RULESET as PROGRESSIVE_BASE
@@ -262,9 +262,9 @@ class SprtResultSchema(ma.Schema):
         allow_none=True,
         metadata={
             "description": (
-                "anytime-valid 95% interval for the mean (betting confidence sequence for scores in "
-                f"+-{sequential.BOUND:g}): valid at every board count at once, so at the test's stop too; null "
-                "without boards"
+                "anytime-valid 95% interval for the mean (betting confidence sequence for scores within the "
+                "ruleset's bound, twice its swing: +-56 in american62): valid at every board count at once, so at "
+                "the test's stop too; null without boards"
             )
         },
     )
