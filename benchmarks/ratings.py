@@ -2,11 +2,12 @@
 
     python benchmarks/ratings.py [--sizes 100 1000 5000] [--boards 100]
 
-Comparisons of 100 boards each among 10 bots, every one on evidence of its own. Times
-(best of 3, a real Redis: ``REDIS_URL`` or an embedded one) of ``server.arena.ratings.replay``
-alone, from scratch and with only the last comparison new; and of ``Store.add_comparisons``
-plus ``Store.refresh_ratings`` for a comparison that arrives last in canonical order (the
-usual case: one openskill update) and first (every comparison redone, history included).
+Comparisons of 100 boards each among 10 bots, every one on evidence of its own, ten to a
+tournament. Times (best of 3, a real Redis: ``REDIS_URL`` or an embedded one) of
+``server.arena.ratings.fit`` alone; and of ``Store.add_comparisons`` plus
+``Store.refresh_ratings`` for all of them at once, for a comparison of the last tournament
+(the usual case: one history step) and for one of the first (every tournament's history
+step recomputed).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from typing import Any
 
 from redis import Redis
 
-from server.arena.ratings import record, replay
+from server.arena.ratings import fit, record
 from server.arena.store import Store
 from workers.embedded import EmbeddedRedis
 
@@ -67,18 +68,15 @@ def timed(store: Store, stored: list[dict[str, Any]], new: list[dict[str, Any]])
 
 
 def row(store: Store, made: list[dict[str, Any]]) -> list[float]:
-    """The five timings of one size, in milliseconds."""
-    whole = replay(made, {})
-    last_new = {k: v for k, v in whole.after.items() if k != made[-1]["id"]}
+    """The four timings of one size, in milliseconds."""
 
-    def pure(known: dict) -> float:
+    def pure() -> float:
         start = time.perf_counter()
-        replay(made, known)
+        fit(made)
         return time.perf_counter() - start
 
     return [
-        best_ms(lambda: pure({})),
-        best_ms(lambda: pure(last_new)),
+        best_ms(pure),
         best_ms(lambda: timed(store, [], made)),
         best_ms(lambda: timed(store, made[:-1], made[-1:])),
         best_ms(lambda: timed(store, made[1:], made[:1])),
@@ -93,10 +91,8 @@ def main() -> None:
     url = os.environ.get("REDIS_URL")
     with nullcontext(url) if url else EmbeddedRedis(Path(tempfile.mkdtemp())) as url:
         store = Store(Redis.from_url(url), prefix=f"bench{uuid.uuid4().hex[:8]}")
-        print(
-            "| comparisons | replay, all | replay, last new | refresh, all | refresh, last new | refresh, first new |"
-        )
-        print("| --- | --- | --- | --- | --- | --- |")
+        print("| comparisons | fit | refresh, all | refresh, last new | refresh, first new |")
+        print("| --- | --- | --- | --- | --- |")
         for n in args.sizes:
             print(f"| {n:,} | " + " | ".join(f"{ms:.1f} ms" for ms in row(store, comparisons(n, args.boards))) + " |")
         store.clear_ratings(RULESET)

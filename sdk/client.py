@@ -500,7 +500,8 @@ class Client:
 
     # ------------------------------------------------------------------ ratings
     def ratings(self, ruleset: str = "american62") -> Leaderboard:
-        """The leaderboard of a ruleset, by conservative rating (mu - 3 sigma), best first."""
+        """The leaderboard of a ruleset, by estimated points per board against an average
+        field, best first, each with its 95% interval."""
         return Leaderboard.parse(self._json("GET", f"/ratings/{_seg(ruleset)}"))
 
     leaderboard = ratings

@@ -42,9 +42,11 @@ class Health(Model):
 
 @dataclass
 class Rating(Model):
-    mu: float = 0.0
-    sigma: float = 0.0
-    rating: float = 0.0  # mu - 3 sigma: the leaderboard's order
+    rating: float = 0.0  # estimated points per board against an average field: the leaderboard's order
+    se: float = 0.0  # its standard error
+    low: float = 0.0  # its 95% interval
+    high: float = 0.0
+    provisional: bool = True  # the interval is still wide, or few boards rate it
     matches: int = 0
 
 
@@ -384,10 +386,13 @@ class BoardPair(Model):
 @dataclass
 class LeaderboardEntry(Model):
     bot: str = ""
-    mu: float = 0.0
-    sigma: float = 0.0
-    rating: float = 0.0
+    rating: float = 0.0  # points per board against an average field
+    se: float = 0.0
+    low: float = 0.0  # 95% interval
+    high: float = 0.0
+    provisional: bool = True
     matches: int = 0
+    boards: int = 0
 
 
 @dataclass
@@ -403,10 +408,12 @@ class Leaderboard(Model):
 @dataclass
 class RatingPoint(Model):
     t: float = 0.0  # when the rating changed (Unix time)
-    mu: float = 0.0
-    sigma: float = 0.0
     rating: float = 0.0
-    match: str = ""  # the match (or blind comparison) that changed it
+    se: float = 0.0
+    low: float = 0.0  # 95% interval
+    high: float = 0.0
+    provisional: bool = True
+    tournament: int = 0  # the finished tournament that changed it (3: "t3")
 
 
 @dataclass

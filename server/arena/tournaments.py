@@ -281,65 +281,72 @@ def evidence_of(match: dict[str, Any]) -> str:
 
 
 def canonical_order(comparison: dict[str, Any]) -> list[int]:
-    """A comparison's place in the order ratings are replayed in, which completion time
-    does not change: the tournament's number (tournaments are numbered as they are
-    created), then its matches by schedule index (ids ``t{n}.m{i}``, from
-    ``Store.create_tournament``), then a blind movement's entrant pairs after every match
-    (``Format.cross_comparisons`` gives each its ``order``; a match of k entrants gives its
-    entrant pairs theirs, after the match's place: ``MatchKind.comparisons``)."""
+    """A comparison's place in canonical order, which completion time does not change: the
+    tournament's number (tournaments are numbered as they are created; a rating history
+    step each), then its matches by schedule index (ids ``t{n}.m{i}``, from
+    ``Store.create_tournament``; a match of k entrants gives its entrant pairs theirs, after
+    the match's place: ``MatchKind.comparisons``). It decides which of two comparisons
+    holding the same evidence counts it, and nothing else."""
     if "order" in comparison:
         return comparison["order"]
     tid, index = comparison["id"].split(".m")
     return [int(tid[1:]), 0, int(index)]
 
 
-def rate(store: Store, comparison: dict[str, Any], scores: dict[int, int | float]) -> bool:
-    """Count a comparison of X with Y (a match, or two blind entrants) in the ratings.
+def rate(store: Store, comparisons: Iterable[Comparison]) -> int:
+    """Count comparisons of X with Y (matches, every two entrants of a field, a blind entrant
+    against its reference bots) in the ratings; how many this call stored that rate bots.
 
-    Its record is stored once and the ratings are replayed in canonical order
-    (``server.arena.ratings``), so they do not depend on which comparison completed first. It
-    enters as one result on the boards it owns (no comparison earlier in canonical order
-    holds the same bots, deals, options and board): a win when the mean over those boards
-    has a 95% interval that excludes zero, a draw otherwise. A comparison owning no board
-    moves nothing, so a repeated tournament cannot rate the same evidence twice. True if
-    this call stored it and it moves the ratings.
+    Their records are stored once each and the ratings are refitted to every record stored
+    (``server.arena.ratings``), so they do not depend on which comparison completed first, nor
+    on how boards were split into matches. A board already held by a comparison earlier in
+    canonical order (the same bots, deals, options and board) counts there only, so a
+    repeated tournament cannot rate the same evidence twice. One refresh per ruleset for the
+    lot: a tournament is one step of the rating history.
     """
-    ruleset = comparison["ruleset"]
-    if comparison["x"] == comparison["y"]:
-        return False  # a built-in entrant against itself as the reference proves nothing
-    if store.legacy_ratings(ruleset):
-        rebuild_ratings(store, [ruleset])
-    added = store.add_comparisons(
-        ruleset,
-        [
-            record(
-                comparison["id"],
-                canonical_order(comparison),
-                comparison["x"],
-                comparison["y"],
-                evidence_of(comparison),
-                scores,
-                time.time(),
-            )
-        ],
-    )
-    store.refresh_ratings(ruleset)
-    return bool(added) and bool(store.counted(ruleset, [comparison["id"]]))
+    now = time.time()
+    by_ruleset: dict[str, list[dict[str, Any]]] = {}
+    for c, scores in comparisons:
+        if c["x"] != c["y"]:  # a built-in entrant against itself as the reference proves nothing
+            by_ruleset.setdefault(c["ruleset"], []).append(_record(c, scores, now))
+    moved = 0
+    for ruleset, records in sorted(by_ruleset.items()):
+        if store.legacy_ratings(ruleset):
+            rebuild_ratings(store, [ruleset])
+        added = store.add_comparisons(ruleset, records)
+        store.refresh_ratings(ruleset)
+        moved += len(store.counted(ruleset, added))
+    return moved
+
+
+def _record(c: dict[str, Any], scores: dict[int, int | float], t: float) -> dict[str, Any]:
+    return record(c["id"], canonical_order(c), c["x"], c["y"], evidence_of(c), scores, t)
 
 
 def rate_tournament_end(store: Store, tid: str) -> int:
     """Follow-ups once every match of a tournament is complete, just before it is marked
-    finished: every match's comparisons, then the format's comparisons across matches (a
-    blind movement's entrant pairs), enter the ratings. Idempotent, like every rating.
+    finished: every match's comparisons enter the ratings, in one step. Idempotent, like
+    every rating. A blind movement's entrant pairs (``cross_comparisons``) are not rated:
+    each is the difference of the two entrants' comparisons against the par room, which are.
 
     Not sooner: the matches of a tournament play the same boards, so a rating that moved
     when one match completed would tell the bots still playing those boards elsewhere how
     they went (docs/fair-play.md#one-visibility-rule). A tournament that never finishes
     (cancelled, failed) adds nothing to the ratings."""
-    spec = store.tournament(tid)
     complete = store.complete_matches(tid)
-    moved = sum(rate_match(store, store.match(mid)) for mid in store.match_ids(tid) if mid in complete)
-    return moved + sum(rate(store, c, d) for c, d in format_of(spec).cross_comparisons(store, tid))
+    return rate(store, rated_comparisons(store, [mid for mid in store.match_ids(tid) if mid in complete]))
+
+
+def rated_comparisons(store: Store, mids: Iterable[str]) -> list[Comparison]:
+    """What these complete matches prove for the ratings: each one's comparisons (X against
+    Y, or every two entrants of a field); nothing for a kind that is not rated."""
+    out: list[Comparison] = []
+    for mid in mids:
+        match = store.match(mid)
+        kind = kind_of(match)
+        if kind.rated:
+            out += kind.comparisons(store, match)
+    return out
 
 
 def after_match_progress(store: Store, match: dict[str, Any]) -> bool:
@@ -359,48 +366,31 @@ def after_match_progress(store: Store, match: dict[str, Any]) -> bool:
 
 
 def rate_match(store: Store, match: Match) -> bool:
-    """Count a complete match in the ratings (see ``rate``): each of its kind's comparisons
-    (X against Y, or every two entrants of a field); nothing for a kind that is not rated."""
-    kind = kind_of(match)
-    return kind.rated and any([rate(store, c, d) for c, d in kind.comparisons(store, match)])
+    """Count a complete match in the ratings (see ``rate``); True if this moved them."""
+    return bool(rate(store, rated_comparisons(store, [match["id"]])))
 
 
 def rebuild_ratings(store: Store, rulesets: Iterable[str] | None = None) -> dict[str, int]:
     """Recompute ratings from the stored board pairs alone: the records of every complete
-    match of every finished tournament (and a blind movement's entrant pairs) are made
-    again and replayed in canonical order, as if each had just completed; a record that
-    was stored keeps its time. For an upgrade that changes how evidence is named or
-    stored, and for ratings written by the incremental updates of older versions.
-    Returns the comparisons that move the ratings, per ruleset."""
+    match of every finished tournament are made again and fitted, the history a step per
+    tournament; a record that was stored keeps its time. For an upgrade that changes how
+    evidence is named or ratings computed (ratings of an earlier model are rebuilt so before
+    the next is rated: ``Store.legacy_ratings``), or to check them. Returns the comparisons
+    that rate bots, per ruleset."""
     chosen = set(rulesets) if rulesets is not None else None
     steps: list[Comparison] = []
     for tid in store.tournament_ids():
-        spec = store.tournament(tid)
-        if spec["status"] != "finished":
+        if store.tournament(tid)["status"] != "finished":
             continue  # rated when it finishes (rate_tournament_end), never before
         complete = store.complete_matches(tid)
-        for mid in store.match_ids(tid):
-            if mid in complete:
-                match = store.match(mid)
-                kind = kind_of(match)
-                if kind.rated:
-                    steps += kind.comparisons(store, match)
-        steps += format_of(spec).cross_comparisons(store, tid)
+        steps += rated_comparisons(store, [mid for mid in store.match_ids(tid) if mid in complete])
     names = {c["ruleset"] for c, _ in steps} | set(store.rating_rulesets())
     counted = {}
     now = time.time()
     for ruleset in sorted(names if chosen is None else names & chosen):
         rated = store.comparisons(ruleset)
         records = [
-            record(
-                c["id"],
-                canonical_order(c),
-                c["x"],
-                c["y"],
-                evidence_of(c),
-                scores,
-                rated[c["id"]]["t"] if c["id"] in rated else now,
-            )
+            _record(c, scores, rated[c["id"]]["t"] if c["id"] in rated else now)
             for c, scores in steps
             if c["ruleset"] == ruleset and c["x"] != c["y"]
         ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from sdk.models import Results
+from sdk.text import rating_row, ratings_title
 from server.arena.ratings import leaderboard
 
 
@@ -82,9 +83,6 @@ def print_results(results: dict[str, Any], ratings: dict[str, dict[str, Any]]) -
         )
         if m.get("sprt"):
             print(f"  {'':10} sequential test: {m['sprt']['decision'] or 'undecided'}, {sprt_line(m['sprt'])}")
-    print(f"\nRatings ({results['ruleset']}, openskill; rating = mu - 3 sigma)")
+    print(f"\n{ratings_title(results['ruleset'])}")
     for row in leaderboard(ratings):
-        print(
-            f"  {row['bot']:16} {row['rating']:8.2f}  (mu {row['mu']:.2f}, sigma {row['sigma']:.2f}, "
-            f"{row['matches']} matches)"
-        )
+        print(f"  {rating_row(row)}")

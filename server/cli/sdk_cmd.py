@@ -29,6 +29,7 @@ from tqdm import tqdm
 
 import sdk
 from sdk.launch import add_run_arguments, add_server_argument, run_from_args, summary
+from sdk.text import rating_row, ratings_title
 
 
 def _clean(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
@@ -207,9 +208,15 @@ def run_list(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps([b.to_dict() for b in bots], indent=2))
         return 0
-    print(f"{'bot':20} {'kind':8} {'status':9} ratings (mu - 3 sigma, matches)")
+    print(f"{'bot':20} {'kind':8} {'status':9} ratings (points per board, * provisional; matches)")
     for b in bots:
-        ratings = ", ".join(f"{rs} {r.rating:.2f} ({r.matches})" for rs, r in sorted(b.ratings.items())) or "-"
+        ratings = (
+            ", ".join(
+                f"{rs} {r.rating:+.2f}{'*' if r.provisional else ''} ({r.matches})"
+                for rs, r in sorted(b.ratings.items())
+            )
+            or "-"
+        )
         print(f"{b.name:20} {b.kind:8} {b.status:9} {ratings}")
     return 0
 
@@ -444,9 +451,9 @@ def _room_line(room: sdk.Room, side: str) -> str:
 @_clean
 def run_ratings(args: argparse.Namespace) -> int:
     board = _client(args).ratings(args.ruleset)
-    print(f"Ratings ({board.ruleset}, openskill; rating = mu - 3 sigma)")
+    print(ratings_title(board.ruleset))
     for row in board.bots:
-        print(f"  {row.bot:16} {row.rating:8.2f}  (mu {row.mu:.2f}, sigma {row.sigma:.2f}, {row.matches} matches)")
+        print(f"  {rating_row(row.to_dict())}")
     return 0
 
 

@@ -98,7 +98,7 @@ def bot_view(name: str) -> dict:
     for ruleset in store.rating_rulesets():
         row = next((r for r in leaderboard(store.ratings(ruleset)) if r["bot"] == name), None)
         if row:
-            ratings[ruleset] = {k: row[k] for k in ("mu", "sigma", "rating", "matches")}
+            ratings[ruleset] = {k: v for k, v in row.items() if k not in ("bot", "boards")}
     return {**bot, "trusted": registry.is_trusted(bot), "ratings": ratings}
 
 

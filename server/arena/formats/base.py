@@ -224,7 +224,8 @@ class Format(ABC):
 
     def cross_comparisons(self, store: Store, tid: str) -> list[Comparison]:
         """Entrants compared across matches (a blind movement's, on the boards both played):
-        in the cross-table as the tournament runs, rated once every match is complete."""
+        in the cross-table as the tournament runs; not rated (the ratings fit their
+        comparisons against the par room, of which these are differences)."""
         return []
 
     @abstractmethod

@@ -1,68 +1,51 @@
-"""Ratings: the rated comparisons they are replayed from, the ratings and their histories.
+"""Ratings: the rated comparisons they are fitted to, the ratings and their histories.
 This module owns their keys:
 
-    {p}:ratings:{ruleset}         hash  bot -> rating JSON
+    {p}:ratings:{ruleset}         hash  bot -> rating JSON (``server.arena.ratings.fit``)
     {p}:ratings:{ruleset}:comparisons hash comparison id -> the rated comparison's record JSON
                                         (``server.arena.ratings.record``) but its scores: what the ratings
-                                        are replayed from
-    {p}:ratings:{ruleset}:scores  hash  comparison id -> its scores JSON, [[board, X's score], ...]
-    {p}:ratings:{ruleset}:after   hash  comparison id -> [X's, Y's] rating JSON after it in the last
-                                        replay, or null when it owned no new board pair
-    {p}:ratings:{ruleset}:history:{bot} list the bot's rating after each comparison that moved it, in
-                                        canonical order: JSON {t, mu, sigma, rating, match}; the last
-                                        HISTORY_LENGTH kept
+                                        are fitted to
+    {p}:ratings:{ruleset}:scores  hash  comparison id -> its scores JSON, [[board, X's score - Y's], ...]
+    {p}:ratings:{ruleset}:fitted  hash  comparison id -> the boards it owns in the last fit (0: every one
+                                        was counted by an earlier comparison)
+    {p}:ratings:{ruleset}:history:{bot} list the bot's rating after each tournament that moved it, in
+                                        tournament order: JSON {t, rating, se, low, high, provisional,
+                                        tournament}; the last HISTORY_LENGTH kept
+
+``after`` (the openskill replay's ratings per comparison) and ``applied`` (older incremental
+updates) mark ratings of an earlier model: ``legacy_ratings``.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable
 from typing import Any
 
-from server.arena.ratings import replay, shown
+from server.arena.ratings import shown, steps
 from server.arena.store.base import StoreBase, decoded
 
 HISTORY_LENGTH = 1000
-"""Rating history points kept per bot and ruleset: a bot's chart shows its last 1,000
-rating changes (a rated comparison each, in canonical order); older points are dropped."""
-
-
-class _Decoded(Mapping):
-    """A hash's values decoded from JSON when read: a refresh needs every comparison's
-    presence in ``after`` but the ratings of only a few."""
-
-    def __init__(self, raw: dict[str, bytes]):
-        self.raw = raw
-
-    def __getitem__(self, key: str) -> Any:
-        return json.loads(self.raw[key])
-
-    def __contains__(self, key: object) -> bool:
-        return key in self.raw
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.raw)
-
-    def __len__(self) -> int:
-        return len(self.raw)
+"""Rating history points kept per bot and ruleset: a bot's chart shows the ratings after
+its last 1,000 rating changes (a finished tournament each); older points are dropped."""
 
 
 class Ratings(StoreBase):
     history_length = HISTORY_LENGTH
 
-    def add_comparisons(self, ruleset: str, records: Iterable[dict[str, Any]]) -> int:
+    def add_comparisons(self, ruleset: str, records: Iterable[dict[str, Any]]) -> list[str]:
         """Store rated comparisons (``server.arena.ratings.record``), each once whoever stores it
-        (HSETNX: a retried job or the supervisor's follow-up adds nothing); returns how
-        many were new. The scores go to a hash of their own, so that a refresh reads every
-        comparison's head but only the scores it needs. ``refresh_ratings`` then brings
-        the ratings up to date."""
+        (HSETNX: a retried job or the supervisor's follow-up adds nothing); returns the ids
+        that were new. The scores go to a hash of their own (the heads are what a refresh
+        checks first). ``refresh_ratings`` then brings the ratings up to date."""
         heads, scores = self.key("ratings", ruleset, "comparisons"), self.key("ratings", ruleset, "scores")
+        listed = list(records)
         pipe = self.redis.pipeline(transaction=True)
-        for record in records:
+        for record in listed:
             head = {k: v for k, v in record.items() if k != "scores"}
             pipe.hsetnx(heads, record["id"], json.dumps(head, separators=(",", ":")))
             pipe.hsetnx(scores, record["id"], json.dumps(record["scores"], separators=(",", ":")))
-        return sum(pipe.execute()[::2])
+        return [r["id"] for r, added in zip(listed, pipe.execute()[::2]) if added]
 
     def comparisons(self, ruleset: str) -> dict[str, dict[str, Any]]:
         """Every stored comparison of a ruleset, by id, without its scores."""
@@ -72,61 +55,65 @@ class Ratings(StoreBase):
         }
 
     def refresh_ratings(self, ruleset: str) -> None:
-        """Make the ratings and histories of a ruleset the replay of every stored comparison
-        in canonical order (``server.arena.ratings.replay``), if some are not reflected yet.
+        """Make the ratings of a ruleset the fit of every stored comparison
+        (``server.arena.ratings.fit``), and its histories a point per bot for each tournament
+        that moved its rating, if some comparisons are not reflected yet.
 
-        The ``after`` hash holds each reflected comparison's ratings, so the replay starts
-        at the first new comparison in canonical order and only the history points from
-        there on are rewritten. Optimistic transaction watching the comparisons and
-        ``after``: a comparison stored meanwhile, or another worker's refresh, makes this
-        one start again from what is then stored, so two workers finishing at once both
-        end up counted, each once, and the result does not depend on who wrote last."""
-        stored, after = self.key("ratings", ruleset, "comparisons"), self.key("ratings", ruleset, "after")
+        The history points of the tournaments from the earliest new comparison's on are
+        recomputed (usually just the newest tournament's). Optimistic transaction watching the
+        comparisons and ``fitted``: a comparison stored meanwhile, or another worker's
+        refresh, makes this one start again from what is then stored, so two workers
+        finishing at once both end up counted, each once, and the result does not depend on
+        who wrote last."""
+        stored, fitted = self.key("ratings", ruleset, "comparisons"), self.key("ratings", ruleset, "fitted")
         ratings, scores = self.key("ratings", ruleset), self.key("ratings", ruleset, "scores")
 
         def attempt(pipe) -> None:
-            if pipe.hlen(stored) == pipe.hlen(after):
+            heads = {decoded(k): json.loads(v) for k, v in pipe.hgetall(stored).items()}
+            known = {decoded(k) for k in pipe.hkeys(fitted)}
+            new = [h for cid, h in heads.items() if cid not in known]
+            if not new:
                 return
-            known = _Decoded({k.decode(): v for k, v in pipe.hgetall(after).items()})
-            done = replay(
-                [json.loads(v) for v in pipe.hvals(stored)],
-                known,
-                lambda ids: dict(zip(ids, map(json.loads, pipe.hmget(scores, ids) if ids else []))),
-            )
-            if not done.redone:  # read across another refresh: the watch has fired, so the
-                return  # empty EXEC fails and this attempt starts again
+            since = min(h["order"][0] for h in new)
+            raw = {decoded(k): json.loads(v) for k, v in pipe.hgetall(scores).items()}
+            records = [{**h, "scores": raw[cid]} for cid, h in heads.items()]
+            done, final = steps(records, since)
+            bots = sorted({b for _, _, step in done for b in step} | {decoded(b) for b in pipe.hkeys(ratings)})
+            histories = {b: pipe.lrange(self.key("ratings", ruleset, "history", b), 0, -1) for b in bots}
             pipe.multi()
-            pipe.hset(after, mapping={r["id"]: json.dumps(done.after[r["id"]]) for r in done.redone})
-            for bot in sorted({b for r in done.redone for b in (r["x"], r["y"])}):
-                history = self.key("ratings", ruleset, "history", bot)
-                mine = [(r, done.after[r["id"]], r["y"] == bot) for r in done.redone if bot in (r["x"], r["y"])]
-                stale = sum(1 for r, _, _ in mine if known.get(r["id"]))
-                if stale:  # the points of redone comparisons, at the list's end
-                    pipe.ltrim(history, 0, -stale - 1)
-                points = [
-                    json.dumps({"t": r["t"], **shown(new[side]), "match": r["id"]}) for r, new, side in mine if new
-                ]
+            pipe.delete(fitted, ratings)
+            pipe.hset(fitted, mapping=final.owned)
+            if final.ratings:
+                pipe.hset(ratings, mapping={b: json.dumps(r) for b, r in final.ratings.items()})
+            for bot, raw_points in histories.items():
+                key = self.key("ratings", ruleset, "history", bot)
+                kept = [json.loads(p) for p in raw_points]
+                stale = sum(1 for p in kept if p["tournament"] >= since)
+                if stale:  # the points of recomputed tournaments, at the list's end
+                    pipe.ltrim(key, 0, -stale - 1)
+                last = shown_of(kept[-stale - 1]) if len(kept) > stale else None
+                points = []
+                for number, t, step in done:
+                    if bot in step and shown(step[bot]) != last:
+                        last = shown(step[bot])
+                        points.append(json.dumps({"t": t, **last, "tournament": number}))
                 if points:
-                    pipe.rpush(history, *points)
-                    pipe.ltrim(history, -self.history_length, -1)
-                if bot in done.ratings:
-                    pipe.hset(ratings, bot, json.dumps(done.ratings[bot]))
-                else:
-                    pipe.hdel(ratings, bot)
+                    pipe.rpush(key, *points)
+                    pipe.ltrim(key, -self.history_length, -1)
 
-        self.redis.transaction(attempt, stored, after)
+        self.redis.transaction(attempt, stored, fitted)
 
     def counted(self, ruleset: str, ids: list[str]) -> set[str]:
-        """Those of ``ids`` that move the ratings: reflected, and owning a board pair."""
+        """Those of ``ids`` that rate bots: reflected in the fit, and owning a board."""
         if not ids:
             return set()
-        values = self.redis.hmget(self.key("ratings", ruleset, "after"), ids)
-        return {cid for cid, raw in zip(ids, values) if raw is not None and json.loads(raw) is not None}
+        values = self.redis.hmget(self.key("ratings", ruleset, "fitted"), ids)
+        return {cid for cid, raw in zip(ids, values) if raw is not None and int(raw) > 0}
 
     def legacy_ratings(self, ruleset: str) -> bool:
-        """Whether the ruleset's ratings were written by incremental updates, before the
-        comparisons were stored: they must be rebuilt from the stored board pairs."""
-        return bool(self.redis.exists(self.key("ratings", ruleset, "applied")))
+        """Whether the ruleset's ratings were written by an earlier model (incremental
+        updates, or the openskill replay): they must be rebuilt from the stored board pairs."""
+        return bool(self.redis.exists(self.key("ratings", ruleset, "applied"), self.key("ratings", ruleset, "after")))
 
     def rating_rulesets(self) -> list[str]:
         """Rulesets that have ratings stored."""
@@ -134,13 +121,13 @@ class Ratings(StoreBase):
         return sorted({k.decode()[len(prefix) :].split(":")[0] for k in self.redis.scan_iter(match=prefix + "*")})
 
     def clear_ratings(self, ruleset: str) -> None:
-        """Forget a ruleset's ratings, histories and stored comparisons (and the sets the
-        incremental updates kept, ``applied`` and ``evidence``)."""
+        """Forget a ruleset's ratings, histories and stored comparisons (and what earlier
+        models kept: ``after``, ``applied`` and ``evidence``)."""
         histories = self.redis.scan_iter(match=self.key("ratings", ruleset, "history", "*"))
         self.redis.delete(
             *[
                 self.key("ratings", ruleset, *part)
-                for part in ((), ("comparisons",), ("scores",), ("after",), ("applied",), ("evidence",))
+                for part in ((), ("comparisons",), ("scores",), ("fitted",), ("after",), ("applied",), ("evidence",))
             ],
             *histories,
         )
@@ -156,3 +143,8 @@ class Ratings(StoreBase):
 
     def ratings(self, ruleset: str) -> dict[str, dict[str, Any]]:
         return {decoded(b): json.loads(r) for b, r in self.redis.hgetall(self.key("ratings", ruleset)).items()}
+
+
+def shown_of(point: dict[str, Any]) -> dict[str, Any]:
+    """A history point's rating, as ``shown`` gives it: to tell whether a new one moved."""
+    return {k: point[k] for k in ("rating", "se", "low", "high", "provisional")}

@@ -16,7 +16,8 @@ class Ratings(MethodView):
     @blp.response(200, LeaderboardSchema)
     @blp.doc(operationId="get_ratings")
     def get(self, ruleset):
-        """Bots by conservative rating (mu - 3 sigma), best first."""
+        """Bots by estimated points per board against an average field, best first, with a
+        95% interval each."""
         known_ruleset(ruleset)
         return {"ruleset": ruleset, "bots": leaderboard(arena().store.ratings(ruleset))}
 
@@ -33,8 +34,8 @@ class History(MethodView):
     @blp.alt_response(404, description="no such ruleset or bot")
     @blp.doc(operationId="get_rating_history")
     def get(self, ruleset, bot):
-        """A bot's rating after each change, oldest first: the last 1,000 changes (a rated
-        match or blind comparison each). Empty for a bot not rated in the ruleset."""
+        """A bot's rating after each change, oldest first: the last 1,000 changes (a finished
+        tournament each). Empty for a bot not rated in the ruleset."""
         known_ruleset(ruleset)
         store = arena().store
         store.bot(bot)  # StoreError: a 404 naming the bot

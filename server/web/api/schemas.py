@@ -82,11 +82,24 @@ class TrustSchema(ma.Schema):
     trusted = StrictBool(required=True)
 
 
-class RatingSchema(ma.Schema):
-    mu = fields.Float(required=True)
-    sigma = fields.Float(required=True)
-    rating = fields.Float(required=True, metadata={"description": "mu - 3 sigma"})
-    matches = fields.Integer(required=True, metadata={"description": "matches that brought new board pairs"})
+class RatingValueSchema(ma.Schema):
+    """A rating as the leaderboard and a history point show it (``server.arena.ratings.shown``)."""
+
+    rating = fields.Float(
+        required=True,
+        metadata={"description": "estimated points per board against an average field of the bots rated"},
+    )
+    se = fields.Float(required=True, metadata={"description": "the estimate's standard error"})
+    low = fields.Float(required=True, metadata={"description": "lower end of its 95% interval"})
+    high = fields.Float(required=True, metadata={"description": "upper end of its 95% interval"})
+    provisional = fields.Boolean(
+        required=True,
+        metadata={"description": "the interval is wider than 2 points per board either side, or under 20 boards"},
+    )
+
+
+class RatingSchema(RatingValueSchema):
+    matches = fields.Integer(required=True, metadata={"description": "comparisons that brought new boards"})
 
 
 class BotSchema(ma.Schema):
@@ -763,7 +776,7 @@ class BoardPairSchema(ma.Schema):
 
 class LeaderboardEntrySchema(RatingSchema):
     bot = fields.String(required=True)
-    boards = fields.Integer(required=True, metadata={"description": "board pairs counted (each at most once)"})
+    boards = fields.Integer(required=True, metadata={"description": "boards that rate it (each at most once)"})
 
 
 class LeaderboardSchema(ma.Schema):
@@ -773,16 +786,10 @@ class LeaderboardSchema(ma.Schema):
     )
 
 
-class RatingPointSchema(ma.Schema):
+class RatingPointSchema(RatingValueSchema):
     t = fields.Float(required=True, metadata={"description": "when the rating changed (Unix time)"})
-    mu = fields.Float(required=True)
-    sigma = fields.Float(required=True)
-    rating = fields.Float(required=True, metadata={"description": "mu - 3 sigma"})
-    match = fields.String(
-        required=True,
-        metadata={
-            "description": ("what moved it: a match id, or a blind movement's comparison of two entrants ('t3:a~b')")
-        },
+    tournament = fields.Integer(
+        required=True, metadata={"description": "the number of the finished tournament that moved it (3: 't3')"}
     )
 
 

@@ -96,24 +96,26 @@ def replaced_decisions(store: Store, bot: str, matches: list[dict[str, Any]]) ->
 
 
 def rating_charts(store: Store, bot: str, rulesets: list[str]) -> dict[str, Any]:
-    """Per ruleset, the bot's rating history charted: the line is the rating (mu - 3
-    sigma), the band reaches from it up to mu, the estimate itself, so it narrows as
-    sigma shrinks."""
+    """Per ruleset, the bot's rating history charted: the line is the estimate after each
+    tournament that moved it, the band its 95% interval, so one sees both where the bot
+    stands and how sure that is."""
 
     def point(p: dict[str, Any]) -> Point:
         when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(p["t"]))
+        mark = ", provisional" if p["provisional"] else ""
         return Point(
             p["rating"],
             when[:16],
-            f"{when}, after {p['match']}: rating {p['rating']}, mu {p['mu']}, sigma {p['sigma']}",
-            p["rating"],
-            p["mu"],
+            f"{when}, after t{p['tournament']}: rating {p['rating']:+.3f} [{p['low']:+.3f}, {p['high']:+.3f}]{mark}",
+            p["low"],
+            p["high"],
         )
 
     return {
         ruleset: line_chart(
             [point(p) for p in store.rating_history(ruleset, [bot])[bot]],
-            title=f"{bot}'s {ruleset} rating after each rated match",
+            title=f"{bot}'s {ruleset} rating after each tournament that moved it",
+            zero=True,
         )
         for ruleset in rulesets
     }

@@ -1,15 +1,19 @@
-"""Ratings replayed in canonical order: the same stored comparisons give the same ratings
-and histories whatever order they completed in, sequentially, from threads or from
-processes, with each piece of evidence owned by the first comparison in canonical order."""
+"""Ratings fitted to the set of stored board evidence: the same boards give the same ratings
+however they were split into matches, in whatever order the bots were listed and the
+comparisons completed, sequentially, from threads or from processes, with each piece of
+evidence owned by the first comparison in canonical order; and a rating is a margin, so
+many near-draws do not outrank a clear win."""
 
+import itertools
 import multiprocessing
 import random
 import threading
 
+import pytest
 from redis import Redis
 
 from server.arena import dealsets, registry
-from server.arena.ratings import record, replay
+from server.arena.ratings import fit, record, shown
 from server.arena.store import Store
 from server.arena.tournaments import (
     after_match_progress,
@@ -59,30 +63,31 @@ def _other(store, name):
     return Store(store.redis, prefix=f"{store.prefix}:{name}")
 
 
-def test_a_replay_does_not_depend_on_the_order_records_come_in_or_on_where_it_resumes():
+def test_a_fit_does_not_depend_on_the_order_records_come_in():
     records = _records()
-    whole = replay(records, {})
+    whole = fit(records)
     for seed in range(5):
-        shuffled = random.Random(seed).sample(records, len(records))
-        assert replay(shuffled, {}).ratings == whole.ratings
-        known: dict = {}
-        for r in shuffled:  # one at a time, as workers finish
-            step = replay(shuffled[: shuffled.index(r) + 1], known)
-            known.update(step.after)
-        assert step.ratings == whole.ratings and known == whole.after
+        shuffled = fit(random.Random(seed).sample(records, len(records)))
+        assert shuffled.ratings == whole.ratings and shuffled.owned == whole.owned
+    assert abs(sum(r["rating"] for r in whole.ratings.values())) < 1e-9, "an average field: they sum to zero"
+    assert all(r["low"] < r["rating"] < r["high"] for r in whole.ratings.values())
 
 
 def test_evidence_belongs_to_the_first_comparison_in_canonical_order_not_the_first_to_finish():
     early = record("t1.m1", [1, 0, 1], "ann", "ben", "d|{}|ann|ben", {1: 8, 2: 9, 3: 7}, 5.0)
     late = record("t2.m1", [2, 0, 1], "ben", "ann", "d|{}|ann|ben", {2: -9, 3: -7, 4: -6, 5: -8}, 1.0)
     for arrival in ([early, late], [late, early]):
-        done = replay(arrival, {})
-        assert done.after["t1.m1"][0]["boards"] == 3, "the earlier tournament owns boards 1 to 3"
+        done = fit(arrival)
+        assert done.owned == {"t1.m1": 3, "t2.m1": 2}, "the earlier tournament owns boards 1 to 3"
         assert done.ratings["ann"]["boards"] == 5 and done.ratings["ann"]["matches"] == 2, (
             "the later one counts only boards 4 and 5"
         )
+        assert done.ratings["ann"]["rating"] == pytest.approx((8 + 9 + 7 + 6 + 8) / 5 / 2), (
+            "ann's margin over ben on the five owned boards, split about their mean"
+        )
     repeat = record("t3.m1", [3, 0, 1], "ann", "ben", "d|{}|ann|ben", {4: 1, 5: 1}, 0.5)
-    assert replay([repeat, late, early], {}).after["t3.m1"] is None, "nothing new: it moves nothing"
+    again = fit([repeat, late, early])
+    assert again.owned["t3.m1"] == 0 and again.ratings == fit([early, late]).ratings, "nothing new: it moves nothing"
 
 
 def test_the_store_gives_the_same_ratings_and_histories_in_any_completion_order(store):
@@ -91,12 +96,15 @@ def test_the_store_gives_the_same_ratings_and_histories_in_any_completion_order(
     expected.add_comparisons("american62", records)
     expected.refresh_ratings("american62")
     ratings, history = _state(expected)
-    assert sum(len(points) for points in history.values()) == 2 * len(
-        expected.counted("american62", [r["id"] for r in records])
-    ), "one point per bot per comparison that moved it"
-    assert all([p["t"] for p in points] == sorted(p["t"] for p in points) for points in history.values()), (
-        "points in canonical order (the records' times rise with it here)"
-    )
+    assert ratings == fit(records).ratings
+    tournaments = sorted({r["order"][0] for r in records})
+    for bot, points in history.items():
+        numbers = [p["tournament"] for p in points]
+        assert numbers == sorted(set(numbers)) and set(numbers) <= set(tournaments), (
+            "at most one point per tournament, in tournament order"
+        )
+        assert {k: v for k, v in points[-1].items() if k not in ("t", "tournament")} == shown(ratings[bot])
+    assert len(history["ann"]) > 1
     for seed in range(3):
         other = _other(store, f"order{seed}")
         for r in random.Random(seed).sample(records, len(records)):
@@ -108,19 +116,16 @@ def test_the_store_gives_the_same_ratings_and_histories_in_any_completion_order(
 def test_a_kept_history_resumes_correctly_when_comparisons_arrive_out_of_order(store):
     store.history_length = 4
     records = [
-        record(f"t1.m{n}", [1, 0, n], "ann", "ben", f"d{n}|{{}}|ann|ben", {1: n - 3, 2: 2 * n}, float(n))
+        record(f"t{n}.m1", [n, 0, 1], "ann", "ben", f"d{n}|{{}}|ann|ben", {1: n - 3, 2: 2 * n}, float(n))
         for n in range(1, 9)
     ]
-    for r in records[::-1]:  # every arrival redoes the ones after it
+    for r in records[::-1]:  # every arrival redoes the tournaments after it
         store.add_comparisons("american62", [r])
         store.refresh_ratings("american62")
     history = store.rating_history("american62", ["ann", "ben"])
-    assert (
-        [p["match"] for p in history["ann"]]
-        == ["t1.m5", "t1.m6", "t1.m7", "t1.m8"]
-        == [p["match"] for p in history["ben"]]
-    )
-    assert history["ann"][-1]["mu"] == round(store.ratings("american62")["ann"]["mu"], 3)
+    assert [p["tournament"] for p in history["ann"]] == [5, 6, 7, 8] == [p["tournament"] for p in history["ben"]]
+    assert history["ann"][-1]["rating"] == round(store.ratings("american62")["ann"]["rating"], 3)
+    assert [p["t"] for p in history["ann"]] == [5.0, 6.0, 7.0, 8.0], "each point at its tournament's time"
 
 
 def _rate_concurrently(url, prefix, records, barrier):
@@ -199,7 +204,7 @@ def test_tournaments_completing_in_any_order_rate_the_same_and_a_rebuild_agrees(
     assert all(r["boards"] == 12 and r["matches"] == 4 for r in ratings.values()), (
         "boards 3 and 4 count once per pair of bots: 6 boards against each of two others"
     )
-    assert [p["match"] for p in history["rule"]] == ["t1.m1", "t1.m3", "t2.m1", "t2.m3"]
+    assert [p["tournament"] for p in history["rule"]] == [1, 2], "a point per tournament that moved it"
     before = arena.rating_history("american62", bots)
     assert rebuild_ratings(arena) == {"american62": 6}
     assert (arena.ratings("american62"), arena.rating_history("american62", bots)) == (ratings, before), (
@@ -207,12 +212,95 @@ def test_tournaments_completing_in_any_order_rate_the_same_and_a_rebuild_agrees(
     )
 
 
-def test_ratings_written_by_the_incremental_updates_are_rebuilt_on_the_next_rating(store):
+@pytest.mark.parametrize("model", ["applied", "after"])
+def test_ratings_written_by_an_earlier_model_are_rebuilt_on_the_next_rating(store, model):
+    """``applied``: the incremental updates; ``after``: the openskill replay."""
     matches = _two_tournaments(store)
     store.redis.hset(store.key("ratings", "american62"), "random", '{"mu": 1, "sigma": 1, "matches": 9}')
-    store.redis.sadd(store.key("ratings", "american62", "applied"), matches[0]["id"])
+    store.redis.hset(store.key("ratings", "american62", model), matches[0]["id"], "null")
     for match in matches:
         rate_match(store, match)
     assert not store.legacy_ratings("american62")
-    assert store.ratings("american62")["random"]["matches"] == 4
+    assert store.ratings("american62")["random"]["matches"] == 4 and "mu" not in store.ratings("american62")["random"]
     assert canonical_order(matches[-1]) == [2, 0, 3]
+
+
+SPLITS = {"1x40": (1, 40), "4x10": (4, 10), "20x2": (20, 2)}
+
+
+def _margin(low, high, board):
+    """A fixed board-level result: ``low``'s score minus ``high``'s on board ``board``."""
+    return random.Random(f"{low}-{high}-{board}").randint(-12, 16)
+
+
+def _play_split(store, bots, tournaments, boards):
+    """The same 40 boards of a round robin stored as ``tournaments`` of ``boards`` each,
+    through the store and the tournaments' own follow-ups, X's score as the match lists X."""
+    deals = dealsets.generate("ratings-split", 40)
+    store.put_dealset(deals)
+    roster = registry.builtin_roster(list(bots))
+    for t in range(tournaments):
+        first = 1 + t * boards
+        spec = validate({"bots": list(bots), "first": first, "boards": boards, "deals": deals.name}, roster)
+        tid = store.create_tournament(spec, plan_matches(spec), "test", 60_000)
+        for mid in store.match_ids(tid):
+            match = store.match(mid)
+            x, y = match["x"], match["y"]
+            sign = 1 if x < y else -1
+            pairs = [
+                {"board": n, "score": sign * _margin(*sorted((x, y)), n), "rooms": []}
+                for n in range(first, first + boards)
+            ]
+            store.record_pairs(match, pairs)
+            after_match_progress(store, store.match(mid))
+
+
+def _rated(store):
+    return {bot: {k: v for k, v in r.items() if k != "matches"} for bot, r in store.ratings("american62").items()}
+
+
+def test_the_same_boards_split_into_any_matches_and_listed_in_any_order_rate_the_same(store):
+    results = {}
+    for bots in itertools.permutations(["random", "rule", "search"]):
+        for name, (tournaments, boards) in SPLITS.items():
+            arena = _other(store, f"{name}-{'-'.join(bots)}")
+            _play_split(arena, bots, tournaments, boards)
+            results[name, bots] = _rated(arena)
+    reference = results["1x40", ("random", "rule", "search")]
+    assert all(r["boards"] == 80 for r in reference.values()), "40 boards against each of two others"
+    for key, rated in results.items():
+        assert rated.keys() == reference.keys(), key
+        for bot, r in rated.items():
+            for field in ("rating", "se", "low", "high"):
+                assert abs(r[field] - reference[bot][field]) < 1e-9, (key, bot, field)
+            assert (r["boards"], r["provisional"]) == (reference[bot]["boards"], reference[bot]["provisional"]), key
+
+
+def test_many_near_draws_do_not_outrank_one_clear_win_over_the_same_opponent():
+    rng = random.Random(5)
+    draws = [
+        record(
+            f"t{n}.m1",
+            [n, 0, 1],
+            "drawer",
+            "rule",
+            f"d{n}|{{}}|drawer|rule",
+            {b: rng.choice((-1, 0, 1)) for b in range(1, 11)},
+            n,
+        )
+        for n in range(1, 31)
+    ]
+    win = record(
+        "t31.m1",
+        [31, 0, 1],
+        "winner",
+        "rule",
+        "w|{}|rule|winner",
+        {b: 6 + rng.randint(-3, 3) for b in range(1, 21)},
+        31,
+    )
+    ratings = fit([*draws, win]).ratings
+    assert ratings["winner"]["rating"] > ratings["drawer"]["rating"] + 4
+    assert ratings["winner"]["low"] > ratings["drawer"]["high"], "and the data say so"
+    assert abs(ratings["drawer"]["rating"] - ratings["rule"]["rating"]) < 0.5, "drawing is playing level"
+    assert not ratings["drawer"]["provisional"] and ratings["drawer"]["boards"] == 300

@@ -103,7 +103,7 @@ def test_ratings_count_each_board_pair_once_however_many_tournaments_replay_it(s
     assert store.ratings("american62") == incremental, "a rebuild from stored pairs gives the same ratings"
 
 
-def test_each_applied_match_adds_one_history_point_per_bot_with_the_leaderboards_numbers(store):
+def test_a_finished_tournament_adds_one_history_point_per_bot_with_the_leaderboards_numbers(store):
     _, match = _tournament(store, boards=2)
     store.record_pairs(match, [_record(1, 4), _record(2, 6)])
     for _ in range(3):  # every chunk job calls it
@@ -113,8 +113,10 @@ def test_each_applied_match_adds_one_history_point_per_bot_with_the_leaderboards
     rows = {r["bot"]: r for r in leaderboard(store.ratings("american62"))}
     for bot in ("random", "rule"):
         [point] = history[bot]
-        assert point["match"] == match["id"] and point["t"] > 0
-        assert {k: point[k] for k in ("mu", "sigma", "rating")} == {k: rows[bot][k] for k in ("mu", "sigma", "rating")}
+        assert point["tournament"] == 1 and point["t"] > 0
+        fields = ("rating", "se", "low", "high", "provisional")
+        assert {k: point[k] for k in fields} == {k: rows[bot][k] for k in fields}
+    assert rows["random"]["rating"] == -rows["rule"]["rating"] == 2.5, "half of random's margin of 5 each"
 
 
 def test_a_match_applied_twice_or_with_only_counted_boards_adds_no_point(store):
@@ -126,17 +128,19 @@ def test_a_match_applied_twice_or_with_only_counted_boards_adds_no_point(store):
     store.record_pairs(again, [_record(1, -4), _record(2, -6)])
     assert not rate_match(store, again)
     history = store.rating_history("american62", ["random", "rule"])
-    assert [p["match"] for p in history["random"]] == [first["id"]] == [p["match"] for p in history["rule"]]
+    assert [p["tournament"] for p in history["random"]] == [1] == [p["tournament"] for p in history["rule"]]
 
 
 def test_history_keeps_the_last_points_and_clears_with_the_ratings(store):
     store.history_length = 3
-    for n in range(5):
-        store.add_comparisons("american62", [record(f"t1.m{n}", [1, 0, n], "a", "b", f"e{n}", {1: 4, 2: 5}, n)])
+    for n in range(1, 6):  # the same margin again each time: the interval narrows
+        store.add_comparisons("american62", [record(f"t{n}.m1", [n, 0, 1], "a", "b", f"e{n}", {1: 4, 2: 5}, n)])
         store.refresh_ratings("american62")
     history = store.rating_history("american62", ["a", "b"])
-    assert [p["match"] for p in history["a"]] == ["t1.m2", "t1.m3", "t1.m4"] == [p["match"] for p in history["b"]]
-    assert [p["match"] for p in store.rating_history("american62", ["a"], last=2)["a"]] == ["t1.m3", "t1.m4"]
+    assert [p["tournament"] for p in history["a"]] == [3, 4, 5] == [p["tournament"] for p in history["b"]]
+    assert [p["tournament"] for p in store.rating_history("american62", ["a"], last=2)["a"]] == [4, 5]
+    assert [p["rating"] for p in history["a"]] == [2.25] * 3
+    assert history["a"][0]["high"] - history["a"][0]["low"] > history["a"][-1]["high"] - history["a"][-1]["low"]
     assert history["a"][-1]["rating"] == leaderboard(store.ratings("american62"))[0]["rating"]
     store.clear_ratings("american62")
     assert store.rating_history("american62", ["a", "b"]) == {"a": [], "b": []}

@@ -142,8 +142,13 @@ def test_blind_results_compare_entrants_on_shared_boards_and_rate_them(store):
     [(comparison, diffs)] = BLIND.cross_comparisons(store, tid)
     assert diffs == {1: 6, 2: 7, 3: 8, 4: 9}
     ratings = store.ratings("american62")
-    assert ratings["alice"]["mu"] > ratings["bob"]["mu"]
-    assert rebuild_ratings(store) == {"american62": 3}, "two matches against the reference, one entrant pair"
+    assert ratings["alice"]["rating"] - ratings["bob"]["rating"] == pytest.approx(7.5), (
+        "rated through their comparisons with the par room: the margin of the cross-table, 30 over 4 boards"
+    )
+    assert ratings["alice"]["rating"] - ratings["rule"]["rating"] == pytest.approx(5.5)
+    assert rebuild_ratings(store) == {"american62": 2}, (
+        "two matches against the reference; the entrant pair is their difference"
+    )
     assert store.ratings("american62") == ratings, "a rebuild counts the same evidence the same way"
 
 

@@ -9,7 +9,7 @@ from support.pagecheck import html
 
 from server.arena import anytime, dealsets, registry
 from server.arena.store import Store
-from server.arena.tournaments import after_match_progress, plan_matches, validate
+from server.arena.tournaments import after_match_progress, plan_matches, rate_match, validate
 
 DEALS = dealsets.generate("match-pages", 6)
 SCORES = {1: 6, 2: -2, 3: 10, 4: 4}
@@ -38,7 +38,8 @@ def arena(client, store: Store):
     """A round robin of random, rule and remo (a trusted remote bot) on 4 boards: boards 1-3
     finished in every match, board 4 only in the first match (so hidden everywhere). In the
     first match (random v rule) random faults on board 2 (room 1, at N) and on the hidden
-    board 4, rule on board 3 (room 2, at N); remo has two timeouts in its match with rule."""
+    board 4, rule on board 3 (room 2, at N); remo has two timeouts in its match with rule.
+    The first match is rated (``rate_match``) although the tournament is not finished."""
     token = registry.register(store, "remo", "a remote bot")
     store.set_bot_fields("remo", trusted=True)
     tid, matches = tournament(store, {"bots": ["random", "rule", "remo"], "boards": 4})
@@ -59,6 +60,7 @@ def arena(client, store: Store):
     store.add_timeout(remo_rule["id"], "remo")
     store.add_timeout(remo_rule["id"], "remo")
     after_match_progress(store, store.match(first["id"]))
+    rate_match(store, store.match(first["id"]))  # rated ahead of the tournament's end, for the pages to show
     return {"tid": tid, "matches": matches, "first": first, "token": token, "remo_rule": remo_rule}
 
 
@@ -104,16 +106,19 @@ def test_the_bot_page_shows_ratings_matches_and_faults_but_no_token(client, stor
     page = html(client.get("/bots/random"))
     api = client.get("/api/v1/bots/random").get_json()
     shown = re.search(
-        r'<tr data-ruleset="american62">.*?class="rating">([-\d.]+)<.*?class="mu">([-\d.]+)<'
-        r'.*?class="sigma">([-\d.]+)<',
+        r'<tr data-ruleset="american62">.*?class="rating">([-\d.]+)<.*?class="low">([-\d.]+)<'
+        r'.*?class="high">([-\d.]+)<.*?class="text provisional">(yes|no)<',
         page,
         re.S,
     ).groups()
     r = api["ratings"]["american62"]
-    assert tuple(map(float, shown)) == (r["rating"], r["mu"], r["sigma"])
+    assert tuple(map(float, shown[:3])) == (r["rating"], r["low"], r["high"])
+    assert shown[3] == ("yes" if r["provisional"] else "no") and r["provisional"], "a few boards: provisional"
+    assert r["low"] < r["rating"] < r["high"]
     history = client.get("/api/v1/ratings/american62/random/history").get_json()["points"]
     assert len(history) == 1 and history[0]["rating"] == r["rating"]
     assert re.findall(r'<circle class="pt"[^>]*data-value="([-\d.]+)"', page) == [str(r["rating"])]
+    assert "95% interval" in page, "the chart's band is the interval"
     recent = re.findall(r'<tr data-match="([^"]+)">', page)
     assert recent == [m["id"] for m in arena["matches"] if "random" in (m["x"], m["y"])]
     assert f'href="/matches/{arena["first"]["id"]}"' in page
@@ -154,16 +159,21 @@ def test_the_leaderboard_links_bots_and_draws_each_ones_rating_trend(client, sto
     for bot, link, rating, points, last, seen in rows:
         history = client.get(f"/api/v1/ratings/american62/{bot}/history").get_json()["points"]
         assert link == bot and float(rating) == float(last) == history[-1]["rating"]
-        assert int(points) == len(history) == 2
+        assert int(points) == len(history) == 1, "one tournament: its end is one point"
         assert bool(seen.strip()) == (bot == "remo"), "last seen for the remote bot only"
+    for b in board:  # each row's 95% interval, and the provisional mark of a few boards
+        assert f'<td class="interval">[{b["low"]:+.3f}, {b["high"]:+.3f}]</td>' in page and b["provisional"]
+    assert page.count('<td class="text provisional">*</td>') == 3
 
 
 def test_the_rating_history_api(client, arena):
     api = client.get("/api/v1/ratings/american62/rule/history")
     assert api.status_code == 200
     body = api.get_json()
-    assert body["bot"] == "rule" and [p["match"] for p in body["points"]] == [arena["first"]["id"]]
-    assert set(body["points"][0]) == {"t", "mu", "sigma", "rating", "match"}
+    assert body["bot"] == "rule" and [p["tournament"] for p in body["points"]] == [
+        int(arena["first"]["tournament"][1:])
+    ]
+    assert set(body["points"][0]) == {"t", "rating", "se", "low", "high", "provisional", "tournament"}
     assert client.get("/api/v1/ratings/foster51/rule/history").get_json()["points"] == []
     for path in ("/api/v1/ratings/american62/nobody/history", "/api/v1/ratings/bogus/rule/history"):
         r = client.get(path)
