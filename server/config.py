@@ -74,7 +74,7 @@ class Config:
     redis_connections: int = setting(
         "CINCH_REDIS_CONNECTIONS",
         100,
-        "Redis connections per API process; a request waits 1 s for a free one, then answers 503.",
+        "Redis connections per API process; a command waits up to 5 s for a free one, then answers 503.",
     )
     # ------------------------------------------------------------------ the API
     bind: str = setting("CINCH_BIND", "127.0.0.1:8000", "Where `cinch serve` listens (host:port); --bind overrides it.")
@@ -86,9 +86,9 @@ class Config:
     )
     long_polls: int = setting(
         "CINCH_LONG_POLLS",
-        900,
-        "Long-polls waiting at once in one API process; below gunicorn's 1,000 worker connections, "
-        "so answers and other calls always find a free slot.",
+        1000,
+        "Long-polls waiting at once in one API process; below gunicorn's 1,100 worker connections "
+        "(`cinch serve --connections`), so answers and other calls always find a free slot.",
     )
     registration: str = setting(
         "CINCH_REGISTRATION",

@@ -30,19 +30,24 @@ from server.config import masked
 from workers.local import ProcessGroup
 from workers.supervisor import supervisor_command
 
+CONNECTIONS = 1100  # per process: CINCH_LONG_POLLS (1,000) and 100 for answers and every other call
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("serve", help="serve the REST API (gunicorn)")
     p.add_argument("--bind", help="address to listen on (default: $CINCH_BIND, else 127.0.0.1:8000)")
     p.add_argument(
-        "--connections", type=int, default=1000, help="open requests per process, long-polls included (default 1000)"
+        "--connections",
+        type=int,
+        default=CONNECTIONS,
+        help=f"open requests per process, long-polls included (default {CONNECTIONS})",
     )
     p.add_argument("--processes", type=int, default=2, help="server processes (default 2)")
     p.add_argument("--workers", type=int, help="local RQ workers (default 2 embedded, 0 with REDIS_URL)")
     p.set_defaults(run=run)
 
 
-def gunicorn_command(bind: str, processes: int = 2, connections: int = 1000, graceful: int = 5) -> list[str]:
+def gunicorn_command(bind: str, processes: int = 2, connections: int = CONNECTIONS, graceful: int = 5) -> list[str]:
     """The one way the API is served: here, in the benchmarks and in the tests."""
     return [
         sys.executable,

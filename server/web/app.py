@@ -41,6 +41,10 @@ MAX_HEADER = 8000  # a header (name and value): below gevent's own 8,192-byte li
 DRAIN_LIMIT = 1024 * 1024  # oversized bodies up to this size are read before the 413
 
 
+POOL_WAIT = 5.0  # seconds a command waits for a free pooled connection: as long as a command may take
+HEALTH_CONNECTIONS = 4  # /ready's own pool: probes are few, and answered in one round trip
+
+
 def redis_client(url: str, max_connections: int) -> Redis:
     """The API's Redis client, tuned so that no request hangs on Redis.
 
@@ -49,19 +53,29 @@ def redis_client(url: str, max_connections: int) -> Redis:
     request when Redis is away or stuck, and the 503 handler answers. A connection that
     died with a Redis restart is retried once at once on a fresh one, so the app is back
     as soon as Redis is, without a restart; redis-py's default (10 retries with backoff)
-    would hold a request for seconds while Redis is down. The pool is bounded and a
-    request waits at most 1 s for a free connection (then 503), instead of failing with
-    MaxConnectionsError at once or opening connections without limit.
+    would hold a request for seconds while Redis is down.
+
+    The pool is bounded, and a command waits up to ``POOL_WAIT`` for a free connection
+    (then 503). Under gevent a connection is busy from its command until its greenlet is
+    scheduled again, so when a thousand long-polls arrive at once (every bot reconnecting
+    after a restart) a hundred connections serve them in turns, each request queuing once
+    per command; with a 1 s wait the last in the queue failed (hundreds of 503s on two
+    cores, ``benchmarks/burst.py``) although Redis was idle. A momentary shortage now
+    waits, and a Redis that is stuck still ends a request within 10 s. Connections do
+    not announce themselves (``CLIENT SETINFO``): for every new connection redis-py reads
+    its own version from the package metadata on disk (2.5 ms of CPU, measured with
+    py-spy) and makes two round trips more, all in the first second after a restart.
     """
     pool = BlockingConnectionPool.from_url(
         url,
         max_connections=max_connections,
-        timeout=1.0,
+        timeout=POOL_WAIT,
         socket_connect_timeout=2.0,
         socket_timeout=5.0,
         health_check_interval=30,
         retry=Retry(ExponentialBackoff(cap=0.1, base=0.01), 1),
         retry_on_error=[RedisDown],
+        driver_info=None,
     )
     return Redis(connection_pool=pool)
 
@@ -126,6 +140,7 @@ def create_app(config: Config | Mapping[str, Any] | None = None) -> Flask:
         settings,
         ServedDecisions(),
         Waker(redis, store.wake_channel, settings.long_polls),
+        redis_client(settings.service_redis_url, HEALTH_CONNECTIONS),
     )
     register_error_handlers(app)
     app.url_map.converters["decision_id"] = decisions.DecisionIdConverter

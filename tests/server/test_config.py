@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_the_defaults_without_any_variable():
     config = Config.from_env({})
     assert config.redis_url is None and config.service_redis_url == LOCAL_REDIS
-    assert (config.prefix, config.queue, config.registration, config.long_polls) == ("cinch", QUEUE, "open", 900)
+    assert (config.prefix, config.queue, config.registration, config.long_polls) == ("cinch", QUEUE, "open", 1000)
     assert config.home == (Path.home() / ".cinch").resolve() and config.deals_dir is None
 
 

@@ -11,6 +11,7 @@ requests are stored as the JSON the bot sees and served as they are: this is the
 path of every remote match.
 """
 
+import random
 import time
 from collections.abc import Iterable
 from contextlib import nullcontext
@@ -51,7 +52,7 @@ blp = Blueprint(
     description="Remote seats: long-poll for decisions and answer them",
 )
 
-POLL_SLICE = 5.0  # seconds per wait on a wake event before reading Redis again
+POLL_SLICE = 5.0  # the longest wait on a wake event before reading Redis again
 FULL_RETRY_AFTER = 2  # seconds a long-poll refused past this process's capacity is told to wait
 
 
@@ -77,7 +78,9 @@ def await_open(
     ``woken`` is the bot's wake event (``Waker.interest``), registered before ``found``
     (what the caller read in the same round trip as its own work) or, without it, before
     this call reads; None means no waiting. The wait is sliced, so a wake-up lost with
-    the pub/sub connection costs at most one slice.
+    the pub/sub connection costs at most one slice. Slices are 2.5 to 5 s at random:
+    long-polls that arrived together (every bot after a restart) would otherwise read
+    Redis together every 5 s, a burst queuing for the pool each time.
     """
     end = time.monotonic() + wait
     pending = store.open_requests(bot, limit, skip) if found is None else found
@@ -85,7 +88,7 @@ def await_open(
         left = end - time.monotonic()
         if left <= 0:
             break
-        woken.wait(min(left, POLL_SLICE))
+        woken.wait(min(left, POLL_SLICE * random.uniform(0.5, 1.0)))
         woken.clear()
         pending = store.open_requests(bot, limit, skip)
     return pending
@@ -165,19 +168,19 @@ class Next(MethodView):
         Asking again returns the same decision until it is answered or expires, so a
         lost response never loses a decision.
         """
-        store, waker = arena().store, arena().waker
+        store, waker, wait = arena().store, arena().waker, args["wait"]
         bot = current_bot()
-        pending = store.open_requests(bot, 1)
-        if not pending and args["wait"] > 0:
-            with waker.interest(bot) as woken:
-                if woken is None:
-                    abort(
-                        503,
-                        message=f"this server process holds {waker.capacity} long-polls already; "
-                        f"retry after {FULL_RETRY_AFTER} s",
-                        headers={"Retry-After": str(FULL_RETRY_AFTER)},
-                    )
-                pending = await_open(store, bot, args["wait"], woken, limit=1)
+        # registered before the one read, so a decision published meanwhile still wakes it;
+        # a process at capacity still reads once, and refuses only if nothing is open
+        with waker.interest(bot) if wait > 0 else nullcontext() as woken:
+            pending = await_open(store, bot, wait, woken, limit=1)
+            if not pending and wait > 0 and woken is None:
+                abort(
+                    503,
+                    message=f"this server process holds {waker.capacity} long-polls already; "
+                    f"retry after {FULL_RETRY_AFTER} s",
+                    headers={"Retry-After": str(FULL_RETRY_AFTER)},
+                )
         arena().served.remember(bot, pending)
         return json_response(pending[0]) if pending else Response(status=204)
 

@@ -1,4 +1,9 @@
-"""Liveness (the process answers) and readiness (Redis answers too)."""
+"""Liveness (the process answers) and readiness (Redis answers too).
+
+Readiness asks Redis on a connection pool of its own (``ArenaContext.health``): a probe
+behind a thousand requests queuing for the app's pool would be slow or a 503 although
+Redis and the process are well, and a load balancer would take the process out of
+service in the middle of a burst it is getting through."""
 
 from flask.views import MethodView
 from flask_smorest import Blueprint
@@ -23,5 +28,5 @@ class Ready(MethodView):
     @blp.alt_response(503, description="Redis is not reachable (with Retry-After)")
     @blp.doc(operationId="get_ready")
     def get(self):
-        arena().store.redis.ping()  # Redis trouble is the app's 503 with Retry-After
+        arena().health.ping()  # Redis trouble is the app's 503 with Retry-After
         return {"status": "ready"}

@@ -147,6 +147,7 @@ def app_with(redis_url, store):
 def test_no_free_redis_connection_is_a_503_not_a_500(app_with):
     app = app_with(REDIS_CONNECTIONS=1)
     pool = app.extensions["cinch"].store.redis.connection_pool
+    pool.timeout = 0.1  # the wait for a free connection, shortened for the test
     held = pool.get_connection()
     try:
         r = app.test_client().get("/api/v1/bots")
