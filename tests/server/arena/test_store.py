@@ -219,7 +219,7 @@ def test_a_closed_decision_keeps_only_what_refusing_a_late_answer_needs(store):
     assert store.await_answer(lapsed, "brief", deadline, now) is None
     for did, status in ((answered, b"answered"), (lapsed, b"expired")):
         key = store.key("decision", did)
-        assert set(store.redis.hkeys(key)) == {b"bot", b"seat", b"deadline", b"status"}
+        assert set(store.redis.hkeys(key)) == {b"bot", b"status"}
         assert store.redis.hget(key, "status") == status and 0 < store.redis.ttl(key) <= 600
     again = store.answer_decision(registry.token_hash(token), answered, "brief", view["legal"][0])
     assert again[0] == "answered"
