@@ -117,6 +117,7 @@ def _check_scores(where: str, record: dict[str, Any]) -> None:
     blind entrant's net less the par room's, a two-room pair's X net over both rooms, a
     field's or a Progressive table's every entrant's sum of nets."""
     rooms = record["rooms"]
+    expected: int | float | list[int | float]
     if "side" in record:
         field, expected = "score", blind_score(rooms[0], rooms[1], record["side"])
     elif all("units" in room for room in rooms):
