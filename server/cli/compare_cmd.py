@@ -189,6 +189,8 @@ def run(args: argparse.Namespace) -> int:
     if args.boards < 1:
         option = "--boards" if args.max_boards is None else "--max-boards"
         raise UsageError(f"{option} must be 1 or more, not {args.boards}")
+    if len(units) > 2 and (args.plan or args.sprt):
+        raise UsageError("--sprt and --plan compare two bots; a field of more than two is compared by its means")
     test = sprt_settings(args) if args.sprt else None
     try:
         deals = dealsets.load(
@@ -208,8 +210,6 @@ def run(args: argparse.Namespace) -> int:
             args.planned = Sprt(args.delta0, args.delta1, args.alpha, args.beta, args.boards, bound)
         except ValueError as exc:
             raise UsageError(f"--plan: {exc}") from None
-    if len(units) > 2 and (args.plan or args.sprt):
-        raise UsageError("--sprt and --plan compare two bots; a field of more than two is compared by its means")
     with arena(args.config, args.workers) as a:
         if len(units) > 2:
             return run_field(a, args, deals, bots)

@@ -179,7 +179,7 @@ def test_a_sequential_tournament_and_its_luck_corrected_means_through_the_sdk(se
     tid = admin.create_tournament(["rule", "random"], boards=80, deals="standard", sprt={"delta1": 5})
     admin.wait_for_tournament(tid, poll=0.2, timeout=120)
     (match,) = admin.matches(tid)
-    assert match.sprt["decision"] == "H1" and match.sprt["boards"] == 20  # stopped at the first chance
+    assert match.sprt["decision"] == "H1" and 1 <= match.sprt["boards"] <= 20  # the betting test stops early
     assert match.stats.boards < 80 and match.corrected is not None
     assert match.corrected.boards == match.stats.boards
     pair = admin.board_pair(match.id, 1)
