@@ -22,17 +22,16 @@ import subprocess
 import sys
 import tempfile
 import time
-import uuid
 from pathlib import Path
 
 import requests
-from redis import Redis
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.append(str(ROOT / "tests"))  # for support.burst; last, as tests/server is not server
 
 from support.apiserver import free_port  # noqa: E402
+from support.backend import fresh_store  # noqa: E402
 from support.burst import allow_connections, burst  # noqa: E402
 
 from server.arena import registry  # noqa: E402
@@ -56,8 +55,17 @@ def main() -> None:
     else:
         embedded = EmbeddedRedis(Path(tempfile.mkdtemp()))
         url = embedded.acquire()
-    prefix = f"bench{uuid.uuid4().hex[:8]}"
-    store = Store(Redis.from_url(url), prefix)
+    try:
+        with fresh_store(url) as store:  # its keys removed afterwards, as a test's are
+            run(args, url, store, limit)
+    finally:
+        if embedded is not None:
+            embedded.release()
+
+
+def run(args: argparse.Namespace, url: str, store: Store, limit: int) -> None:
+    """Start one API process on ``store``'s prefix, send the burst, print what came back."""
+    prefix = store.prefix
     port = free_port()
     env = {**os.environ, "REDIS_URL": url, "CINCH_PREFIX": prefix}
     if args.long_polls:
@@ -86,11 +94,6 @@ def main() -> None:
     finally:
         server.terminate()
         server.wait(timeout=20)
-        keys = list(store.redis.scan_iter(match=f"{prefix}:*"))
-        for i in range(0, len(keys), 500):
-            store.redis.delete(*keys[i : i + 500])
-        if embedded is not None:
-            embedded.release()
 
 
 if __name__ == "__main__":
