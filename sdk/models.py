@@ -328,7 +328,7 @@ class Room(Model):
     ruleset: str = ""
     options: dict[str, Any] = field(default_factory=dict)
     board: dict[str, Any] = field(default_factory=dict, repr=False)
-    scores: dict[str, int] = field(default_factory=dict)  # game scores before the hand (0-0)
+    scores: dict[str, int] | None = None  # None: a duplicate board (from zeros, no target)
     actions: list[dict[str, Any]] = field(default_factory=list, repr=False)
     faults: list[dict[str, Any]] = field(default_factory=list)
     result: dict[str, Any] = field(default_factory=dict)  # contract, trump, tricks, points, delta

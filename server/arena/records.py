@@ -17,16 +17,18 @@ RESULT = ("contract", "trump", "tricks", "points", "delta")
 
 def current_room(room: dict[str, Any]) -> dict[str, Any]:
     """A duplicate room (a board pair's or a par room) in today's shape; anything the old
-    room held next to its hand (its ``luck``) is kept next to it."""
+    room held next to its hand (its ``luck``) is kept next to it. A room is a duplicate
+    board, so its ``scores`` are null: rooms stored with 0-0 would replay as a hand of a
+    game, which in the All Fours family stops at the target (docs/formats.md)."""
     if "replay" not in room:
-        return room
+        return room if room.get("scores") is None else {**room, "scores": None}
     replay = room["replay"]
     kept = {k: v for k, v in room.items() if k not in ("replay", "faults", *RESULT)}
     return {
         "ruleset": replay["ruleset"],
         "options": replay["options"],
         "board": replay["board"],
-        "scores": {side: 0 for side in room["delta"]},
+        "scores": None,
         "actions": replay["actions"],
         "faults": room.get("faults", []),
         "result": {k: room[k] for k in RESULT},
@@ -36,8 +38,6 @@ def current_room(room: dict[str, Any]) -> dict[str, Any]:
 
 def current_pair(record: dict[str, Any]) -> dict[str, Any]:
     """A stored board record with its rooms in today's shape."""
-    if not any("replay" in room for room in record.get("rooms", [])):
-        return record
     return {**record, "rooms": [current_room(room) for room in record["rooms"]]}
 
 

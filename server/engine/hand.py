@@ -62,6 +62,7 @@ class Hand:
     tricks: list[Trick]
     actions: list[dict[str, Any]]
     scores: tuple[int, ...]  # game scores per side before the hand
+    in_game: bool  # a hand of a game (target and score rules apply), not a duplicate board
 
     # ------------------------------------------------------------------ to implement
     def clone(self) -> Self:

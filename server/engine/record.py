@@ -1,7 +1,8 @@
 """The one record of a played hand: a duplicate room, a table hand and a replay input alike.
 
 A record holds what the hand started from (ruleset, options, board, the game scores
-*before* it), what was done (every action, and which ones replaced a faulting seat's
+*before* it, or null for a duplicate board: played in full from zeros with no target, so
+that a replay does not stop it at a target the play ignored), what was done (every action, and which ones replaced a faulting seat's
 answer) and what it came to (``result``). It is itself a valid ``cinch replay`` input:
 the replay reads ruleset, options, board, scores and actions and ignores the rest, so
 anyone can audit a stored room or table hand as it is served. The scores after a hand
@@ -26,7 +27,7 @@ def hand_record(hand: Hand, faults: list[dict[str, Any]]) -> dict[str, Any]:
         "ruleset": hand.rules.name,
         "options": hand.rules.options(),
         "board": hand.board.to_dict(),
-        "scores": hand.side_dict(hand.scores),
+        "scores": hand.side_dict(hand.scores) if hand.in_game else None,
         "actions": hand.actions,
         "faults": faults,
         "result": {

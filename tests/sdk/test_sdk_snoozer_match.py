@@ -104,12 +104,7 @@ def test_a_snoozer_match_of_five_entrants_two_of_them_remote_sdk_bots(
         "--tournament",
         created,
     )
-    # A known engine bug, found by the audit: about one snoozer hand in 150 stores a score change
-    # 15 points above its replay's (tests/server/engine/test_audit.py, xfail). Anything else fails.
-    known = "the stored result differs from the replay"
-    assert (verified.returncode == 0 and f"{BOARDS} finished boards checked" in verified.stdout) or (
-        verified.returncode == 2 and known in verified.stderr
-    ), verified.stderr
+    assert verified.returncode == 0 and f"{BOARDS} finished boards checked" in verified.stdout, verified.stderr
     for n in range(1, BOARDS + 1):
         pair = admin.board_pair(mid, n).to_dict()
         assert len(pair["rooms"]) == 5

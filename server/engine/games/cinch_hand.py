@@ -142,12 +142,20 @@ class HandState(Hand):
         "taken",
         "hands_after_draw",
         "scores",
+        "in_game",
         "bidder_goes_out",
         "actions",
         "dealt",
     )
 
-    def __init__(self, rules: Ruleset, board: Board, scores: tuple[int, int] = (0, 0), bidder_goes_out: bool = False):
+    def __init__(
+        self,
+        rules: Ruleset,
+        board: Board,
+        scores: tuple[int, int] = (0, 0),
+        bidder_goes_out: bool = False,
+        in_game: bool = False,
+    ):
         self.rules = rules
         self.board = board
         self.dealer = SEATS.index(board.dealer)
@@ -182,6 +190,7 @@ class HandState(Hand):
         self.taken = [0, 0]  # points per side (0 = NS, 1 = EW) from tricks
         self.hands_after_draw: tuple[int, ...] | None = None
         self.scores = scores
+        self.in_game = in_game
         self.bidder_goes_out = bidder_goes_out
         self.actions: list[dict[str, Any]] = []
 
@@ -190,7 +199,9 @@ class HandState(Hand):
         """A board from zeros, or a hand of a game: bidder-goes-out follows the scores."""
         if scores is None:
             return cls(rules, board)
-        return cls(rules, board, (scores[0], scores[1]), bidder_goes_out_next(rules, (scores[0], scores[1])))
+        return cls(
+            rules, board, (scores[0], scores[1]), bidder_goes_out_next(rules, (scores[0], scores[1])), in_game=True
+        )
 
     def settle(self, before: tuple[int, ...]) -> tuple[tuple[int, ...], int | None]:
         """Cinch's game end (docs/rules/american62.md, docs/rules/foster51.md): the whole hand scores at once; then the

@@ -609,7 +609,15 @@ class HandRecord(ma.Schema):
     options = fields.Dict(required=True, metadata={"description": "as the observation's options"})
     board = fields.Nested(BoardSchema, required=True)
     scores = fields.Nested(
-        BySides, required=True, metadata={"description": ("the game scores before the hand (0-0 in a duplicate room)")}
+        BySides,
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": (
+                "the game scores before the hand; null in a duplicate room, which is played in full from zeros "
+                "with no target"
+            )
+        },
     )
     actions = fields.List(fields.Nested(RecordedAction), required=True)
     faults = fields.List(
