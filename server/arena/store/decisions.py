@@ -8,15 +8,18 @@ Redis's clock. This module owns their keys:
     {p}:decision:{id}             hash  bot, head (the request JSON but its deadline), legal, seat,
                                         deadline (the real one: the per-decision limit plus
                                         the bank left), shown (the limit only: what the bot
-                                        sees), status; once closed: bot and status only
+                                        sees), status; deleted once closed
+    {p}:bot:{name}:closed:{minute} hash the id (16 bytes) -> status ("a" or "e") of each of
+                                        the bot's decisions closed in that minute of Redis's
+                                        clock, kept ``CLOSED_DECISION_SECONDS`` after it ends
     {p}:decision:{id}:answer      list  the accepted answer, for the waiting worker
     {p}:match:{mid}:bank          hash  bot -> time bank left (ms)
     {p}:match:{mid}:timeouts      hash  bot -> timeouts so far
     {p}:match:{mid}:faulty        set   bots recorded as faulty in the match
 
-A closed decision keeps only what refusing a late answer needs, its bot and status (a
-new two-field hash of about 140 bytes with its key, ``close.lua``), for
-``CLOSED_DECISION_SECONDS`` (``server.arena.settings``).
+A closed decision keeps only what refusing a late answer needs, its bot and status, as
+one field of its bot's hash for the minute (about 90 bytes, where a key of its own costs
+about 180: ``close.lua``), for at least ``CLOSED_DECISION_SECONDS`` (``server.arena.settings``).
 """
 
 from __future__ import annotations
@@ -36,7 +39,7 @@ _OPEN = lua("open.lua")
 _OPEN_COUNT = lua("open_count.lua")
 _ASK = lua("ask.lua")
 _ANSWER = lua("answer.lua", CLOSED_TTL=CLOSED_DECISION_SECONDS)
-_ANSWER_CONTEXT = lua("answer_context.lua")
+_ANSWER_CONTEXT = lua("answer_context.lua", CLOSED_TTL=CLOSED_DECISION_SECONDS)
 _EXPIRE = lua("expire.lua", CLOSED_TTL=CLOSED_DECISION_SECONDS)
 
 
@@ -111,7 +114,8 @@ class Decisions(StoreBase):
         """(the active bot holding the token, what judging its answer to ``did`` needs:
         the decision's bot, status, legal actions and seat), in one round trip."""
         raw = self._answer_context(
-            keys=[self.key("token", token_hash), self.key("decision", did)], args=[self.key("bot", "")]
+            keys=[self.key("token", token_hash), self.key("decision", did)],
+            args=[self.key("bot", ""), did],
         )
         if not raw:
             return None, None
@@ -139,7 +143,15 @@ class Decisions(StoreBase):
                 self.key("token", token_hash),
                 self.key("bot", bot, "seen"),
             ],
-            args=[bot, json.dumps(action), did, self.key("decision", ""), limit, self.key("bot", ""), *skip],
+            args=[
+                bot,
+                json.dumps(action),
+                did,
+                self.key("decision", ""),
+                limit,
+                self.key("bot", ""),
+                *skip,
+            ],
         )
         return raw[0].decode(), [r.decode() for r in raw[1:]]
 
@@ -155,7 +167,10 @@ class Decisions(StoreBase):
         while True:
             left = deadline - now - (time.monotonic() - started)
             if left <= 0:
-                status = self._expire(keys=[self.key("decision", did), self.key("bot", bot, "pending")], args=[did])
+                status = self._expire(
+                    keys=[self.key("decision", did), self.key("bot", bot, "pending")],
+                    args=[did, bot, self.key("bot", bot, "closed", "")],
+                )
                 if (status.decode() if isinstance(status, bytes) else status) == "expired":
                     return None
                 left = 0.05  # answered in the last instant: the answer is in the list

@@ -1,8 +1,10 @@
 -- needs: close.lua
 -- Close an unanswered decision at its deadline; an answer that won the race is kept.
-if redis.call('HGET', KEYS[1], 'status') == 'pending' then
-  close(KEYS[1], redis.call('HGET', KEYS[1], 'bot'), 'expired', CLOSED_TTL)
+-- ARGV: the decision's id, its bot, the bot's ``{p}:bot:{name}:closed:``.
+local _, status = decision_state(KEYS[1], ARGV[2], ARGV[3], ARGV[1], CLOSED_TTL)
+if status == 'pending' then
+  close(KEYS[1], ARGV[3], ARGV[1], 'expired', CLOSED_TTL)
   redis.call('ZREM', KEYS[2], ARGV[1])
   return 'expired'
 end
-return redis.call('HGET', KEYS[1], 'status')
+return status or false
