@@ -53,7 +53,9 @@ def test_a_closed_decision_keeps_about_a_hundred_bytes_and_still_refuses_a_late_
     for _ in range(3000):
         did, _, _ = store.ask("late-bot", "t1.m1", {"seat": "N", "legal": []}, 60000, 0)
         dids.append(did)
-        assert store.answer_decision(registry.token_hash(token), did, "late-bot", {"type": "bid", "value": 0})[0] == "ok"
+        assert (
+            store.answer_decision(registry.token_hash(token), did, "late-bot", {"type": "bid", "value": 0})[0] == "ok"
+        )
     store.redis.delete(*(store.key("decision", d, "answer") for d in dids))  # the worker's to take
     per_decision = (store.redis.info("memory")["used_memory"] - before) / len(dids)
     print(f"{per_decision:.0f} bytes per closed decision")
