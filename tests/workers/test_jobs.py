@@ -70,10 +70,12 @@ def test_a_job_notices_between_rooms_that_its_tournament_was_cancelled(store, mo
     assert jobs.Halted(store, tid, lambda: True)(), "a stopping worker halts at once"
 
 
-def test_a_blind_job_plays_its_par_rooms_before_the_entrants_first_decision(store):
+def test_a_blind_job_plays_its_par_rooms_before_the_entrants_first_decision(store, monkeypatch):
     """Played before each board's own room, a par room would delay the entrant's first
-    decision on exactly the boards it is the first to meet: a timing tell."""
-    from server.arena.formats import kind_of
+    decision on exactly the boards it is the first to meet: a timing tell. Skipped when
+    stored already, it would shorten the wait of a job that is not the first: one too."""
+    from server.arena.duplicate import play_par_room
+    from server.arena.formats import blind, kind_of
     from server.arena.formats.base import PlayContext
     from server.engine import make_ruleset
     from workers import luck
@@ -98,6 +100,16 @@ def test_a_blind_job_plays_its_par_rooms_before_the_entrants_first_decision(stor
 
     agents = {"random": Entrant(), "rule": make_bot("rule", 1)}
     ctx = PlayContext(store, make_ruleset("american62"), match, agents.__getitem__, lambda: False, luck)
+    played_pars = []
+    monkeypatch.setattr(blind, "play_par_room", lambda *a: played_pars.append(a[2]) or play_par_room(*a))
     records = list(kind_of(match).play(ctx, [(n, deals.board(n)) for n in (4, 1, 6, 2, 5, 3)]))
     assert [r["board"] for r in records] == [4, 1, 6, 2, 5, 3], "in the order given"
     assert pars_at_first_decision == [[True] * 6]
+    stored = [store.par_room(tid, n) for n in range(1, 7)]
+
+    # a second job on the same boards, second to meet them all, does the same work before
+    # its first decision, and every entrant is still scored against the first par rooms
+    played_pars.clear()
+    again = list(kind_of(match).play(ctx, [(n, deals.board(n)) for n in (2, 5)]))
+    assert played_pars == [2, 5]
+    assert [r["rooms"][1] for r in again] == [stored[1], stored[4]]

@@ -42,17 +42,17 @@ REFERENCE = "rule"
 
 
 class BlindKind(MatchKind):
-    """An entrant's one room a board against the shared par room. The par room of a board
-    is played once per tournament, by whichever job needs it first."""
+    """An entrant's one room a board against the shared par room. Every job plays the
+    par rooms of its boards; the first stored is the one every entrant is scored against."""
 
     name = "blind"
     par_room = True
     against = "the par room: the references' own net at the entrant's unit on the same cards"
 
     def play(self, ctx: PlayContext, boards: list[tuple[int, Board]]) -> Iterator[Record]:
-        """The par rooms the job's boards still lack are played first, all of them: played
-        before each board's own room, they would delay the entrant's first decision on
-        exactly the boards it is the first to meet (docs/fair-play.md#no-order-to-read)."""
+        """The par rooms of the job's boards are played first, all of them and whether or
+        not another job stored them already (``_par``): the entrant's first decision then
+        waits the same whatever its place in each board's schedule."""
         rules, match = ctx.rules, ctx.match
         entrant, reference = ctx.seated()
         pars = {number: self._par(ctx, reference, number, board) for number, board in boards if not ctx.halted()}
@@ -69,12 +69,15 @@ class BlindKind(MatchKind):
 
     @staticmethod
     def _par(ctx: PlayContext, reference: Agent, number: int, board: Board) -> Record:
-        """Board ``number``'s par room: stored by whichever job needed it first."""
+        """Board ``number``'s par room: every job plays it, and the first stored is kept.
+        A job that skipped the par rooms already stored would reach the entrant's first
+        decision sooner exactly when other entrants had met its boards before, so the
+        delay would say whether the entrant is the first to meet them; playing them
+        always costs the reference bots' play once more per entrant and board, and
+        leaves nothing to time (docs/fair-play.md#no-order-to-read)."""
         store, rules, tid = ctx.store, ctx.rules, ctx.match["tournament"]
-        par = store.par_room(tid, number)
-        if par is None:
-            played = play_par_room(rules, board, number, reference, ctx.match["id"])
-            par = store.put_par_room(tid, number, ctx.luck.with_luck(rules, board, played))
+        played = ctx.luck.with_luck(rules, board, play_par_room(rules, board, number, reference, ctx.match["id"]))
+        par = store.put_par_room(tid, number, played)
         if "luck" not in par:  # stored before the luck was measured
             par = ctx.luck.with_luck(rules, board, par)
         return par
