@@ -30,7 +30,6 @@ from tqdm import tqdm
 import sdk
 from sdk.launch import add_run_arguments, add_server_argument, run_from_args, summary
 from sdk.text import rating_row, ratings_title
-from server.engine import DEFAULT_RULESET, GAMES
 
 
 def _clean(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
@@ -125,7 +124,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         "a fresh secret set with remote ones)",
     )
     p.add_argument("--practice", action="store_true", help="allow a named (public) deal set with remote bots")
-    p.add_argument("--ruleset", help=f"one of {', '.join(GAMES)} (default {DEFAULT_RULESET}); the server checks it")
+    p.add_argument(
+        "--ruleset",
+        help="a ruleset name (default american62; docs/rules lists them all, and the server refuses a name it "
+        "does not know with the list of those it does)",
+    )
     p.add_argument("--options", type=_json_object, help="ruleset options as a JSON object")
     p.add_argument("--chunk", type=int, help="boards per job")
     p.add_argument("--seed", type=int, help="seed of the built-in bots")
