@@ -165,7 +165,7 @@ def running_matches(store: Store, tid: str) -> list[dict[str, Any]]:
         m = store.match(mid)
         if m["status"] == "running":
             out.append(
-                {"id": mid, "x": m["x"], "y": m["y"], "entrants": m.get("entrants"), "stats": live_stats(store, mid)}
+                {"id": mid, "x": m["x"], "y": m["y"], "entrants": m.get("entrants"), "stats": live_stats(store, mid, m)}
             )
     return out
 

@@ -60,7 +60,7 @@ def match_view(store: Store, mid: str, match: dict | None = None) -> dict:
         "y": m["y"],
         "status": m["status"],
         **field,
-        "stats": live_stats(store, mid),
+        "stats": live_stats(store, mid, m),
         "corrected": match_corrected(store, mid),
         **sprt_of(store, m),
         "timeouts": store.timeouts(mid),

@@ -625,8 +625,10 @@ class LiveStatsSchema(StatsSchema):
         metadata={
             "description": (
                 "anytime-valid 95% confidence sequence: valid however often it is looked at (the mean may "
-                f"be checked after every board and the match stopped once it excludes zero); null under {anytime.MIN_BOARDS} "
-                "boards. ci_low/ci_high hold only at a board count fixed in advance"
+                "be checked after every board and the match stopped once it excludes zero); the betting sequence, "
+                "exact for scores within the ruleset's bound, over the boards in play order up to the first not "
+                f"yet stored; null under {anytime.MIN_BOARDS} such boards and in games with no bound worked out "
+                "(not played by two sides). ci_low/ci_high hold only at a board count fixed in advance"
             )
         },
     )

@@ -172,7 +172,9 @@ def test_live_stats_read_the_scores_in_board_order_and_mirror_for_y(store):
     store.record_pairs(match, [{"board": n, "score": scores[n], "rooms": []} for n in reversed(scores)])
     assert live_scores(store, match["id"]) == [scores[n] for n in range(1, 26)]
     x = live_stats(store, match["id"])
-    assert (x["anytime_low"], x["anytime_high"]) == anytime.confidence_sequence(list(scores.values()))
+    # the betting interval at Cinch's bound of 56 (live.STAKE_WIDTH of it), in board order:
+    # a built-in match's play order
+    assert (x["anytime_low"], x["anytime_high"]) == anytime.betting_interval(list(scores.values()), 56.0, 5.6)
     y = mirrored_live(x)
     assert (y["anytime_low"], y["anytime_high"]) == (-x["anytime_high"], -x["anytime_low"])
     assert (y["mean"], y["ci_low"], y["won"]) == (-x["mean"], -x["ci_high"], x["lost"])

@@ -64,7 +64,7 @@ def test_the_progress_line_shows_running_matches_with_their_anytime_interval(sto
     store.record_pairs(young, [{"board": n, "score": -4, "rooms": []} for n in range(1, 4)])
     running = running_matches(store, tid)
     assert [m["id"] for m in running] == [long_run["id"], young["id"]]
-    low, high = anytime.confidence_sequence(scores)
+    low, high = anytime.betting_interval(scores, 56.0, 5.6)  # live.STAKE_WIDTH of Cinch's bound
     mean = sum(scores) / len(scores)
     assert live_match(running[0]) == f"random vs rule {mean:+.1f} anytime 95% [{low:+.1f}, {high:+.1f}]"
     assert live_match(running[1]) == "rule vs search -4.0 (3 boards)"

@@ -139,7 +139,7 @@ def test_a_running_match_has_its_anytime_interval_beside_the_mean(api, store):
     served |= {m["id"]: m for m in api.call("GET", f"/api/v1/tournaments/{short_tid}/matches").json()}
     stats = served[long_run["id"]]["stats"]
     assert served[long_run["id"]]["status"] == "running" and stats["boards"] == 24
-    assert (stats["anytime_low"], stats["anytime_high"]) == anytime.confidence_sequence(scores)
+    assert (stats["anytime_low"], stats["anytime_high"]) == anytime.betting_interval(scores, 56.0, 5.6)
     assert stats["anytime_low"] < stats["ci_low"] < stats["mean"] < stats["ci_high"] < stats["anytime_high"]
     short = served[short_run["id"]]["stats"]
     assert short["boards"] == anytime.MIN_BOARDS - 1 and short["anytime_low"] is short["anytime_high"] is None
