@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import socket
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +22,8 @@ from rq import Queue
 
 from server.arena import dealsets
 from server.arena.dealsets import DealSet
-from server.arena.registry import ensure_builtins, roster
+from server.arena.formats.base import Roster
+from server.arena.registry import ensure_builtins, is_local_reference, local_entry, roster
 from server.arena.settings import LEASE_MS, SUPERVISE_SECONDS
 from server.arena.store import Store
 from server.arena.tournaments import SECRET, chunks, fit_boards, plan_matches, planned_totals, table_shape, validate
@@ -30,6 +31,7 @@ from server.errors import Conflict
 from workers.bots import BUILTIN
 from workers.jobs import enqueue_chunks
 from workers.local import LocalWorkers
+from workers.local_bot import LocalBotError, resolve
 from workers.supervisor import halt, supervise
 
 
@@ -50,6 +52,7 @@ def start(
     driver: str,
     deals: DealSet | None = None,
     deals_dir: Path | None = None,
+    local: Roster | None = None,
 ) -> str:
     """Validate a request, choose and store its deal set, store the tournament (driven by
     ``driver``) and enqueue its jobs. Returns its id.
@@ -58,11 +61,12 @@ def start(
     request's ``deals`` is a set's name (looked up in ``deals_dir``, the shipped sets by
     default), or ``secret`` (the default with remote entrants):
     a fresh set from a secret seed, whose commitment is kept with the tournament and whose
-    seed is shown once the tournament is finished. Raises SpecError, DealSetError, or
+    seed is shown once the tournament is finished. ``local`` is the roster of the local
+    entrants the request names (``local_roster``: a command line's own bots). Raises SpecError, DealSetError, or
     ValueError when a different set of the same name is stored.
     """
     ensure_builtins(store, BUILTIN)
-    spec = validate({**request, "deals": deals.name} if deals else request, roster(store))
+    spec = validate({**request, "deals": deals.name} if deals else request, {**roster(store), **(local or {})})
     if spec["deals"] == SECRET:
         deals, commitment = dealsets.secret(
             spec["first"] + spec["boards"] - 1, *table_shape(spec["ruleset"], spec["options"])
@@ -76,6 +80,26 @@ def start(
     for mid in store.match_ids(tid):
         enqueue_chunks(store, queue, tid, mid, chunks(store.match(mid), spec["chunk"]))
     return tid
+
+
+def local_roster(names: list[str], known: Iterable[str], cwd: str | None = None) -> tuple[list[str], Roster]:
+    """The entrant names with each local reference (``PATH.py:Class``, ``package.module:Class``)
+    replaced by its display name, and the roster of those local entrants; a name in
+    ``known`` (a built-in bot or level) is that bot. Raises LocalBotError for a reference
+    that does not load."""
+    known = set(known)
+    out: list[str] = []
+    local: Roster = {}
+    for name in names:
+        if name in known or not is_local_reference(name):
+            out.append(name)
+            continue
+        display, source = resolve(name, cwd)
+        if display in local:
+            raise LocalBotError(f"{name} and another entrant are both {display}: a bot is named twice")
+        out.append(display)
+        local[display] = local_entry(source)
+    return out, local
 
 
 def resume(store: Store, queue: Queue, tid: str, driver: str) -> None:

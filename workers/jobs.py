@@ -36,6 +36,7 @@ from server.arena.tournaments import after_match_progress, chunks
 from server.engine import make_ruleset
 from workers import luck
 from workers.bots import BUILTIN, Agent, make_bot
+from workers.local_bot import LocalAgent
 from workers.remote import RemoteAgent
 from workers.worker import stopping
 
@@ -185,10 +186,14 @@ class Halted:
 
 
 def agent_for(store: Store, name: str, match: dict) -> Agent:
-    """A built-in bot by name (a progressive house entrant's id names its bot), or the
+    """A built-in bot by name (a progressive house entrant's id names its bot), a local
+    entrant loaded from the source its tournament stored (``workers.local_bot``), or the
     remote seat of a registered bot."""
     if bot_of(name) in BUILTIN:
         return make_bot(bot_of(name), match["seed"])
+    source = (store.tournament(match["tournament"]).get("local") or {}).get(bot_of(name))
+    if source is not None:
+        return LocalAgent(store, source)
     return RemoteAgent(store, name, match["id"], match.get("limits"))
 
 

@@ -36,10 +36,13 @@ class DecisionTimeout(Exception):
     """The bot did not answer in time (or is faulty and no longer waited for)."""
 
 
-class RemoteAgent:
-    def __init__(self, store: Store, bot: str, match_id: str, limits: dict[str, int] | None = None):
-        self.store, self.bot, self.match_id = store, bot, match_id
-        self.limits = {**DEFAULT_LIMITS, **(limits or {})}
+class ViewedSeat:
+    """A seat whose bot sees each room through the view the arena's secret picks for it
+    (see the module docstring); subclasses ask their bot in ``_ask``, in the bot's frame.
+    Local bots (``workers.local_bot``) share it, so they see what a remote bot sees."""
+
+    def __init__(self, store: Store):
+        self.store = store
         self.view: View | None = None
 
     def new_hand(self, key: str) -> None:
@@ -52,6 +55,16 @@ class RemoteAgent:
         if self.view is None:
             return self._ask(observation)
         return self.view.back(self._ask(self.view.show(observation)))
+
+    def _ask(self, observation: dict[str, Any]) -> dict[str, Any]:
+        raise NotImplementedError
+
+
+class RemoteAgent(ViewedSeat):
+    def __init__(self, store: Store, bot: str, match_id: str, limits: dict[str, int] | None = None):
+        super().__init__(store)
+        self.bot, self.match_id = bot, match_id
+        self.limits = {**DEFAULT_LIMITS, **(limits or {})}
 
     def _ask(self, observation: dict[str, Any]) -> dict[str, Any]:
         store, bot, mid = self.store, self.bot, self.match_id

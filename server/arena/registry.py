@@ -1,4 +1,10 @@
-"""Bots known to the arena: built-in ones and remote ones with bearer tokens.
+"""Bots known to the arena: built-in ones, remote ones with bearer tokens, and local ones.
+
+The kinds of entrant are declared once, in ``KINDS``; every surface asks a kind's
+declaration (``entrant_kind``) instead of testing its name. A **local** entrant is a bot
+author's own ``sdk.Bot`` subclass, named on a command line as ``PATH.py:Class`` or
+``package.module:Class`` and played inside this machine's workers (``workers.local_bot``);
+it is never stored as a bot, and the service cannot seat it.
 
 A remote bot's token is shown once, at registration or rotation; only its sha256 is
 stored, so a leaked database reveals no token. Built-in bots are registered
@@ -12,11 +18,65 @@ import re
 import secrets
 import time
 from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
 
 from server.arena.store import Store
 from server.errors import Conflict
 
 NAME = re.compile(r"^[a-z][a-z0-9_-]{1,31}$")
+
+
+@dataclass(frozen=True)
+class EntrantKind:
+    """What a kind of entrant may do; the one place a surface learns it."""
+
+    name: str
+    trusted: bool
+    """May play two-room matches (meets every board twice) without the admin's say."""
+    outside: bool
+    """Plays from outside the arena's processes: it could have read a named deal set, so
+    its tournaments are dealt from a secret set in a secret order, and it may hold one seat
+    only (never entered twice)."""
+    reference: bool
+    """May sit as a blind movement's reference bot (whose par rooms are shared)."""
+    served: bool
+    """The service (the REST API, ``cinch remote``) can seat it."""
+    summary: str
+
+
+BUILTIN = EntrantKind("builtin", trusted=True, outside=False, reference=True, served=True, summary="built-in bot")
+REMOTE = EntrantKind(
+    "remote", trusted=False, outside=True, reference=False, served=True, summary="remote bot (SDK, REST API)"
+)
+LOCAL = EntrantKind(
+    "local",
+    trusted=True,
+    outside=False,
+    reference=False,
+    served=False,
+    summary="local bot (PATH.py:Class or package.module:Class, played in this machine's workers)",
+)
+KINDS = {k.name: k for k in (BUILTIN, REMOTE, LOCAL)}
+
+LOCAL_REFERENCE = re.compile(r"^(?P<target>[^:]+\.py|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*):(?P<cls>[A-Za-z_]\w*)$")
+"""How a local entrant is named: ``PATH.py:Class`` or ``package.module:Class``."""
+
+
+def entrant_kind(entry: dict[str, Any]) -> EntrantKind:
+    """The declared kind of a roster entry or a stored bot."""
+    return KINDS[entry["kind"]]
+
+
+def is_local_reference(name: str) -> bool:
+    """Whether ``name`` has the form of a local entrant's reference (a known bot's name,
+    e.g. the level ``search:strong``, is that bot, whatever its form)."""
+    return LOCAL_REFERENCE.match(name) is not None
+
+
+def local_entry(source: dict[str, Any]) -> dict[str, Any]:
+    """A roster entry (as ``roster``) for a local entrant loaded from ``source``."""
+    return {"kind": LOCAL.name, "trusted": LOCAL.trusted, "active": True, "source": source}
 
 
 class RegistryError(Conflict):
@@ -38,7 +98,7 @@ def ensure_builtins(store: Store, names: Iterable[str]) -> None:
         store.put_bot(
             {
                 "name": name,
-                "kind": "builtin",
+                "kind": BUILTIN.name,
                 "status": "active",
                 "created": time.time(),
                 "description": "built-in bot",
@@ -52,7 +112,7 @@ def register(store: Store, name: str, description: str = "") -> str:
     if not NAME.match(name):
         raise RegistryError("name must be 2-32 characters: lowercase letters, digits, - and _, starting with a letter")
     token = new_token()
-    bot = {"name": name, "kind": "remote", "status": "active", "created": time.time(), "description": description}
+    bot = {"name": name, "kind": REMOTE.name, "status": "active", "created": time.time(), "description": description}
     if not store.put_bot(bot, only_new=True, token_hash=token_hash(token)):
         raise RegistryError(f"a bot named {name!r} already exists")
     return token
@@ -60,8 +120,8 @@ def register(store: Store, name: str, description: str = "") -> str:
 
 def rotate(store: Store, name: str) -> str:
     bot = store.bot(name)
-    if bot["kind"] != "remote":
-        raise RegistryError(f"{name} is a built-in bot and has no token")
+    if bot["kind"] != REMOTE.name:
+        raise RegistryError(f"{name} is a {entrant_kind(bot).summary} and has no token")
     token = new_token()
     store.set_bot_token(name, token_hash(token))
     return token
@@ -75,7 +135,7 @@ def authenticate(store: Store, token: str) -> str | None:
 def is_trusted(bot: dict) -> bool:
     """Built-in bots, and remote bots the admin has marked trusted: the only ones that may
     play two-room matches, where a bot meets every board twice."""
-    return bot["kind"] == "builtin" or bool(bot.get("trusted"))
+    return entrant_kind(bot).trusted or bool(bot.get("trusted"))
 
 
 def roster(store: Store) -> dict[str, dict]:
@@ -89,7 +149,7 @@ def roster(store: Store) -> dict[str, dict]:
 
 def builtin_roster(names: Iterable[str]) -> dict[str, dict]:
     """A roster (as ``roster``) of built-in bots only, for checks made before any store exists."""
-    return {n: {"kind": "builtin", "trusted": True, "active": True} for n in names}
+    return {n: {"kind": BUILTIN.name, "trusted": BUILTIN.trusted, "active": True} for n in names}
 
 
 def active_kinds(store: Store) -> dict[str, str]:

@@ -49,6 +49,7 @@ from server.arena.formats.blind import BLIND
 from server.arena.formats.pair import ROUND_ROBIN
 from server.arena.match_sprt import decide, score_bound
 from server.arena.ratings import record
+from server.arena.registry import entrant_kind
 from server.arena.sequential import Sprt
 from server.arena.store import Store
 from server.engine import RulesetError, game_spec, make_ruleset
@@ -113,6 +114,9 @@ def validate(request: dict[str, Any], roster: Roster) -> Spec:
     if not isinstance(spec["practice"], bool):
         raise SpecError(f"practice must be true or false, not {spec['practice']!r}")
     _deals(spec, roster)
+    local = {n: roster[n]["source"] for n in entrants(spec) if "source" in roster[n]}
+    if local:  # where the workers load each local entrant from (server.arena.registry.LOCAL)
+        spec["local"] = local
     whole(spec, "first", 1)
     whole(spec, "boards", 1)
     _sprt(spec, fmt, "chunk" in request)
@@ -190,7 +194,7 @@ def table_shape(ruleset: str, options: Any) -> tuple[int, int]:
 def _deals(spec: Spec, roster: Roster) -> None:
     """The deal set, and whether the matches hide the order of their boards
     (``server.arena.order``): both because of the remote entrants."""
-    remote = [n for n in entrants(spec) if roster[n]["kind"] != "builtin"]
+    remote = [n for n in entrants(spec) if entrant_kind(roster[n]).outside]
     spec["secret_order"] = bool(remote)
     if spec["deals"] is None:
         spec["deals"] = SECRET if remote else public_deals(*table_shape(spec["ruleset"], spec["options"]))
@@ -246,7 +250,8 @@ def waiting_for(store: Store, tournament: dict[str, Any]) -> list[dict[str, Any]
     for: whether each is connected, its open decisions, its timeouts so far."""
     if tournament["status"] not in ("queued", "running"):
         return []
-    remote = [b for b in entrants(tournament) if store.bot(b)["kind"] == "remote"]
+    local = tournament.get("local") or {}
+    remote = [b for b in entrants(tournament) if b not in local and entrant_kind(store.bot(b)).outside]
     if not remote:
         return []
     now = store.now()

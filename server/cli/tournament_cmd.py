@@ -27,7 +27,7 @@ from tqdm import tqdm
 from server.arena import dealsets
 from server.arena.duplicate import ROOMS
 from server.arena.formats import FORMATS, format_named
-from server.arena.formats.base import SpecError
+from server.arena.formats.base import Roster, SpecError
 from server.arena.formats.pair import ROUND_ROBIN
 from server.arena.formats.progressive import PROGRESSIVE
 from server.arena.live import live_stats
@@ -40,8 +40,18 @@ from server.cli.errors import UsageError
 from server.cli.report import live_match, print_results
 from server.cli.sprt_options import add_sprt_arguments, sprt_request
 from server.engine import RulesetError, options_doc
-from workers.bots import BUILTIN, DEFAULT_FIELD
-from workers.driver import TournamentStopped, cli_driver, interrupt, resume, start, stop_command, watch
+from workers.bots import BUILTIN, DEFAULT_FIELD, LEVELS
+from workers.driver import (
+    TournamentStopped,
+    cli_driver,
+    interrupt,
+    local_roster,
+    resume,
+    start,
+    stop_command,
+    watch,
+)
+from workers.local_bot import LocalBotError
 from workers.supervisor import halt
 
 CLI_BOARDS = 24  # the search bot takes about 1 s a board pair
@@ -59,7 +69,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--bots",
         nargs="+",
         default=list(DEFAULT_FIELD),
-        help=f"round robin or blind movement entrants (default: {' '.join(DEFAULT_FIELD)}; built-in: {' '.join(BUILTIN)})",
+        help=f"round robin or blind movement entrants (default: {' '.join(DEFAULT_FIELD)}; built-in: "
+        f"{' '.join(BUILTIN)}; your own sdk.Bot: PATH.py:Class or package.module:Class)",
     )
     p.add_argument(
         "--format",
@@ -158,6 +169,21 @@ def request_from(args: argparse.Namespace) -> dict:
     return request
 
 
+def local_entrants(request: dict[str, Any]) -> Roster:
+    """Replace each local entrant's reference in the request's entrant fields by its
+    display name (``stem:Class``) and return their roster, after loading each one
+    (``workers.driver.local_roster``); a reference that does not load is a UsageError."""
+    local: Roster = {}
+    for name in ("bots", "candidates", "references"):
+        if isinstance(request.get(name), list):
+            try:
+                request[name], found = local_roster(request[name], [*BUILTIN, *LEVELS])
+            except LocalBotError as exc:
+                raise UsageError(str(exc)) from None
+            local.update(found)
+    return local
+
+
 def running_matches(store: Store, tid: str) -> list[dict[str, Any]]:
     """The tournament's running matches, each with its statistics so far (``live_stats``)."""
     out = []
@@ -248,8 +274,9 @@ def run(args: argparse.Namespace) -> int:
     except (dealsets.DealSetError, RulesetError) as exc:
         raise UsageError(str(exc)) from None
     request = request_from(args)
+    local = local_entrants(request)
     try:
-        spec = validate({**request, "deals": deals.name if deals else SECRET}, builtin_roster(BUILTIN))
+        spec = validate({**request, "deals": deals.name if deals else SECRET}, {**builtin_roster(BUILTIN), **local})
         if deals:
             fit_boards(spec, len(deals.boards), deals.players, deals.deck)  # before starting anything
     except SpecError as exc:
@@ -257,7 +284,7 @@ def run(args: argparse.Namespace) -> int:
     driver = cli_driver()
     with arena(args.config, args.workers) as a:
         try:
-            tid = start(a.store, a.queue, request, driver, deals)
+            tid = start(a.store, a.queue, request, driver, deals, local=local)
         except ValueError as exc:  # e.g. a different deal set of the same name is stored
             raise UsageError(str(exc)) from None
         return finish(args, a, drive(a, tid, driver, f"tournament {tid}", args.json))

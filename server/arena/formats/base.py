@@ -19,6 +19,7 @@ from typing import Any, ClassVar, Protocol
 
 from server.arena.agent import Agent
 from server.arena.duplicate import units_of
+from server.arena.registry import is_local_reference
 from server.arena.stats import MatchStats
 from server.arena.store import Store
 from server.engine import Board, Ruleset, make_ruleset, seats_for
@@ -47,6 +48,12 @@ def names(spec: Spec, field: str, roster: Roster) -> list[str]:
         raise SpecError(f"{field} must be a list of bot names")
     active = sorted(n for n, bot in roster.items() if bot.get("active", True))
     unknown = [n for n in listed if n not in roster]
+    if unknown and is_local_reference(unknown[0]):
+        raise SpecError(
+            f"{field}: {unknown[0]!r} names a local bot, which plays only in a tournament run on "
+            "the machine that has it (`cinch tournament --bots PATH.py:Class ...`); here, register "
+            "it as a remote bot and run it with `cinch bot run`"
+        )
     if unknown:
         raise SpecError(f"{field}: unknown bot {unknown[0]!r} (known: {', '.join(active)})")
     disabled = [n for n in listed if n not in active]

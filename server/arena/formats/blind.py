@@ -34,6 +34,7 @@ from server.arena.formats.base import (
 )
 from server.arena.formats.standings import standard_results
 from server.arena.order import play_order
+from server.arena.registry import entrant_kind
 from server.arena.store import Store
 from server.engine import Board
 
@@ -123,7 +124,7 @@ class Blind(Format):
         references = names(spec, "references", roster)
         if not references:
             raise SpecError("references: the blind movement needs a reference bot")
-        remote = [n for n in references if roster[n]["kind"] != "builtin"]
+        remote = [n for n in references if not entrant_kind(roster[n]).reference]
         if remote:
             raise SpecError(
                 f"references: {remote[0]} is not a built-in bot; the reference bots sit at "

@@ -44,6 +44,7 @@ from server.arena.progressive import (
     standings,
     tables_for,
 )
+from server.arena.registry import entrant_kind
 from server.arena.stats import MatchStats, summarize
 from server.arena.store import Store
 from server.engine import SEATS, Board, make_ruleset
@@ -156,7 +157,7 @@ def _complete(spec: Spec, request: dict[str, Any], roster: Roster) -> None:
     if len(set(bots)) != len(bots):
         raise SpecError("bots names an entrant twice (enter a bot again as name#2, name#3 ...)")
     names({"bots": PROGRESSIVE.entrants(spec)}, "bots", roster)
-    twice = [n for n in bots if n != bot_of(n) and roster[bot_of(n)]["kind"] != "builtin"]
+    twice = [n for n in bots if n != bot_of(n) and entrant_kind(roster[bot_of(n)]).outside]
     if twice:
         raise SpecError(
             f"bots: {twice[0]} enters the remote bot {bot_of(twice[0])} again; only built-in bots may be "

@@ -97,3 +97,16 @@ def test_bad_requests_are_refused_cleanly(tmp_path, args, message):
     run = cinch("tournament", *args, home=tmp_path, timeout=60)
     assert run.returncode == 2
     assert message in run.stderr and "Traceback" not in run.stderr
+
+
+@pytest.mark.e2e
+def test_a_local_bot_enters_a_tournament_by_its_file(tmp_path):
+    """The bot author's journey: their own sdk.Bot, by file, against a built-in bot."""
+    run = cinch(
+        "tournament", "--bots", "tests/support/local_bots.py:FirstLegal", "rule", "--boards", "4", home=tmp_path
+    )
+    assert run.returncode == 0, run.stderr
+    assert "local_bots:FirstLegal" in run.stdout and "Standings" in run.stdout
+    bad = cinch("tournament", "--bots", "tests/support/local_bots.py:NotABot", "rule", "--boards", "4", home=tmp_path)
+    assert bad.returncode != 0 and "is not a subclass of sdk.Bot" in bad.stderr
+    assert "Traceback" not in bad.stderr
