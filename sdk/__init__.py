@@ -6,7 +6,7 @@
         def play(self, obs):                    # or bid/trump/discard/rob, or act()
             return obs.legal_cards[0]
 
-    sdk.main(MyBot)                             # --server URL --token T; Ctrl-C stops
+    sdk.main(MyBot)                             # --server URL, $CINCH_TOKEN or --token-file F; Ctrl-C stops
 
 * ``Client(base_url, token=None, admin_token=None, timeout=10)``: one method per API
   operation, typed results (``sdk.models``), ``ApiError`` carrying the problem body.

@@ -1,4 +1,4 @@
-"""``python -m sdk module:Class --server URL --token T``: run a bot (see ``sdk.launch``)."""
+"""``python -m sdk module:Class --server URL --token-file F``: run a bot (see ``sdk.launch``)."""
 
 from sdk.launch import main
 

@@ -1,7 +1,9 @@
 """Running a bot from the command line: ``sdk.main(MyBot)`` in a script, or
-``python -m sdk module:Class --server URL --token T`` (``cinch bot run`` is the same).
+``CINCH_TOKEN=T python -m sdk module:Class --server URL`` (``cinch bot run`` is the same).
 
-The server and token may come from ``CINCH_SERVER`` and ``CINCH_TOKEN``. With
+The server and token may come from ``CINCH_SERVER`` and ``CINCH_TOKEN``, the token also
+from a file (``--token-file``). A token given as ``--token`` is on the command line, where
+any user of the machine reads it (``ps``), so the runner says so on standard error. With
 ``--register NAME`` and no token, the bot is registered first and its token printed
 (once) on standard error. A progress line (``sdk.progress``) goes to standard error
 whenever it changes; with ``--until-done`` the bot exits (status 0) once the
@@ -14,6 +16,7 @@ import argparse
 import logging
 import os
 import sys
+from pathlib import Path
 from typing import Any
 
 from sdk.bot import Bot, as_bot, load_bot
@@ -37,7 +40,13 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of running a bot (shared with ``cinch bot run``)."""
     add_server_argument(parser)
     parser.add_argument(
-        "--token", default=os.environ.get("CINCH_TOKEN"), help="the bot's token (default: $CINCH_TOKEN)"
+        "--token-file",
+        metavar="PATH",
+        help="read the bot's token from this file (- for standard input); the default is $CINCH_TOKEN",
+    )
+    parser.add_argument(
+        "--token",
+        help="the bot's token; visible to every user of the machine (ps): prefer $CINCH_TOKEN or --token-file",
     )
     parser.add_argument("--register", metavar="NAME", help="register the bot under NAME first (when no token)")
     parser.add_argument("--threads", type=int, default=8, help="decisions answered at once (default 8)")
@@ -81,10 +90,10 @@ def run_from_args(bot: Any, args: argparse.Namespace) -> dict[str, int]:
         bot.seed = int(args.seed) if args.seed.lstrip("-").isdigit() else args.seed
         bot.__dict__.pop("_rng", None)
     setup_logging(args.verbose, args.quiet)
-    client = Client(args.server, token=args.token, timeout=args.timeout, max_backoff=args.max_backoff)
+    client = Client(args.server, token=token_of(args), timeout=args.timeout, max_backoff=args.max_backoff)
     if not client.token:
         if not args.register:
-            raise SdkError("a bot token is needed: --token T, CINCH_TOKEN, or --register NAME")
+            raise SdkError("a bot token is needed: CINCH_TOKEN, --token-file PATH, or --register NAME")
         issued = client.register_bot(args.register)
         client.token = issued.token
         print(f"registered {issued.name}; its token (shown once): {issued.token}", file=sys.stderr, flush=True)
@@ -93,6 +102,37 @@ def run_from_args(bot: Any, args: argparse.Namespace) -> dict[str, int]:
         runner, client, every=args.progress, until_done=args.until_done, out=None if args.quiet else sys.stderr
     ).start()
     return runner.run()
+
+
+def token_of(args: argparse.Namespace) -> str | None:
+    """The bot's token: ``--token-file``, ``--token`` (with a warning: the command line is
+    public on the machine) or ``$CINCH_TOKEN``. SdkError for an unreadable or empty file."""
+    if args.token_file and args.token:
+        raise SdkError("give the token once: --token-file or --token, not both")
+    if args.token_file:
+        try:
+            text = sys.stdin.read() if args.token_file == "-" else Path(args.token_file).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise SdkError(f"--token-file: cannot read {args.token_file}: {exc.strerror}") from None
+        token = text.strip()
+        if not token:
+            raise SdkError(f"--token-file: {args.token_file} holds no token")
+        if args.token_file != "-" and Path(args.token_file).stat().st_mode & 0o077:
+            print(
+                f"warning: {args.token_file} can be read by other users of this machine; chmod 600 it",
+                file=sys.stderr,
+                flush=True,
+            )
+        return token
+    if args.token:
+        print(
+            "warning: a token on the command line can be read by every user of this machine (ps); "
+            "set CINCH_TOKEN or use --token-file instead",
+            file=sys.stderr,
+            flush=True,
+        )
+        return str(args.token)
+    return os.environ.get("CINCH_TOKEN") or None
 
 
 def summary(stats: dict[str, int]) -> str:

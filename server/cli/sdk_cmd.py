@@ -1,7 +1,7 @@
 """``cinch bot`` and ``cinch remote``: the arena over its REST API, through the Python SDK.
 
     cinch bot register NAME --server URL                 print the new bot's token (once)
-    cinch bot run module:Class --server URL --token T    serve the bot's decisions until Ctrl-C (or --until-done)
+    cinch bot run module:Class --server URL --token-file F   serve the bot's decisions until Ctrl-C (or --until-done)
     cinch bot list | rotate NAME
     cinch remote tournament create --bots a b ... [--boards N] --server URL --admin-token T
     cinch remote tournament watch ID | list | cancel ID | resume ID
@@ -73,6 +73,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = actions.add_parser("register", help="register a remote bot and print its token (shown once)")
     p.add_argument("name", help="2-32 characters: lowercase letters, digits, - and _, starting with a letter")
     p.add_argument("--description", default="")
+    p.add_argument(
+        "--token-file",
+        metavar="PATH",
+        help="write the token to this new file, readable by you alone, instead of printing it "
+        "(then: cinch bot run ... --token-file PATH)",
+    )
     add_server_argument(p)
     p.set_defaults(run=run_register)
     p = actions.add_parser(
@@ -188,14 +194,40 @@ def _json_object(text: str) -> dict[str, Any]:
 # ---------------------------------------------------------------------- cinch bot ...
 @_clean
 def run_register(args: argparse.Namespace) -> int:
+    if args.token_file and os.path.exists(args.token_file):
+        raise sdk.SdkError(f"--token-file: {args.token_file} exists; name a new file (a token is never overwritten)")
     issued = _client(args).register_bot(args.name, args.description)
+    if args.token_file:
+        save_token(args.token_file, issued.token)
+        print(
+            f"registered bot {issued.name} at {args.server}; its token is in {args.token_file} (yours alone to "
+            f"read). Run it with: cinch bot run module:Class --server {args.server} --token-file {args.token_file}",
+            file=sys.stderr,
+        )
+        return 0
     print(
         f"registered bot {issued.name} at {args.server}; its token follows, shown this once "
-        f"(run it with: cinch bot run module:Class --server {args.server} --token TOKEN)",
+        f"(keep it in a file only you can read and run the bot with: cinch bot run module:Class --server "
+        f"{args.server} --token-file FILE, or set CINCH_TOKEN)",
         file=sys.stderr,
     )
     print(issued.token)
     return 0
+
+
+def save_token(path: str, token: str) -> None:
+    """Write a new token file with mode 0600 from its creation, so no other user of the
+    machine can read it even for a moment (a shell's ``> file`` makes it world-readable
+    under the usual umask)."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except OSError as exc:
+        raise sdk.SdkError(
+            f"the bot is registered, but its token could not be saved to {path} ({exc.strerror}): "
+            f"here it is, shown this once: {token}"
+        ) from None
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        out.write(token + "\n")
 
 
 @_clean

@@ -219,7 +219,7 @@ def test_a_runner_plays_a_whole_game_at_a_table(server, rq_workers, admin):
 
 
 @pytest.mark.slow
-def test_remote_cli_commands_and_their_errors(server, rq_workers):
+def test_remote_cli_commands_and_their_errors(server, rq_workers, tmp_path):
     url = ["--server", server.url]
     out = run_cli("bot", "register", "Bad Name", *url)
     assert out.returncode == 2 and out.stderr.startswith("cinch bot: 422") and not out.stdout
@@ -229,11 +229,28 @@ def test_remote_cli_commands_and_their_errors(server, rq_workers):
     assert "cli-bot" in run_cli("bot", "list", *url).stdout
     rotated = run_cli("bot", "rotate", "cli-bot", "--token", token, *url)
     assert rotated.returncode == 0 and rotated.stdout.strip() != token
+    # a token kept off the command line: written to a file only its owner can read
+    saved = tmp_path / "filed.token"
+    filed = run_cli("bot", "register", "filed-bot", "--token-file", str(saved), *url)
+    assert filed.returncode == 0 and not filed.stdout and str(saved) in filed.stderr, filed.stderr
+    assert saved.stat().st_mode & 0o777 == 0o600 and saved.read_text().strip().startswith("cinch_")
+    twice = run_cli("bot", "register", "filed-bot-2", "--token-file", str(saved), *url)
+    assert twice.returncode == 2 and "exists" in twice.stderr
+    assert "filed-bot-2" not in run_cli("bot", "list", *url).stdout  # refused before registering
+    bad = tmp_path / "bad.token"
+    bad.write_text("not-a-token\n")
+    bad.chmod(0o644)
+    read = run_cli("bot", "run", "examples.random_bot:RandomBot", "--token-file", str(bad), *url)
+    assert read.returncode == 2 and "401" in read.stderr and "chmod 600" in read.stderr, read.stderr
+    loud = run_cli("bot", "run", "examples.random_bot:RandomBot", "--token", "bad", *url)
+    assert "can be read by every user of this machine" in loud.stderr
     for args, message in [
         (["bot", "run", "nosuch.module:Bot", "--token", "x"], "cannot import nosuch.module"),
         (["bot", "run", "examples.random_bot:Nope", "--token", "x"], "has no 'Nope'"),
         (["bot", "run", "examples.random_bot:RandomBot"], "a bot token is needed"),
         (["bot", "run", "examples.random_bot:RandomBot", "--token", "bad"], "401"),
+        (["bot", "run", "examples.random_bot:RandomBot", "--token-file", "/nonexistent"], "cannot read /nonexistent"),
+        (["bot", "run", "examples.random_bot:RandomBot", "--token-file", "/dev/null"], "holds no token"),
         (["remote", "tournament", "create", "--bots", "random", "rule"], "admin token"),
         (["remote", "tournament", "create", "--admin-token", ADMIN], "name the bots"),
         (["remote", "tournament", "create", "--admin-token", ADMIN, "--bots", "random", "ghost"], "ghost"),
