@@ -46,6 +46,7 @@ import random
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from sdk import cards as C
@@ -183,6 +184,35 @@ def as_bot(thing: Any) -> Bot:
     raise SdkError(f"{thing!r} is not a bot: give a Bot subclass, an object with act() or decide(), or a function")
 
 
+def import_target(target: str, spec: str) -> ModuleType:
+    """The module ``target`` names, a ``.py`` file (its folder importable, for the bot's own
+    modules beside it) or a module; SdkError saying what is wrong, naming ``spec``."""
+    try:
+        if target.endswith(".py") or os.sep in target:
+            path = Path(target)
+            if not path.is_file():
+                raise SdkError(f"bot {spec!r}: no file {target}")
+            if str(path.resolve().parent) not in sys.path:
+                sys.path.insert(0, str(path.resolve().parent))
+            name = f"_cinch_bot_{path.stem}"
+            loaded = importlib.util.spec_from_file_location(name, path)
+            if loaded is None or loaded.loader is None:
+                raise SdkError(f"bot {spec!r}: {target} is not a Python module")
+            module = importlib.util.module_from_spec(loaded)
+            sys.modules[name] = module
+            loaded.loader.exec_module(module)
+            return module
+        return importlib.import_module(target)
+    except SdkError:
+        raise
+    except SyntaxError as exc:
+        raise SdkError(f"bot {spec!r}: syntax error in {exc.filename}, line {exc.lineno}: {exc.msg}") from None
+    except ImportError as exc:
+        raise SdkError(f"bot {spec!r}: cannot import {target}: {exc}") from None
+    except Exception as exc:
+        raise SdkError(f"bot {spec!r}: importing {target} failed: {type(exc).__name__}: {exc}") from None
+
+
 def load_bot(spec: str) -> Bot:
     """A bot from ``"package.module:Name"`` or ``"path/to/file.py:Name"``.
 
@@ -198,27 +228,7 @@ def load_bot(spec: str) -> Bot:
         raise SdkError(f"bot {spec!r}: expected module:Class or file.py:Class")
     if os.getcwd() not in sys.path and "" not in sys.path:
         sys.path.insert(0, os.getcwd())
-    try:
-        if target.endswith(".py") or os.sep in target:
-            path = Path(target)
-            if not path.is_file():
-                raise SdkError(f"bot {spec!r}: no file {target}")
-            sys.path.insert(0, str(path.resolve().parent))
-            name = f"_cinch_bot_{path.stem}"
-            loaded = importlib.util.spec_from_file_location(name, path)
-            if loaded is None or loaded.loader is None:
-                raise SdkError(f"bot {spec!r}: {target} is not a Python module")
-            module = importlib.util.module_from_spec(loaded)
-            sys.modules[name] = module
-            loaded.loader.exec_module(module)
-        else:
-            module = importlib.import_module(target)
-    except SdkError:
-        raise
-    except ImportError as exc:
-        raise SdkError(f"bot {spec!r}: cannot import {target}: {exc}") from None
-    except Exception as exc:
-        raise SdkError(f"bot {spec!r}: importing {target} failed: {type(exc).__name__}: {exc}") from None
+    module = import_target(target, spec)
     if attr:
         try:
             thing: object = module

@@ -20,15 +20,14 @@ default action, and a fault recorded).
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import json
 import os
 import sys
 from pathlib import Path
 from typing import Any
 
-from sdk.bot import Bot
+from sdk.bot import Bot, import_target
+from sdk.errors import SdkError
 from sdk.models import Decision
 from server.arena.registry import LOCAL_REFERENCE
 from server.arena.store import Store
@@ -79,32 +78,12 @@ def load_class(source: Source, reference: str | None = None) -> type[Bot]:
         return _classes[key]
     what = reference or (source.get("file") or source["module"]) + ":" + source["class"]
     where = source.get("file") or source["module"]
+    if "file" not in source and source["root"] not in sys.path:
+        sys.path.insert(0, source["root"])
     try:
-        if "file" in source:
-            path = Path(source["file"])
-            if not path.is_file():
-                raise LocalBotError(f"bot {what!r}: no file {path}")
-            name = f"_cinch_local_{path.stem}"
-            spec = importlib.util.spec_from_file_location(name, path)
-            if spec is None or spec.loader is None:
-                raise LocalBotError(f"bot {what!r}: {path} is not a Python module")
-            if str(path.parent) not in sys.path:
-                sys.path.insert(0, str(path.parent))  # the bot's own modules beside it
-            module = importlib.util.module_from_spec(spec)
-            sys.modules[name] = module
-            spec.loader.exec_module(module)
-        else:
-            if source["root"] not in sys.path:
-                sys.path.insert(0, source["root"])
-            module = importlib.import_module(source["module"])
-    except LocalBotError:
-        raise
-    except SyntaxError as exc:
-        raise LocalBotError(f"bot {what!r}: syntax error in {exc.filename}, line {exc.lineno}: {exc.msg}") from None
-    except ImportError as exc:
-        raise LocalBotError(f"bot {what!r}: cannot import {where}: {exc}") from None
-    except Exception as exc:
-        raise LocalBotError(f"bot {what!r}: importing {where} failed: {type(exc).__name__}: {exc}") from None
+        module = import_target(where, what)
+    except SdkError as exc:
+        raise LocalBotError(str(exc)) from None
     found = getattr(module, source["class"], None)
     if found is None:
         raise LocalBotError(f"bot {what!r}: {where} has no {source['class']!r}")

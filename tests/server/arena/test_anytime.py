@@ -4,13 +4,12 @@ shapes the game produces (skewed ones included), where the t-interval watched bo
 board does not and the asymptotic normal-mixture sequence it replaced did not either."""
 
 import bisect
-import importlib.util
 import math
 import random
-from pathlib import Path
 from statistics import stdev
 
 import pytest
+from support.benchmarks import load
 
 from server.arena.anytime import ALPHA, CAP, MIN_BOARDS, betting_interval, log_wealth, stakes
 from server.arena.stats import t95
@@ -45,21 +44,12 @@ def test_it_narrows_and_covers_the_mean():
     assert 1.0 < widths[1] / (2 * 1.96 * stdev(scores[:100]) / 10) < 2.2
 
 
-def shapes():
-    """benchmarks/sprt_errors.py's battery of score shapes (probabilities on -56..56)."""
-    path = Path(__file__).parents[3] / "benchmarks" / "sprt_errors.py"
-    spec = importlib.util.spec_from_file_location("sprt_errors", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def misses(shape: str, runs: int, boards: int, seed: int) -> tuple[float, float]:
     """Share of simulated matches (true mean 0) in which the betting interval, and the
     t-interval, leave out the true mean at some board count: the matches a user watching
     every board would have stopped with a wrong answer. The betting interval leaves out m
     at n exactly when a bettor's wealth at m reaches 2 / alpha there."""
-    bench = shapes()
+    bench = load("sprt_errors")  # its battery of score shapes (probabilities on -56..56)
     p = bench.pmf(bench.SHAPES[shape], 0.0)
     support, cum, total = list(bench.SUPPORT), [], 0.0
     for q in p:

@@ -1,12 +1,11 @@
 """The sequential test: its formulas on hand-computed values, and its error rates by simulation."""
 
-import importlib.util
 import math
 import random
 import re
-from pathlib import Path
 
 import pytest
+from support.benchmarks import load
 
 from server.arena import anytime
 from server.arena.sequential import BOUND, Sprt, bounds, run, stop, wealths
@@ -91,15 +90,6 @@ def test_a_big_edge_is_decided_early():
     assert max(n for _, n in results) <= 40
 
 
-def benchmark():
-    """benchmarks/sprt_errors.py: its shapes and the old test, to run both here."""
-    path = Path(__file__).parents[3] / "benchmarks" / "sprt_errors.py"
-    spec = importlib.util.spec_from_file_location("sprt_errors", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.mark.parametrize(
     "shape, edge, error",
     [("rule-vs-random", 0.0, "false_h1"), ("rule-vs-random mirrored", 5.0, "false_h0")],
@@ -109,7 +99,7 @@ def test_error_rates_hold_on_the_shapes_that_fooled_the_normal_test(shape, edge,
     seeded runs each. Limit 7%: alpha 5% plus two points, which a rate of 5% would pass
     with about 97% chance (sd 1.1 points) and the new test's measured 2.1-2.5% (2000 runs)
     always; the old test, at 10-11% there, fails it."""
-    bench = benchmark()
+    bench = load("sprt_errors")
     new, old = (bench.row(shape, edge, kind, 400, 7) for kind in ("new", "old"))
     assert new[error] <= 0.07, new
     assert old[error] > 0.07, old
