@@ -188,10 +188,12 @@ class Halted:
 def agent_for(store: Store, name: str, match: dict) -> Agent:
     """A built-in bot by name (a progressive house entrant's id names its bot), a local
     entrant loaded from the source its tournament stored (``workers.local_bot``), or the
-    remote seat of a registered bot."""
+    remote seat of a registered bot. ``match`` is a match, or a table's context (which
+    has no tournament, and no local entrants: the service seats none)."""
     if bot_of(name) in BUILTIN:
         return make_bot(bot_of(name), match["seed"])
-    source = (store.tournament(match["tournament"]).get("local") or {}).get(bot_of(name))
+    tid = match.get("tournament")
+    source = ((store.tournament(tid).get("local") if tid else None) or {}).get(bot_of(name))
     if source is not None:
         return LocalAgent(store, source)
     return RemoteAgent(store, name, match["id"], match.get("limits"))

@@ -73,3 +73,14 @@ def test_a_local_seat_checks_its_answer_like_the_api():
         agent.decide(observation)
     _, source = resolve(f"{BOTS}:FirstLegal")
     assert LocalAgent(_Store(), source).decide(observation) == {"type": "pass"}
+
+
+def test_a_tables_seats_are_made_with_no_tournament_to_ask(store):
+    """A table's context has no tournament (and no local entrants): its remote seat is made
+    without asking for one. Asking broke every table with a remote bot once."""
+    from workers.jobs import agent_for
+    from workers.remote import RemoteAgent
+
+    context = {"id": "g1", "seed": 1, "limits": None}
+    assert isinstance(agent_for(store, "someone-remote", context), RemoteAgent)
+    assert not isinstance(agent_for(store, "rule", context), RemoteAgent)

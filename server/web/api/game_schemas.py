@@ -571,7 +571,7 @@ class RecordedAction(ma.Schema):
     seat = Seat(required=True)
     amount = fields.Integer()
     suit = Suit()
-    cards = Cards(13)
+    cards = Cards()  # as DiscardAction's: after the cards are run twice in All Fours a hand holds 12 or more
     keep = Cards(20)
     card = Card()
     extras = Cards(13)

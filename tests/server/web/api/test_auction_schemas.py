@@ -49,3 +49,12 @@ def test_the_joker_is_a_card_and_snoozer_options_are_typed():
         state.random_step(Random(1))
     record = hand_record(state, [])
     assert len(record["board"]["deck"]) == 53 and HandRecord().validate(record) == {}
+
+
+def test_a_recorded_discard_may_hold_more_than_thirteen_cards():
+    """After the cards are run twice at two players of All Fours each hand holds 12 or more,
+    and the discard down to six names them all (seen: 15 in an all_fives table's record)."""
+    from server.web.api.game_schemas import RecordedAction
+
+    cards = ["2S", "4H", "5S", "7S", "8D", "8H", "9D", "9H", "TH", "JD", "QH", "KD", "AD", "2C", "4C"]
+    assert RecordedAction().validate({"type": "discard", "seat": "P1", "cards": cards}) == {}
