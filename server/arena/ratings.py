@@ -10,8 +10,15 @@ the variance of its pair of bots' board differences (estimated from that pair's 
 shrunk toward the pooled variance and floored). The bots are tied together through their
 common opponents; the strengths of the bots connected by comparisons sum to zero, so a
 rating is what a bot gains per board against the average of the field it was compared
-with. The fit's covariance gives each bot a standard error and a 95% interval; a bot is
-*provisional* while that interval is wide (``PROVISIONAL_HALF_WIDTH``) or it has few boards.
+with. Each bot's standard error is the larger of two: the fit's own covariance (right
+when every board difference is independent of the others) and a cluster-robust one, which
+treats the board differences made on the same cards (one board of one deal set and
+ruleset options: ``cluster``) as one draw. The second matters where one board yields
+several differences: a field of k entrants gives k(k-1)/2 from k scores, a round robin
+plays every pair on the same boards, blind entrants share a par room; there the model
+alone claims up to k/2 times the information the boards hold. A 95% interval follows; a
+bot is *provisional* while that interval is wide (``PROVISIONAL_HALF_WIDTH``) or it has
+few boards.
 
 We replaced openskill's win/draw/loss updates: they depended on how the same boards were
 split into matches and on the order they were replayed in, and rated many drawn matches
@@ -30,7 +37,9 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
+
+from server.arena.stats import t95
 
 Z95 = 1.959963984540054
 PROVISIONAL_HALF_WIDTH = 2.0
@@ -45,23 +54,40 @@ PRIOR_BOARDS = 4
 
 
 def record(
-    cid: str, order: list[int], x: str, y: str, evidence: str, scores: dict[int, float], t: float
+    cid: str,
+    order: list[int],
+    x: str,
+    y: str,
+    evidence: str,
+    scores: dict[int, float],
+    t: float,
+    cluster: str | None = None,
 ) -> dict[str, Any]:
     """A rated comparison as it is stored: everything the fit needs.
 
-    ``order`` is its canonical position (compared as a list, then the id breaks ties; its
-    first element is the tournament's number, the unit of rating history), ``evidence``
-    names what it compares apart from the board number, ``scores`` is X's score minus
-    Y's per board and ``t`` when it was rated (its history points' time)."""
+    ``cid`` is the comparison's id: its match's id, then ``:`` and more where a match makes
+    several (``match_of``). ``order`` is its canonical position (compared as a list, then the
+    id breaks ties; its first element is the tournament's number, the unit of rating
+    history), ``evidence`` names what it compares apart from the board number, ``scores``
+    is X's score minus Y's per board and ``t`` when it was rated (its history points'
+    time). ``cluster`` names the cards apart from the board number (deal set and options):
+    differences on the same cards are not independent of each other (``robust_variances``).
+    A record without one (stored before clusters were) is a cluster of its own evidence."""
     return {
         "id": cid,
         "order": order,
         "x": x,
         "y": y,
         "evidence": evidence,
+        "cluster": cluster if cluster is not None else evidence,
         "t": t,
         "scores": [[b, scores[b]] for b in sorted(scores)],
     }
+
+
+def match_of(r: dict[str, Any]) -> str:
+    """The match a record comes from (a field match makes one record per two entrants)."""
+    return str(r["id"]).split(":", 1)[0]
 
 
 def canonical(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -103,13 +129,16 @@ class Evidence:
     def __init__(self) -> None:
         self.pairs: dict[tuple[str, str], Pair] = {}
         self.owned: dict[str, int] = {}
-        self.matches: dict[str, int] = {}
+        self.matches: dict[str, set[str]] = {}
         self.seen: set[tuple[str, int]] = set()
+        self.clusters: dict[tuple[str, int], dict[tuple[str, str], list[float]]] = {}
+        """Per cluster (cards and board): each pair's count and sum of differences there."""
 
     def add(self, r: dict[str, Any]) -> None:
         flip = r["x"] > r["y"]
         key = (r["y"], r["x"]) if flip else (r["x"], r["y"])
         mine = 0
+        cards = r.get("cluster", r["evidence"])
         for board, score in r["scores"]:
             if (r["evidence"], board) in self.seen:
                 continue
@@ -117,11 +146,13 @@ class Evidence:
             d = -score if flip else score
             pair = self.pairs.setdefault(key, Pair())
             pair.n, pair.total, pair.squares = pair.n + 1, pair.total + d, pair.squares + d * d
+            cell = self.clusters.setdefault((cards, board), {}).setdefault(key, [0, 0.0])
+            cell[0], cell[1] = cell[0] + 1, cell[1] + d
             mine += 1
         self.owned[r["id"]] = mine
         if mine:
             for bot in key:
-                self.matches[bot] = self.matches.get(bot, 0) + 1
+                self.matches.setdefault(bot, set()).add(match_of(r))
 
     def ratings(self) -> dict[str, dict[str, Any]]:
         """Each bot's rating as stored: its estimate (``rating``), standard error, 95%
@@ -131,15 +162,15 @@ class Evidence:
             for bot in key:
                 boards[bot] = boards.get(bot, 0) + p.n
         out = {}
-        for bot, (estimate, se) in solve(self.pairs).items():
-            half = Z95 * se
+        for bot, (estimate, se, clusters) in solve(self.pairs, self.clusters).items():
+            half = (t95(clusters - 1) if clusters > 1 else Z95) * se
             out[bot] = {
                 "rating": estimate,
                 "se": se,
                 "low": estimate - half,
                 "high": estimate + half,
                 "provisional": half > PROVISIONAL_HALF_WIDTH or boards[bot] < PROVISIONAL_BOARDS,
-                "matches": self.matches[bot],
+                "matches": len(self.matches[bot]),
                 "boards": boards[bot],
             }
         return out
@@ -194,7 +225,18 @@ def _groups(bots: list[str], pairs: Iterable[tuple[str, str]]) -> list[list[str]
     return sorted(groups.values())
 
 
-def solve(pairs: dict[tuple[str, str], Pair]) -> dict[str, tuple[float, float]]:
+class Strength(NamedTuple):
+    estimate: float
+    se: float
+    clusters: int
+    """The clusters (boards) that rate the bot: its interval is Student's t with one fewer
+    degrees of freedom, since the robust variance is estimated from them (0 without clusters)."""
+
+
+def solve(
+    pairs: dict[tuple[str, str], Pair],
+    clusters: dict[tuple[str, int], dict[tuple[str, str], list[float]]] | None = None,
+) -> dict[str, Strength]:
     """Each bot's strength and standard error: the weighted least squares fit of every
     board difference on ``s_low - s_high``, the strengths of each connected group summing
     to zero.
@@ -202,10 +244,13 @@ def solve(pairs: dict[tuple[str, str], Pair]) -> dict[str, tuple[float, float]]:
     With weights the inverse variances, the normal equations' matrix is the weighted
     Laplacian ``L`` of the comparison graph and the fit's covariance its pseudo-inverse,
     ``(L + J/n)^-1 - J/n`` on a connected group of ``n`` bots (``J`` all ones): the
-    estimate is that times the weighted sums of the differences."""
-    weight = {key: p.n / v for (key, p), v in zip(pairs.items(), variances(pairs).values())}
+    estimate is that times the weighted sums of the differences. With ``clusters`` (see
+    ``Evidence``) the standard error is the larger of that covariance's and the
+    cluster-robust one's (``robust_variances``)."""
+    per_board = variances(pairs)
+    weight = {key: p.n / per_board[key] for key, p in pairs.items()}
     bots = sorted({b for key in pairs for b in key})
-    out: dict[str, tuple[float, float]] = {}
+    out: dict[str, Strength] = {}
     for group in _groups(bots, pairs):
         n, at = len(group), {b: i for i, b in enumerate(group)}
         m = [[1.0 / n] * n for _ in range(n)]
@@ -221,10 +266,62 @@ def solve(pairs: dict[tuple[str, str], Pair]) -> dict[str, tuple[float, float]]:
             rhs[i] += w * p.mean
             rhs[j] -= w * p.mean
         inverse = _inverse(m)
+        cov = [[v - 1.0 / n for v in row] for row in inverse]
+        strength = {bot: sum(inverse[i][k] * rhs[k] for k in range(n)) for i, bot in enumerate(group)}
+        robust, seen = robust_variances(group, cov, strength, per_board, clusters or {})
         for i, bot in enumerate(group):
-            estimate = sum(inverse[i][k] * rhs[k] for k in range(n))
-            out[bot] = (estimate, math.sqrt(max(inverse[i][i] - 1.0 / n, 0.0)))
+            out[bot] = Strength(strength[bot], math.sqrt(max(cov[i][i], robust[i], 0.0)), seen[i])
     return out
+
+
+def robust_variances(
+    group: list[str],
+    cov: list[list[float]],
+    strength: dict[str, float],
+    per_board: dict[tuple[str, str], float],
+    clusters: dict[tuple[str, int], dict[tuple[str, str], list[float]]],
+) -> tuple[list[float], list[int]]:
+    """The cluster-robust (sandwich) variance of each strength of ``group``, and the number
+    of clusters each bot appears in: ``C B C`` with
+    ``C`` the fit's covariance and ``B`` the sum over clusters of ``u u'``, ``u`` a cluster's
+    weighted residuals (each difference less the fit's ``s_low - s_high``, over its pair's
+    variance, added at ``low`` and taken at ``high``), times G/(G-1) for G clusters.
+
+    A board's differences then count as one draw, whatever their number and however they
+    are correlated: k entrants' k(k-1)/2 differences of one board give one ``u``. Where
+    every cluster holds one difference this is the usual heteroskedasticity-robust
+    variance, close to the model's own."""
+    at = {b: i for i, b in enumerate(group)}
+    n = len(group)
+    meat = [[0.0] * n for _ in range(n)]
+    count, seen = 0, [0] * n
+    for cells in clusters.values():
+        u: dict[int, float] = {}
+        for (low, high), (k, total) in cells.items():
+            if low not in at:
+                continue  # the same cards played by bots of another group
+            r = (total - k * (strength[low] - strength[high])) / per_board[(low, high)]
+            i, j = at[low], at[high]
+            u[i] = u.get(i, 0.0) + r
+            u[j] = u.get(j, 0.0) - r
+        if not u:
+            continue
+        count += 1
+        for i, a in u.items():
+            seen[i] += 1
+            row = meat[i]
+            for j, b in u.items():
+                row[j] += a * b
+    if count < 2:
+        return [0.0] * n, seen
+    scale = count / (count - 1)
+    # Only the diagonal of C B C is needed: (C B C)_ii = c_i' B c_i.
+    out = []
+    for i in range(n):
+        c = cov[i]
+        bc = [sum(meat[a][b] * c[b] for b in range(n)) for a in range(n)]
+        out.append(scale * sum(c[a] * bc[a] for a in range(n)))
+    return out, seen
 
 
 def fit(records: Iterable[dict[str, Any]]) -> Fit:

@@ -279,10 +279,17 @@ def evidence_of(match: dict[str, Any]) -> str:
     names it the same: how it was played (its kind's ``evidence_family``), the deal set, ruleset
     options and the two bots (in a fixed order). With a board number it names one piece
     of evidence, which counts once in the ratings. The ruleset is the ratings' own key."""
-    options = json.dumps(match["options"], sort_keys=True, separators=(",", ":"))
     low, high = sorted((match["x"], match["y"]))
     family = kind_of(match).evidence_family(match)
-    return f"{family}{match['deals']}|{options}|{low}|{high}"
+    return f"{family}{cards_of(match)}|{low}|{high}"
+
+
+def cards_of(match: dict[str, Any]) -> str:
+    """The cards a comparison was played on, but for the board number: its deal set and
+    options. Every difference made on one board of them, by whichever bots, is one cluster
+    of the ratings' robust standard errors (``server.arena.ratings.robust_variances``)."""
+    options = json.dumps(match["options"], sort_keys=True, separators=(",", ":"))
+    return f"{match['deals']}|{options}"
 
 
 def canonical_order(comparison: dict[str, Any]) -> list[int]:
@@ -325,7 +332,7 @@ def rate(store: Store, comparisons: Iterable[Comparison]) -> int:
 
 
 def _record(c: dict[str, Any], scores: dict[int, int | float], t: float) -> dict[str, Any]:
-    return record(c["id"], canonical_order(c), c["x"], c["y"], evidence_of(c), scores, t)
+    return record(c["id"], canonical_order(c), c["x"], c["y"], evidence_of(c), scores, t, cards_of(c))
 
 
 def rate_tournament_end(store: Store, tid: str) -> int:
