@@ -51,6 +51,7 @@ from typing import Any
 
 from sdk import cards as C
 from sdk.errors import SdkError
+from sdk.models import Decision
 from sdk.observation import Action, Observation, bid, call, discard, pass_, play, rob, trump, widow
 
 
@@ -78,6 +79,15 @@ class Bot:
         if kind is None:
             raise SdkError("no decision: the observation has no legal actions")
         return self.to_action(obs, getattr(self, kind)(obs))
+
+    def respond(self, decision: Decision) -> Action:
+        """The runner's entry point: ``act`` on the decision's observation. A bot that
+        needs the whole decision (its id, its deadline: ``sdk.line.LineBot`` forwards it
+        to a program) overrides this instead."""
+        return self.act(decision.observation)
+
+    def close(self) -> None:
+        """Called once the runner has stopped: release what the bot holds (a child process)."""
 
     # ------------------------------------------------------------------ one method per decision
     def bid(self, obs: Observation) -> int | None | Action:

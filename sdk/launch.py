@@ -1,5 +1,6 @@
 """Running a bot from the command line: ``sdk.main(MyBot)`` in a script, or
-``CINCH_TOKEN=T python -m sdk module:Class --server URL`` (``cinch bot run`` is the same).
+``CINCH_TOKEN=T python -m sdk module:Class --server URL`` (``cinch bot run`` is the same);
+``--cmd COMMAND`` runs a program in any language instead (``sdk.line``).
 
 The server and token may come from ``CINCH_SERVER`` and ``CINCH_TOKEN``, the token also
 from a file (``--token-file``). A token given as ``--token`` is on the command line, where
@@ -22,6 +23,7 @@ from typing import Any
 from sdk.bot import Bot, as_bot, load_bot
 from sdk.client import Client
 from sdk.errors import SdkError
+from sdk.line import LineBot
 from sdk.progress import Progress
 from sdk.runner import Runner
 
@@ -39,6 +41,12 @@ def add_server_argument(parser: argparse.ArgumentParser) -> None:
 def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of running a bot (shared with ``cinch bot run``)."""
     add_server_argument(parser)
+    parser.add_argument(
+        "--cmd",
+        metavar="COMMAND",
+        help="run COMMAND as the bot instead of a Python class: a program in any language that reads "
+        "one decision per line on stdin and writes one action per line on stdout (docs/line-protocol.md)",
+    )
     parser.add_argument(
         "--token-file",
         metavar="PATH",
@@ -85,7 +93,7 @@ def run_from_args(bot: Any, args: argparse.Namespace) -> dict[str, int]:
         raise SdkError("--wait must be from 1 to 25 seconds")
     if args.threads < 1:
         raise SdkError("--threads must be at least 1")
-    bot = load_bot(bot) if isinstance(bot, str) else as_bot(bot)
+    bot = bot_of(bot, args.cmd)
     if args.seed is not None and isinstance(bot, Bot):
         bot.seed = int(args.seed) if args.seed.lstrip("-").isdigit() else args.seed
         bot.__dict__.pop("_rng", None)
@@ -101,7 +109,22 @@ def run_from_args(bot: Any, args: argparse.Namespace) -> dict[str, int]:
     Progress(
         runner, client, every=args.progress, until_done=args.until_done, out=None if args.quiet else sys.stderr
     ).start()
-    return runner.run()
+    try:
+        return runner.run()
+    finally:
+        bot.close()
+
+
+def bot_of(bot: Any, command: str | None) -> Bot:
+    """The bot to run: a line program (``--cmd``), or ``bot`` (a Bot, a class, or a
+    ``module:Class`` string); exactly one of them."""
+    if command is not None:
+        if bot is not None:
+            raise SdkError(f"give the bot once: {bot} or --cmd, not both")
+        return LineBot(command, os.getcwd())
+    if bot is None:
+        raise SdkError("name the bot: module:Class, file.py:Class, or --cmd COMMAND")
+    return load_bot(bot) if isinstance(bot, str) else as_bot(bot)
 
 
 def token_of(args: argparse.Namespace) -> str | None:
@@ -149,7 +172,7 @@ def main(bot: Any = None, argv: list[str] | None = None) -> None:
         prog=None if bot is not None else "python -m sdk", description="Serve a Cinch bot's decisions for the arena."
     )
     if bot is None:
-        parser.add_argument("bot", help="module:Class or file.py:Class")
+        parser.add_argument("bot", nargs="?", help="module:Class or file.py:Class (or --cmd COMMAND)")
     add_run_arguments(parser)
     args = parser.parse_args(argv)
     try:

@@ -299,7 +299,7 @@ class Runner:
 
     def _decide(self, decision: Decision) -> Action:
         try:
-            action = self.bot.act(decision.observation)
+            action = self.bot.respond(decision)
             if not isinstance(action, dict):
                 raise SdkError(f"act() returned {type(action).__name__}, not an action dict")
             return action

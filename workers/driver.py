@@ -23,7 +23,7 @@ from rq import Queue
 from server.arena import dealsets
 from server.arena.dealsets import DealSet
 from server.arena.formats.base import Roster
-from server.arena.registry import ensure_builtins, is_local_reference, local_entry, roster
+from server.arena.registry import ensure_builtins, local_entry, reference_kind, roster
 from server.arena.settings import LEASE_MS, SUPERVISE_SECONDS
 from server.arena.store import Store
 from server.arena.tournaments import SECRET, chunks, fit_boards, plan_matches, planned_totals, table_shape, validate
@@ -31,7 +31,8 @@ from server.errors import Conflict
 from workers.bots import BUILTIN
 from workers.jobs import enqueue_chunks
 from workers.local import LocalWorkers
-from workers.local_bot import LocalBotError, resolve
+from workers.local_bot import LocalBotError
+from workers.own import OWN_KINDS
 from workers.supervisor import halt, supervise
 
 
@@ -83,18 +84,19 @@ def start(
 
 
 def local_roster(names: list[str], known: Iterable[str], cwd: str | None = None) -> tuple[list[str], Roster]:
-    """The entrant names with each local reference (``PATH.py:Class``, ``package.module:Class``)
-    replaced by its display name, and the roster of those local entrants; a name in
-    ``known`` (a built-in bot or level) is that bot. Raises LocalBotError for a reference
-    that does not load."""
+    """The entrant names with each reference to one of the user's own entrants (local:
+    ``PATH.py:Class``, ``package.module:Class``; cmd: ``cmd:COMMAND``) replaced by its
+    display name, and the roster of those entrants; a name in ``known`` (a built-in bot or
+    level) is that bot. Raises LocalBotError (CmdBotError) for a reference that does not load."""
     known = set(known)
     out: list[str] = []
     local: Roster = {}
     for name in names:
-        if name in known or not is_local_reference(name):
+        kind = None if name in known else reference_kind(name)
+        if kind is None:
             out.append(name)
             continue
-        display, source = resolve(name, cwd)
+        display, source = OWN_KINDS[kind.name].resolve(name, cwd)
         if display in local:
             raise LocalBotError(f"{name} and another entrant are both {display}: a bot is named twice")
         out.append(display)

@@ -19,7 +19,8 @@ from __future__ import annotations
 import secrets
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 
 from rq import Queue, get_current_job
 from rq.job import Job, JobStatus
@@ -30,14 +31,15 @@ from server.arena.formats.base import PlayContext
 from server.arena.match_sprt import decide
 from server.arena.order import play_order
 from server.arena.progressive import bot_of
+from server.arena.registry import source_kind
 from server.arena.settings import CLAIM_MS, HEARTBEAT_SECONDS, JOB_TIMEOUT
 from server.arena.store import Store
 from server.arena.tournaments import after_match_progress, chunks
 from server.engine import make_ruleset
 from workers import luck
 from workers.bots import BUILTIN, Agent, make_bot
-from workers.local_bot import LocalAgent
-from workers.remote import RemoteAgent
+from workers.own import OWN_KINDS
+from workers.remote import RemoteAgent, ViewedSeat
 from workers.worker import stopping
 
 QUEUE = "cinch"
@@ -129,7 +131,7 @@ def play_chunk_with(
     done = store.stored_boards(mid)
     played = 0
     halted = Halted(store, match["tournament"], should_stop, mid)
-    with Heartbeat(store, job_id) as beat:
+    with Heartbeat(store, job_id) as beat, _closing(agents):
         claimed: list[int] = []
         for number in play_order(store.secret(), match):  # board order, or the match's secret one
             if not first <= number <= last or number in done or should_stop():
@@ -164,6 +166,14 @@ def play_chunk_with(
     return played
 
 
+@contextmanager
+def _closing(agents: dict[str, Agent]) -> Iterator[None]:
+    try:
+        yield
+    finally:
+        close_seats(agents.values())
+
+
 class Halted:
     """Asked between rooms: should the job stop? When its worker is stopping, when the
     tournament is no longer live (cancelled, interrupted), or when its match ``mid`` is
@@ -186,17 +196,27 @@ class Halted:
 
 
 def agent_for(store: Store, name: str, match: dict) -> Agent:
-    """A built-in bot by name (a progressive house entrant's id names its bot), a local
-    entrant loaded from the source its tournament stored (``workers.local_bot``), or the
-    remote seat of a registered bot. ``match`` is a match, or a table's context (which
-    has no tournament, and no local entrants: the service seats none)."""
+    """A built-in bot by name (a progressive house entrant's id names its bot), one of the
+    user's own entrants (local or cmd: ``workers.own``) seated from the source its
+    tournament stored, or the remote seat of a registered bot. ``match`` is a match, or a
+    table's context (which has no tournament, and no own entrants: the service seats none)."""
     if bot_of(name) in BUILTIN:
         return make_bot(bot_of(name), match["seed"])
     tid = match.get("tournament")
     source = ((store.tournament(tid).get("local") if tid else None) or {}).get(bot_of(name))
     if source is not None:
-        return LocalAgent(store, source)
+        return OWN_KINDS[source_kind(source).name].seat(store, source, name, match)
     return RemoteAgent(store, name, match["id"], match.get("limits"))
+
+
+def close_seats(agents: Iterable[Agent]) -> None:
+    """End what a job's seats hold (a cmd entrant's program): every one, whatever fails."""
+    for agent in agents:
+        if isinstance(agent, ViewedSeat):
+            try:
+                agent.close()
+            except Exception:  # one seat's trouble must not leave the others' programs running
+                pass
 
 
 def queue_for(store: Store, name: str = QUEUE) -> Queue:

@@ -34,7 +34,7 @@ from rq import Queue, Worker
 GRACE = 8.0  # seconds a child gets after SIGTERM: gunicorn's graceful timeout (5 s) fits
 
 
-def _die_with_parent() -> Callable[[], None] | None:
+def die_with_parent() -> Callable[[], None] | None:
     """A ``preexec_fn`` that sets PR_SET_PDEATHSIG to SIGTERM in the child (Linux; None elsewhere)."""
     if not sys.platform.startswith("linux"):
         return None
@@ -83,7 +83,7 @@ class ProcessGroup:
     def spawn(self, name: str, command: list[str], **popen) -> subprocess.Popen:
         """Start ``command`` as the child ``name`` (``popen``: env, stdout, ... for ``subprocess.Popen``)."""
         popen.setdefault("stdin", subprocess.DEVNULL)
-        proc = subprocess.Popen(command, start_new_session=True, preexec_fn=_die_with_parent(), **popen)
+        proc = subprocess.Popen(command, start_new_session=True, preexec_fn=die_with_parent(), **popen)
         self.procs[name] = proc
         return proc
 

@@ -104,16 +104,28 @@ def make(source: Source, reference: str | None = None) -> Bot:
         ) from None
 
 
-class LocalAgent(ViewedSeat):
+class JudgedSeat(ViewedSeat):
+    """A seat played on this machine by the user's own program: shown the JSON a remote
+    bot is served, its answer judged as the API judges a remote answer. Local and cmd
+    entrants (``workers.cmd_bot``) share it, so neither sees or may send more than a
+    remote bot; subclasses answer in ``_answer``."""
+
+    def _ask(self, observation: dict[str, Any]) -> dict[str, Any]:
+        wire = json.loads(json.dumps(observation))  # the JSON a remote bot is served
+        action = self._answer(wire)
+        check(action, observation["legal"], observation.get("seat"))  # IllegalAction: a fault
+        return dict(action)
+
+    def _answer(self, observation: dict[str, Any]) -> Any:
+        raise NotImplementedError
+
+
+class LocalAgent(JudgedSeat):
     """A local bot in one seat of a match (see the module docstring)."""
 
     def __init__(self, store: Store, source: Source):
         super().__init__(store)
         self.bot = make(source)
 
-    def _ask(self, observation: dict[str, Any]) -> dict[str, Any]:
-        wire = json.loads(json.dumps(observation))  # the JSON a remote bot is served
-        decision = Decision.parse({"observation": wire, "legal": wire.get("legal")})
-        action = self.bot.act(decision.observation)
-        check(action, observation["legal"], observation.get("seat"))  # IllegalAction: a fault
-        return dict(action)
+    def _answer(self, observation: dict[str, Any]) -> Any:
+        return self.bot.act(Decision.parse({"observation": observation, "legal": observation.get("legal")}).observation)

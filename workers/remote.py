@@ -59,6 +59,9 @@ class ViewedSeat:
     def _ask(self, observation: dict[str, Any]) -> dict[str, Any]:
         raise NotImplementedError
 
+    def close(self) -> None:
+        """The job that made the seat is done with it (``workers.jobs``): release what it holds."""
+
 
 class RemoteAgent(ViewedSeat):
     def __init__(self, store: Store, bot: str, match_id: str, limits: dict[str, int] | None = None):

@@ -4,7 +4,11 @@ The kinds of entrant are declared once, in ``KINDS``; every surface asks a kind'
 declaration (``entrant_kind``) instead of testing its name. A **local** entrant is a bot
 author's own ``sdk.Bot`` subclass, named on a command line as ``PATH.py:Class`` or
 ``package.module:Class`` and played inside this machine's workers (``workers.local_bot``);
-it is never stored as a bot, and the service cannot seat it.
+it is never stored as a bot, and the service cannot seat it. A **cmd** entrant is a
+program in any language, named ``cmd:COMMAND`` and played through the line protocol
+(``workers.cmd_bot``); it is trusted and seated exactly as a local one, and is its own
+kind only because it is named, loaded and described differently. Both are the user's
+*own* entrants (``OWN``): stored with the tournament as a source, never as a bot.
 
 A remote bot's token is shown once, at registration or rotation; only its sha256 is
 stored, so a leaked database reveals no token. Built-in bots are registered
@@ -42,12 +46,36 @@ class EntrantKind:
     """May sit as a blind movement's reference bot (whose par rooms are shared)."""
     served: bool
     """The service (the REST API, ``cinch remote``) can seat it."""
+    fixed: bool
+    """The same program from one command to the next (a built-in bot, a registered name),
+    so boards stored earlier may stand for it (``cinch compare`` reuses them); a program
+    on this machine may have been edited since."""
     summary: str
+    named: re.Pattern[str] | None = None
+    """How a command line names an entrant of this kind; None: by its registered name."""
+    form: str = ""
+    """``named`` for people, as a command line would show it."""
+    on_a_server: str = ""
+    """How the same program plays on a server, which cannot seat this kind."""
 
 
-BUILTIN = EntrantKind("builtin", trusted=True, outside=False, reference=True, served=True, summary="built-in bot")
+LOCAL_REFERENCE = re.compile(r"^(?P<target>[^:]+\.py|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*):(?P<cls>[A-Za-z_]\w*)$")
+"""How a local entrant is named: ``PATH.py:Class`` or ``package.module:Class``."""
+CMD_REFERENCE = re.compile(r"^cmd:(?P<command>.*)$", re.DOTALL)
+"""How a cmd entrant is named: ``cmd:COMMAND`` (the command may be empty here, to be
+refused with a message rather than taken for another kind's name)."""
+
+BUILTIN = EntrantKind(
+    "builtin", trusted=True, outside=False, reference=True, served=True, fixed=True, summary="built-in bot"
+)
 REMOTE = EntrantKind(
-    "remote", trusted=False, outside=True, reference=False, served=True, summary="remote bot (SDK, REST API)"
+    "remote",
+    trusted=False,
+    outside=True,
+    reference=False,
+    served=True,
+    fixed=True,
+    summary="remote bot (SDK, REST API)",
 )
 LOCAL = EntrantKind(
     "local",
@@ -55,12 +83,29 @@ LOCAL = EntrantKind(
     outside=False,
     reference=False,
     served=False,
+    fixed=False,
     summary="local bot (PATH.py:Class or package.module:Class, played in this machine's workers)",
+    named=LOCAL_REFERENCE,
+    form="PATH.py:Class",
+    on_a_server="register it as a remote bot and run it with `cinch bot run PATH.py:Class`",
 )
-KINDS = {k.name: k for k in (BUILTIN, REMOTE, LOCAL)}
-
-LOCAL_REFERENCE = re.compile(r"^(?P<target>[^:]+\.py|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*):(?P<cls>[A-Za-z_]\w*)$")
-"""How a local entrant is named: ``PATH.py:Class`` or ``package.module:Class``."""
+CMD = EntrantKind(
+    "cmd",
+    trusted=True,
+    outside=False,
+    reference=False,
+    served=False,
+    fixed=False,
+    summary="command bot (cmd:COMMAND, a program in any language on the line protocol, played in this "
+    "machine's workers)",
+    named=CMD_REFERENCE,
+    form='"cmd:COMMAND"',
+    on_a_server="register it as a remote bot and run it with `cinch bot run --cmd COMMAND`",
+)
+KINDS = {k.name: k for k in (BUILTIN, REMOTE, CMD, LOCAL)}
+OWN = (CMD, LOCAL)
+"""The kinds a command line names by their form, in the order they are tried: ``cmd:``
+first, since ``cmd:bot`` has the form of ``package.module:Class`` too."""
 
 
 def entrant_kind(entry: dict[str, Any]) -> EntrantKind:
@@ -68,15 +113,27 @@ def entrant_kind(entry: dict[str, Any]) -> EntrantKind:
     return KINDS[entry["kind"]]
 
 
+def reference_kind(name: str) -> EntrantKind | None:
+    """The own kind whose form ``name`` has, or None (a known bot's name, e.g. the level
+    ``search:strong``, is that bot whatever its form: callers ask only about unknown names)."""
+    return next((k for k in OWN if k.named is not None and k.named.match(name)), None)
+
+
 def is_local_reference(name: str) -> bool:
-    """Whether ``name`` has the form of a local entrant's reference (a known bot's name,
-    e.g. the level ``search:strong``, is that bot, whatever its form)."""
-    return LOCAL_REFERENCE.match(name) is not None
+    """Whether ``name`` names one of the user's own entrants (``OWN``) by its form."""
+    return reference_kind(name) is not None
+
+
+def source_kind(source: dict[str, Any]) -> EntrantKind:
+    """The kind of an own entrant's stored source (a local bot's, stored before cmd
+    entrants existed, says none)."""
+    return KINDS[source.get("kind", LOCAL.name)]
 
 
 def local_entry(source: dict[str, Any]) -> dict[str, Any]:
-    """A roster entry (as ``roster``) for a local entrant loaded from ``source``."""
-    return {"kind": LOCAL.name, "trusted": LOCAL.trusted, "active": True, "source": source}
+    """A roster entry (as ``roster``) for an own entrant played from ``source``."""
+    kind = source_kind(source)
+    return {"kind": kind.name, "trusted": kind.trusted, "active": True, "source": source}
 
 
 class RegistryError(Conflict):

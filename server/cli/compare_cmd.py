@@ -2,7 +2,9 @@
 
 Uses stored board pairs when some match of X and Y (in either order) on the same
 ruleset, options and deal set holds every requested board; otherwise plays the match
-as a two-bot tournament through the workers (so it is stored for next time).
+as a two-bot tournament through the workers (so it is stored for next time). The user's
+own entrants (``PATH.py:Class``, ``cmd:COMMAND``) are always played afresh: their
+program may have changed since any stored match (``EntrantKind.fixed``).
 
 With ``--sprt`` the comparison is a sequential test (``server.arena.sequential``):
 ``--max-boards`` (or ``--boards``) is the most it plays. Stored boards that already
@@ -25,6 +27,7 @@ from server.arena.formats import kind_of
 from server.arena.formats.base import SpecError
 from server.arena.match_sprt import score_bound, sprt_scores
 from server.arena.planning import plan
+from server.arena.registry import entrant_kind
 from server.arena.sequential import Sprt, SprtResult
 from server.arena.stats import corrected_summary, summarize
 from server.arena.store import Store
@@ -33,7 +36,7 @@ from server.cli.connect import Arena, arena
 from server.cli.errors import UsageError
 from server.cli.report import interval, sprt_line
 from server.cli.sprt_options import add_sprt_arguments, sprt_request
-from server.cli.tournament_cmd import drive
+from server.cli.tournament_cmd import drive, local_entrants
 from server.engine import RulesetError, make_ruleset, options_doc
 from workers.driver import cli_driver, start
 
@@ -43,8 +46,9 @@ BOARDS = 100
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("compare", help="compare bots board by board on identical deals")
-    p.add_argument("x")
-    p.add_argument("y")
+    own = 'a built-in bot, PATH.py:Class (your sdk.Bot) or "cmd:COMMAND" (a program on the line protocol)'
+    p.add_argument("x", help=own)
+    p.add_argument("y", help=own)
     p.add_argument(
         "more",
         nargs="*",
@@ -107,7 +111,10 @@ def board_count(args: argparse.Namespace) -> int:
 
 def stored_matches(store: Store, x: str, y: str, spec: dict[str, Any]) -> Iterator[tuple[str, bool]]:
     """Stored matches of X and Y on ``spec``'s ruleset, options, deal set and seed, newest
-    first: (match id, X sat as X)."""
+    first: (match id, X sat as X); none when either is a program that may have changed
+    (``spec["fresh"]``)."""
+    if spec.get("fresh"):
+        return
     for tid in reversed(store.tournament_ids()):
         for mid in store.match_ids(tid):
             m = store.match(mid)
@@ -165,7 +172,7 @@ def play(
     }
     driver = cli_driver()
     try:
-        tid = start(a.store, a.queue, request, driver, deals)
+        tid = start(a.store, a.queue, request, driver, deals, local=args.local)
     except (SpecError, ValueError) as exc:
         raise UsageError(str(exc)) from None
     drive(a, tid, driver, f"playing {' vs '.join(bots or [args.x, args.y])}")
@@ -173,9 +180,12 @@ def play(
 
 
 def run(args: argparse.Namespace) -> int:
-    bots = [args.x, args.y, *args.more]
+    named = {"bots": [args.x, args.y, *args.more]}
+    args.local = local_entrants(named)
+    bots = named["bots"]
     if len(set(bots)) != len(bots):
         raise UsageError("compare different bots: a bot is named twice")
+    args.x, args.y, args.more = bots[0], bots[1], bots[2:]
     try:
         units = units_of(make_ruleset(args.ruleset, args.options))[0]
     except RulesetError as exc:
@@ -198,7 +208,13 @@ def run(args: argparse.Namespace) -> int:
         )
     except (dealsets.DealSetError, RulesetError) as exc:
         raise UsageError(str(exc)) from None
-    spec = {"ruleset": args.ruleset, "options": args.options, "deals": deals.name, "seed": args.seed}
+    spec = {
+        "ruleset": args.ruleset,
+        "options": args.options,
+        "deals": deals.name,
+        "seed": args.seed,
+        "fresh": any(not entrant_kind(entry).fixed for entry in args.local.values()),
+    }
     boards = range(args.first, args.first + args.boards)
     if args.plan and args.sprt:
         raise UsageError("--plan estimates the boards a test needs; run --sprt separately")
@@ -280,11 +296,19 @@ def stored_or_played(
     found = find_stored(a.store, args.x, args.y, spec, boards)
     if found is None:
         args.boards = len(boards)
-        play(a, args, deals)
-        found = find_stored(a.store, args.x, args.y, spec, boards)
+        found = match_of(a.store, play(a, args, deals), args.x, args.y)
     if found is None:  # the tournament just played stores it
         raise UsageError(f"the match of {args.x} and {args.y} just played is not stored")
     return found
+
+
+def match_of(store: Store, tid: str, x: str, y: str) -> tuple[str, bool] | None:
+    """Tournament ``tid``'s match of X and Y: (match id, X sat as X)."""
+    for mid in store.match_ids(tid):
+        m = store.match(mid)
+        if {m["x"], m["y"]} == {x, y}:
+            return mid, m["x"] == x
+    return None
 
 
 def x_side(store: Store, mid: str, as_stored: bool, boards: range) -> tuple[list[int], list[float]]:

@@ -2,6 +2,7 @@
 
     cinch bot register NAME --server URL                 print the new bot's token (once)
     cinch bot run module:Class --server URL --token-file F   serve the bot's decisions until Ctrl-C (or --until-done)
+    cinch bot run --cmd COMMAND --server URL --token-file F  the same for a program in any language (line protocol)
     cinch bot list | rotate NAME
     cinch remote tournament create --bots a b ... [--boards N] --server URL --admin-token T
     cinch remote tournament watch ID | list | cancel ID | resume ID
@@ -87,7 +88,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Serve every decision of a bot (all its seats, concurrently), "
         "reconnecting as needed, until Ctrl-C or SIGTERM.",
     )
-    p.add_argument("bot", help="module:Class or file.py:Class (a sdk.Bot subclass, or anything with decide())")
+    p.add_argument(
+        "bot",
+        nargs="?",
+        help="module:Class or file.py:Class (a sdk.Bot subclass, or anything with decide()); or --cmd COMMAND",
+    )
     add_run_arguments(p)
     p.set_defaults(run=run_bot)
     p = actions.add_parser("list", help="list the arena's bots with their ratings")

@@ -70,7 +70,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         nargs="+",
         default=list(DEFAULT_FIELD),
         help=f"round robin or blind movement entrants (default: {' '.join(DEFAULT_FIELD)}; built-in: "
-        f"{' '.join(BUILTIN)}; your own sdk.Bot: PATH.py:Class or package.module:Class)",
+        f"{' '.join(BUILTIN)}; your own sdk.Bot: PATH.py:Class or package.module:Class; a program in any "
+        'language on the line protocol: "cmd:COMMAND")',
     )
     p.add_argument(
         "--format",
@@ -170,9 +171,10 @@ def request_from(args: argparse.Namespace) -> dict:
 
 
 def local_entrants(request: dict[str, Any]) -> Roster:
-    """Replace each local entrant's reference in the request's entrant fields by its
-    display name (``stem:Class``) and return their roster, after loading each one
-    (``workers.driver.local_roster``); a reference that does not load is a UsageError."""
+    """Replace each reference to the user's own entrants in the request's entrant fields
+    by its display name (``stem:Class``, ``cmd:COMMAND``) and return their roster, after
+    checking each one (``workers.driver.local_roster``); one that does not load or whose
+    program is missing is a UsageError."""
     local: Roster = {}
     for name in ("bots", "candidates", "references"):
         if isinstance(request.get(name), list):

@@ -19,7 +19,7 @@ from typing import Any, ClassVar, Protocol
 
 from server.arena.agent import Agent
 from server.arena.duplicate import units_of
-from server.arena.registry import is_local_reference
+from server.arena.registry import reference_kind
 from server.arena.stats import MatchStats
 from server.arena.store import Store
 from server.engine import Board, Ruleset, make_ruleset, seats_for
@@ -48,11 +48,11 @@ def names(spec: Spec, field: str, roster: Roster) -> list[str]:
         raise SpecError(f"{field} must be a list of bot names")
     active = sorted(n for n, bot in roster.items() if bot.get("active", True))
     unknown = [n for n in listed if n not in roster]
-    if unknown and is_local_reference(unknown[0]):
+    own = reference_kind(unknown[0]) if unknown else None
+    if own is not None:
         raise SpecError(
-            f"{field}: {unknown[0]!r} names a local bot, which plays only in a tournament run on "
-            "the machine that has it (`cinch tournament --bots PATH.py:Class ...`); here, register "
-            "it as a remote bot and run it with `cinch bot run`"
+            f"{field}: {unknown[0]!r} names a {own.name} bot, which plays only in a tournament run on "
+            f"the machine that has it (`cinch tournament --bots {own.form} ...`); here, {own.on_a_server}"
         )
     if unknown:
         raise SpecError(f"{field}: unknown bot {unknown[0]!r} (known: {', '.join(active)})")

@@ -147,3 +147,20 @@ def test_a_running_match_has_its_anytime_interval_beside_the_mean(api, store):
     described = doc["LiveStats"]["properties"]["anytime_low"]["description"]
     assert described.startswith("anytime-valid 95% confidence sequence: valid however often it is looked at")
     assert "fixed in advance" in doc["Stats"]["properties"]["ci_low"]["description"]
+
+
+@pytest.mark.parametrize(
+    "entrant, how",
+    [("my_bot.py:MyBot", "cinch bot run PATH.py:Class"), ("cmd:node bot.js", "cinch bot run --cmd COMMAND")],
+)
+def test_the_service_refuses_the_users_own_entrants_and_says_how_to_play_them(api, entrant, how):
+    """The service's workers cannot run a program of the caller's machine: a 422 naming the
+    way to play it here, for every entrant field."""
+    for field, body in (
+        ("bots", {"bots": [entrant, "rule"]}),
+        ("candidates", {"format": "gauntlet", "candidates": [entrant], "references": ["rule"]}),
+    ):
+        refused = api.call("POST", "/api/v1/tournaments", ADMIN, json={**body, "boards": 1})
+        assert refused.status_code == 422, refused.text
+        detail = refused.json()["detail"]
+        assert detail.startswith(f"{field}: {entrant!r} names a") and how in detail, detail

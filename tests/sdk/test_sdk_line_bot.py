@@ -1,0 +1,53 @@
+"""``cinch bot run --cmd COMMAND``: a line program (the Python example, no SDK in it) plays
+a tournament through the real API server, each decision forwarded as the server sent it."""
+
+import re
+import sys
+
+import pytest
+from support.sdkharness import BotProcess, cinch_command, run_cli
+
+pytestmark = pytest.mark.e2e
+
+
+def test_a_line_program_plays_through_the_server(server, rq_workers, admin, bot_processes, tmp_path):
+    token = admin.register_bot("line-py").token
+    assert admin.trust_bot("line-py").trusted
+    bot = BotProcess(
+        "line-py",
+        [
+            *cinch_command(),
+            *("bot", "run", "--cmd", f"{sys.executable} examples/line_bot.py"),
+            *("--server", server.url, "--max-backoff", "1", "--wait", "5"),
+        ],
+        tmp_path,
+        env={"CINCH_TOKEN": token},
+    )
+    bot_processes.append(bot)
+    bot.wait_for_log("serving decisions")
+    tid = admin.create_tournament(["line-py", "rule"], boards=2, chunk=2)
+    assert admin.wait_for_tournament(tid, poll=0.25, timeout=120).is_finished
+    for match in admin.matches(tid):
+        assert match.timeouts == {} and match.faulty == [], match
+        for n in (1, 2):
+            assert all(room.faults == [] for room in admin.board_pair(match.id, n).rooms)
+    assert bot.interrupt() == 0, bot.log()[-3000:]
+    found = re.search(r"(\d+) decisions answered, (\d+) illegal replaced, (\d+) bot errors", bot.log())
+    assert found, bot.log()[-3000:]
+    answered, illegal, errors = map(int, found.groups())
+    assert answered >= 2 * 2 * 4 and illegal == 0 and errors == 0, bot.log()[-3000:]
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("--cmd", ""), "the command is empty"),
+        (("--cmd", "no-such-program-anywhere"), "no program 'no-such-program-anywhere' on PATH"),
+        (("examples.random_bot:RandomBot", "--cmd", "python3 x.py"), "not both"),
+        ((), "name the bot"),
+    ],
+)
+def test_a_bad_bot_is_a_clear_error(args, message):
+    run = run_cli("bot", "run", *args, "--server", "http://127.0.0.1:9", "--token", "t")
+    assert run.returncode == 2 and message in run.stderr, run.stderr
+    assert "Traceback" not in run.stderr
