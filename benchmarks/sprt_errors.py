@@ -8,6 +8,14 @@ to ``MAX_BOARDS`` boards; per row the fraction that accepted H1 while the mean w
 the normal-approximation GSPRT it replaced (fishtest style, decided from board 20), kept
 here only so that the two can be compared.
 
+``least`` is the fewest boards on average that *any* test can take to decide rightly there
+(H1 at an edge of delta1 or more, H0 at delta0 or less) while keeping its error rates for
+every distribution on the range: Wald's bound, ((1 - beta) log((1 - beta) / alpha) + beta
+log(beta / (1 - alpha))) / KL_inf, where KL_inf is the least Kullback-Leibler divergence
+from the shape to a distribution on the range with a mean on the other side, computed by
+its dual (Honda and Takemura 2010): the growth per board of the best constant bet. A test
+faster than that on some shape must break its error rates on another.
+
 A shape is a distribution on the integers in [-BOUND, BOUND] (american62's board-pair range),
 built at each edge by moving a mixture's components there and truncating to the range; a
 last, tiny exponential tilt makes the mean exact. The skew printed is the one at that edge.
@@ -74,6 +82,36 @@ def skew(p: list[float]) -> float:
     return sum(q * (x - m) ** 3 for q, x in zip(p, SUPPORT)) / var**1.5
 
 
+def kl_inf(p: list[float], m: float, above: bool) -> float:
+    """The least KL divergence from ``p`` to a distribution on ``SUPPORT`` with a mean of at
+    most ``m`` (``above``: ``p``'s mean is above it) or at least ``m``: max over stakes
+    0 <= lam < 1/(room to the bound) of E log(1 + lam (x - m)) (or 1 - lam (x - m)), concave
+    in lam, found by ternary search."""
+    sign = 1.0 if above else -1.0
+    lo, hi = 0.0, (1 - 1e-9) / (BOUND + sign * m)
+
+    def growth(lam: float) -> float:
+        return sum(q * math.log1p(sign * lam * (x - m)) for q, x in zip(p, SUPPORT))
+
+    for _ in range(100):
+        a, b = lo + (hi - lo) / 3, hi - (hi - lo) / 3
+        lo, hi = (a, hi) if growth(a) < growth(b) else (lo, b)
+    return growth(lo)
+
+
+def least_boards(p: list[float], edge: float, test: Sprt) -> float | None:
+    """Wald's lower bound on the average boards of any test valid on the whole range, for
+    the right decision at ``edge`` (None between the hypotheses, where neither is right)."""
+    a, b = test.alpha, test.beta
+    if edge >= test.delta1:
+        need, kl = (1 - b) * math.log((1 - b) / a) + b * math.log(b / (1 - a)), kl_inf(p, test.delta0, True)
+    elif edge <= test.delta0:
+        need, kl = (1 - a) * math.log((1 - a) / b) + a * math.log(a / (1 - b)), kl_inf(p, test.delta1, False)
+    else:
+        return None
+    return need / kl
+
+
 def old_stop(scores: Iterator[float], test: Sprt) -> tuple[str | None, int]:
     """The replaced test: normal GSPRT, LLR = n d (2 mean - d0 - d1) / (2 var), Wald's bounds,
     no decision before 20 boards."""
@@ -122,6 +160,7 @@ def row(name: str, edge: float, kind: str, runs: int, seed: int) -> dict[str, ob
         "false_h0": counts["H0"] / runs if edge >= TEST.delta1 else 0.0,
         "inconclusive": counts["inconclusive"] / runs,
         "avg_boards": round(boards / runs, 1),
+        "least_boards": None if (least := least_boards(p, edge, TEST)) is None else round(least, 1),
     }
 
 
@@ -136,7 +175,8 @@ def main() -> None:
     if not args.json:
         print(f"H0 {TEST.delta0:g} vs H1 {TEST.delta1:g}, alpha = beta = {TEST.alpha:g}, {args.runs} runs per row")
         print(
-            f"{'shape':<25} {'skew':>5} {'edge':>4} {'test':<4} {'false H1':>8} {'false H0':>8} {'inconcl':>7} {'boards':>6}"
+            f"{'shape':<25} {'skew':>5} {'edge':>4} {'test':<4} {'false H1':>8} {'false H0':>8} {'inconcl':>7} "
+            f"{'boards':>6} {'least':>6}"
         )
     for name in SHAPES:
         for edge in EDGES[name]:
@@ -147,7 +187,7 @@ def main() -> None:
                     continue
                 print(
                     f"{name:<25} {r['skew']:+5.2f} {edge:4g} {kind:<4} {r['false_h1']:8.1%} {r['false_h0']:8.1%} "
-                    f"{r['inconclusive']:7.1%} {r['avg_boards']:6.1f}",
+                    f"{r['inconclusive']:7.1%} {r['avg_boards']:6.1f} {r['least_boards'] or 0:6.1f}",
                     flush=True,
                 )
 

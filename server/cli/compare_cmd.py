@@ -364,8 +364,12 @@ def fmt(boards: int | None) -> str:
 
 def run_sprt(a: Arena, args: argparse.Namespace, deals: DealSet, spec: dict[str, Any], test: Sprt) -> int:
     """The sequential test on stored boards if they decide it, otherwise on a match played
-    as a tournament with the same test, which stops it as soon as the test decides."""
+    as a tournament with the same test, which stops it as soon as the test decides. A
+    stored match stands in only if its boards start at ``--first``: the test reads them in
+    play order from there, so another start is other evidence."""
     for mid, _ in stored_matches(a.store, args.x, args.y, spec):
+        if a.store.match(mid)["first"] != args.first:
+            continue
         result = result_of(a.store, mid, args, test)
         if result.decision is not None:
             print_sprt(args, deals, test, mid, result)

@@ -44,6 +44,12 @@ def test_a_lopsided_match_stops_early_through_the_workers_and_leaves_no_job_queu
     assert "(from match t1.m1)" in again.stdout and int(re.search(r"boards (\d+),", again.stdout).group(1)) <= played
     assert "tournament t2" not in again.stdout
 
+    elsewhere = cinch("compare", "rule", "random", "--sprt", "--first", "201", home=tmp_path, timeout=300)
+    assert elsewhere.returncode == 0, elsewhere.stderr
+    assert "boards from 201 (from match t2.m1)" in elsewhere.stdout, "other boards: a test of its own"
+    with EmbeddedRedis(tmp_path) as url, Redis.from_url(url) as redis:
+        assert Store(redis).match("t2.m1")["first"] == 201
+
 
 @pytest.mark.parametrize(
     "args, message",
