@@ -50,5 +50,10 @@ def test_a_lopsided_match_is_decided_and_served_with_its_test(api, rq_workers):
     assert served["sprt"] == test
     page = api.call("GET", f"/tournaments/{tid}").text
     assert "sequential test" in page and '<td class="text sprt-decision">H1</td>' in page
+    anytime = f"[{test['anytime_low']:+.2f}, {test['anytime_high']:+.2f}]"
+    assert test["anytime_low"] < test["mean"] < test["anytime_high"] and "[anytime 95%]" in page
+    assert f'<td class="sprt-mean">{test["mean"]:+.2f} {anytime}</td>' in page, "the interval valid at the stop"
+    match_page = api.call("GET", f"/matches/{match['id']}").text
+    assert f"anytime 95% {anytime}" in " ".join(match_page.split()) and "H1 after" in match_page
     after = api.call("GET", f"/api/v1/matches/{match['id']}/boards/{t['pairs_done'] + 5}")
     assert after.status_code == 404, "a board the decided match never played is no pair of it"
