@@ -3,7 +3,7 @@ tournament's report) and the SDK's (``cinch remote ratings``), which imports no 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 
@@ -14,10 +14,22 @@ def ratings_title(ruleset: str) -> str:
     )
 
 
-def rating_row(row: Mapping[str, Any]) -> str:
-    """A leaderboard row (``server.arena.ratings.leaderboard``, or the API's) in one line."""
+def name_width(names: Iterable[str], least: int = 16) -> int:
+    """The column width that holds every name (a local bot's ``stem:Class`` or a command
+    bot's ``cmd:...`` may be long), so that the columns after it stay aligned."""
+    return max([least, *(len(n) for n in names)])
+
+
+def plural(count: int, noun: str, nouns: str | None = None) -> str:
+    """``1 match``, ``2 matches``: the count with its noun."""
+    return f"{count} {noun if count == 1 else nouns or noun + 's'}"
+
+
+def rating_row(row: Mapping[str, Any], width: int = 16) -> str:
+    """A leaderboard row (``server.arena.ratings.leaderboard``, or the API's) in one line,
+    its name in a column of ``width`` (``name_width`` of the rows printed together)."""
     mark = "*" if row["provisional"] else " "
     return (
-        f"{row['bot']:16} {row['rating']:+7.2f} [{row['low']:+7.2f}, {row['high']:+7.2f}]{mark} "
-        f"({row['matches']} matches, {row['boards']} boards)"
+        f"{row['bot']:{width}} {row['rating']:+7.2f} [{row['low']:+7.2f}, {row['high']:+7.2f}]{mark} "
+        f"({plural(row['matches'], 'match', 'matches')}, {plural(row['boards'], 'board')})"
     )

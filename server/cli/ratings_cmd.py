@@ -17,7 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from sdk.text import rating_row, ratings_title
+from sdk.text import name_width, rating_row, ratings_title
 from server.arena.ratings import leaderboard
 from server.arena.tournaments import DEFAULTS, rebuild_ratings
 from server.cli.connect import arena
@@ -63,8 +63,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"no ratings for {args.ruleset} yet")
         return 0
     print(ratings_title(args.ruleset))
+    width = name_width(row["bot"] for row in rows)
     for rank, row in enumerate(rows, 1):
-        print(f"  {rank:>2} {rating_row(row)}")
+        print(f"  {rank:>2} {rating_row(row, width)}")
     return 0
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from sdk.models import Results
-from sdk.text import rating_row, ratings_title
+from sdk.text import name_width, rating_row, ratings_title
 from server.arena.ratings import leaderboard
 
 
@@ -47,23 +47,25 @@ def print_results(results: dict[str, Any], ratings: dict[str, dict[str, Any]]) -
         print(Results.parse(results).progressive_text())  # the SDK's text, so both CLIs print the same
         return
     field = any(m.get("entrants") for m in results["matches"])
+    bots = [row["bot"] for row in results["standings"]]
+    rated = leaderboard(ratings)
+    name = name_width([*bots, *(row["bot"] for row in rated)])
     print(f"Standings ({results.get('standings_note') or 'raw mean per board'})")
-    print(f"  {'#':>2} {'bot':16} {'mean':>8} {'boards':>7} {'W-T-L':>15} {'matches won':>12}")
+    print(f"  {'#':>2} {'bot':{name}} {'mean':>8} {'boards':>7} {'W-T-L':>15} {'matches won':>12}")
     for rank, row in enumerate(results["standings"], 1):
         wtl = f"{row['won']}-{row['tied']}-{row['lost']}"
         print(
-            f"  {rank:>2} {row['bot']:16} {row['mean']:+8.3f} {row['boards']:7} {wtl:>15} "
+            f"  {rank:>2} {row['bot']:{name}} {row['mean']:+8.3f} {row['boards']:7} {wtl:>15} "
             f"{row['match_wins']:>5} of {row['matches']}"
         )
-    bots = [row["bot"] for row in results["standings"]]
     print("\nCross-table (row bot's raw mean per board against column bot, 95% interval)")
-    width = 28
-    print("  " + " " * 16 + "".join(f"{b:>{width}}" for b in bots))
+    width = name_width(bots, 26) + 2
+    print("  " + " " * name + "".join(f"{b:>{width}}" for b in bots))
     for me in bots:
         cells = [
             interval(results["crosstable"][me][other]) if other in results["crosstable"][me] else "-" for other in bots
         ]
-        print(f"  {me:16}" + "".join(f"{c:>{width}}" for c in cells))
+        print(f"  {me:{name}}" + "".join(f"{c:>{width}}" for c in cells))
     print(
         "\nMatches (each entrant's mean board score against the field, 95% interval)"
         if field
@@ -73,7 +75,7 @@ def print_results(results: dict[str, Any], ratings: dict[str, dict[str, Any]]) -
         if m.get("entrant_stats"):
             print(f"  {m['id']:10} {vs(m)}: {m['stats']['boards']} boards")
             for e in m["entrant_stats"]:
-                print(f"  {'':10}   {e['bot']:16} {interval(e)}, W-T-L {e['won']}-{e['tied']}-{e['lost']}")
+                print(f"  {'':10}   {e['bot']:{name}} {interval(e)}, W-T-L {e['won']}-{e['tied']}-{e['lost']}")
             continue
         s, c = m["stats"], m.get("corrected")
         corrected = f", corrected {interval(c)}" if c else ""
@@ -84,5 +86,5 @@ def print_results(results: dict[str, Any], ratings: dict[str, dict[str, Any]]) -
         if m.get("sprt"):
             print(f"  {'':10} sequential test: {m['sprt']['decision'] or 'undecided'}, {sprt_line(m['sprt'])}")
     print(f"\n{ratings_title(results['ruleset'])}")
-    for row in leaderboard(ratings):
-        print(f"  {rating_row(row)}")
+    for row in rated:
+        print(f"  {rating_row(row, name)}")

@@ -19,7 +19,8 @@ def standard_results(store: Store, spec: Spec, fmt: Format) -> dict[str, Any]:
     sequential test: the boards it played). In a format scored against the par (the
     blind movement) those are scores against the par (the reference pair's result on the same cards),
     the reference bots have no row of their own, and the cross-table also compares every
-    two entrants on the boards they share. A match of k entrants gives each entrant its
+    two entrants on the boards they share (cells only: an entrant's matches, and the
+    matches it won, are its matches against the par). A match of k entrants gives each entrant its
     board scores against the field (won, tied, lost: boards above, at, below zero; a match
     won when its 95% interval is above zero) and lists each entrant's statistics
     (``entrant_stats``); its cross-table cells sum the entrants' per-board differences
@@ -48,18 +49,22 @@ def standard_results(store: Store, spec: Spec, fmt: Format) -> dict[str, Any]:
             },
         )
 
-    def compared(me: str, other: str, st: MatchStats, boards_count: bool = True) -> None:
+    def compared(me: str, other: str, st: MatchStats, boards_count: bool = True, played: bool = True) -> None:
+        """A cross-table cell, and for a competitor's match (``played``) its standings row."""
         if me == other:  # a built-in entrant met itself as the reference
             return
         cross.setdefault(me, {})[other] = st.to_dict()
-        if me not in competitors:
+        if me not in competitors or not played:
             return
         r = row(me)
+        count_match(r, st)
+        if boards_count:
+            add_boards(r, st)
+
+    def count_match(r: dict[str, Any], st: MatchStats) -> None:
         r["matches"] += 1
         r["match_wins"] += st.outcome() == 1
         r["match_draws"] += st.outcome() == 0
-        if boards_count:
-            add_boards(r, st)
 
     def add_boards(r: dict[str, Any], st: MatchStats) -> None:
         for field in ("boards", "total", "won", "tied", "lost"):
@@ -73,9 +78,7 @@ def standard_results(store: Store, spec: Spec, fmt: Format) -> dict[str, Any]:
             entries = kind.entrant_stats(store, match)
             for bot, st in entries:
                 r = row(bot)
-                r["matches"] += 1
-                r["match_wins"] += st.outcome() == 1
-                r["match_draws"] += st.outcome() == 0
+                count_match(r, st)
                 add_boards(r, st)
             matches.append(seated_summary(match, entries))
             for comparison, diffs in kind.comparisons(store, match):
@@ -94,14 +97,16 @@ def standard_results(store: Store, spec: Spec, fmt: Format) -> dict[str, Any]:
             }
         )
         if blind and match["y"] in competitors:  # a built-in entrant is also the reference:
-            add_boards(row(match["x"]), stats)  # the entrants' comparison stands for this one
+            r = row(match["x"])  # its match against the par, with no cross-table cell of itself
+            count_match(r, stats)
+            add_boards(r, stats)
             continue
         compared(match["x"], match["y"], stats)
-        compared(match["y"], match["x"], mirrored(stats), boards_count=not blind)
-    for comparison, diffs in fmt.cross_comparisons(store, tid):
+        compared(match["y"], match["x"], mirrored(stats), boards_count=not blind, played=not blind)
+    for comparison, diffs in fmt.cross_comparisons(store, tid):  # entrants on shared boards: cells only
         stats = summarize([diffs[b] for b in sorted(diffs)])
-        compared(comparison["x"], comparison["y"], stats, boards_count=False)
-        compared(comparison["y"], comparison["x"], mirrored(stats), boards_count=False)
+        compared(comparison["x"], comparison["y"], stats, played=False)
+        compared(comparison["y"], comparison["x"], mirrored(stats), played=False)
     for (x, y), margins in field_diffs.items():
         stats = summarize(margins)
         cross.setdefault(x, {})[y] = stats.to_dict()
