@@ -7,7 +7,10 @@ For each pair X:Y and each board n of the ``standard`` deal set from ``--first``
 score per board pair is taken four ways:
 
   (a) independent  two hands on two other deals (boards 2n-1 and 2n of ``independent``),
-                   X at N/S in the first and at E/W in the second: no duplicate at all;
+                   X's side the same in both, N/S for odd n and E/W for even n: no
+                   duplicate at all. The dealer rotates with the board number, so X's
+                   side deals exactly one of the two hands (it dealt both when X sat
+                   N/S in the first and E/W in the second);
   (b) duplicate    the two-room match on board n (``play_board_pair``);
   (c) corrected    (b) less X's luck on the draw (``workers.luck``, weighted as the
                    arena weights it: ``server.arena.stats.corrected``, in board order);
@@ -22,9 +25,8 @@ the luck cost per room. The ratio column
 divides each way's formula boards (unrounded) by (a)'s.
 
 Every bot is made afresh for each board, seeded by the board and its role, so the
-scores are the same on every run whatever ``--workers`` is. The search bot takes one
-to two seconds a room on one core and plays four rooms a board: its default is 200
-boards (about 25 minutes on two idle cores); the other pairs play 400.
+scores are the same on every run whatever ``--workers`` is. The search bot plays four
+rooms a board: its default is 200 boards; the other pairs play 400.
 """
 
 from __future__ import annotations
@@ -50,6 +52,14 @@ SLOW_BOTS = {"search"}
 DEFAULT_BOARDS, DEFAULT_SLOW_BOARDS = 400, 200
 
 
+def independent_hands(n: int) -> list[tuple[int, str]]:
+    """(board of ``independent``, X's side) of the baseline's two hands for board ``n``: the
+    same side in both, alternating with n, so X's side deals one of them (the dealer
+    rotates with the board number) and sits N/S and E/W equally often."""
+    side = "NS" if n % 2 else "EW"
+    return [(2 * n - 1, side), (2 * n, side)]
+
+
 def board(args: tuple[str, str, str, int]) -> dict[str, float]:
     """X's scores and lucks on board ``n``: duplicate, and a pair of independent hands."""
     ruleset, x, y, n = args
@@ -64,7 +74,7 @@ def board(args: tuple[str, str, str, int]) -> dict[str, float]:
     pair = lucky_pair(rules, deal, played)
     luck_ms = (time.perf_counter() - start) * 1000 / 2
     hands = []
-    for k, side in ((2 * n - 1, "NS"), (2 * n, "EW")):
+    for k, side in independent_hands(n):
         other = generate_board("independent", k)
         ns, ew = (bot(x, f"ix{k}"), bot(y, f"iy{k}")) if side == "NS" else (bot(y, f"iy{k}"), bot(x, f"ix{k}"))
         room = with_luck(rules, other, play_sides(rules, other, ns, ew))

@@ -20,6 +20,7 @@ from server.arena.duplicate import (
 from server.engine import generate_board, make_ruleset, replay, seats_for
 from server.engine.games import GAMES
 from workers.bots import RandomBot, make_bot
+from tests.support.benchmarks import load
 
 AM62 = make_ruleset("american62")
 
@@ -195,3 +196,15 @@ def test_an_entrant_holds_each_blind_board_at_one_side_only():
     par = play_par_room(AM62, board, 5, make_bot("rule", 1))
     play_blind_board(AM62, board, 5, entrant, make_bot("rule", 1), "EW", par)
     assert entrant.seats <= {"E", "W"}
+
+
+def test_the_luck_benchmarks_independent_baseline_gives_x_the_deal_in_one_hand_of_two():
+    """``benchmarks/luck.py``'s "independent deals" way plays two hands per board on other
+    deals; X's side must deal one of them, as in a duplicate pair's rooms, and sit at each
+    side equally often (it dealt both when it sat N/S on the odd board and E/W on the even)."""
+    hands = load("luck").independent_hands
+    sides = {"N": "NS", "S": "NS", "E": "EW", "W": "EW"}
+    for n in range(1, 41):
+        dealt = [sides[generate_board("independent", k).dealer] == side for k, side in hands(n)]
+        assert sorted(dealt) == [False, True], n
+    assert sum(side == "NS" for n in range(1, 41) for _, side in hands(n)) == 40
