@@ -19,8 +19,8 @@ from server.arena.duplicate import (
 )
 from server.engine import generate_board, make_ruleset, replay, seats_for
 from server.engine.games import GAMES
-from workers.bots import RandomBot, make_bot
 from tests.support.benchmarks import load
+from workers.bots import RandomBot, make_bot
 
 AM62 = make_ruleset("american62")
 
