@@ -28,7 +28,7 @@ from server.arena.settings import LEASE_MS, SUPERVISE_SECONDS
 from server.arena.store import Store
 from server.arena.tournaments import SECRET, chunks, fit_boards, plan_matches, planned_totals, table_shape, validate
 from server.errors import Conflict
-from workers.bots import BUILTIN
+from workers.bots import PLAYABLE
 from workers.jobs import enqueue_chunks
 from workers.local import LocalWorkers
 from workers.local_bot import LocalBotError
@@ -66,7 +66,7 @@ def start(
     entrants the request names (``local_roster``: a command line's own bots). Raises SpecError, DealSetError, or
     ValueError when a different set of the same name is stored.
     """
-    ensure_builtins(store, BUILTIN)
+    ensure_builtins(store, PLAYABLE)
     spec = validate({**request, "deals": deals.name} if deals else request, {**roster(store), **(local or {})})
     if spec["deals"] == SECRET:
         deals, commitment = dealsets.secret(

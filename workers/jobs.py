@@ -37,7 +37,7 @@ from server.arena.store import Store
 from server.arena.tournaments import after_match_progress, chunks
 from server.engine import make_ruleset
 from workers import luck
-from workers.bots import BUILTIN, Agent, make_bot
+from workers.bots import PLAYABLE, Agent, make_bot
 from workers.own import OWN_KINDS
 from workers.remote import RemoteAgent, ViewedSeat
 from workers.worker import stopping
@@ -200,7 +200,7 @@ def agent_for(store: Store, name: str, match: dict) -> Agent:
     user's own entrants (local or cmd: ``workers.own``) seated from the source its
     tournament stored, or the remote seat of a registered bot. ``match`` is a match, or a
     table's context (which has no tournament, and no own entrants: the service seats none)."""
-    if bot_of(name) in BUILTIN:
+    if bot_of(name) in PLAYABLE:
         return make_bot(bot_of(name), match["seed"])
     tid = match.get("tournament")
     source = ((store.tournament(tid).get("local") if tid else None) or {}).get(bot_of(name))

@@ -40,7 +40,7 @@ from server.cli.errors import UsageError
 from server.cli.report import live_match, print_results
 from server.cli.sprt_options import add_sprt_arguments, sprt_request
 from server.engine import RulesetError, options_doc
-from workers.bots import BUILTIN, DEFAULT_FIELD, LEVELS
+from workers.bots import DEFAULT_FIELD, PLAYABLE
 from workers.driver import (
     TournamentStopped,
     cli_driver,
@@ -70,7 +70,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         nargs="+",
         default=list(DEFAULT_FIELD),
         help=f"round robin or blind movement entrants (default: {' '.join(DEFAULT_FIELD)}; built-in: "
-        f"{' '.join(BUILTIN)}; your own sdk.Bot: PATH.py:Class or package.module:Class; a program in any "
+        f"{' '.join(PLAYABLE)}; your own sdk.Bot: PATH.py:Class or package.module:Class; a program in any "
         'language on the line protocol: "cmd:COMMAND")',
     )
     p.add_argument(
@@ -179,7 +179,7 @@ def local_entrants(request: dict[str, Any]) -> Roster:
     for name in ("bots", "candidates", "references"):
         if isinstance(request.get(name), list):
             try:
-                request[name], found = local_roster(request[name], [*BUILTIN, *LEVELS])
+                request[name], found = local_roster(request[name], PLAYABLE)
             except LocalBotError as exc:
                 raise UsageError(str(exc)) from None
             local.update(found)
@@ -278,7 +278,7 @@ def run(args: argparse.Namespace) -> int:
     request = request_from(args)
     local = local_entrants(request)
     try:
-        spec = validate({**request, "deals": deals.name if deals else SECRET}, {**builtin_roster(BUILTIN), **local})
+        spec = validate({**request, "deals": deals.name if deals else SECRET}, {**builtin_roster(PLAYABLE), **local})
         if deals:
             fit_boards(spec, len(deals.boards), deals.players, deals.deck)  # before starting anything
     except SpecError as exc:

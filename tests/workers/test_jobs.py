@@ -8,7 +8,7 @@ import time
 from server.arena import dealsets, registry
 from server.arena.tournaments import plan_matches, validate
 from workers import jobs
-from workers.bots import BUILTIN
+from workers.bots import BUILTIN, PLAYABLE, SearchBot
 
 
 class RedisLost(SystemExit):
@@ -113,3 +113,13 @@ def test_a_blind_job_plays_its_par_rooms_before_the_entrants_first_decision(stor
     again = list(kind_of(match).play(ctx, [(n, deals.board(n)) for n in (2, 5)]))
     assert played_pars == [2, 5]
     assert [r["rooms"][1] for r in again] == [stored[1], stored[4]]
+
+
+def test_a_level_of_a_built_in_bot_is_seated_as_that_bot_not_as_a_local_one(store):
+    """``search:strong`` has the form of ``package.module:Class``; a tournament run by the CLI
+    seats it as the search bot with ten times the budget (it was refused as a local bot)."""
+    registry.ensure_builtins(store, PLAYABLE)
+    spec = validate({"bots": ["rule", "search:strong"], "boards": 1}, registry.roster(store))
+    assert spec["bots"] == ["rule", "search:strong"] and "local" not in spec
+    seat = jobs.agent_for(store, "search:strong", {"id": "t1.m1", "seed": 3})
+    assert isinstance(seat, SearchBot) and seat.samples == 10 * jobs.make_bot("search", 3).samples

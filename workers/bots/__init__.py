@@ -25,13 +25,15 @@ DEFAULT_FIELD = ("random", "rule", "search")
 # node caps that scale with them). Not in ``BUILTIN``, so a default tournament of every
 # built-in bot does not pay for them; benchmarks and comparisons ask for them by name.
 LEVELS: dict[str, Callable[..., Agent]] = {"search:strong": lambda seed=0: SearchBot(seed, strength=10)}
+PLAYABLE = (*BUILTIN, *LEVELS)
+"""Every built-in name a tournament run by the CLI may seat: the bots and their levels."""
 
 
 def make_bot(name: str, seed: int | str = 0) -> Agent:
     """A built-in bot (or level, ``LEVELS``) by name; ``KeyError`` names the known ones."""
     factory = BUILTIN.get(name) or LEVELS.get(name)
     if factory is None:
-        known = ", ".join(sorted([*BUILTIN, *LEVELS]))
+        known = ", ".join(sorted(PLAYABLE))
         raise KeyError(f"no built-in bot {name!r} (built-in: {known})")
     return factory(seed)
 
@@ -45,6 +47,7 @@ __all__ = [
     "SearchBot",
     "SearchPlayBot",
     "LEVELS",
+    "PLAYABLE",
     "decision_rng",
     "make_bot",
 ]
