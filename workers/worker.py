@@ -33,7 +33,6 @@ import argparse
 import functools
 import logging
 import os
-import re
 import signal
 import socket
 import threading
@@ -49,6 +48,7 @@ from rq.serializers import JSONSerializer
 from rq.worker import SimpleWorker, WorkerStatus
 
 from server.arena.settings import CLAIM_MS, HEARTBEAT_SECONDS
+from server.config import masked
 
 GRACE = 2.0  # seconds a running job gets after a stop signal
 RECONNECT_MAX = 8.0  # longest wait between two attempts to reach a lost Redis
@@ -204,7 +204,7 @@ def run(url: str, queue: str, name: str, logging_level: str = "WARNING") -> int:
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, _on_stop_signal)
     signal.signal(signal.SIGUSR1, _on_grace_over)
-    where = re.sub(r"//[^/@]*@", "//", url)  # no password in the logs
+    where = masked(url)  # no password in the logs
     lost: ArenaWorker | None = None
     while not _stopping:
         connection = WorkerRedis.from_url(url)

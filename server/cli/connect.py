@@ -16,6 +16,7 @@ from contextlib import ExitStack, contextmanager
 from typing import NamedTuple
 
 from redis import Redis
+from redis.exceptions import AuthenticationError
 from redis.exceptions import ConnectionError as RedisConnectionError
 from rq import Queue
 
@@ -48,6 +49,25 @@ def worker_count(local_workers: int | None, remote: bool) -> int:
     return local_workers
 
 
+def redis_problem(url: str, exc: RedisConnectionError) -> str:
+    """Why a Redis could not be reached, for people: the error, and what to change where
+    waiting will not mend it (``remedy``). The password is never shown."""
+    remedy = redis_remedy(exc)
+    return f"cannot reach Redis at REDIS_URL={masked(url)}: {exc}" + (f"; {remedy}" if remedy else "")
+
+
+def redis_remedy(exc: RedisConnectionError) -> str | None:
+    """What to change for a failure that waiting will not mend: a TLS server whose
+    certificate this machine cannot verify, or a refused password
+    (docs/operations.md#across-machines); None for a Redis that is only not up yet."""
+    text = str(exc)
+    if "certificate verify failed" in text.lower():
+        return "give the CA that signed its certificate as rediss://...?ssl_ca_certs=/path/to/ca.crt"
+    if isinstance(exc, AuthenticationError) or "WRONGPASS" in text or "NOAUTH" in text:
+        return "check the password in REDIS_URL (redis://:PASSWORD@host:port/0)"
+    return None
+
+
 @contextmanager
 def arena(config: Config, local_workers: int | None, plays: bool = True) -> Iterator[Arena]:
     """The store and queue of the configured arena (its Redis, prefix and queue), with
@@ -62,7 +82,7 @@ def arena(config: Config, local_workers: int | None, plays: bool = True) -> Iter
             try:
                 redis.ping()
             except RedisConnectionError as exc:
-                raise UsageError(f"cannot reach Redis at REDIS_URL={masked(url)}: {exc}") from None
+                raise UsageError(redis_problem(url, exc)) from None
         else:
             try:
                 url = stack.enter_context(EmbeddedRedis(config.home))
