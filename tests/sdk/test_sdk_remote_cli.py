@@ -119,9 +119,15 @@ def test_compare_with_sprt_plays_a_test_and_prints_decision_boards_and_anytime_i
     assert stored.returncode == 0, stored.stderr
     assert stored.stdout.splitlines()[0] == f"server: {server.url}"
     assert f"(match {match.id} of tournament {t.id})" in stored.stdout
-    assert len(admin.tournaments()) == 1
+    assert len(admin.tournaments()) == 1  # nothing played
     # nothing stored and no admin token: said so, with how to play one
     refused(cli("remote", "compare", "random", "search", *url), "no match of random and search", "--admin-token")
+    # ... and with it, one is played first (a fixed-length match: every board)
+    played = cli("remote", "compare", "random", "search", "--boards", "2", "--admin-token", ADMIN, *url)
+    assert played.returncode == 0, played.stderr
+    new = admin.tournaments()[-1]
+    assert new.bots == ["random", "search"] and new.sprt is None and new.is_finished and new.pairs_done == 2
+    assert f"(match {new.id}.m1 of tournament {new.id})" in played.stdout and "over 2 boards" in played.stdout
     refused(cli("remote", "compare", "rule", "random", "--sprt", *url), "--sprt plays a new match", "admin token")
     refused(cli("remote", "compare", "rule", "random", "--sprt", "--tournament", t.id, *url), "--tournament")
     refused(cli("remote", "compare", "rule", "random", "--beta", "0.1", *url), "--beta", "add --sprt")
