@@ -138,6 +138,7 @@ class Tournament(Model):
     commitment: dict[str, Any] | None = None  # secret deal set: name, boards, seed_sha256, deals_sha256
     deals_seed: str | None = None  # the secret set's seed, once finished (``cinch deals verify --seed``)
     rounds: int | None = None  # progressive: its rounds of four boards
+    sprt: dict[str, float] | None = None  # the sequential test's settings (delta0, delta1, alpha, beta), or None
 
     @property
     def is_finished(self) -> bool:

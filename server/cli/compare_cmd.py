@@ -20,6 +20,9 @@ from collections.abc import Iterator
 from dataclasses import asdict
 from typing import Any
 
+from sdk.sprt_options import add_max_boards
+from sdk.sprt_options import board_count as shared_board_count
+from sdk.text import verdict as shared_verdict
 from server.arena import dealsets, sequential
 from server.arena.dealsets import DealSet
 from server.arena.duplicate import net, units_of
@@ -70,10 +73,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--options", type=json.loads, default={}, help=options_doc.one_line())
     p.add_argument("--seed", type=int, default=DEFAULTS["seed"])
     p.add_argument("--workers", type=int, help="local worker processes (default 2 embedded, 0 with REDIS_URL)")
-    s = add_sprt_arguments(p, "--max-boards is the most boards played")
-    s.add_argument(
-        "--max-boards", type=int, help=f"the most boards the test plays (default {BOARDS}; --boards says the same)"
-    )
+    add_max_boards(add_sprt_arguments(p, "--max-boards is the most boards played"), str(BOARDS))
     q = p.add_argument_group(
         "planning",
         "with --plan, estimate from a pilot how many boards it takes to tell "
@@ -93,20 +93,12 @@ PILOT = 30
 
 def board_count(args: argparse.Namespace) -> int:
     """How many boards: --boards, or with --sprt --max-boards, its clear name there
-    (both may be given only when they agree)."""
-    if args.max_boards is not None:
-        if not args.sprt:
-            raise UsageError(
-                "--max-boards is the most boards the --sprt test plays; without --sprt, "
-                "--boards says how many boards are compared"
-            )
-        if args.boards is not None and args.boards != args.max_boards:
-            raise UsageError(
-                f"--boards {args.boards} and --max-boards {args.max_boards} disagree: with --sprt "
-                "both name the most boards played; give one of them"
-            )
-        return args.max_boards
-    return BOARDS if args.boards is None else args.boards
+    (both may be given only when they agree; ``sdk.sprt_options.board_count``)."""
+    try:
+        boards = shared_board_count(args.boards, args.max_boards, args.sprt)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    return BOARDS if boards is None else boards
 
 
 def stored_matches(store: Store, x: str, y: str, spec: dict[str, Any]) -> Iterator[tuple[str, bool]]:
@@ -393,12 +385,8 @@ def result_of(store: Store, mid: str, args: argparse.Namespace, test: Sprt) -> S
 
 
 def verdict(args: argparse.Namespace, test: Sprt, decision: str | None) -> str:
-    """The decision in words."""
-    if decision == "H1":
-        return f"H1 accepted: {args.x} is better than {args.y} by more than {test.delta0:g} points per board"
-    if decision == "H0":
-        return f"H0 accepted: {args.x} is not better than {args.y} by {test.delta1:g} points per board"
-    return f"inconclusive: no decision within {test.max_boards} boards"
+    """The decision in words (``sdk.text.verdict``, the same words as ``cinch remote compare``)."""
+    return shared_verdict(args.x, args.y, decision, test.delta0, test.delta1, test.max_boards)
 
 
 def print_sprt(args: argparse.Namespace, deals: DealSet, test: Sprt, mid: str, result: SprtResult) -> None:

@@ -5,8 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from sdk.models import Results
-from sdk.text import name_width, rating_row, ratings_title
+from sdk.text import name_width, rating_row, ratings_title, sprt_line
 from server.arena.ratings import leaderboard
+
+__all__ = ["interval", "live_match", "print_results", "sprt_line", "vs"]
 
 
 def interval(stats: dict[str, Any]) -> str:
@@ -28,17 +30,6 @@ def live_match(match: dict[str, Any]) -> str:
     if s["anytime_low"] is None:
         return f"{who} {s['mean']:+.1f} ({s['boards']} boards)"
     return f"{who} {s['mean']:+.1f} anytime 95% [{s['anytime_low']:+.1f}, {s['anytime_high']:+.1f}]"
-
-
-def sprt_line(sprt: dict[str, Any]) -> str:
-    """A sequential test's standing (``server.arena.match_sprt.sprt_summary``) in one line, with
-    the anytime-valid interval: the one that holds at the board count the test stopped at."""
-    low, high = sprt.get("anytime_low"), sprt.get("anytime_high")
-    cs = "" if low is None or high is None else f" anytime 95% [{low:+.2f}, {high:+.2f}]"
-    return (
-        f"boards {sprt['boards']}, LLR {sprt['llr']:+.2f} (bounds {sprt['lower']:+.2f}, {sprt['upper']:+.2f}), "
-        f"luck-corrected mean {sprt['mean']:+.2f}{cs} per board"
-    )
 
 
 def print_results(results: dict[str, Any], ratings: dict[str, dict[str, Any]]) -> None:

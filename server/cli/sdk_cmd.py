@@ -4,16 +4,23 @@
     cinch bot run module:Class --server URL --token-file F   serve the bot's decisions until Ctrl-C (or --until-done)
     cinch bot run --cmd COMMAND --server URL --token-file F  the same for a program in any language (line protocol)
     cinch bot list | rotate NAME
-    cinch remote tournament create --bots a b ... [--boards N] --server URL --admin-token T
+    cinch remote tournament create --bots a b ... [--boards N] [--sprt ...] --server URL --admin-token T
     cinch remote tournament watch ID | list | cancel ID | resume ID
     cinch remote standings ID
-    cinch remote compare X Y [--tournament ID]
+    cinch remote compare X Y [--tournament ID] | [--sprt ...] [--practice] [--deals secret|NAME]
+    cinch remote bot trust | untrust | enable | disable NAME      (admin)
     cinch remote ratings [RULESET]
 
 Everything here is a client of a running server (``cinch serve``): it imports the SDK
 (requests and the standard library), argparse and tqdm, never the server's own modules.
 ``--server`` defaults to ``$CINCH_SERVER``, tokens to ``$CINCH_TOKEN`` and
 ``$CINCH_ADMIN_TOKEN``. Errors are one line on standard error and exit status 2.
+
+Which server: tournament ids are per arena (a local ``cinch tournament``'s t1 is not the
+server's t1), so every report here starts with ``server: URL`` on standard output, a
+one-line confirmation names the server in its line, and output meant for scripts (a
+new tournament's id, a token, ``--json``) stays as it was on standard output and names
+the server on standard error.
 """
 
 from __future__ import annotations
@@ -22,6 +29,7 @@ import argparse
 import functools
 import json
 import os
+import re
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -30,7 +38,8 @@ from tqdm import tqdm
 
 import sdk
 from sdk.launch import add_run_arguments, add_server_argument, run_from_args, summary
-from sdk.text import rating_row, ratings_title
+from sdk.sprt_options import add_max_boards, add_sprt_arguments, board_count, settings_without_sprt, sprt_request
+from sdk.text import rating_row, ratings_title, sprt_decision, sprt_line, verdict
 
 
 def _clean(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
@@ -54,6 +63,11 @@ def _client(args: argparse.Namespace, token: str | None = None, admin: bool = Fa
 def admin_token(args: argparse.Namespace) -> str | None:
     """``--admin-token``, else the configured one (``$CINCH_ADMIN_TOKEN``)."""
     return getattr(args, "admin_token", None) or client_setting("CINCH_ADMIN_TOKEN")
+
+
+def server_line(client: sdk.Client) -> None:
+    """The first line of a report: which arena it read (ids are per arena)."""
+    print(f"server: {client.base_url}", flush=True)
 
 
 def _admin_argument(parser: argparse.ArgumentParser) -> None:
@@ -146,7 +160,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--decision-ms", type=int, help="remote bots: time per decision")
     p.add_argument("--bank-ms", type=int, help="remote bots: time bank per match")
     p.add_argument("--max-timeouts", type=int, help="remote bots: timeouts before a bot is faulty in a match")
-    p.add_argument("--watch", action="store_true", help="then show progress and the standings")
+    p.add_argument(
+        "--watch", action="store_true", help="then show progress, each sequential test's decision and the standings"
+    )
+    add_max_boards(
+        add_sprt_arguments(p, "--boards (or --max-boards) is the most boards a match plays; two-room formats only"),
+        "the server's",
+    )
     _admin_argument(p)
     add_server_argument(p)
     p.set_defaults(run=run_create)
@@ -174,16 +194,59 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="the results as the API returns them")
     add_server_argument(p)
     p.set_defaults(run=run_standings)
-    p = actions.add_parser("compare", help="two bots board by board, from a tournament's match of the two")
+    p = actions.add_parser(
+        "compare",
+        help="two bots board by board from a stored match of the two, or a match played for it (admin)",
+        description="Without --sprt: X and Y board by board from the newest stored match of the two (or "
+        "--tournament's); when there is none, and with the admin token, a two-bot tournament is created, "
+        "watched to its end and shown. With --sprt: a new two-bot tournament with the sequential test, "
+        "stopped as soon as it decides; the decision, the boards it used and the anytime-valid interval "
+        "are printed.",
+    )
     p.add_argument("x")
     p.add_argument("y")
     p.add_argument("--tournament", help="the tournament (default: the newest with a match of X and Y)")
+    played = p.add_argument_group("a match played for the comparison (admin)")
+    played.add_argument("--ruleset", help="a ruleset name (server default american62); also picks the stored match")
+    played.add_argument("--options", type=_json_object, help="ruleset options as a JSON object")
+    played.add_argument(
+        "--deals",
+        help="deal set name, or secret for a fresh secret set (server default: standard for built-in bots, "
+        "secret with a remote one); a name also picks the stored match",
+    )
+    played.add_argument(
+        "--practice", action="store_true", help="allow a named (public) deal set with a remote bot: proves little"
+    )
+    played.add_argument("--first", type=int, help="first board number")
+    played.add_argument("--boards", type=int, help="boards played (server default 100); with --sprt the most")
+    played.add_argument("--seed", type=int, help="seed of the built-in bots")
+    played.add_argument("--poll", type=float, default=1.0, help="seconds between checks while it plays (default 1)")
+    played.add_argument("--timeout", type=float, help="give up waiting after this many seconds")
+    add_max_boards(add_sprt_arguments(p, "--max-boards (or --boards) is the most boards played"), "the server's")
+    _admin_argument(p)
     add_server_argument(p)
     p.set_defaults(run=run_compare)
+
+    bot = actions.add_parser("bot", help="trust, untrust, enable or disable a bot (admin)")
+    bactions = bot.add_subparsers(dest="bot_action", required=True, metavar="ACTION")
+    for action, says in BOT_ACTIONS.items():
+        p = bactions.add_parser(action, help=says)
+        p.add_argument("name")
+        _admin_argument(p)
+        add_server_argument(p)
+        p.set_defaults(run=run_bot_admin)
     p = actions.add_parser("ratings", help="the leaderboard of a ruleset")
     p.add_argument("ruleset", nargs="?", default="american62")
     add_server_argument(p)
     p.set_defaults(run=run_ratings)
+
+
+BOT_ACTIONS = {
+    "trust": "mark a remote bot trusted: it may play two-room matches, meeting every board twice",
+    "untrust": "mark a remote bot untrusted: it plays only the blind movement and Progressive Cinch",
+    "enable": "enable a disabled bot: its token works again and it may enter tournaments",
+    "disable": "disable a bot: its token stops working and it cannot enter tournaments",
+}
 
 
 def _json_object(text: str) -> dict[str, Any]:
@@ -245,10 +308,13 @@ def run_bot(args: argparse.Namespace) -> int:
 
 @_clean
 def run_list(args: argparse.Namespace) -> int:
-    bots = _client(args).bots()
+    client = _client(args)
+    bots = client.bots()
     if args.json:
+        print(f"server: {client.base_url}", file=sys.stderr)
         print(json.dumps([b.to_dict() for b in bots], indent=2))
         return 0
+    server_line(client)
     print(f"{'bot':20} {'kind':8} {'status':9} ratings (points per board, * provisional; matches)")
     for b in bots:
         ratings = (
@@ -267,8 +333,12 @@ def run_rotate(args: argparse.Namespace) -> int:
     token = args.token or client_setting("CINCH_TOKEN")
     if not token and not admin_token(args):
         raise sdk.SdkError("give the bot's current --token or the --admin-token")
-    issued = _client(args, token=token, admin=True).rotate_token(args.name)
-    print(f"new token for {issued.name} (the old one no longer works), shown this once:", file=sys.stderr)
+    client = _client(args, token=token, admin=True)
+    issued = client.rotate_token(args.name)
+    print(
+        f"new token for {issued.name} on server {client.base_url} (the old one no longer works), shown this once:",
+        file=sys.stderr,
+    )
     print(issued.token)
     return 0
 
@@ -280,13 +350,15 @@ def run_create(args: argparse.Namespace) -> int:
         raise sdk.SdkError("creating a tournament needs the admin token: --admin-token T or $CINCH_ADMIN_TOKEN")
     if not args.bots and not args.candidates:
         raise sdk.SdkError("name the bots: --bots a b ... (or --candidates and --references for a gauntlet)")
+    boards = _boards(args)
     limits = {
         k: v
         for k, v in (("decision_ms", args.decision_ms), ("bank_ms", args.bank_ms), ("max_timeouts", args.max_timeouts))
         if v is not None
     }
     client = _client(args, admin=True)
-    tid = client.create_tournament(
+    tid = create(
+        client,
         args.bots,
         format=args.format,
         candidates=args.candidates,
@@ -295,29 +367,73 @@ def run_create(args: argparse.Namespace) -> int:
         options=args.options,
         deals=args.deals,
         first=args.first,
-        boards=args.boards,
+        boards=boards,
         chunk=args.chunk,
         seed=args.seed,
         limits=limits or None,
         practice=args.practice or None,
         rounds=args.rounds,
+        **sprt_request(args),
     )
+    print(f"tournament {tid} created on server {client.base_url}", file=sys.stderr)
     print(tid, flush=True)
     if args.watch:
+        server_line(client)
         return _watch(client, tid, poll=1.0, timeout=None, quiet=False)
     return 0
 
 
+def _boards(args: argparse.Namespace) -> int | None:
+    """``--boards``, or ``--max-boards`` with ``--sprt``; the sequential test's settings
+    only with ``--sprt``."""
+    forgotten = settings_without_sprt(args)
+    if forgotten:
+        raise sdk.SdkError(f"{' '.join(forgotten)} set the sequential test: add --sprt")
+    try:
+        return board_count(args.boards, args.max_boards, args.sprt)
+    except ValueError as exc:
+        raise sdk.SdkError(str(exc)) from None
+
+
+def create(client: sdk.Client, bots: list[str] | None, **fields: Any) -> str:
+    """``Client.create_tournament``, its refusals with the flag that fixes them."""
+    try:
+        return client.create_tournament(bots, **fields)
+    except sdk.ApiError as exc:
+        raise sdk.SdkError(with_hint(exc)) from None
+
+
+def with_hint(exc: sdk.ApiError) -> str:
+    """A refusal of a tournament, in the server's words and then this command's flag that
+    answers it: ``--practice`` or ``--deals secret`` for a named deal set with a remote
+    bot, ``cinch remote bot trust`` for an untrusted bot in a two-room format."""
+    text = str(exc)
+    if exc.status != 422:
+        return text
+    if '"practice": true' in exc.detail:
+        text += (
+            "; add --practice to play that named set anyway (a practice run: it proves little), "
+            "or --deals secret for a fresh secret set"
+        )
+    untrusted = re.search(r"/api/v1/bots/([^/\s]+)/trust", exc.detail)
+    if untrusted:
+        text += f"; `cinch remote bot trust {untrusted.group(1)}` (admin) marks it trusted"
+    return text
+
+
 @_clean
 def run_watch(args: argparse.Namespace) -> int:
-    return _watch(_client(args), args.id, args.poll, args.timeout, args.quiet)
+    client = _client(args)
+    server_line(client)
+    return _watch(client, args.id, args.poll, args.timeout, args.quiet)
 
 
 @_clean
 def run_cancel(args: argparse.Namespace) -> int:
-    t = _client(args, admin=True).cancel_tournament(args.id)
+    client = _client(args, admin=True)
+    t = client.cancel_tournament(args.id)
     print(
-        f"tournament {t.id} cancelled at {t.pairs_done}/{t.pairs_total} board pairs; "
+        f"tournament {t.id} on server {client.base_url} cancelled at {t.pairs_done}/{t.pairs_total} board pairs; "
         f"`cinch remote tournament resume {t.id}` continues it"
     )
     return 0
@@ -325,8 +441,30 @@ def run_cancel(args: argparse.Namespace) -> int:
 
 @_clean
 def run_resume(args: argparse.Namespace) -> int:
-    t = _client(args, admin=True).resume_tournament(args.id)
-    print(f"tournament {t.id} {t.status} again at {t.pairs_done}/{t.pairs_total} board pairs")
+    client = _client(args, admin=True)
+    t = client.resume_tournament(args.id)
+    print(
+        f"tournament {t.id} on server {client.base_url} {t.status} again at {t.pairs_done}/{t.pairs_total} board pairs"
+    )
+    return 0
+
+
+@_clean
+def run_bot_admin(args: argparse.Namespace) -> int:
+    """trust, untrust, enable, disable: one line saying what changed (or that nothing did)."""
+    action = args.bot_action
+    if not admin_token(args):
+        raise sdk.SdkError(f"to {action} a bot needs the admin token: --admin-token T or $CINCH_ADMIN_TOKEN")
+    client = _client(args, admin=True)
+    before = client.bot(args.name)  # a clean 404 for an unknown bot
+    if action in ("trust", "untrust"):
+        after = client.trust_bot(args.name, action == "trust")
+        was, state = ("trusted" if b.trusted else "untrusted" for b in (before, after))
+    else:
+        after = client.enable_bot(args.name) if action == "enable" else client.disable_bot(args.name)
+        was, state = before.status, after.status
+    change = f"now {state}" if was != state else f"already {state}, unchanged"
+    print(f"bot {args.name} on server {client.base_url}: {change}")
     return 0
 
 
@@ -338,18 +476,44 @@ def _note(t: sdk.Tournament) -> str:
     return ", ".join(notes)
 
 
-def _watch(client: sdk.Client, tid: str, poll: float, timeout: float | None, quiet: bool) -> int:
+def _watch(
+    client: sdk.Client, tid: str, poll: float, timeout: float | None, quiet: bool, decisions: bool = True
+) -> int:
+    """Progress on standard error until the tournament ends; with ``decisions``, each
+    match's sequential test decision on standard output as it comes (once per match);
+    unless ``quiet``, the standings at the end."""
     first = client.tournament(tid)  # a clean 404 for an unknown id
+    told: set[str] = set()
+
+    def tell(bar: tqdm[Any] | None) -> None:
+        for m in client.matches(tid):
+            line = sprt_decision(m.x, m.y, m.sprt or {})
+            if line is not None and m.id not in told:
+                told.add(m.id)
+                if bar is None:
+                    print(line, flush=True)
+                else:
+                    bar.write(line, file=sys.stdout)
+                    sys.stdout.flush()
+
+    decisions = decisions and first.sprt is not None
     with tqdm(total=first.pairs_total, unit="pair", desc=f"tournament {tid}", file=sys.stderr) as bar:
 
         def progress(t: sdk.Tournament) -> None:
             bar.set_postfix_str(_note(t), refresh=False)
             bar.update(t.pairs_done - bar.n)
+            if decisions:
+                try:
+                    tell(bar)
+                except sdk.SdkError:
+                    pass  # the next poll asks again; the end asks once more
 
         try:
             last = client.wait_for_tournament(tid, poll=poll, timeout=timeout, on_progress=progress)
         except TimeoutError as exc:
             raise sdk.SdkError(f"{exc} (it goes on running on the server)") from None
+    if decisions:
+        tell(None)
     if not last.is_finished:
         reason = f": {last.error}" if last.error else ""
         raise sdk.SdkError(
@@ -362,8 +526,11 @@ def _watch(client: sdk.Client, tid: str, poll: float, timeout: float | None, qui
 
 @_clean
 def run_tournaments(args: argparse.Namespace) -> int:
+    client = _client(args)
+    every = client.tournaments()
+    server_line(client)
     print(f"{'id':8} {'status':12} {'format':12} {'ruleset':11} {'progress':>13}  bots")
-    for t in _client(args).tournaments():
+    for t in every:
         progress = f"{t.pairs_done}/{t.pairs_total}"
         print(f"{t.id:8} {t.status:12} {t.format:12} {t.ruleset:11} {progress:>13}  {' '.join(t.players)}")
     return 0
@@ -374,9 +541,11 @@ def run_standings(args: argparse.Namespace) -> int:
     client = _client(args)
     results = client.results(args.id)
     if args.json:
+        print(f"server: {client.base_url}", file=sys.stderr)
         print(json.dumps(results.to_dict(), indent=2))
         return 0
     t = client.tournament(args.id)
+    server_line(client)
     if not t.is_finished:
         print(f"(tournament {t.id} is still running: {t.pairs_done} of {t.pairs_total} board pairs so far)")
     _print_results(results, client.matches(args.id))
@@ -415,18 +584,88 @@ def _print_results(results: sdk.Results, matches: list[sdk.Match]) -> None:
         if more is not None and more.faulty:
             line += "; faulty " + ", ".join(more.faulty)
         print(line)
+        if m.sprt:
+            print(f"  {'':10} sequential test: {m.sprt['decision'] or 'undecided'}, {sprt_line(m.sprt)}")
 
 
 @_clean
 def run_compare(args: argparse.Namespace) -> int:
     if args.x == args.y:
         raise sdk.SdkError("compare two different bots")
-    client = _client(args)
-    found = _find_match(client, args.x, args.y, args.tournament)
+    boards = _boards(args)
+    if args.sprt and args.tournament:
+        raise sdk.SdkError("--tournament reads a stored match; --sprt plays a new one with the test: give one of them")
+    client = _client(args, admin=True)
+    found = None if args.sprt else _find_match(client, args.x, args.y, args.tournament, args.ruleset, args.deals)
     if found is None:
-        where = f"tournament {args.tournament}" if args.tournament else "any tournament on the server"
-        raise sdk.SdkError(f"no match of {args.x} and {args.y} in {where}")
+        if args.tournament:
+            raise sdk.SdkError(f"no match of {args.x} and {args.y} in tournament {args.tournament}")
+        if not admin_token(args):
+            why = (
+                "--sprt plays a new match"
+                if args.sprt
+                else f"no match of {args.x} and {args.y} in any tournament on the server {client.base_url}"
+            )
+            raise sdk.SdkError(f"{why}; to play one, give the admin token: --admin-token T or $CINCH_ADMIN_TOKEN")
+        found = _play(client, args, boards)
     t, match = found
+    server_line(client)
+    if args.sprt:
+        _print_sprt(t, match)
+    else:
+        _print_boards(client, args, t, match)
+    return 0
+
+
+def _play(client: sdk.Client, args: argparse.Namespace, boards: int | None) -> tuple[sdk.Tournament, sdk.Match]:
+    """A two-bot tournament of X and Y (X first, so the match is from X's side), with the
+    test under ``--sprt``, watched to its end: the tournament and its match."""
+    tid = create(
+        client,
+        [args.x, args.y],
+        format="round_robin",
+        ruleset=args.ruleset,
+        options=args.options,
+        deals=args.deals,
+        first=args.first,
+        boards=boards,
+        seed=args.seed,
+        practice=args.practice or None,
+        **sprt_request(args),
+    )
+    test = " with the sequential test" if args.sprt else ""
+    print(f"playing {args.x} vs {args.y}{test} as tournament {tid} on server {client.base_url}", file=sys.stderr)
+    _watch(client, tid, args.poll, args.timeout, quiet=True, decisions=False)
+    t = client.tournament(tid)
+    match = next((m for m in client.matches(tid) if (m.x, m.y) == (args.x, args.y)), None)
+    if match is None:
+        raise sdk.SdkError(f"tournament {tid} holds no match of {args.x} and {args.y}")
+    return t, match
+
+
+def _print_sprt(t: sdk.Tournament, match: sdk.Match) -> None:
+    """The test's decision, the boards it used and the anytime-valid interval, as ``cinch compare --sprt``."""
+    x, y, s = match.x, match.y, match.sprt
+    if not s:
+        raise sdk.SdkError(f"match {match.id} of tournament {t.id} has no sequential test")
+    settings = t.sprt or {}
+    d0, d1 = settings.get("delta0", 0.0), settings.get("delta1", 0.0)
+    print(f"{x} vs {y}: {t.ruleset}, deal set {t.deals}, boards from {t.first} (match {match.id} of tournament {t.id})")
+    print(
+        f"SPRT of {x}'s luck-corrected mean per board, H0 {d0:+g} vs H1 {d1:+g} "
+        f"(alpha {settings.get('alpha', 0):g}, beta {settings.get('beta', 0):g}, at most {t.boards} boards)"
+    )
+    print(verdict(x, y, s.get("decision"), d0, d1, t.boards))
+    print(sprt_line(s))
+    if t.pairs_done < t.pairs_total:
+        print(
+            f"tournament {t.id} stopped the match once the test decided, with {t.pairs_done} of {t.pairs_total} "
+            "board pairs played"
+        )
+
+
+def _print_boards(client: sdk.Client, args: argparse.Namespace, t: sdk.Tournament, match: sdk.Match) -> None:
+    """X and Y board by board from a match of the two, then X's mean, W-T-L and LOS."""
     as_stored = match.x == args.x
     boards = range(t.first, t.first + t.boards)
     print(
@@ -462,15 +701,24 @@ def run_compare(args: argparse.Namespace) -> int:
     )
     if missing:
         print(f"({missing} boards not finished yet)")
-    return 0
 
 
-def _find_match(client: sdk.Client, x: str, y: str, tid: str | None) -> tuple[sdk.Tournament, sdk.Match] | None:
-    """The given tournament's match of X and Y, or the newest finished one's (else the newest running one's)."""
+def _find_match(
+    client: sdk.Client, x: str, y: str, tid: str | None, ruleset: str | None = None, deals: str | None = None
+) -> tuple[sdk.Tournament, sdk.Match] | None:
+    """The given tournament's match of X and Y, or the newest finished one's (else the newest
+    running one's), on ``ruleset`` and deal set ``deals`` when they are given ("secret": any
+    secret set)."""
     if tid is not None:
         candidates = [client.tournament(tid)]
     else:
-        every = [t for t in reversed(client.tournaments()) if {x, y} <= set(t.players)]
+        every = [
+            t
+            for t in reversed(client.tournaments())
+            if {x, y} <= set(t.players)
+            and (ruleset is None or t.ruleset == ruleset)
+            and (deals is None or t.deals == deals or (deals == "secret" and t.commitment is not None))
+        ]
         candidates = [t for t in every if t.is_finished] + [t for t in every if not t.is_finished]
     for t in candidates:
         for match in client.matches(t.id):
@@ -491,7 +739,9 @@ def _room_line(room: sdk.Room, side: str) -> str:
 
 @_clean
 def run_ratings(args: argparse.Namespace) -> int:
-    board = _client(args).ratings(args.ruleset)
+    client = _client(args)
+    board = client.ratings(args.ruleset)
+    server_line(client)
     print(ratings_title(board.ruleset))
     for row in board.bots:
         print(f"  {rating_row(row.to_dict())}")
