@@ -17,7 +17,7 @@ import sys
 
 from sdk.errors import SdkError
 from sdk.launch import add_run_arguments, run_from_args, summary
-from sdk.scaffold import DEFAULT_RULESET, RULESETS, class_name_of, write_bot
+from sdk.scaffold import DEFAULT_RULESET, RULESETS, class_name_of, compare_command, write_bot
 
 
 def add_new_arguments(parser: argparse.ArgumentParser) -> None:
@@ -36,10 +36,9 @@ def add_new_arguments(parser: argparse.ArgumentParser) -> None:
 def run_new(args: argparse.Namespace) -> int:
     """Write the two files and say what next; SdkError (exit 2) if either exists."""
     bot, test = write_bot(args.name, args.ruleset, args.dir)
-    cls = class_name_of(bot.stem)
-    print(f"wrote {bot} ({cls}, a bot for {args.ruleset}) and {test}")
+    print(f"wrote {bot} ({class_name_of(bot.stem)}, a bot for {args.ruleset}) and {test}")
     print(f"next: pytest {test}    (plays it offline against random; needs the arena: cinch-arena)")
-    print(f"      cinch compare {bot}:{cls} rule --ruleset {args.ruleset} --boards 20")
+    print(f"      {compare_command(str(bot)[:-3], args.ruleset)}    (against the rule bot; needs the arena)")
     return 0
 
 

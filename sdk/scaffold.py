@@ -38,6 +38,23 @@ DECISIONS: dict[str, tuple[str, ...]] = {
 """Every ruleset's decisions, in the order a hand asks them (``bunch`` and ``accept``: with
 two players and the ``two_player_bunch`` option)."""
 
+UNITS: dict[str, int] = {
+    "american62": 2,
+    "foster51": 2,
+    "seven_up": 2,
+    "pitch": 2,
+    "all_fives": 2,
+    "blind_cinch": 2,
+    "sixty_three": 2,
+    "auction_pitch": 4,
+    "pedro": 4,
+    "snoozer": 4,
+    "widow_cinch": 3,
+    "auction_cinch": 5,
+}
+"""Units (sides, or players where each plays alone) at each ruleset's default table: the
+bots ``cinch compare`` takes."""
+
 RULESETS = tuple(DECISIONS)
 DEFAULT_RULESET = "american62"
 
@@ -48,7 +65,7 @@ its own method below with something legal and simple; make it better one method 
 (docs/writing-a-bot.md; what each observation holds: docs/observations.md).
 
     pytest test_{name}.py                                   # plays it offline against random
-    cinch compare {name}.py:{class_name} rule --ruleset {ruleset} --boards 20
+    {compare}
     cinch-bot run {name}.py:{class_name} --server URL --token-file FILE   # (or: cinch bot run ...)
 """
 
@@ -228,9 +245,16 @@ def bot_source(name: str, ruleset: str = DEFAULT_RULESET) -> str:
         "class_name": class_name_of(name),
         "bot_name": name.replace("_", "-").lower().strip("-")[:32],
         "ruleset": ruleset,
+        "compare": compare_command(name, ruleset),
     }
     methods = "".join(_METHODS[d] for d in DECISIONS[ruleset])
     return _HEAD.format(**fields) + methods + _TAIL.format(**fields)
+
+
+def compare_command(name: str, ruleset: str) -> str:
+    """``cinch compare`` of the new bot against the rule bot, one bot per unit of the table."""
+    others = " ".join(["rule"] * (UNITS[ruleset] - 1))
+    return f"cinch compare {name}.py:{class_name_of(name)} {others} --ruleset {ruleset} --boards 20"
 
 
 def test_source(name: str, ruleset: str = DEFAULT_RULESET) -> str:
