@@ -15,8 +15,8 @@ import pytest
 import sdk
 from sdk import scaffold
 from sdk.cli import main as cinch_bot
-from server.cli import main as cinch
 from server.arena.duplicate import units_of
+from server.cli import main as cinch
 from server.engine import make_ruleset
 from server.engine.games import GAMES
 from workers.trial import play_offline
