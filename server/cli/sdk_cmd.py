@@ -3,6 +3,7 @@
     cinch bot register NAME --server URL                 print the new bot's token (once)
     cinch bot run module:Class --server URL --token-file F   serve the bot's decisions until Ctrl-C (or --until-done)
     cinch bot run --cmd COMMAND --server URL --token-file F  the same for a program in any language (line protocol)
+    cinch bot new NAME [--ruleset R] [--dir D]           write NAME.py (a bot) and test_NAME.py (its offline test)
     cinch bot list | rotate NAME
     cinch remote tournament create --bots a b ... [--boards N] [--sprt ...] --server URL --admin-token T
     cinch remote tournament watch ID | list | cancel ID | resume ID
@@ -37,6 +38,7 @@ from typing import Any
 from tqdm import tqdm
 
 import sdk
+from sdk.cli import add_new_arguments, run_new
 from sdk.launch import add_run_arguments, add_server_argument, run_from_args, summary
 from sdk.sprt_options import add_max_boards, add_sprt_arguments, board_count, settings_without_sprt, sprt_request
 from sdk.text import rating_row, ratings_title, sprt_decision, sprt_line, verdict
@@ -109,6 +111,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     add_run_arguments(p)
     p.set_defaults(run=run_bot)
+    p = actions.add_parser(
+        "new",
+        help="write a new bot and its test (as cinch-bot new)",
+        description="Write NAME.py, a sdk.Bot with every decision of the ruleset answered legally, and "
+        "test_NAME.py, which plays it against random offline. Existing files are never overwritten.",
+    )
+    add_new_arguments(p)
+    p.set_defaults(run=_clean(run_new))
     p = actions.add_parser("list", help="list the arena's bots with their ratings")
     add_server_argument(p)
     p.add_argument("--json", action="store_true")
