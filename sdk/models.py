@@ -199,6 +199,7 @@ class Match(Model):
     )
     timeouts: dict[str, int] = field(default_factory=dict)  # only from Client.matches()
     faulty: list[str] = field(default_factory=list)  # only from Client.matches()
+    entrants: list[str] | None = None  # a match of k > 2 entrants: all of them (x and y are the first two)
 
     @classmethod
     def parse(cls, data: dict[str, Any]) -> Match:
@@ -378,6 +379,8 @@ class BoardPair(Model):
     # (a fraction with k > 2 units); a match of k entrants serves entrant_scores instead
     rooms: list[Room] = field(default_factory=list)
     luck: float | None = None  # X's luck on the draw over both rooms
+    side: str | None = None  # a blind movement: the side X held in the first room; the second is the par room
+    entrant_scores: list[float] | None = None  # a match of k > 2 entrants: each one's board score, in entrant order
 
     @classmethod
     def parse(cls, data: dict[str, Any]) -> BoardPair:

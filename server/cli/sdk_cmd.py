@@ -41,7 +41,7 @@ import sdk
 from sdk.cli import add_new_arguments, run_new
 from sdk.launch import add_run_arguments, add_server_argument, run_from_args, summary
 from sdk.sprt_options import add_max_boards, add_sprt_arguments, board_count, settings_without_sprt, sprt_request
-from sdk.text import rating_row, ratings_title, sprt_decision, sprt_line, verdict
+from sdk.text import name_width, rating_row, ratings_title, sprt_decision, sprt_line, verdict
 
 
 def _clean(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
@@ -567,19 +567,21 @@ def _print_results(results: sdk.Results, matches: list[sdk.Match]) -> None:
     if results.rounds:
         print(results.progressive_text())
         return
+    bots = [row.bot for row in results.standings]
+    name = name_width(bots)
     print(f"Standings ({results.standings_note or 'mean per board'})")
-    print(f"  {'#':>2} {'bot':16} {'mean':>8} {'boards':>7} {'W-T-L':>15} {'matches won':>12}")
+    print(f"  {'#':>2} {'bot':{name}} {'mean':>8} {'boards':>7} {'W-T-L':>15} {'matches won':>12}")
     for rank, row in enumerate(results.standings, 1):
         wtl = f"{row.won}-{row.tied}-{row.lost}"
         print(
-            f"  {rank:>2} {row.bot:16} {row.mean:+8.3f} {row.boards:7} {wtl:>15} {row.match_wins:>5} of {row.matches}"
+            f"  {rank:>2} {row.bot:{name}} {row.mean:+8.3f} {row.boards:7} {wtl:>15} {row.match_wins:>5} of {row.matches}"
         )
-    bots = [row.bot for row in results.standings]
+    width = name_width(bots, 26) + 2
     print("\nCross-table (row bot's mean per board against column bot, 95% interval)")
-    print("  " + " " * 16 + "".join(f"{b:>28}" for b in bots))
+    print("  " + " " * name + "".join(f"{b:>{width}}" for b in bots))
     for me in bots:
         cells = results.crosstable.get(me, {})
-        print(f"  {me:16}" + "".join(f"{cells[o].interval() if o in cells else '-':>28}" for o in bots))
+        print(f"  {me:{name}}" + "".join(f"{cells[o].interval() if o in cells else '-':>{width}}" for o in bots))
     print("\nMatches")
     extra = {m.id: m for m in matches}
     for m in results.matches:
@@ -675,14 +677,18 @@ def _print_sprt(t: sdk.Tournament, match: sdk.Match) -> None:
 
 
 def _print_boards(client: sdk.Client, args: argparse.Namespace, t: sdk.Tournament, match: sdk.Match) -> None:
-    """X and Y board by board from a match of the two, then X's mean, W-T-L and LOS."""
+    """X and Y board by board from a match that holds both, then X's mean, W-T-L and LOS.
+    Each kind of match is labelled for what it is: two rooms (X at N/S, then at E/W), a
+    blind entrant's room against the par room of the references, or a match of k entrants
+    (each one's board score against the field, and X's less Y's)."""
     as_stored = match.x == args.x
     boards = range(t.first, t.first + t.boards)
     print(
         f"{args.x} vs {args.y}: {t.ruleset}, deal set {t.deals}, boards {boards.start}-{boards.stop - 1} "
         f"(match {match.id} of tournament {t.id}{'' if t.is_finished else ', still running'})"
     )
-    print(f"{'board':>5}  {args.x + ' at N/S (room 1)':<38} {args.x + ' at E/W (room 2)':<38} {'score':>6}")
+    field = match.entrants is not None and len(match.entrants) > 2
+    header = False
     scores, missing = [], 0
     for n in boards:
         try:
@@ -692,25 +698,48 @@ def _print_boards(client: sdk.Client, args: argparse.Namespace, t: sdk.Tournamen
                 raise
             missing += 1
             continue
-        rooms = pair.rooms if as_stored else pair.rooms[::-1]
-        score = pair.score if as_stored else -pair.score
+        if field and pair.entrant_scores is not None and match.entrants is not None:
+            mine, theirs = (pair.entrant_scores[match.entrants.index(b)] for b in (args.x, args.y))
+            score: float = mine - theirs
+            if not header:
+                print(
+                    f"{'board':>5}  {args.x + ' against the field':>30} {args.y + ' against the field':>30} {'score':>7}"
+                )
+            print(f"{n:5}  {mine:+30.2f} {theirs:+30.2f} {score:+7.2f}")
+        else:
+            left, right = _room_columns(args, match, pair, as_stored)
+            score = pair.score if as_stored else -pair.score
+            if not header:
+                print(f"{'board':>5}  {left:<38} {right:<38} {'score':>6}")
+            rooms = pair.rooms if as_stored or pair.side else pair.rooms[::-1]
+            sides = (pair.side, pair.side) if pair.side else ("NS", "EW")
+            print(f"{n:5}  {_room_line(rooms[0], sides[0]):<38} {_room_line(rooms[1], sides[1]):<38} {score:+6g}")
+        header = True
         scores.append(score)
-        print(f"{n:5}  {_room_line(rooms[0], 'NS'):<38} {_room_line(rooms[1], 'EW'):<38} {score:+6}")
     if not scores:
         raise sdk.SdkError(f"no finished board in match {match.id} yet")
     won, lost = sum(s > 0 for s in scores), sum(s < 0 for s in scores)
     stats = match.stats
     interval = f"{sum(scores) / len(scores):+.2f}"
-    if not missing and stats.ci_low is not None and stats.ci_high is not None:
+    if not missing and not field and stats.ci_low is not None and stats.ci_high is not None:
         low, high = (stats.ci_low, stats.ci_high) if as_stored else (-stats.ci_high, -stats.ci_low)
         interval += f" [{low:+.2f}, {high:+.2f}]"
     los = stats.los if as_stored else 1 - stats.los
     print(
         f"\n{args.x} vs {args.y}: mean {interval} per board over {len(scores)} boards, "
-        f"W-T-L {won}-{len(scores) - won - lost}-{lost}" + ("" if missing else f", LOS {los:.3f}")
+        f"W-T-L {won}-{len(scores) - won - lost}-{lost}" + ("" if missing or field else f", LOS {los:.3f}")
     )
     if missing:
         print(f"({missing} boards not finished yet)")
+
+
+def _room_columns(args: argparse.Namespace, match: sdk.Match, pair: sdk.BoardPair, as_stored: bool) -> tuple[str, str]:
+    """The two rooms' headings: a blind entrant's own room and the par room (the reference
+    bots in every seat), or X at N/S and at E/W."""
+    if pair.side:
+        entrant, references = (args.x, args.y) if as_stored else (args.y, args.x)
+        return f"{entrant} at {pair.side} (its room)", f"par room ({references} at every seat)"
+    return f"{args.x} at N/S (room 1)", f"{args.x} at E/W (room 2)"
 
 
 def _find_match(
@@ -732,7 +761,7 @@ def _find_match(
         candidates = [t for t in every if t.is_finished] + [t for t in every if not t.is_finished]
     for t in candidates:
         for match in client.matches(t.id):
-            if {match.x, match.y} == {x, y}:
+            if {x, y} <= set(match.entrants or (match.x, match.y)):
                 return t, match
     return None
 
@@ -753,8 +782,9 @@ def run_ratings(args: argparse.Namespace) -> int:
     board = client.ratings(args.ruleset)
     server_line(client)
     print(ratings_title(board.ruleset))
+    width = name_width(row.bot for row in board.bots)
     for row in board.bots:
-        print(f"  {rating_row(row.to_dict())}")
+        print(f"  {rating_row(row.to_dict(), width)}")
     return 0
 
 

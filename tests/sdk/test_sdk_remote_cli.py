@@ -219,3 +219,41 @@ def test_every_report_names_its_server_and_script_output_stays_clean(server, adm
     )
     assert made.returncode == 0 and re.fullmatch(r"t\d+\n", made.stdout), made.stdout  # $(...) still gets the id
     assert f"created on server {server.url}" in made.stderr
+
+
+def test_compare_labels_a_blind_match_by_its_rooms_and_a_field_by_its_entrants(server, admin, rq_workers):
+    """A blind entrant's board is its own room against the par room of the references (not
+    "X at E/W (room 2)"), and a match of five entrants is read per entrant against the
+    field (not as a board pair of its first two)."""
+    url = ["--server", server.url]
+    blind = cli(
+        "remote", "tournament", "create", "--format", "blind", "--bots", "random", "--references", "rule",
+        "--boards", "3", "--watch", "--admin-token", ADMIN, *url,
+    )  # fmt: skip
+    assert blind.returncode == 0, blind.stderr
+    tid = blind.stdout.splitlines()[0]
+    shown = cli("remote", "compare", "random", "rule", "--tournament", tid, *url)
+    assert shown.returncode == 0, shown.stderr
+    heading = next(line for line in shown.stdout.splitlines() if line.startswith("board"))
+    assert "random at " in heading and "(its room)" in heading and "par room (rule at every seat)" in heading, heading
+    assert "E/W (room 2)" not in shown.stdout
+    rows = [line.split() for line in shown.stdout.splitlines() if re.match(r"^\s+\d+\s", line)]
+    pairs = {n: admin.board_pair(f"{tid}.m1", n) for n in range(1, 4)}
+    assert [float(r[-1]) for r in rows] == [pairs[n].score for n in range(1, 4)], shown.stdout
+
+    field = cli(
+        "remote", "tournament", "create", "--bots", "random", "rule", "search", "search-play", "--ruleset", "snoozer", "--options", '{"players": 4}',
+        "--boards", "2", "--watch", "--admin-token", ADMIN, *url,
+    )  # fmt: skip
+    assert field.returncode == 0, field.stderr
+    tid = field.stdout.splitlines()[0]
+    shown = cli("remote", "compare", "search", "rule", "--tournament", tid, *url)
+    assert shown.returncode == 0, shown.stderr
+    assert "search against the field" in shown.stdout and "rule against the field" in shown.stdout, shown.stdout
+    [match] = admin.matches(tid)
+    for line in (line for line in shown.stdout.splitlines() if re.match(r"^\s+\d+\s", line)):
+        n, mine, theirs, score = line.split()
+        scores = admin.board_pair(match.id, int(n)).entrant_scores
+        at = match.entrants.index
+        assert (float(mine), float(theirs)) == pytest.approx((scores[at("search")], scores[at("rule")]), abs=0.005)
+        assert float(score) == pytest.approx(scores[at("search")] - scores[at("rule")], abs=0.005), line
