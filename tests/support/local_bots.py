@@ -4,10 +4,11 @@ import sdk
 
 
 class FirstLegal(sdk.Bot):
-    """The first legal action, every time: the simplest bot that plays whole hands."""
+    """The first legal action, every time (a rob made concrete, as the server's default
+    action makes it): the simplest bot that plays whole hands without a fault."""
 
     def act(self, obs):
-        return dict(obs.legal[0])
+        return obs.first_action()
 
 
 class Illegal(sdk.Bot):

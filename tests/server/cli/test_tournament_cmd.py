@@ -10,13 +10,16 @@ import subprocess
 import sys
 
 import pytest
+from redis import Redis
 
 from server.arena import anytime, dealsets
 from server.arena.registry import builtin_roster
+from server.arena.store import Store
 from server.arena.tournaments import plan_matches, validate
 from server.cli.report import live_match
 from server.cli.tournament_cmd import progress_note, running_matches
 from workers.bots import BUILTIN
+from workers.embedded import EmbeddedRedis
 
 
 def cinch(*args, home, timeout=240):
@@ -110,3 +113,27 @@ def test_a_local_bot_enters_a_tournament_by_its_file(tmp_path):
     bad = cinch("tournament", "--bots", "tests/support/local_bots.py:NotABot", "rule", "--boards", "4", home=tmp_path)
     assert bad.returncode != 0 and "is not a subclass of sdk.Bot" in bad.stderr
     assert "Traceback" not in bad.stderr
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize(
+    "args, rows",
+    [
+        (["--format", "gauntlet", "--candidates", "LOCAL", "--references", "rule", "random", "--boards", "4"], 3),
+        (["--format", "progressive", "--bots", "LOCAL", "rule", "random", "search", "--rounds", "1"], 4),
+        (["--format", "blind", "--bots", "LOCAL", "--references", "rule", "--boards", "4"], 1),
+    ],
+)
+def test_a_local_bot_enters_every_format(tmp_path, args, rows):
+    """A local bot is trusted (the user's own): a gauntlet's candidate, a Progressive
+    entrant, a blind entrant, each played to the end with its decisions answered, no fault."""
+    local = "tests/support/local_bots.py:FirstLegal"
+    run = cinch("tournament", *[local if a == "LOCAL" else a for a in args], home=tmp_path)
+    assert run.returncode == 0, run.stderr
+    standings = run.stdout.split("Standings", 1)[1].split("\n\n", 1)[0].splitlines()[2:]
+    assert len(standings) == rows and any("local_bots:FirstLegal" in line for line in standings), run.stdout
+    with EmbeddedRedis(tmp_path) as url, Redis.from_url(url) as redis:
+        store = Store(redis)
+        assert store.tournament("t1")["status"] == "finished"
+        records = [store.pair(mid, b) for mid in store.match_ids("t1") for b in store.stored_boards(mid)]
+        assert records and not [f for r in records for room in r["rooms"] for f in room.get("faults", [])]
