@@ -70,3 +70,15 @@ def test_max_boards_belongs_to_the_sequential_test(tmp_path):
     run = cinch("compare", "rule", "random", "--max-boards", "60", home=tmp_path, timeout=60)
     assert run.returncode == 2
     assert "--max-boards is the most boards the --sprt test plays" in run.stderr and "Traceback" not in run.stderr
+
+
+@pytest.mark.parametrize("bot", ["tests/support/local_bots.py:FirstLegal", "cmd:python3 examples/line_bot.py"])
+def test_your_own_bot_against_rule_is_decided_in_one_command(tmp_path, bot):
+    """The bot author's question, answered with no server, no token and no registration: a
+    local sdk.Bot or a line-protocol program against the rule bot, tested until decided."""
+    run = cinch("compare", bot, "rule", "--sprt", "--max-boards", "200", home=tmp_path, timeout=600)
+    assert run.returncode == 0, run.stderr
+    decided = re.search(r"^(H1|H0) accepted: ", run.stdout, re.M)
+    assert decided, run.stdout
+    boards = int(re.search(r"boards (\d+), LLR", run.stdout).group(1))
+    assert boards < 200 and "anytime 95% [" in run.stdout, run.stdout
