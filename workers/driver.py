@@ -28,7 +28,7 @@ from server.arena.settings import LEASE_MS, SUPERVISE_SECONDS
 from server.arena.store import Store
 from server.arena.tournaments import SECRET, chunks, fit_boards, plan_matches, planned_totals, table_shape, validate
 from server.errors import Conflict
-from workers.bots import PLAYABLE
+from workers.bots import BUILTIN, LEVELS
 from workers.jobs import enqueue_chunks
 from workers.local import LocalWorkers
 from workers.local_bot import LocalBotError
@@ -39,6 +39,10 @@ from workers.supervisor import halt, supervise
 class TournamentStopped(Conflict, RuntimeError):
     """The tournament ended without results (cancelled, failed, or taken over); the
     message says which and what to do."""
+
+
+ENTRANT_FIELDS = ("bots", "candidates", "references")
+"""The request's fields that name entrants."""
 
 
 def cli_driver() -> str:
@@ -66,7 +70,8 @@ def start(
     entrants the request names (``local_roster``: a command line's own bots). Raises SpecError, DealSetError, or
     ValueError when a different set of the same name is stored.
     """
-    ensure_builtins(store, PLAYABLE)
+    named = {n for key in ENTRANT_FIELDS for n in request.get(key) or () if isinstance(n, str)}
+    ensure_builtins(store, [*BUILTIN, *(n for n in LEVELS if n in named)])  # a level only once it is asked for
     spec = validate({**request, "deals": deals.name} if deals else request, {**roster(store), **(local or {})})
     if spec["deals"] == SECRET:
         deals, commitment = dealsets.secret(

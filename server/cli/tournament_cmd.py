@@ -42,6 +42,7 @@ from server.cli.sprt_options import add_sprt_arguments, sprt_request
 from server.engine import RulesetError, options_doc
 from workers.bots import DEFAULT_FIELD, PLAYABLE
 from workers.driver import (
+    ENTRANT_FIELDS,
     TournamentStopped,
     cli_driver,
     interrupt,
@@ -176,7 +177,7 @@ def local_entrants(request: dict[str, Any]) -> Roster:
     checking each one (``workers.driver.local_roster``); one that does not load or whose
     program is missing is a UsageError."""
     local: Roster = {}
-    for name in ("bots", "candidates", "references"):
+    for name in ENTRANT_FIELDS:
         if isinstance(request.get(name), list):
             try:
                 request[name], found = local_roster(request[name], PLAYABLE)

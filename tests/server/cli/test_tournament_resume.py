@@ -74,7 +74,7 @@ def test_ctrl_c_leaves_the_tournament_interrupted_and_resume_finishes_it_exactly
     listing = cinch("tournament", "list", home=home).stdout
     assert re.search(rf"t1\s+finished\s.*{BOARDS}/{BOARDS}", listing), listing
     ratings = cinch("ratings", home=home).stdout
-    assert ratings.count(f"1 matches, {BOARDS} boards)") == 2, ratings  # both bots, once per pair
+    assert ratings.count(f"1 match, {BOARDS} boards)") == 2, ratings  # both bots, once per pair
     again = cinch("tournament", "resume", "t1", home=home)
     assert again.returncode == 2 and "finished" in again.stderr and "Traceback" not in again.stderr
 
