@@ -87,7 +87,7 @@ class Links(HTMLParser):
 
     def handle_starttag(self, tag, attrs):
         for name, value in attrs:
-            if name in ("href", "src") and value:
+            if name in ("href", "src", "data-live") and value:  # data-live: a live view the page polls
                 self.found.append(value)
 
 
@@ -168,7 +168,12 @@ def test_every_link_from_the_home_page_answers_and_every_board_shows_its_rooms(r
     assert "docs site has not been built" in pages[DOCS][1] or pages[DOCS][0] == 200
     assert not any("%23" in p for p in pages), [p for p in pages if "%23" in p]
 
-    # the crawl reached every tournament, match, bot, table and hand
+    # the crawl reached every tournament, match, bot, table and hand, and the live views the pages poll
+    assert (
+        "/tournaments/live" in pages
+        and f"/tournaments/{half}/live" in pages
+        and f"/matches/{first_match}/live" in pages
+    )
     for tid in [*tids.values(), half]:
         assert f"/tournaments/{tid}" in pages, tid
         for mid in store.match_ids(tid):
