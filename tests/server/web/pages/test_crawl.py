@@ -1,7 +1,8 @@
 """Every page a person can reach answers: a crawl from ``/`` through Flask's test client over
 a store seeded by really playing small tournaments of every format (round robin, gauntlet,
 blind, progressive) in several rulesets and table sizes (snoozer at five, widow_cinch,
-auction_cinch, american62), one tournament left half played, and finished tables. Every
+auction_cinch, american62), one tournament left half played, and finished tables
+(``support.seeded``). Every
 same-host link of every page must answer 200 (no 404, no 500), and every board page of
 every match must show each room's cards at every seat of its table.
 
@@ -17,67 +18,15 @@ from html.parser import HTMLParser
 from urllib.parse import urljoin, urlsplit
 
 from support.pagecheck import html as page_html
+from support.seeded import seed
 
 from server.arena.store import Store
 from server.engine import make_ruleset, seats_for
 from server.web.app import create_app
 from server.web.pages.matches import visible_boards
-from workers.driver import start
-from workers.jobs import play_chunk_with
-from workers.table import play_table_with
 
 ADMIN = "crawl-admin"
 DOCS = "/docs/"  # the mkdocs site: its own blueprint and test (tests/test_docs_site.py), a 404 page until built
-
-TOURNAMENTS = {
-    "round robin american62": {"ruleset": "american62", "bots": ["random", "rule", "search"], "boards": 2, "chunk": 2},
-    "round robin snoozer at four": {
-        "ruleset": "snoozer",
-        "options": {"players": 4},
-        "bots": ["random", "rule", "search", "search-play"],
-        "boards": 1,
-    },
-    "gauntlet widow_cinch": {
-        "format": "gauntlet",
-        "ruleset": "widow_cinch",
-        "candidates": ["random"],
-        "references": ["rule", "search"],
-        "boards": 1,
-    },
-    "blind snoozer at five": {
-        "format": "blind",
-        "ruleset": "snoozer",
-        "options": {"players": 5},
-        "bots": ["random", "search"],
-        "boards": 1,
-    },
-    "blind auction_cinch at five": {
-        "format": "blind",
-        "ruleset": "auction_cinch",
-        "options": {"players": 5},
-        "bots": ["random"],
-        "boards": 1,
-    },
-    # five entrants: a table of four and a table filled with house bots (rule#h1 ...)
-    "progressive": {"format": "progressive", "bots": ["random", "rule", "search", "random#2", "rule#2"], "rounds": 2},
-}
-HALF_PLAYED = {"bots": ["random", "rule", "search-play"], "boards": 2, "chunk": 1}
-TABLES = [
-    ("snoozer", {"players": 5}, {"P1": "rule", "P2": "random", "P3": "rule", "P4": "random", "P5": "search"}),
-    ("american62", {}, {"N": "rule", "E": "random", "S": "rule", "W": "random"}),
-]
-
-
-def play_out(store: Store, queue, tid: str) -> None:
-    """Play every match of ``tid`` to the end in this process, Progressive's later rounds as
-    they are seated (``play_chunk_with`` seats a round's successors when it completes it)."""
-    for _ in range(20):
-        if store.tournament(tid)["status"] == "finished":
-            return
-        for mid in store.match_ids(tid):
-            match = store.match(mid)
-            play_chunk_with(store, mid, match["first"], match["last"], queue=queue)
-    raise AssertionError(f"tournament {tid} did not finish: {store.tournament(tid)['status']}")
 
 
 class Links(HTMLParser):
@@ -142,24 +91,18 @@ def test_every_link_from_the_home_page_answers_and_every_board_shows_its_rooms(r
         {"REDIS_URL": redis_url, "CINCH_PREFIX": store.prefix, "CINCH_QUEUE": store.queue_name, "ADMIN_TOKEN": ADMIN}
     )
     client = app.test_client()
-    tids = {name: start(store, queue, request, "test") for name, request in TOURNAMENTS.items()}
-    for tid in tids.values():
-        play_out(store, queue, tid)
-    half = start(store, queue, HALF_PLAYED, "test")
-    first_match = store.match_ids(half)[0]
-    play_chunk_with(store, first_match, 1, 2)  # board 1 and 2 played in one match only: hidden
-    play_chunk_with(store, store.match_ids(half)[1], 1, 1)
-    tables = []
-    for ruleset, options, seats in TABLES:
+
+    def create_table(ruleset, options, seats):
         r = client.post(
             "/api/v1/tables",
             json={"ruleset": ruleset, "options": options, "seats": seats},
             headers={"Authorization": f"Bearer {ADMIN}"},
         )
         assert r.status_code == 201, r.get_data(as_text=True)
-        tables.append(r.get_json()["id"])
-        play_table_with(store, tables[-1])
-        assert store.table(tables[-1])["status"] == "finished"
+        return r.get_json()["id"]
+
+    arena = seed(store, queue, create_table)
+    tids, half, first_match, tables = arena.tournaments, arena.half, arena.hidden_match, arena.tables
 
     pages = crawl(client)
 
