@@ -21,9 +21,9 @@ from server.arena.formats import kind_of
 from server.arena.stats import t95
 from server.arena.store import Store
 from server.web.context import arena
-from server.web.pages.blueprint import bp
+from server.web.pages.blueprint import FINAL, bp
 from server.web.pages.charts import Point, line_chart
-from server.web.pages.tournaments import cell_class
+from server.web.pages.tournaments import cell_class, live, version_of
 from server.web.readmodel import match_view, public
 
 
@@ -59,11 +59,8 @@ def cumulative(boards: list[int], scores: dict[int, int | float]) -> list[dict[s
     return out
 
 
-@bp.route("/matches/<mid>")
-def match_page(mid: str):
-    store = arena().store
-    match = store.match(mid)  # StoreError: the 404 page naming it
-    t = public(store.tournament(match["tournament"]))
+def match_context(store: Store, mid: str, match: dict[str, Any], t: dict[str, Any]) -> dict[str, Any]:
+    """What ``_match_live.html`` shows of match ``mid`` of tournament ``t`` (as ``public`` serves it)."""
     row = match_view(store, mid, match)
     scores = store.scores(mid)
     shown = cumulative(visible_boards(store, t["id"], scores), scores)
@@ -81,18 +78,48 @@ def match_page(mid: str):
         title=f"{match['x']}'s cumulative net over the boards shown",
         zero=True,
     )
+    return {
+        "m": row,
+        "match": match,
+        "t": t,
+        "note": kind_of(match).note(match),
+        "blind": kind_of(match).par_room,
+        "field": kind_of(match).several,
+        "boards": shown,
+        "hidden": len(scores) - len(shown),
+        "chart": chart,
+        "cell_class": cell_class,
+        "board_count": match["last"] - match["first"] + 1,
+        "anytime_min": MIN_BOARDS,
+    }
+
+
+def match_version(match: dict[str, Any], t: dict[str, Any]) -> str:
+    """A match's page changes with its status and, its boards being shown once finished in
+    every match, with its tournament's (``tournaments.version_of``)."""
+    return f"{match['status']}:{version_of(t)}"
+
+
+@bp.route("/matches/<mid>")
+def match_page(mid: str):
+    store = arena().store
+    match = store.match(mid)  # StoreError: the 404 page naming it
+    t = public(store.tournament(match["tournament"]))
     return render_template(
         "match.html",
-        m=row,
-        match=match,
-        t=t,
-        note=kind_of(match).note(match),
-        blind=kind_of(match).par_room,
-        field=kind_of(match).several,
-        boards=shown,
-        hidden=len(scores) - len(shown),
-        chart=chart,
-        cell_class=cell_class,
-        board_count=match["last"] - match["first"] + 1,
-        anytime_min=MIN_BOARDS,
+        **match_context(store, mid, match, t),
+        version=match_version(match, t),
+        final=t["status"] in FINAL,
+    )
+
+
+@bp.route("/matches/<mid>/live")
+def match_live(mid: str):
+    store = arena().store
+    match = store.match(mid)
+    t = public(store.tournament(match["tournament"]))
+    return live(
+        match_version(match, t),
+        t["status"] in FINAL,
+        lambda: render_template("_match_live.html", **match_context(store, mid, match, t)),
     )

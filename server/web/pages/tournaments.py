@@ -1,16 +1,23 @@
 """The list of tournaments and a tournament's page (settings, live progress, standings,
 cross-table, matches). Every number comes from the functions the JSON API serves
-(``public``, ``results_of``, ``matches_of``), so a page never disagrees with the API."""
+(``public``, ``results_of``, ``matches_of``), so a page never disagrees with the API.
+
+While a tournament runs, its page and the list poll their live views (``.../live``, JSON:
+``static/live.js``). A view answers the page's parts rendered by the same templates, or,
+when the page says it has seen the current ``version`` (``?seen=``), only the version: a
+poll of a tournament that has not moved reads one record and renders nothing.
+"""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
-from flask import render_template
+from flask import jsonify, render_template, request
 
 from server.arena.anytime import MIN_BOARDS
 from server.arena.formats import format_of
+from server.arena.store import Store
 from server.web.context import arena
 from server.web.pages.blueprint import FINAL, bp
 from server.web.readmodel import matches_of, public, results_of
@@ -26,31 +33,90 @@ def cell_class(stats: dict[str, Any] | None) -> str:
     return f"{sign} sig" if significant and sign != "zero" else sign
 
 
+def version_of(t: dict[str, Any]) -> str:
+    """What a tournament's shown tables depend on and that changes whenever they may: its
+    status and its board pairs stored (results, rounds and match statistics change only when
+    a pair is stored, gated or not)."""
+    return f"{t['status']}:{t['pairs_done']}"
+
+
+def live(version: str, final: bool, render: Any, **fields: Any):
+    """A live view's answer: the version, whether polling may stop, the fields the page
+    updates in place, and the parts' HTML unless the page has seen this version."""
+    seen = request.args.get("seen")
+    return jsonify({"version": version, "final": final, **fields, "html": None if seen == version else render()})
+
+
+def listed(store: Store) -> list[dict[str, Any]]:
+    return [public(store.tournament(tid)) for tid in reversed(store.tournament_ids())]
+
+
+def list_version(items: list[dict[str, Any]]) -> str:
+    return " ".join(f"{t['id']}:{version_of(t)}" for t in items)
+
+
 @bp.route("/tournaments")
 def tournaments_page():
-    store = arena().store
-    items = [public(store.tournament(tid)) for tid in reversed(store.tournament_ids())]
-    return render_template("tournaments.html", tournaments=items)
+    items = listed(arena().store)
+    return render_template(
+        "tournaments.html",
+        tournaments=items,
+        version=list_version(items),
+        final=all(t["status"] in FINAL for t in items),
+    )
+
+
+@bp.route("/tournaments/live")
+def tournaments_live():
+    items = listed(arena().store)
+    return live(
+        list_version(items),
+        all(t["status"] in FINAL for t in items),
+        lambda: render_template("_tournaments_list.html", tournaments=items),
+    )
+
+
+def tables_context(store: Store, t: dict[str, Any]) -> dict[str, Any]:
+    """What ``_tournament_tables.html`` shows of tournament ``t`` (as ``public`` serves it)."""
+    res = results_of(store, t["id"])
+    cross = res["crosstable"]
+    order = [r["bot"] for r in res["standings"]]
+    order += sorted(set(cross) - set(order))
+    return {
+        "t": t,
+        "fmt": format_of(t),
+        "results": res,
+        "order": order,
+        "cross": cross,
+        "matches": matches_of(store, t["id"]),
+        "cell_class": cell_class,
+        "final": FINAL,
+        "anytime_min": MIN_BOARDS,
+    }
 
 
 @bp.route("/tournaments/<tid>")
 def tournament_page(tid: str):
     store = arena().store
     t = public(store.tournament(tid))  # StoreError: the 404 page naming it
-    res = results_of(store, tid)
-    cross = res["crosstable"]
-    order = [r["bot"] for r in res["standings"]]
-    order += sorted(set(cross) - set(order))
     return render_template(
         "tournament.html",
-        t=t,
-        fmt=format_of(t),
-        results=res,
-        order=order,
-        cross=cross,
-        matches=matches_of(store, tid),
-        cell_class=cell_class,
-        final=FINAL,
-        anytime_min=MIN_BOARDS,
+        **tables_context(store, t),
+        version=version_of(t),
         settings=json.dumps({k: t[k] for k in ("options", "limits") if t.get(k)}),
+    )
+
+
+@bp.route("/tournaments/<tid>/live")
+def tournament_live(tid: str):
+    store = arena().store
+    t = public(store.tournament(tid))
+    return live(
+        version_of(t),
+        t["status"] in FINAL,
+        lambda: render_template("_tournament_tables.html", **tables_context(store, t)),
+        status=t["status"],
+        pairs_done=t["pairs_done"],
+        pairs_total=t["pairs_total"],
+        error=t.get("error") or "",
     )

@@ -37,7 +37,7 @@ def test_every_page_renders_without_a_token(client, store: Store, queue):
     assert tid in html(client.get("/tournaments"))
     css = client.get("/assets/pages.css")
     assert css.status_code == 200 and css.mimetype == "text/css"
-    assert client.get("/assets/tournament.js").status_code == 200
+    assert client.get("/assets/live.js").status_code == 200
 
 
 def test_unknown_pages_are_html_404s_and_the_api_keeps_problems(client):
