@@ -96,7 +96,16 @@ def export_lines(store: Store, tids: Iterable[str], deals_dir: Path | None = Non
         for mid in dump["matches"]:
             match = store.match_dump(mid)
             remote = store.match_remote_dump(mid)
-            lines.append({"type": "match", "id": mid, "tournament": tid, "spec": match["spec"], "status": match["status"], **remote})
+            lines.append(
+                {
+                    "type": "match",
+                    "id": mid,
+                    "tournament": tid,
+                    "spec": match["spec"],
+                    "status": match["status"],
+                    **remote,
+                }
+            )
             for n in sorted(match["pairs"]):
                 lines.append(
                     {
@@ -308,13 +317,23 @@ def _tournament(data: dict[str, Any], listed: list[str], known: dict[str, Restor
         raise ArchiveError(f"tournament {tid}'s complete matches are not all its matches")
     par: dict[int, Any] = {}
     for entry in _need(data, "par", list):
-        if not (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[0], int) and isinstance(entry[1], dict)):
+        if not (
+            isinstance(entry, list) and len(entry) == 2 and isinstance(entry[0], int) and isinstance(entry[1], dict)
+        ):
             raise ArchiveError(f"tournament {tid}'s par rooms must be [board, room] pairs")
         par[entry[0]] = entry[1]
     results = data.get("results")
     if not isinstance(results, dict):
         raise ArchiveError(f"tournament {tid} has no results")
-    dump = {"id": tid, "spec": spec, "state": state, "matches": mids, "complete": complete, "results": results, "par": par}
+    dump = {
+        "id": tid,
+        "spec": spec,
+        "state": state,
+        "matches": mids,
+        "complete": complete,
+        "results": results,
+        "par": par,
+    }
     return Restored(dump, [], ruleset)
 
 
@@ -379,9 +398,9 @@ def _board(data: dict[str, Any], matches: dict[str, tuple[Restored, dict[str, An
 
 
 def _complete(archive: Archive, listed: list[str], source: str) -> None:
-    """Every tournament the header lists is in the file with every match, its deal set and its bots."""
+    """Every tournament the header lists is in the file with every match and its deal set
+    (an entrant need not have a bot line: one never stored as a bot has none)."""
     found = {t.id: t for t in archive.tournaments}
-    bots = {b["name"] for b in archive.bots}
     for tid in listed:
         t = found.get(tid)
         if t is None:
@@ -396,10 +415,6 @@ def _complete(archive: Archive, listed: list[str], source: str) -> None:
             raise ArchiveError(f"{source}: tournament {tid}'s deal set {spec['deals']} is not in the file")
         if deals["source"] == "secret" and not isinstance(spec.get("commitment"), dict):
             raise ArchiveError(f"{source}: deal set {spec['deals']} is given by its seed but {tid} has no commitment")
-        local = spec.get("local") or {}
-        absent = [n for n in entrants(spec) if n not in local and n not in bots]
-        if absent:
-            raise ArchiveError(f"{source}: tournament {tid}'s entrant {absent[0]} has no bot line")
 
 
 def read_file(path: Path) -> Archive:

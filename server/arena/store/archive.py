@@ -54,8 +54,12 @@ class Archive(Deals, Tournaments, Ratings, Bots, Decisions):
             *(self.dealset_key(d.name) for d in deals),
         ]
 
-        def attempt(pipe: Any) -> list[str]:
-            taken = [t.id for t in tournaments if pipe.exists(*self.tournament_keys(t.id, [m["id"] for m in t.matches]))]
+        written: list[str] = []
+
+        def attempt(pipe: Any) -> None:
+            taken = [
+                t.id for t in tournaments if pipe.exists(*self.tournament_keys(t.id, [m["id"] for m in t.matches]))
+            ]
             if taken and not skip_existing:
                 raise Conflict(
                     f"tournament {', '.join(taken)} is already stored here: nothing imported "
@@ -78,7 +82,7 @@ class Archive(Deals, Tournaments, Ratings, Bots, Decisions):
             numbers = [int(t.id[1:]) for t in chosen]
             if numbers and max(numbers) > counter:
                 self.set_tournament_counter(pipe, max(numbers))
-            return [t.id for t in chosen]
+            written[:] = [t.id for t in chosen]  # a retry after a WATCH fired decides again
 
-        written: list[str] = self.redis.transaction(attempt, *watched, value_from_callable=True)
+        self.redis.transaction(attempt, *watched)
         return written

@@ -77,4 +77,3 @@ class Bots(StoreBase):
         imported one: its token was never exported; the admin gives it a new one)."""
         pipe.hset(self.bot_key(bot["name"]), mapping={k: json.dumps(v) for k, v in bot.items()})
         pipe.sadd(self.key("bots"), bot["name"])
-

@@ -79,4 +79,3 @@ class Deals(StoreBase):
 def _meta(deals: DealSet) -> dict[str, Any]:
     """A set's stored header: its name, seed, size and shape."""
     return {"name": deals.name, "seed": deals.seed, "boards": len(deals.boards), **shape(deals)}
-

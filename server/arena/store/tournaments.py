@@ -483,4 +483,3 @@ class Tournaments(StoreBase):
 
     def set_tournament_counter(self, pipe: Any, number: int) -> None:
         pipe.set(self.counter_key(), number)
-

@@ -56,7 +56,10 @@ def everything(client) -> dict:
 
     def get(path):
         answer = client.get(path)
-        got[path] = (answer.status_code, answer.get_json() if path.startswith("/api/") else answer.get_data(as_text=True))
+        got[path] = (
+            answer.status_code,
+            answer.get_json() if path.startswith("/api/") else answer.get_data(as_text=True),
+        )
         return answer
 
     get("/api/v1/tournaments")
