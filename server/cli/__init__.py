@@ -18,6 +18,7 @@ import signal
 import sys
 
 from server.cli import (
+    archive_cmd,
     compare_cmd,
     deals_cmd,
     demo_cmd,
@@ -44,6 +45,7 @@ SUBCOMMANDS = (
     deals_cmd,
     docs_cmd,
     sdk_cmd,
+    archive_cmd,
 )
 
 

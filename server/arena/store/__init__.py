@@ -10,6 +10,7 @@ scripts (``.lua`` files beside it, read once at import and registered once per S
     bots         bots and their tokens
     decisions    remote decisions, long-poll wake-ups, time banks and timeouts
     tables       casual tables
+    archive      restoring exported tournaments in one transaction (owns no key)
 
 ``Store`` is all of them in one object, as callers have always used it: each repository
 is a class over the same client and prefix, and ``Store`` inherits them all.
@@ -17,6 +18,7 @@ is a class over the same client and prefix, and ``Store`` inherits them all.
 
 from __future__ import annotations
 
+from server.arena.store.archive import Archive, Restored
 from server.arena.store.base import StoreError
 from server.arena.store.bots import Bots
 from server.arena.store.deals import Deals
@@ -25,8 +27,8 @@ from server.arena.store.ratings import HISTORY_LENGTH, Ratings
 from server.arena.store.tables import TableLimit, Tables, table_seats
 from server.arena.store.tournaments import ACTIVE, Tournaments
 
-__all__ = ["ACTIVE", "HISTORY_LENGTH", "Store", "StoreError", "TableLimit", "table_seats"]
+__all__ = ["ACTIVE", "HISTORY_LENGTH", "Restored", "Store", "StoreError", "TableLimit", "table_seats"]
 
 
-class Store(Deals, Tournaments, Ratings, Bots, Decisions, Tables):
+class Store(Archive, Deals, Tournaments, Ratings, Bots, Decisions, Tables):
     """The arena's store: every aggregate's repository over one Redis client and prefix."""

@@ -68,3 +68,12 @@ class Bots(StoreBase):
         """The name of the active bot holding the token with this hash, or None."""
         raw = self._token_bot(keys=[self.key("token", token_hash)], args=[self.key("bot", "")])
         return None if raw is None else raw.decode()
+
+    def bot_key(self, name: str) -> str:
+        return self.key("bot", name)
+
+    def restore_bot(self, pipe: Any, bot: dict[str, Any]) -> None:
+        """Queue on ``pipe`` the writes of ``put_bot`` for a bot without a token (an
+        imported one: its token was never exported; the admin gives it a new one)."""
+        pipe.hset(self.bot_key(bot["name"]), mapping={k: json.dumps(v) for k, v in bot.items()})
+        pipe.sadd(self.key("bots"), bot["name"])

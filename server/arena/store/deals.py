@@ -26,16 +26,36 @@ class Deals(StoreBase):
 
     def put_dealset(self, deals: DealSet) -> None:
         """Publish a deal set for workers on any machine; refuses a different set of the same name."""
-        key = self.key("deals", deals.name)
-        meta = json.dumps({"name": deals.name, "seed": deals.seed, "boards": len(deals.boards), **shape(deals)})
-        stored = self.redis.hget(key, "meta")
-        if stored is not None:
-            if json.loads(stored) != json.loads(meta) or self.board(deals.name, 1) != deals.boards[0]:
-                raise Conflict(f"a different deal set named {deals.name!r} is already stored")
+        if self.dealset_stored(self.redis, deals):
             return
+        self.restore_dealset(self.redis, deals)
+
+    def dealset_stored(self, client: Any, deals: DealSet) -> bool:
+        """Whether ``deals`` is stored already (read through ``client``: the store's, or a
+        pipeline watching ``dealset_key``); Conflict if a different set of its name is."""
+        raw = client.hmget(self.dealset_key(deals.name), ["meta", "1"])
+        if raw[0] is None:
+            return False
+        if json.loads(raw[0]) != _meta(deals) or raw[1] is None or json.loads(raw[1]) != deals.boards[0].to_dict():
+            raise Conflict(f"a different deal set named {deals.name!r} is already stored")
+        return True
+
+    def restore_dealset(self, client: Any, deals: DealSet) -> None:
+        """Write a deal set through ``client`` (the store's, or a MULTI): the boards and the meta in one HSET."""
         mapping: dict[FieldT, EncodableT] = {str(n): json.dumps(b.to_dict()) for n, b in enumerate(deals.boards, 1)}
-        mapping["meta"] = meta
-        self.redis.hset(key, mapping=mapping)
+        mapping["meta"] = json.dumps(_meta(deals))
+        client.hset(self.dealset_key(deals.name), mapping=mapping)
+
+    def dealset_key(self, name: str) -> str:
+        return self.key("deals", name)
+
+    def stored_dealset(self, name: str) -> DealSet:
+        """A stored deal set whole (StoreError if it is not stored)."""
+        meta = self.dealset_meta(name)
+        if meta is None:
+            raise StoreError(f"no deal set {name!r} in this store")
+        boards = tuple(self.board(name, n) for n in range(1, meta["boards"] + 1))
+        return DealSet(name, meta["seed"], boards, meta.get("players", 4), meta.get("deck", 52))
 
     def dealset_meta(self, name: str) -> dict[str, Any] | None:
         raw = self.redis.hget(self.key("deals", name), "meta")
@@ -54,3 +74,8 @@ class Deals(StoreBase):
                 json.loads(raw), seats_for(table.get("players", 4)), table.get("deck", 52)
             )
         return cached
+
+
+def _meta(deals: DealSet) -> dict[str, Any]:
+    """A set's stored header: its name, seed, size and shape."""
+    return {"name": deals.name, "seed": deals.seed, "boards": len(deals.boards), **shape(deals)}

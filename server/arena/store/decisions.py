@@ -198,3 +198,19 @@ class Decisions(StoreBase):
 
     def is_faulty(self, mid: str, bot: str) -> bool:
         return bool(self.redis.sismember(self.key("match", mid, "faulty"), bot))
+
+    def match_remote_dump(self, mid: str) -> dict[str, Any]:
+        """What the reads show of a match's remote play: its timeouts per bot and its
+        faulty bots (an export's; the time banks only serve play)."""
+        return {
+            "timeouts": self.timeouts(mid),
+            "faulty": sorted(decoded(b) for b in self.redis.smembers(self.key("match", mid, "faulty"))),
+        }
+
+    def restore_match_remote(self, pipe: Any, mid: str, timeouts: dict[str, int], faulty: Iterable[str]) -> None:
+        """Queue on ``pipe`` the writes that store ``match_remote_dump``'s answer again."""
+        if timeouts:
+            pipe.hset(self.key("match", mid, "timeouts"), mapping=dict(timeouts))
+        bots = list(faulty)
+        if bots:
+            pipe.sadd(self.key("match", mid, "faulty"), *bots)

@@ -22,7 +22,7 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-from server.arena.ratings import shown, steps
+from server.arena.ratings import match_of, shown, steps
 from server.arena.store.base import StoreBase, decoded
 
 HISTORY_LENGTH = 1000
@@ -46,6 +46,26 @@ class Ratings(StoreBase):
             pipe.hsetnx(heads, record["id"], json.dumps(head, separators=(",", ":")))
             pipe.hsetnx(scores, record["id"], json.dumps(record["scores"], separators=(",", ":")))
         return [r["id"] for r, added in zip(listed, pipe.execute()[::2]) if added]
+
+    def comparisons_of(self, ruleset: str, mids: Iterable[str]) -> list[dict[str, Any]]:
+        """The stored comparisons of these matches (``server.arena.ratings.match_of``), each
+        a record with its scores, as stored: what an export carries of the ratings."""
+        wanted = set(mids)
+        heads = {cid: h for cid, h in self.comparisons(ruleset).items() if match_of({"id": cid}) in wanted}
+        if not heads:
+            return []
+        ids = sorted(heads)
+        raw = self.redis.hmget(self.key("ratings", ruleset, "scores"), ids)
+        return [{**heads[cid], "scores": json.loads(s) if s is not None else []} for cid, s in zip(ids, raw)]
+
+    def restore_comparisons(self, pipe: Any, ruleset: str, records: Iterable[dict[str, Any]]) -> None:
+        """Queue on ``pipe`` the writes of ``add_comparisons`` (each once, HSETNX); the caller
+        then refreshes the ratings (``refresh_ratings``)."""
+        heads, scores = self.key("ratings", ruleset, "comparisons"), self.key("ratings", ruleset, "scores")
+        for record in records:
+            head = {k: v for k, v in record.items() if k != "scores"}
+            pipe.hsetnx(heads, record["id"], json.dumps(head, separators=(",", ":")))
+            pipe.hsetnx(scores, record["id"], json.dumps(record["scores"], separators=(",", ":")))
 
     def comparisons(self, ruleset: str) -> dict[str, dict[str, Any]]:
         """Every stored comparison of a ruleset, by id, without its scores."""

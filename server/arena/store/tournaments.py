@@ -50,6 +50,9 @@ from server.arena.records import current_pair, current_room
 from server.arena.store.base import StoreBase, StoreError, decoded, lua
 
 ACTIVE = ("queued", "running")
+KEPT_STATE = ("status", "driver", "pairs_done", "pairs_total", "matches_total", "created", "finished", "error")
+"""The fields of a tournament's hash besides its spec that its reads show (``tournament``):
+what an export keeps (the failure counts and ``stopped`` only serve play)."""
 
 _ADD_MATCHES = lua("add_matches.lua")
 _RECORD_PAIRS = lua("record_pairs.lua")
@@ -383,3 +386,100 @@ class Tournaments(StoreBase):
                 keys=[self.key("tournament", tid, "matches")], args=[self.key("match", ""), str(board)]
             )
         )
+
+    def tournament_dump(self, tid: str) -> dict[str, Any]:
+        """What is stored of a tournament and its matches that its reads need, as JSON
+        values, for an export (``server.arena.export``): its spec and state (``KEPT_STATE``,
+        as stored), the schedule, the complete set, the results, the par rooms, and each
+        match's spec, status, board records, scores and lucks exactly as stored (an older
+        record shape stays as it is: the readers convert it). Leases, jobs and claims only
+        serve play and are left out."""
+        raw = self.redis.hgetall(self.key("tournament", tid))
+        if not raw:
+            raise StoreError(f"no tournament {tid!r}")
+        state = {decoded(k): decoded(v) for k, v in raw.items() if decoded(k) in KEPT_STATE}
+        par = self.redis.hgetall(self.key("tournament", tid, "par"))
+        return {
+            "id": tid,
+            "spec": json.loads(raw[b"spec"]),
+            "state": state,
+            "matches": self.match_ids(tid),
+            "complete": sorted(self.complete_matches(tid)),
+            "results": self.results(tid),
+            "par": {int(n): json.loads(room) for n, room in par.items()},
+        }
+
+    def match_dump(self, mid: str) -> dict[str, Any]:
+        """A match's spec and status, and its board records, scores and lucks by board
+        number, as stored (``tournament_dump``)."""
+        raw = self.redis.hgetall(self.key("match", mid))
+        if not raw:
+            raise StoreError(f"no match {mid!r}")
+        pipe = self.redis.pipeline(transaction=False)
+        for part in ("pairs", "scores", "luck"):
+            pipe.hgetall(self.key("match", mid, part))
+        pairs, scores, luck = pipe.execute()
+        return {
+            "id": mid,
+            "spec": json.loads(raw[b"spec"]),
+            "status": decoded(raw[b"status"]),
+            "pairs": {int(n): json.loads(r) for n, r in pairs.items()},
+            "scores": {int(n): json.loads(s) for n, s in scores.items()},
+            "luck": {int(n): float(v) for n, v in luck.items()},
+        }
+
+    def tournament_keys(self, tid: str, mids: Iterable[str]) -> list[str]:
+        """The keys a restored tournament must not find already there: its hash and its
+        matches' (``restore_tournament`` writes them)."""
+        return [self.key("tournament", tid), *(self.key("match", mid) for mid in mids)]
+
+    def counter_key(self) -> str:
+        """The tournament id counter, which a restore watches and raises."""
+        return self.key("seq", "tournament")
+
+    def restore_tournament(self, pipe: Any, dump: dict[str, Any], matches: Iterable[dict[str, Any]]) -> None:
+        """Queue on ``pipe`` (a MULTI) the writes that store a tournament dumped by
+        ``tournament_dump`` and its matches (``match_dump``) as they were, under their own
+        ids, and raise the id counter past it so that no new tournament takes its id."""
+        tid = dump["id"]
+        pipe.hset(self.key("tournament", tid), mapping={"spec": json.dumps(dump["spec"]), **dump["state"]})
+        pipe.zadd(self.key("tournaments"), {tid: float(dump["state"]["created"])})
+        if dump["state"]["status"] in ACTIVE:  # never for an export's finished tournaments
+            pipe.sadd(self.key("tournaments", "active"), tid)
+        if dump["matches"]:
+            pipe.rpush(self.key("tournament", tid, "matches"), *dump["matches"])
+        if dump["complete"]:
+            pipe.sadd(self.key("tournament", tid, "complete"), *dump["complete"])
+        if dump["results"] is not None:
+            pipe.set(self.key("tournament", tid, "results"), json.dumps(dump["results"]))
+        if dump["par"]:
+            pipe.hset(
+                self.key("tournament", tid, "par"),
+                mapping={str(n): json.dumps(room, separators=(",", ":")) for n, room in dump["par"].items()},
+            )
+        for match in matches:
+            mid = match["id"]
+            pipe.hset(self.key("match", mid), mapping={"spec": json.dumps(match["spec"]), "status": match["status"]})
+            if match["pairs"]:
+                pipe.hset(
+                    self.key("match", mid, "pairs"),
+                    mapping={str(n): json.dumps(r, separators=(",", ":")) for n, r in match["pairs"].items()},
+                )
+            if match["scores"]:
+                pipe.hset(
+                    self.key("match", mid, "scores"),
+                    mapping={str(n): json.dumps(s) for n, s in match["scores"].items()},
+                )
+            if match["luck"]:
+                pipe.hset(
+                    self.key("match", mid, "luck"),
+                    mapping={str(n): repr(float(v)) for n, v in match["luck"].items()},
+                )
+
+    def tournament_counter(self, pipe: Any) -> int:
+        """The last tournament number handed out (read under ``pipe``'s WATCH)."""
+        raw = pipe.get(self.counter_key())
+        return 0 if raw is None else int(raw)
+
+    def set_tournament_counter(self, pipe: Any, number: int) -> None:
+        pipe.set(self.counter_key(), number)
