@@ -30,6 +30,7 @@ from server.arena.formats import kind_of
 from server.arena.formats.base import SpecError
 from server.arena.match_sprt import score_bound, sprt_scores
 from server.arena.planning import plan
+from server.arena.registry import BUILTIN as BUILTIN_KIND
 from server.arena.registry import entrant_kind
 from server.arena.sequential import Sprt, SprtResult
 from server.arena.stats import corrected_summary, summarize
@@ -149,12 +150,15 @@ def play(
     deals: DealSet,
     sprt: dict[str, Any] | None = None,
     bots: list[str] | None = None,
+    movement: dict[str, Any] | None = None,
 ) -> str:
     """Play the match as a tournament of its bots (X and Y, or the field ``bots``) and
     return its id; ``sprt`` (the request's ``{"sprt": {...}}``) makes it stop as soon as
-    its test decides."""
+    its test decides; ``movement`` replaces the entrants by another format's (X among
+    copies of Y: ``run_among``)."""
     request = {
         "bots": bots or [args.x, args.y],
+        **(movement or {}),
         "ruleset": args.ruleset,
         "options": args.options,
         "first": args.first,
@@ -182,17 +186,21 @@ def run(args: argparse.Namespace) -> int:
         units = units_of(make_ruleset(args.ruleset, args.options))[0]
     except RulesetError as exc:
         raise UsageError(str(exc)) from None
-    if len(bots) != len(units):
+    among = len(units) > 2 and len(bots) == 2  # X in one seat, copies of Y in the others
+    if len(bots) != len(units) and not among:
         raise UsageError(
             f"{args.ruleset} with these options has {len(units)} units ({' '.join(units)}): "
-            f"name {len(units)} bots, not {len(bots)}"
+            f"name 2 bots (X among copies of Y) or {len(units)} (a field), not {len(bots)}"
         )
     args.boards = board_count(args)
     if args.boards < 1:
         option = "--boards" if args.max_boards is None else "--max-boards"
         raise UsageError(f"{option} must be 1 or more, not {args.boards}")
     if len(units) > 2 and (args.plan or args.sprt):
-        raise UsageError("--sprt and --plan compare two bots; a field of more than two is compared by its means")
+        raise UsageError(
+            f"--sprt and --plan test two bots on a table of two sides; {args.ruleset} here seats {len(units)}: "
+            "compare X Y plays X among copies of Y and reports its mean with a 95% interval"
+        )
     test = sprt_settings(args) if args.sprt else None
     try:
         deals = dealsets.load(
@@ -219,6 +227,8 @@ def run(args: argparse.Namespace) -> int:
         except ValueError as exc:
             raise UsageError(f"--plan: {exc}") from None
     with arena(args.config, args.workers) as a:
+        if among:
+            return run_among(a, args, deals, units)
         if len(units) > 2:
             return run_field(a, args, deals, bots)
         if args.plan:
@@ -253,6 +263,43 @@ def run(args: argparse.Namespace) -> int:
             f"(luck: {args.x}'s luck on the draw, by a fixed evaluator)"
         )
     return 0
+
+
+def run_among(a: Arena, args: argparse.Namespace, deals: DealSet, units: list[str]) -> int:
+    """Two bots at a table of k > 2 units: X takes one unit among copies of Y, the unit
+    turning with the board so that X holds each one (and the deal) equally often, and each
+    board scores X's net less that of Y at the same unit on the same cards, every unit Y's
+    (the par room). This is the blind movement with Y as the reference bot
+    (docs/formats.md): X meets each board once, so the comparison is open to any entrant."""
+    if entrant_kind_of(args, args.y).name != "builtin":
+        raise UsageError(
+            f"compare X Y at {len(units)} units seats copies of Y, which must be a built-in bot: "
+            f"{args.y} is not (name {len(units)} bots for a field instead)"
+        )
+    tid = play(a, args, deals, movement={"format": "blind", "bots": [args.x], "references": [args.y]})
+    [mid] = a.store.match_ids(tid)
+    scores = a.store.scores(mid)
+    print(
+        f"{args.x} among {args.y}: {args.ruleset} {json.dumps(args.options)}, deal set {deals.name}, boards "
+        f"{args.first}-{args.first + args.boards - 1} (match {mid}; {args.x} at one of {len(units)} units, turning "
+        f"with the board, the others {args.y}; a board: {args.x}'s net less {args.y}'s at the same unit on the "
+        "same cards)"
+    )
+    print(f"{'board':>5}  {'unit':>5} {'score':>8}")
+    for n in sorted(scores):
+        record = stored_pair(a.store, mid, n)
+        print(f"{n:5}  {record['side']:>5} {scores[n]:+8.2f}")
+    stats = summarize([scores[n] for n in sorted(scores)]).to_dict()
+    print(
+        f"\n{args.x} vs {args.y}: raw mean {interval(stats)} per board over {stats['boards']} boards, "
+        f"W-T-L {stats['won']}-{stats['tied']}-{stats['lost']}, LOS {stats['los']:.3f}"
+    )
+    return 0
+
+
+def entrant_kind_of(args: argparse.Namespace, name: str) -> Any:
+    """The kind of entrant ``name`` is: one of the user's own, or a built-in bot."""
+    return entrant_kind(args.local[name]) if name in args.local else BUILTIN_KIND
 
 
 def run_field(a: Arena, args: argparse.Namespace, deals: DealSet, bots: list[str]) -> int:
