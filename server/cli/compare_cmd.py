@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import asdict
 from typing import Any
 
@@ -265,7 +265,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def run_among(a: Arena, args: argparse.Namespace, deals: DealSet, units: list[str]) -> int:
+def run_among(a: Arena, args: argparse.Namespace, deals: DealSet, units: Sequence[str]) -> int:
     """Two bots at a table of k > 2 units: X takes one unit among copies of Y, the unit
     turning with the board so that X holds each one (and the deal) equally often, and each
     board scores X's net less that of Y at the same unit on the same cards, every unit Y's
