@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 
 from sdk.errors import SdkError
 from sdk.launch import add_run_arguments, run_from_args, summary
@@ -49,9 +50,14 @@ def run_bot(args: argparse.Namespace) -> int:
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="cinch-bot", description="Write and run bots for the Cinch arena.")
-    actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
+Command = Callable[[argparse.Namespace], int]
+
+
+def add_bot_commands(
+    actions: argparse._SubParsersAction[argparse.ArgumentParser], wrap: Callable[[Command], Command] = lambda run: run
+) -> None:
+    """``run`` and ``new``, as ``cinch-bot`` and the arena's ``cinch bot`` both offer them;
+    ``wrap`` makes a command's SDK errors its CLI's one-line message."""
     p = actions.add_parser(
         "run",
         help="serve a bot's decisions until Ctrl-C",
@@ -64,7 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="module:Class or file.py:Class (a sdk.Bot subclass, or anything with decide()); or --cmd COMMAND",
     )
     add_run_arguments(p)
-    p.set_defaults(run=run_bot)
+    p.set_defaults(run=wrap(run_bot))
     p = actions.add_parser(
         "new",
         help="write a new bot and its test",
@@ -72,7 +78,12 @@ def build_parser() -> argparse.ArgumentParser:
         "test_NAME.py, which plays it against random offline. Existing files are never overwritten.",
     )
     add_new_arguments(p)
-    p.set_defaults(run=run_new)
+    p.set_defaults(run=wrap(run_new))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="cinch-bot", description="Write and run bots for the Cinch arena.")
+    add_bot_commands(parser.add_subparsers(dest="action", required=True, metavar="ACTION"))
     return parser
 
 

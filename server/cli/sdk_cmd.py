@@ -38,8 +38,8 @@ from typing import Any
 from tqdm import tqdm
 
 import sdk
-from sdk.cli import add_new_arguments, run_new
-from sdk.launch import add_run_arguments, add_server_argument, run_from_args, summary
+from sdk.cli import add_bot_commands
+from sdk.launch import add_server_argument
 from sdk.sprt_options import add_max_boards, add_sprt_arguments, board_count, settings_without_sprt, sprt_request
 from sdk.text import name_width, rating_row, ratings_title, sprt_decision, sprt_line, verdict
 
@@ -98,27 +98,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     add_server_argument(p)
     p.set_defaults(run=run_register)
-    p = actions.add_parser(
-        "run",
-        help="serve a bot's decisions until Ctrl-C",
-        description="Serve every decision of a bot (all its seats, concurrently), "
-        "reconnecting as needed, until Ctrl-C or SIGTERM.",
-    )
-    p.add_argument(
-        "bot",
-        nargs="?",
-        help="module:Class or file.py:Class (a sdk.Bot subclass, or anything with decide()); or --cmd COMMAND",
-    )
-    add_run_arguments(p)
-    p.set_defaults(run=run_bot)
-    p = actions.add_parser(
-        "new",
-        help="write a new bot and its test (as cinch-bot new)",
-        description="Write NAME.py, a sdk.Bot with every decision of the ruleset answered legally, and "
-        "test_NAME.py, which plays it against random offline. Existing files are never overwritten.",
-    )
-    add_new_arguments(p)
-    p.set_defaults(run=_clean(run_new))
+    add_bot_commands(actions, _clean)
     p = actions.add_parser("list", help="list the arena's bots with their ratings")
     add_server_argument(p)
     p.add_argument("--json", action="store_true")
@@ -309,13 +289,6 @@ def save_token(path: str, token: str) -> None:
 
 
 @_clean
-def run_bot(args: argparse.Namespace) -> int:
-    stats = run_from_args(args.bot, args)
-    if not args.quiet:
-        print(summary(stats), file=sys.stderr)
-    return 0
-
-
 @_clean
 def run_list(args: argparse.Namespace) -> int:
     client = _client(args)
