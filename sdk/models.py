@@ -227,6 +227,8 @@ class Standing(Model):
     tied: int = 0
     lost: int = 0
     mean: float = 0.0  # mean net points per board pair
+    ci_low: float | None = None  # its 95% interval, the boards of all its matches pooled; None under two boards
+    ci_high: float | None = None
     last_table: int | None = None  # progressive: the table of its latest finished round (a tie-break)
 
     @property

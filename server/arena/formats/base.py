@@ -20,7 +20,7 @@ from typing import Any, ClassVar, Protocol
 from server.arena.agent import Agent
 from server.arena.duplicate import units_of
 from server.arena.registry import reference_kind
-from server.arena.stats import MatchStats
+from server.arena.stats import MatchStats, summarize
 from server.arena.store import Store
 from server.engine import Board, Ruleset, make_ruleset, seats_for
 from server.errors import InvalidRequest
@@ -158,9 +158,14 @@ class MatchKind(ABC):
         """The part of an evidence name that says how the comparison was played."""
         return ""
 
+    def entrant_scores(self, store: Store, match: Match) -> list[tuple[str, list[float]]]:
+        """Each entrant with its board scores so far, in board order (a kind of several
+        entrants only): what ``entrant_stats`` summarizes and a standings row pools."""
+        return []
+
     def entrant_stats(self, store: Store, match: Match) -> list[tuple[str, MatchStats]]:
         """Each entrant with its statistics so far (a kind of several entrants only)."""
-        return []
+        return [(bot, summarize(scores)) for bot, scores in self.entrant_scores(store, match)]
 
     @abstractmethod
     def seatings(self, match: Match, record: Record) -> list[dict[str, str]]:

@@ -33,7 +33,6 @@ from server.arena.formats.base import (
     table_description,
 )
 from server.arena.formats.standings import standard_results
-from server.arena.stats import MatchStats, summarize
 from server.arena.store import Store
 from server.engine import Board, game_spec, make_ruleset
 
@@ -99,10 +98,10 @@ class FieldKind(MatchKind):
         """A field room stores, per entrant, the unit it held (``units``)."""
         return [seated_by_unit(match, dict(zip(room["units"], match["entrants"]))) for room in record["rooms"]]
 
-    def entrant_stats(self, store: Store, match: Match) -> list[tuple[str, MatchStats]]:
+    def entrant_scores(self, store: Store, match: Match) -> list[tuple[str, list[float]]]:
         scores = store.entrant_scores(match["id"])
         boards = sorted(scores)
-        return [(bot, summarize([scores[b][j] for b in boards])) for j, bot in enumerate(match["entrants"])]
+        return [(bot, [scores[b][j] for b in boards]) for j, bot in enumerate(match["entrants"])]
 
     def comparisons(self, store: Store, match: Match) -> list[Comparison]:
         scores = store.entrant_scores(match["id"])

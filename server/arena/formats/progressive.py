@@ -45,7 +45,7 @@ from server.arena.progressive import (
     tables_for,
 )
 from server.arena.registry import entrant_kind
-from server.arena.stats import MatchStats, summarize
+from server.arena.stats import summarize
 from server.arena.store import Store
 from server.engine import SEATS, Board, make_ruleset
 
@@ -65,8 +65,8 @@ class TableKind(MatchKind):
     def play(self, ctx: PlayContext, boards: list[tuple[int, Board]]) -> Iterator[Record]:
         return play_table(ctx.rules, boards, ctx.seated(), ctx.match["id"], ctx.halted)
 
-    def entrant_stats(self, store: Store, match: Match) -> list[tuple[str, MatchStats]]:
-        return FIELD.entrant_stats(store, match)
+    def entrant_scores(self, store: Store, match: Match) -> list[tuple[str, list[float]]]:
+        return FIELD.entrant_scores(store, match)
 
     def seatings(self, match: Match, record: Record) -> list[dict[str, str]]:
         return [dict(zip(SEATS, match["entrants"]))]
@@ -307,6 +307,8 @@ def progressive_results(store: Store, spec: Spec) -> dict[str, Any]:
                 "tied": st.tied,
                 "lost": st.lost,
                 "mean": round(row["net"] / st.boards, 4) if st.boards else 0.0,
+                "ci_low": st.ci_low,
+                "ci_high": st.ci_high,
                 "last_table": row["last_table"],
             }
         )

@@ -7,7 +7,7 @@ from typing import Any
 
 from server.arena import formats
 from server.arena.formats.base import Format, Spec
-from server.arena.live import match_corrected, match_stats, sprt_of
+from server.arena.live import live_scores, match_corrected, sprt_of
 from server.arena.stats import MatchStats, mirrored, summarize
 from server.arena.store import Store
 
@@ -25,6 +25,10 @@ def standard_results(store: Store, spec: Spec, fmt: Format) -> dict[str, Any]:
     won when its 95% interval is above zero) and lists each entrant's statistics
     (``entrant_stats``); its cross-table cells sum the entrants' per-board differences
     over every match that holds both (``FieldKind.comparisons``).
+
+    A row's ``ci_low``/``ci_high`` is the 95% interval (Student's t) of its mean, its
+    board scores over all its matches pooled as one sample (so against a mix of
+    opponents); none under two boards.
     """
     tid = spec["id"]
     blind = fmt.against_par
@@ -32,6 +36,7 @@ def standard_results(store: Store, spec: Spec, fmt: Format) -> dict[str, Any]:
     matches = []
     cross: dict[str, dict[str, Any]] = {}
     table: dict[str, dict[str, Any]] = {}
+    pooled: dict[str, list[float]] = {}  # a row's board scores, for its interval
 
     def row(bot: str) -> dict[str, Any]:
         return table.setdefault(
@@ -49,7 +54,9 @@ def standard_results(store: Store, spec: Spec, fmt: Format) -> dict[str, Any]:
             },
         )
 
-    def compared(me: str, other: str, st: MatchStats, boards_count: bool = True, played: bool = True) -> None:
+    def compared(
+        me: str, other: str, st: MatchStats, scores: list[float], boards_count: bool = True, played: bool = True
+    ) -> None:
         """A cross-table cell, and for a competitor's match (``played``) its standings row."""
         if me == other:  # a built-in entrant met itself as the reference
             return
@@ -59,32 +66,36 @@ def standard_results(store: Store, spec: Spec, fmt: Format) -> dict[str, Any]:
         r = row(me)
         count_match(r, st)
         if boards_count:
-            add_boards(r, st)
+            add_boards(r, st, scores)
 
     def count_match(r: dict[str, Any], st: MatchStats) -> None:
         r["matches"] += 1
         r["match_wins"] += st.outcome() == 1
         r["match_draws"] += st.outcome() == 0
 
-    def add_boards(r: dict[str, Any], st: MatchStats) -> None:
+    def add_boards(r: dict[str, Any], st: MatchStats, scores: list[float]) -> None:
         for field in ("boards", "total", "won", "tied", "lost"):
             r[field] += getattr(st, field)
+        pooled.setdefault(r["bot"], []).extend(scores)
 
     field_diffs: dict[tuple[str, str], list[float]] = {}
     for mid in store.match_ids(tid):
         match = store.match(mid)
         kind = formats.kind_of(match)
         if kind.several:
-            entries = kind.entrant_stats(store, match)
-            for bot, st in entries:
+            entries = []
+            for bot, scores in kind.entrant_scores(store, match):
+                st = summarize(scores)
+                entries.append((bot, st))
                 r = row(bot)
                 count_match(r, st)
-                add_boards(r, st)
+                add_boards(r, st, scores)
             matches.append(seated_summary(match, entries))
             for comparison, diffs in kind.comparisons(store, match):
                 field_diffs.setdefault((comparison["x"], comparison["y"]), []).extend(diffs[b] for b in sorted(diffs))
             continue
-        stats = match_stats(store, mid)
+        scores = live_scores(store, mid)
+        stats = summarize(scores)
         matches.append(
             {
                 "id": mid,
@@ -99,14 +110,16 @@ def standard_results(store: Store, spec: Spec, fmt: Format) -> dict[str, Any]:
         if blind and match["y"] in competitors:  # a built-in entrant is also the reference:
             r = row(match["x"])  # its match against the par, with no cross-table cell of itself
             count_match(r, stats)
-            add_boards(r, stats)
+            add_boards(r, stats, scores)
             continue
-        compared(match["x"], match["y"], stats)
-        compared(match["y"], match["x"], mirrored(stats), boards_count=not blind, played=not blind)
+        compared(match["x"], match["y"], stats, scores)
+        compared(
+            match["y"], match["x"], mirrored(stats), [-s for s in scores], boards_count=not blind, played=not blind
+        )
     for comparison, diffs in fmt.cross_comparisons(store, tid):  # entrants on shared boards: cells only
         stats = summarize([diffs[b] for b in sorted(diffs)])
-        compared(comparison["x"], comparison["y"], stats, played=False)
-        compared(comparison["y"], comparison["x"], mirrored(stats), played=False)
+        compared(comparison["x"], comparison["y"], stats, [], played=False)
+        compared(comparison["y"], comparison["x"], mirrored(stats), [], played=False)
     for (x, y), margins in field_diffs.items():
         stats = summarize(margins)
         cross.setdefault(x, {})[y] = stats.to_dict()
@@ -114,6 +127,8 @@ def standard_results(store: Store, spec: Spec, fmt: Format) -> dict[str, Any]:
     for r in table.values():
         r["total"] = r["total"] if isinstance(r["total"], int) else round(r["total"], 4)
         r["mean"] = round(r["total"] / r["boards"], 4) if r["boards"] else 0.0
+        interval = summarize(pooled.get(r["bot"], []))
+        r["ci_low"], r["ci_high"] = interval.ci_low, interval.ci_high
     standings = sorted(table.values(), key=lambda r: (-r["mean"], r["bot"]))
     return {
         "tournament": tid,

@@ -661,6 +661,16 @@ class StandingSchema(ma.Schema):
     tied = fields.Integer(required=True)
     lost = fields.Integer(required=True)
     mean = fields.Float(required=True, metadata={"description": "raw mean score per board over all its matches"})
+    ci_low = fields.Float(
+        allow_none=True,
+        metadata={
+            "description": (
+                "95% interval of mean (Student's t), its board scores over all its matches pooled as one sample; "
+                "null under two boards (absent from results stored before 2026-12-03)"
+            )
+        },
+    )
+    ci_high = fields.Float(allow_none=True)
     last_table = fields.Integer(
         allow_none=True,
         metadata={

@@ -12,12 +12,19 @@ from typing import Any
 from flask import Blueprint, url_for
 
 from server.arena.progressive import bot_of
+from server.arena.ratings import PROVISIONAL_BOARDS, PROVISIONAL_HALF_WIDTH
 from server.web.limits import check_request
 
 bp = Blueprint("pages", __name__, template_folder="templates", static_folder="static", static_url_path="/assets")
 bp.before_request(check_request)  # path and query strings within bounds; never a token
 
 FINAL = ("finished", "cancelled", "failed")
+
+PROVISIONAL_RULE = (
+    f"interval wider than \u00b1{PROVISIONAL_HALF_WIDTH:g} points per board or fewer than {PROVISIONAL_BOARDS} boards"
+)
+"""What a provisional mark means, in the words of every page's legend (``server.arena.ratings``'s rule)."""
+bp.add_app_template_global(PROVISIONAL_RULE, "provisional_rule")
 
 SUIT_SYMBOLS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
 

@@ -106,7 +106,7 @@ def rating_charts(store: Store, bot: str, rulesets: list[str]) -> dict[str, Any]
         return Point(
             p["rating"],
             when[:16],
-            f"{when}, after t{p['tournament']}: rating {p['rating']:+.3f} [{p['low']:+.3f}, {p['high']:+.3f}]{mark}",
+            f"{when}, after t{p['tournament']}: rating {p['rating']:+.2f}, 95% [{p['low']:+.2f}, {p['high']:+.2f}]{mark}",
             p["low"],
             p["high"],
         )
@@ -114,8 +114,11 @@ def rating_charts(store: Store, bot: str, rulesets: list[str]) -> dict[str, Any]
     return {
         ruleset: line_chart(
             [point(p) for p in store.rating_history(ruleset, [bot])[bot]],
-            title=f"{bot}'s {ruleset} rating after each tournament that moved it",
+            title=f"{bot}'s {ruleset} rating after each tournament that moved it, with its 95% interval",
             zero=True,
+            x_title="after the tournament of (UTC)",
+            y_title="rating, points per board",
+            bars=True,
         )
         for ruleset in rulesets
     }

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 from markupsafe import Markup, escape
 
-WIDTH, HEIGHT = 480, 200  # a chart's viewBox; CSS scales it to its box
-LEFT, RIGHT, TOP, BOTTOM = 52, 10, 10, 24  # room for the axis labels
+WIDTH, HEIGHT = 480, 216  # a chart's viewBox; CSS scales it to its box
+LEFT, RIGHT, TOP, BOTTOM = 66, 10, 10, 40  # room for the axis labels and the axes' titles
 SPARK_WIDTH, SPARK_HEIGHT, SPARK_PAD = 100, 24, 3
 
 
@@ -69,10 +69,14 @@ def sparkline(values: Sequence[float], title: str = "") -> Markup:
     )
 
 
-def line_chart(points: Sequence[Point], title: str, zero: bool = False) -> Markup:
+def line_chart(
+    points: Sequence[Point], title: str, zero: bool = False, x_title: str = "", y_title: str = "", bars: bool = False
+) -> Markup:
     """A line through ``points`` with their band (where given) shaded behind it, the
     lowest and highest values labelled on the left and the first and last ``x`` below;
-    ``zero`` adds a zero line (and keeps zero in view). Empty for no points."""
+    ``zero`` adds a zero line (and keeps zero in view). ``x_title`` and ``y_title`` name
+    the axes (``text.axis-title``, the y one turned along its axis); ``bars`` also draws each
+    point's band as a bar (``line.err``: a band of one point has no width). Empty for no points."""
     if not points:
         return Markup("")
     values = [p.value for p in points]
@@ -91,6 +95,11 @@ def line_chart(points: Sequence[Point], title: str, zero: bool = False) -> Marku
         edge = [f"{_num(x)},{_num(ys(p.high))}" for x, p in banded]
         edge += [f"{_num(x)},{_num(ys(p.low))}" for x, p in reversed(banded)]
         out.append(f'<polygon class="band" points="{" ".join(edge)}"/>')
+    for x, p in banded if bars else []:
+        out.append(
+            f'<line class="err" x1="{_num(x)}" x2="{_num(x)}" y1="{_num(ys(p.high))}" y2="{_num(ys(p.low))}" '
+            f'data-low="{p.low}" data-high="{p.high}"/>'
+        )
     for v in sorted({lo, hi}):
         out.append(
             f'<line class="grid" x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{_num(ys(v))}" y2="{_num(ys(v))}"/>'
@@ -101,10 +110,21 @@ def line_chart(points: Sequence[Point], title: str, zero: bool = False) -> Marku
             f'<line class="zero" x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{_num(ys(0))}" y2="{_num(ys(0))}"/>'
             f'<text class="axis" x="{LEFT - 4}" y="{_num(ys(0) + 4)}" text-anchor="end">0</text>'
         )
-    below = HEIGHT - 6
+    below = HEIGHT - BOTTOM + 16
     out.append(f'<text class="axis" x="{_num(xs[0])}" y="{below}" text-anchor="start">{escape(points[0].x)}</text>')
     if len(points) > 1:
         out.append(f'<text class="axis" x="{_num(xs[-1])}" y="{below}" text-anchor="end">{escape(points[-1].x)}</text>')
+    if x_title:
+        out.append(
+            f'<text class="axis-title x-title" x="{_num((LEFT + WIDTH - RIGHT) / 2)}" y="{HEIGHT - 4}" '
+            f'text-anchor="middle">{escape(x_title)}</text>'
+        )
+    if y_title:
+        middle = _num((TOP + HEIGHT - BOTTOM) / 2)
+        out.append(
+            f'<text class="axis-title y-title" x="14" y="{middle}" text-anchor="middle" '
+            f'transform="rotate(-90 14 {middle})">{escape(y_title)}</text>'
+        )
     line = " ".join(f"{_num(x)},{_num(ys(p.value))}" for x, p in zip(xs, points))
     out.append(f'<polyline class="line" points="{line}"/>')
     for x, p in zip(xs, points):

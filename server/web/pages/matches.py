@@ -77,6 +77,8 @@ def match_context(store: Store, mid: str, match: dict[str, Any], t: dict[str, An
         ],
         title=f"{match['x']}'s cumulative net over the boards shown",
         zero=True,
+        x_title="board",
+        y_title="cumulative net, points",
     )
     return {
         "m": row,

@@ -128,6 +128,12 @@ def test_results_give_each_entrant_its_field_scores_and_pairwise_cross_table(sto
     by_bot = {r["bot"]: r for r in res["standings"]}
     assert set(by_bot) == {"random", "rule", "search"} and all(r["matches"] == 1 for r in by_bot.values())
     assert by_bot["rule"]["mean"] == m["entrant_stats"][1]["mean"]
+    for j, bot in enumerate(m["entrants"]):  # one match: the row's interval is the entrant's own
+        assert (by_bot[bot]["ci_low"], by_bot[bot]["ci_high"]) == (
+            m["entrant_stats"][j]["ci_low"],
+            m["entrant_stats"][j]["ci_high"],
+        )
+        assert by_bot[bot]["ci_low"] <= by_bot[bot]["mean"] <= by_bot[bot]["ci_high"]
     diffs = [scores[b][1] - scores[b][2] for b in sorted(scores)]
     assert res["crosstable"]["rule"]["search"]["mean"] == pytest.approx(sum(diffs) / 4, abs=1e-4)
     assert res["crosstable"]["search"]["rule"]["mean"] == -res["crosstable"]["rule"]["search"]["mean"]

@@ -140,6 +140,8 @@ def test_a_played_tournament_moves_as_the_pure_module_says_and_is_not_rated(stor
     res = store.results(tid)
     assert ResultsSchema().validate(res) == {} and res == results(store, tid)
     assert [row["bot"] for row in res["standings"]] and {r["bot"] for r in res["standings"]} == set(FIVE)
+    for row in res["standings"]:  # each row's mean with its 95% interval over its boards' nets
+        assert row["boards"] >= 2 and row["ci_low"] <= row["mean"] <= row["ci_high"]
     assert (
         sum(r["match_wins"] for r in res["standings"])
         + sum(

@@ -7,6 +7,7 @@ from server.arena import anytime, dealsets
 from server.arena.formats.base import SpecError
 from server.arena.formats.blind import BLIND
 from server.arena.live import live_scores, live_stats, mirrored_live
+from server.arena.stats import summarize
 from server.arena.tournaments import after_match_progress, fit_boards, plan_matches, rebuild_ratings, results, validate
 
 ROSTER = {
@@ -136,6 +137,9 @@ def test_blind_results_compare_entrants_on_shared_boards_and_rate_them(store):
     assert [r["bot"] for r in out["standings"]] == ["alice", "bob"], "no row for the reference"
     alice = out["standings"][0]
     assert alice["boards"] == 4 and alice["total"] == 22 and alice["mean"] == 5.5
+    expected = summarize([4, 6, 5, 7])  # the row's interval: its boards' scores as one sample
+    assert (alice["ci_low"], alice["ci_high"]) == (expected.ci_low, expected.ci_high)
+    assert alice["ci_low"] < alice["mean"] < alice["ci_high"] and alice["ci_low"] > 0
     assert alice["matches"] == 1 and alice["match_wins"] == 1, "its match is against the par; bob is a cell"
     assert out["crosstable"]["alice"]["bob"]["total"] == 30 and out["crosstable"]["bob"]["alice"]["total"] == -30
     assert out["crosstable"]["rule"]["alice"]["total"] == -22

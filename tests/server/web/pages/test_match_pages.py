@@ -3,6 +3,7 @@ Flask's test client over a store filled by hand: board pairs with known scores a
 faults, some boards finished everywhere and one not, so what is hidden is known."""
 
 import re
+from html import unescape
 
 import pytest
 from support.pagecheck import html
@@ -13,6 +14,11 @@ from server.arena.tournaments import after_match_progress, plan_matches, rate_ma
 
 DEALS = dealsets.generate("match-pages", 6)
 SCORES = {1: 6, 2: -2, 3: 10, 4: 4}
+
+
+def html_text(page: str) -> str:
+    """A page's text as read: its tags dropped, its entities decoded."""
+    return unescape(re.sub(r"<[^>]+>", "", page))
 
 
 def room(*faults):
@@ -106,19 +112,28 @@ def test_the_bot_page_shows_ratings_matches_and_faults_but_no_token(client, stor
     page = html(client.get("/bots/random"))
     api = client.get("/api/v1/bots/random").get_json()
     shown = re.search(
-        r'<tr data-ruleset="american62">.*?class="rating">([-\d.]+)<.*?class="low">([-\d.]+)<'
-        r'.*?class="high">([-\d.]+)<.*?class="text provisional">(yes|no)<',
+        r'<tr data-ruleset="american62">.*?class="rating" data-rating="([-\d.]+)">([^<]+)<'
+        r'.*?class="interval" data-low="([-\d.]+)" data-high="([-\d.]+)">([^<]+)<'
+        r'.*?class="text provisional" data-provisional="(true|false)">(.*?)</td>',
         page,
         re.S,
     ).groups()
     r = api["ratings"]["american62"]
-    assert tuple(map(float, shown[:3])) == (r["rating"], r["low"], r["high"])
-    assert shown[3] == ("yes" if r["provisional"] else "no") and r["provisional"], "a few boards: provisional"
+    assert tuple(map(float, (shown[0], shown[2], shown[3]))) == (r["rating"], r["low"], r["high"])
+    assert shown[1] == f"{r['rating']:+.2f}", "two decimals, not three"
+    assert shown[4] == f"[{r['low']:+.2f}, {r['high']:+.2f}]", "the 95% interval, two decimals"
+    assert shown[5] == "true" and r["provisional"], "a few boards: provisional"
+    assert 'class="prov"' in shown[6] and "*" in shown[6], "the provisional mark"
+    assert "* provisional: interval wider than \u00b12 points per board or fewer than 20 boards." in html_text(page)
     assert r["low"] < r["rating"] < r["high"]
     history = client.get("/api/v1/ratings/american62/random/history").get_json()["points"]
     assert len(history) == 1 and history[0]["rating"] == r["rating"]
     assert re.findall(r'<circle class="pt"[^>]*data-value="([-\d.]+)"', page) == [str(r["rating"])]
     assert "95% interval" in page, "the chart's band is the interval"
+    bar = re.search(r'<line class="err"[^>]*data-low="([-\d.]+)" data-high="([-\d.]+)"', page)
+    assert bar and (float(bar.group(1)), float(bar.group(2))) == (r["low"], r["high"]), "one point: its band as a bar"
+    titles = re.findall(r'<text class="axis-title (x|y)-title"[^>]*>([^<]+)</text>', page)
+    assert titles == [("x", "after the tournament of (UTC)"), ("y", "rating, points per board")]
     recent = re.findall(r'<tr data-match="([^"]+)">', page)
     assert recent == [m["id"] for m in arena["matches"] if "random" in (m["x"], m["y"])]
     assert f'href="/matches/{arena["first"]["id"]}"' in page
@@ -150,7 +165,7 @@ def test_the_leaderboard_links_bots_and_draws_each_ones_rating_trend(client, sto
     board = client.get("/api/v1/ratings/american62").get_json()["bots"]
     rows = re.findall(
         r'<tr data-bot="([^"]+)">\s*<td>\d+</td>\s*<td class="text bot"><a href="/bots/([^"]+)">'
-        r'.*?class="rating">([-\d.]+)<.*?data-points="(\d+)" data-last="([-\d.]+)".*?'
+        r'.*?class="rating" data-rating="([-\d.]+)">.*?data-points="(\d+)" data-last="([-\d.]+)".*?'
         r'class="text seen">([^<]*)<',
         page,
         re.S,
@@ -161,9 +176,12 @@ def test_the_leaderboard_links_bots_and_draws_each_ones_rating_trend(client, sto
         assert link == bot and float(rating) == float(last) == history[-1]["rating"]
         assert int(points) == len(history) == 1, "one tournament: its end is one point"
         assert bool(seen.strip()) == (bot == "remo"), "last seen for the remote bot only"
-    for b in board:  # each row's 95% interval, and the provisional mark of a few boards
-        assert f'<td class="interval">[{b["low"]:+.3f}, {b["high"]:+.3f}]</td>' in page and b["provisional"]
-    assert page.count('<td class="text provisional">*</td>') == 3
+    for b in board:  # each row's 95% interval in two decimals, and the provisional mark of a few boards
+        cell = f'<td class="interval" data-low="{b["low"]}" data-high="{b["high"]}">[{b["low"]:+.2f}, {b["high"]:+.2f}]</td>'
+        assert cell in page and b["provisional"]
+        assert f'data-rating="{b["rating"]}">{b["rating"]:+.2f}</td>' in page
+    assert page.count('<td class="text provisional" data-provisional="true"><abbr class="prov"') == 3
+    assert "interval wider than \u00b12 points per board or fewer than 20 boards" in html_text(page), "the legend"
 
 
 def test_the_rating_history_api(client, arena):

@@ -22,7 +22,7 @@ def test_match_and_bot_pages_agree_with_the_api(api, rq_workers, tmp_path):
         page.goto(f"{api.base}/", wait_until="networkidle")
         rows = page.locator("#leaderboard tbody tr").evaluate_all(
             "rows => rows.map(r => [r.dataset.bot, r.querySelector('td.bot a').getAttribute('href'),"
-            " r.querySelector('td.rating').textContent, r.querySelector('svg.sparkline').dataset.last,"
+            " r.querySelector('td.rating').dataset.rating, r.querySelector('svg.sparkline').dataset.last,"
             " r.querySelectorAll('svg.sparkline polyline').length])"
         )
         assert [r[0] for r in rows] == [b["bot"] for b in ratings] and len(rows) == 3
@@ -56,9 +56,12 @@ def test_match_and_bot_pages_agree_with_the_api(api, rq_workers, tmp_path):
         page.wait_for_load_state("networkidle")
         served = api.call("GET", f"/api/v1/bots/{bot}").json()["ratings"]["american62"]
         row = page.locator('#ratings tr[data-ruleset="american62"]')
-        shown = [float(row.locator(f"td.{k}").inner_text()) for k in ("rating", "low", "high")]
+        rating, interval = row.locator("td.rating"), row.locator("td.interval")
+        shown = [float(rating.get_attribute("data-rating"))]
+        shown += [float(interval.get_attribute(f"data-{k}")) for k in ("low", "high")]
         assert shown == [served["rating"], served["low"], served["high"]]
-        assert row.locator("td.provisional").inner_text() == ("yes" if served["provisional"] else "no")
+        assert interval.inner_text() == f"[{served['low'] + 0.0:+.2f}, {served['high'] + 0.0:+.2f}]"
+        assert row.locator("td.provisional").inner_text() == ("*" if served["provisional"] else "")
         assert int(row.locator("td.matches").inner_text()) == served["matches"] == 2
         assert page.locator("svg.chart circle.pt").count() == 1, "a point per tournament that moved it"
         assert page.locator("#recent tbody tr").count() == 2

@@ -43,8 +43,10 @@ def test_leaderboard_and_finished_tournament_match_the_api(api, rq_workers, tmp_
         page.goto(f"{api.base}/", wait_until="networkidle")
         bots = page.locator("#leaderboard tbody tr").evaluate_all("rows => rows.map(r => r.dataset.bot)")
         assert bots == [row["bot"] for row in ratings] and len(bots) == 3
-        shown = [float(x) for x in page.locator("#leaderboard td.rating").all_inner_texts()]
+        shown = page.locator("#leaderboard td.rating").evaluate_all("cs => cs.map(c => Number(c.dataset.rating))")
         assert shown == [row["rating"] for row in ratings] and shown == sorted(shown, reverse=True)
+        texts = page.locator("#leaderboard td.rating").all_inner_texts()
+        assert texts == [f"{row['rating'] + 0.0:+.2f}" for row in ratings], "two decimals"
         assert page.locator("#leaderboard tbody tr").first.locator("td").last.inner_text() == "built-in"
         page.screenshot(path=tmp_path / "leaderboard.png", full_page=True)
 
