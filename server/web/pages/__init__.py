@@ -17,7 +17,7 @@ from typing import cast
 
 from flask import Flask, Response, render_template, request
 
-from server.web.pages import boards, bots, leaderboard, matches, tables, tournaments  # noqa: F401  (their routes join the blueprint)
+from server.web.pages import boards, bots, downloads, leaderboard, matches, tables, tournaments  # noqa: F401  (their routes join the blueprint)
 from server.web.pages.blueprint import bp
 
 

@@ -17,6 +17,7 @@ from flask import jsonify, render_template, request
 
 from server.arena.anytime import MIN_BOARDS
 from server.arena.formats import format_of
+from server.arena.settings import DEFAULT_LIMITS
 from server.arena.store import Store
 from server.web.context import arena
 from server.web.pages.blueprint import FINAL, bp
@@ -31,6 +32,45 @@ def cell_class(stats: dict[str, Any] | None) -> str:
     significant = low is not None and high is not None and (low > 0 or high < 0)  # both or neither
     sign = "pos" if mean > 0 else "neg" if mean < 0 else "zero"
     return f"{sign} sig" if significant and sign != "zero" else sign
+
+
+def seconds(ms: int) -> str:
+    """A time limit for people: "5 s", "0.25 s", "1 min 30 s"."""
+    if ms >= 60_000:
+        minutes, rest = divmod(ms, 60_000)
+        return f"{minutes} min" + (f" {rest / 1000:g} s" if rest else "")
+    return f"{ms / 1000:g} s"
+
+
+def time_controls(t: dict[str, Any]) -> list[dict[str, Any]]:
+    """A tournament's time controls for its remote seats as they apply (``limits`` over the
+    arena's ``DEFAULT_LIMITS``, as ``workers.remote`` merges them), each saying whether the
+    tournament set it or it is the default."""
+    limits = t.get("limits") or {}
+    effective = {**DEFAULT_LIMITS, **limits}
+    shown = {
+        "decision_ms": ("per decision", seconds(effective["decision_ms"])),
+        "bank_ms": ("time bank, per bot and match", seconds(effective["bank_ms"])),
+        "max_timeouts": ("timeouts before faulty", str(effective["max_timeouts"])),
+    }
+    return [
+        {"key": key, "label": label, "value": value, "raw": effective[key], "default": key not in limits}
+        for key, (label, value) in shown.items()
+    ]
+
+
+def verify_command(t: dict[str, Any], server: str) -> str:
+    """The ``cinch deals verify`` line that checks a finished tournament's revealed seed
+    against its commitment and every board it served (docs/fair-play.md); empty before the
+    seed is revealed or for a named (public) set."""
+    c = t.get("commitment")
+    if not c or not t.get("deals_seed"):
+        return ""
+    shape = "".join(f" --{k} {c[k]}" for k in ("players", "deck") if c.get(k))
+    return (
+        f"cinch deals verify --seed {t['deals_seed']} --commitment {c['seed_sha256']} --boards {c['boards']}{shape}"
+        f" --deals-sha256 {c['deals_sha256']} --server {server.rstrip('/')} --tournament {t['id']}"
+    )
 
 
 def version_of(t: dict[str, Any]) -> str:
@@ -103,7 +143,9 @@ def tournament_page(tid: str):
         "tournament.html",
         **tables_context(store, t),
         version=version_of(t),
-        settings=json.dumps({k: t[k] for k in ("options", "limits") if t.get(k)}),
+        options=json.dumps(t["options"]) if t.get("options") else "",
+        controls=time_controls(t),
+        verify=verify_command(t, request.host_url),
     )
 
 

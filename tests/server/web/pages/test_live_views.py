@@ -33,11 +33,11 @@ def play_board(store, tid, board):
 
 
 def standings_boards(fragment: str) -> dict[str, int]:
-    """Each standings row's boards column (the fourth cell)."""
+    """Each standings row's boards column."""
     rows = re.findall(
         r'<tr data-bot="([^"]+)">(.*?)</tr>', fragment.split('id="standings"')[1].split("</table>")[0], re.S
     )
-    return {bot: int(re.findall(r"<td>([^<]*)</td>", cells)[2]) for bot, cells in rows}
+    return {bot: int(re.findall(r'<td class="boards">([^<]*)</td>', cells)[0]) for bot, cells in rows}
 
 
 def test_a_tournaments_live_view_follows_its_boards_and_ends_final(client, store: Store, queue):
