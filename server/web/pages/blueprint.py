@@ -24,7 +24,13 @@ PROVISIONAL_RULE = (
     f"interval wider than \u00b1{PROVISIONAL_HALF_WIDTH:g} points per board or fewer than {PROVISIONAL_BOARDS} boards"
 )
 """What a provisional mark means, in the words of every page's legend (``server.arena.ratings``'s rule)."""
-bp.add_app_template_global(PROVISIONAL_RULE, "provisional_rule")
+
+
+def provisional_rule() -> str:
+    return PROVISIONAL_RULE
+
+
+bp.add_app_template_global(provisional_rule, "provisional_rule")
 
 SUIT_SYMBOLS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
 

@@ -123,7 +123,7 @@ def test_a_running_tournaments_progress_advances_without_a_reload(api, redis_url
 def standings(page):
     """The standings as shown: each bot's boards and mean (the page's own cells)."""
     return page.locator("#standings tbody tr").evaluate_all(
-        "rows => rows.map(r => [r.dataset.bot, Number(r.cells[3].textContent), r.cells[2].textContent])"
+        "rows => rows.map(r => [r.dataset.bot, Number(r.querySelector('td.boards').textContent), r.querySelector('td.mean').textContent])"
     )
 
 
@@ -155,11 +155,11 @@ def test_tournament_match_and_list_pages_follow_the_boards_without_a_reload(api,
 
         play(1)
         pages["tournament"].wait_for_function(
-            "() => [...document.querySelectorAll('#standings tbody tr')].some(r => r.cells[3].textContent === '2')",
+            "() => [...document.querySelectorAll('#standings tbody tr')].some(r => r.querySelector('td.boards').textContent === '2')",
             timeout=20_000,
         )
         assert sorted(standings(pages["tournament"])) == sorted(
-            [r["bot"], 2, f"{r['mean'] + 0.0:+.3f}"]
+            [r["bot"], 2, f"{r['mean'] + 0.0:+.2f}"]
             for r in api.call("GET", f"/api/v1/tournaments/{tid}/results").json()["standings"]
         )
         pages["match"].wait_for_selector("#boards tbody tr[data-board='1']", timeout=20_000)
@@ -172,7 +172,7 @@ def test_tournament_match_and_list_pages_follow_the_boards_without_a_reload(api,
 
         play(2)  # every standings row's boards cell changes from 2 to 4, the match gains board 2
         pages["tournament"].wait_for_function(
-            "() => [...document.querySelectorAll('#standings tbody tr')].every(r => r.cells[3].textContent === '4')",
+            "() => [...document.querySelectorAll('#standings tbody tr')].every(r => r.querySelector('td.boards').textContent === '4')",
             timeout=20_000,
         )
         results = api.call("GET", f"/api/v1/tournaments/{tid}/results").json()
