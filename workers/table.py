@@ -42,9 +42,20 @@ def play_table(prefix: str, tid: str) -> None:
 
 
 def play_table_with(store: Store, tid: str) -> None:
+    """Play the table's game to its end; an error the game cannot play through (a bot's
+    own errors are faults, played through with the default action) fails the table, so
+    that it does not read "running" forever, and is raised on to the job's log."""
     table = store.table(tid)
-    if table["status"] == "finished":
+    if table["status"] in ("finished", "failed"):
         return
+    try:
+        _play(store, tid, table)
+    except Exception as exc:
+        store.fail_table(tid, type(exc).__name__)
+        raise
+
+
+def _play(store: Store, tid: str, table: dict) -> None:
     rules = make_ruleset(table["ruleset"], table["options"])
     seats = seats_for(rules.players)
     deck = game_spec(rules).deck  # snoozer's 53 cards, else 52
