@@ -84,11 +84,8 @@ def refused(limit: str, rate: str) -> None:
 
 def _too_many(error: RateLimitExceeded) -> Response:
     """flask-limiter's refusal as a problem, with the seconds until its window resets."""
-    refused(
-        LIMIT_OF_BLUEPRINT.get(request.blueprint or "", "other"),
-        str(limiter.current_limit.limit) if limiter.current_limit else "?",
-    )
     breached = limiter.current_limit
+    refused(LIMIT_OF_BLUEPRINT.get(request.blueprint or "", "other"), str(breached.limit) if breached else "?")
     if breached is None:
         return problem(429, error.description, headers={"Retry-After": "1"})
     seconds = _retry_after(breached.limit, breached.reset_at)
