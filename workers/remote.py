@@ -37,7 +37,11 @@ log = logs.logger("remote")
 
 
 class DecisionTimeout(Exception):
-    """The bot did not answer in time (or is faulty and no longer waited for)."""
+    """The bot did not answer in time (or is faulty and no longer waited for: ``faulty``)."""
+
+    def __init__(self, message: str, faulty: bool = False):
+        super().__init__(message)
+        self.faulty = faulty
 
 
 class ViewedSeat:
@@ -78,7 +82,7 @@ class RemoteAgent(ViewedSeat):
         opened = store.ask(bot, mid, observation, self.limits["decision_ms"], self.limits["bank_ms"])
         clock = time.monotonic()
         if opened is None:
-            raise DecisionTimeout(f"{bot} is faulty in this match: default action")
+            raise DecisionTimeout(f"{bot} is faulty in this match: default action", faulty=True)
         did, start, deadline = opened
         DECISIONS_SERVED.inc()
         answer = store.await_answer(did, bot, deadline, start)
