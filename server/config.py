@@ -26,7 +26,7 @@ LOCAL_REDIS = "redis://127.0.0.1:6379/0"
 """The Redis a service process uses when ``REDIS_URL`` is unset."""
 
 REGISTRATION_POLICIES = ("open", "closed", "invite")
-LOG_FORMATS = ("json", "text")
+LOG_FORMATS = ("auto", "json", "text")
 
 
 def masked(url: str) -> str:
@@ -153,9 +153,9 @@ class Config:
     # ------------------------------------------------------------------ metrics and logs
     log_format: str = setting(
         "CINCH_LOG_FORMAT",
-        "json",
-        "How every process logs to stderr: json (one object a line, with request, tournament and match ids) "
-        "or text (one readable line).",
+        "auto",
+        "How every process logs to stderr: json (one object a line, with request, tournament and match ids), "
+        "text (one readable line), or auto: text on a terminal, json otherwise (a service manager, a pipe, a file).",
     )
     metrics_dir: Path | None = setting(
         "PROMETHEUS_MULTIPROC_DIR",
@@ -207,7 +207,7 @@ class Config:
         for name in ("limit_failed_auth", "limit_registrations", "limit_empty_polls"):
             _check_rate(_field(name).metadata["env"], getattr(self, name))
         if self.log_format not in LOG_FORMATS:
-            raise ConfigError(f"CINCH_LOG_FORMAT must be json or text, not {self.log_format!r}")
+            raise ConfigError(f"CINCH_LOG_FORMAT must be auto, json or text, not {self.log_format!r}")
         if self.metrics_dir is not None and not self.metrics_dir.is_dir():
             raise ConfigError(f"PROMETHEUS_MULTIPROC_DIR must be an existing directory, not {str(self.metrics_dir)!r}")
         host, _, port = self.bind.rpartition(":")

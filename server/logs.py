@@ -33,7 +33,7 @@ from types import MappingProxyType
 from typing import Any
 
 ROOT = "cinch"
-FORMATS = ("json", "text")
+FORMATS = ("auto", "json", "text")
 
 _NOTHING: Mapping[str, Any] = MappingProxyType({})
 _context: contextvars.ContextVar[Mapping[str, Any]] = contextvars.ContextVar("cinch_log_context", default=_NOTHING)
@@ -118,8 +118,11 @@ class TextFormatter(logging.Formatter):
 
 
 def formatter(fmt: str) -> logging.Formatter:
+    """``auto``: text for a person at a terminal, JSON for whatever collects the lines."""
     if fmt not in FORMATS:
-        raise ValueError(f"log format must be json or text, not {fmt!r}")
+        raise ValueError(f"log format must be auto, json or text, not {fmt!r}")
+    if fmt == "auto":
+        fmt = "text" if sys.stderr.isatty() else "json"
     return JsonFormatter() if fmt == "json" else TextFormatter()
 
 

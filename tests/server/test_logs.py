@@ -57,8 +57,15 @@ def test_configure_replaces_its_own_handler_only(capsys):
             root.removeHandler(h)
 
 
+def test_auto_is_text_on_a_terminal_and_json_otherwise(monkeypatch):
+    """A person at a terminal reads lines; a service manager, a pipe or a file collects JSON."""
+    for tty, kind in ((True, logs.TextFormatter), (False, logs.JsonFormatter)):
+        monkeypatch.setattr(sys.stderr, "isatty", lambda tty=tty: tty)
+        assert isinstance(logs.formatter("auto"), kind)
+
+
 def test_the_log_format_is_a_checked_setting(tmp_path):
-    assert Config.from_env({}).log_format == "json"
+    assert Config.from_env({}).log_format == "auto"
     assert Config.from_env({"CINCH_LOG_FORMAT": "text"}).log_format == "text"
     with pytest.raises(ConfigError, match="CINCH_LOG_FORMAT"):
         Config.from_env({"CINCH_LOG_FORMAT": "xml"})
