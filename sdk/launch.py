@@ -81,8 +81,12 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def setup_logging(verbose: int = 0, quiet: bool = False) -> None:
+    """The runner's lines at the level asked for. Its logger's own level is set too: run
+    from the arena's ``cinch``, whose handler is already in place (basicConfig then does
+    nothing), ``cinch.*`` is at WARNING and would hide "serving decisions"."""
     level = logging.ERROR if quiet else logging.DEBUG if verbose > 1 else logging.INFO
     logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(message)s", datefmt="%H:%M:%S")
+    logging.getLogger("cinch.sdk").setLevel(level)
     if verbose < 2:
         logging.getLogger("urllib3").setLevel(logging.WARNING)
 

@@ -26,6 +26,7 @@ LOCAL_REDIS = "redis://127.0.0.1:6379/0"
 """The Redis a service process uses when ``REDIS_URL`` is unset."""
 
 REGISTRATION_POLICIES = ("open", "closed", "invite")
+LOG_FORMATS = ("auto", "json", "text")
 
 
 def masked(url: str) -> str:
@@ -149,6 +150,21 @@ class Config:
         shown="CINCH_HOME/site",
     )
 
+    # ------------------------------------------------------------------ metrics and logs
+    log_format: str = setting(
+        "CINCH_LOG_FORMAT",
+        "auto",
+        "How every process logs to stderr: json (one object a line, with request, tournament and match ids), "
+        "text (one readable line), or auto: text on a terminal, json otherwise (a service manager, a pipe, a file).",
+    )
+    metrics_dir: Path | None = setting(
+        "PROMETHEUS_MULTIPROC_DIR",
+        None,
+        "Where the processes of one arena on this machine write their metrics for `GET /metrics` to add up "
+        "(prometheus-client's multiprocess mode). `cinch serve` sets a fresh private one per run and removes it; "
+        "set it yourself only for processes you start beside it (`cinch worker`), to the one it prints.",
+    )
+
     # ------------------------------------------------------------------ building
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, overrides: Mapping[str, Any] | None = None) -> Config:
@@ -190,6 +206,10 @@ class Config:
             raise ConfigError("CINCH_REGISTRATION=invite needs CINCH_INVITE_CODE")
         for name in ("limit_failed_auth", "limit_registrations", "limit_empty_polls"):
             _check_rate(_field(name).metadata["env"], getattr(self, name))
+        if self.log_format not in LOG_FORMATS:
+            raise ConfigError(f"CINCH_LOG_FORMAT must be auto, json or text, not {self.log_format!r}")
+        if self.metrics_dir is not None and not self.metrics_dir.is_dir():
+            raise ConfigError(f"PROMETHEUS_MULTIPROC_DIR must be an existing directory, not {str(self.metrics_dir)!r}")
         host, _, port = self.bind.rpartition(":")
         if not host or not port.isdigit():
             raise ConfigError(f"CINCH_BIND must be host:port, not {self.bind!r}")

@@ -72,7 +72,7 @@ class CmdAgent(JudgedSeat):
 
     def _answer(self, observation: dict[str, Any]) -> Any:
         if self.faulty:
-            raise DecisionTimeout(f"{self.name} is faulty in this match: default action")
+            raise DecisionTimeout(f"{self.name} is faulty in this match: default action", faulty=True)
         limit = self.limits["decision_ms"]
         decision = {
             "id": secrets.token_hex(16),

@@ -26,6 +26,7 @@ from rq import Queue, get_current_job
 from rq.job import Job, JobStatus
 from rq.serializers import JSONSerializer
 
+from server import logs
 from server.arena.formats import kind_of
 from server.arena.formats.base import PlayContext
 from server.arena.match_sprt import decide
@@ -36,6 +37,7 @@ from server.arena.settings import CLAIM_MS, HEARTBEAT_SECONDS, JOB_TIMEOUT
 from server.arena.store import Store
 from server.arena.tournaments import after_match_progress, chunks
 from server.engine import make_ruleset
+from server.metrics import BOARDS_STORED, JOBS_FAILED, JOBS_FINISHED, JOBS_STARTED
 from workers import luck
 from workers.bots import PLAYABLE, Agent, make_bot
 from workers.own import OWN_KINDS
@@ -43,6 +45,7 @@ from workers.remote import RemoteAgent, ViewedSeat
 from workers.worker import stopping
 
 QUEUE = "cinch"
+log = logs.logger("jobs")
 WAITING = (JobStatus.QUEUED, JobStatus.DEFERRED, JobStatus.SCHEDULED)
 
 
@@ -95,7 +98,10 @@ def play_chunk(prefix: str, mid: str, first: int, last: int) -> int:
     if job is None:
         raise RuntimeError("play_chunk runs inside an RQ job; call play_chunk_with outside one")
     store = Store(job.connection, prefix)
-    return play_chunk_with(store, mid, first, last, job.id, should_stop=stopping, queue=queue_for(store, job.origin))
+    with logs.context(match=mid, job=job.id):
+        return play_chunk_with(
+            store, mid, first, last, job.id, should_stop=stopping, queue=queue_for(store, job.origin)
+        )
 
 
 def play_chunk_with(
@@ -119,6 +125,30 @@ def play_chunk_with(
     one room per board against the shared par room.
     """
     match = store.match(mid)
+    with logs.context(tournament=match["tournament"], match=mid, job=job_id):
+        JOBS_STARTED.inc()
+        log.info("boards %d-%d of match %s: started", first, last, mid)
+        try:
+            played = _play_chunk(store, match, first, last, job_id, should_stop, queue)
+        except BaseException as exc:  # Interrupted (a stop) too: rq records the job failed, and it is re-run
+            JOBS_FAILED.inc()
+            log.warning("boards %d-%d of match %s: the job failed (%s)", first, last, mid, type(exc).__name__)
+            raise
+        JOBS_FINISHED.inc()
+        log.info("boards %d-%d of match %s: %d played", first, last, mid, played)
+        return played
+
+
+def _play_chunk(
+    store: Store,
+    match: dict,
+    first: int,
+    last: int,
+    job_id: str,
+    should_stop: Callable[[], bool],
+    queue: Queue | None,
+) -> int:
+    mid = match["id"]
     rules = make_ruleset(match["ruleset"], match["options"])
     kind = kind_of(match)
     agents: dict[str, Agent] = {}
@@ -146,6 +176,7 @@ def play_chunk_with(
         boards = [(n, store.board(match["deals"], n)) for n in claimed]
         for record in kind.play(PlayContext(store, rules, match, agent, halted, luck), boards):
             store.record_pairs(match, [record])
+            BOARDS_STORED.inc()
             beat.release(store.claim_key(mid, record["board"]))
             played += 1
             if decide(store, match):  # its sequential test decided: the rest is not played
@@ -242,6 +273,7 @@ def enqueue_chunks(store: Store, queue: Queue, tid: str, mid: str, ranges: list[
             job_timeout=JOB_TIMEOUT,
             result_ttl=600,
             failure_ttl=86400,
+            meta={"tournament": tid},  # for the worker's log lines (workers.worker.ArenaWorker.execute_job)
         )
     return ids
 

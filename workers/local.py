@@ -113,24 +113,38 @@ class ProcessGroup:
             self.procs.clear()
 
 
-def worker_command(url: str, queue: str, name: str) -> list[str]:
-    """The command line of one arena worker (``workers.worker``)."""
-    return [sys.executable, "-m", "workers.worker", "--url", url, "--queue", queue, "--name", name]
+def worker_command(url: str, queue: str, name: str, logging_level: str = "WARNING") -> list[str]:
+    """The command line of one arena worker (``workers.worker``): a command's own workers
+    log warnings only (a job's start and end would interleave with its progress bars)."""
+    return [
+        sys.executable, "-m", "workers.worker", "--url", url, "--queue", queue, "--name", name,
+        "--logging-level", logging_level,
+    ]  # fmt: skip
 
 
 class LocalWorkers(ProcessGroup):
     """A set of arena worker processes on this machine, kept at strength."""
 
-    def __init__(self, url: str, queue: str, count: int, grace: float = GRACE):
+    def __init__(
+        self,
+        url: str,
+        queue: str,
+        count: int,
+        grace: float = GRACE,
+        env: dict[str, str] | None = None,
+        logging_level: str = "WARNING",
+    ):
         super().__init__(grace)
-        self.url, self.queue, self.count = url, queue, count
+        self.url, self.queue, self.count, self.env, self.level = url, queue, count, env, logging_level
         self._started = 0
         self._tag = secrets.token_hex(3)  # worker names must be unique in Redis
 
     def _spawn(self) -> None:
         self._started += 1
         name = f"cinch-{os.getpid()}-{self._tag}-{self._started}"
-        self.spawn(name, worker_command(self.url, self.queue, name), stdout=subprocess.DEVNULL)
+        self.spawn(
+            name, worker_command(self.url, self.queue, name, self.level), stdout=subprocess.DEVNULL, env=self.env
+        )
 
     def start(self) -> LocalWorkers:
         while len(self.procs) < self.count:

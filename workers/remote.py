@@ -27,13 +27,21 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from server import logs
 from server.arena.settings import DEFAULT_LIMITS
 from server.arena.store import Store
 from server.engine.relabel import View, view_for
+from server.metrics import DECISION_SECONDS, DECISION_TIMEOUTS, DECISIONS_ANSWERED, DECISIONS_SERVED
+
+log = logs.logger("remote")
 
 
 class DecisionTimeout(Exception):
-    """The bot did not answer in time (or is faulty and no longer waited for)."""
+    """The bot did not answer in time (or is faulty and no longer waited for: ``faulty``)."""
+
+    def __init__(self, message: str, faulty: bool = False):
+        super().__init__(message)
+        self.faulty = faulty
 
 
 class ViewedSeat:
@@ -74,14 +82,22 @@ class RemoteAgent(ViewedSeat):
         opened = store.ask(bot, mid, observation, self.limits["decision_ms"], self.limits["bank_ms"])
         clock = time.monotonic()
         if opened is None:
-            raise DecisionTimeout(f"{bot} is faulty in this match: default action")
+            raise DecisionTimeout(f"{bot} is faulty in this match: default action", faulty=True)
         did, start, deadline = opened
+        DECISIONS_SERVED.inc()
         answer = store.await_answer(did, bot, deadline, start)
-        over = time.monotonic() - clock - self.limits["decision_ms"] / 1000
+        took = time.monotonic() - clock
+        over = took - self.limits["decision_ms"] / 1000
         if over > 0:
             store.spend_bank(mid, bot, int(over * 1000))
         if answer is None:
-            if store.add_timeout(mid, bot) > self.limits["max_timeouts"]:
+            DECISION_TIMEOUTS.inc()
+            timeouts = store.add_timeout(mid, bot)
+            log.warning("bot %s did not answer decision %s in time (timeout %d of this match)", bot, did, timeouts)
+            if timeouts > self.limits["max_timeouts"]:
                 store.mark_faulty(mid, bot)
+                log.warning("bot %s is faulty in this match after %d timeouts: no longer waited for", bot, timeouts)
             raise DecisionTimeout(f"{bot} did not answer in time")
+        DECISIONS_ANSWERED.inc()
+        DECISION_SECONDS.observe(took)
         return answer

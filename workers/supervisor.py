@@ -35,7 +35,6 @@ their leases and supervises them; of several such processes on one Redis, one le
 from __future__ import annotations
 
 import argparse
-import logging
 import os
 import signal
 import socket
@@ -49,15 +48,17 @@ from redis.exceptions import RedisError
 from rq import Queue, Worker
 from rq.job import Job, JobStatus
 
+from server import logs
 from server.arena.match_sprt import decide
 from server.arena.settings import CLAIM_MS, LEASE_MS, MAX_FAILURES, SUPERVISE_SECONDS
 from server.arena.store import ACTIVE, Store
 from server.arena.tournaments import after_match_progress, chunks, finish_if_complete
 from server.config import Config
+from server.metrics import JOBS_REQUEUED
 from workers.jobs import WAITING, cancel_waiting, drop_waiting_jobs, enqueue_chunks, fetch_jobs, queue_for
 from workers.worker import was_interrupted
 
-log = logging.getLogger("cinch.supervisor")
+log = logs.logger("supervisor")
 
 SERVICE = "service"
 """The driver of tournaments created through the API."""
@@ -175,6 +176,11 @@ def covered_boards(store: Store, queue: Queue, tid: str) -> dict[str, set[int]]:
 
 def supervise(store: Store, queue: Queue, tid: str) -> str:
     """One pass over tournament ``tid``; returns its status afterwards."""
+    with logs.context(tournament=tid):
+        return _supervise(store, queue, tid)
+
+
+def _supervise(store: Store, queue: Queue, tid: str) -> str:
     t = store.tournament(tid)
     if t["status"] not in ACTIVE:
         return t["status"]
@@ -195,7 +201,9 @@ def supervise(store: Store, queue: Queue, tid: str) -> str:
         ranges = chunks(match, t["chunk"], skip=every - open_boards)
         if ranges:
             ids = enqueue_chunks(store, queue, tid, mid, ranges)
-            log.info("tournament %s: enqueued %d job(s) for boards nobody is playing in %s", tid, len(ids), mid)
+            JOBS_REQUEUED.inc(len(ids))
+            with logs.context(tournament=tid, match=mid):
+                log.info("tournament %s: enqueued %d job(s) for boards nobody is playing in %s", tid, len(ids), mid)
     return "finished" if finish_if_complete(store, tid) else store.tournament(tid)["status"]
 
 
@@ -257,7 +265,7 @@ def main(argv: list[str] | None = None, config: Config | None = None) -> int:
     parser.add_argument("--queue", default=config.queue)
     parser.add_argument("--interval", type=float, default=SUPERVISE_SECONDS)
     args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s supervisor %(levelname)s %(message)s")
+    logs.configure(config.log_format)
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.set())

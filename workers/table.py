@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from rq import get_current_job
 
+from server import logs
+from server.arena.duplicate import fault_logged
 from server.arena.store import Store
 from server.engine import (
     DONE,
@@ -38,13 +40,25 @@ def play_table(prefix: str, tid: str) -> None:
     job = get_current_job()
     if job is None:
         raise RuntimeError("play_table runs as an RQ job")
-    play_table_with(Store(job.connection, prefix), tid)
+    with logs.context(table=tid, job=job.id):
+        play_table_with(Store(job.connection, prefix), tid)
 
 
 def play_table_with(store: Store, tid: str) -> None:
+    """Play the table's game to its end; an error the game cannot play through (a bot's
+    own errors are faults, played through with the default action) fails the table, so
+    that it does not read "running" forever, and is raised on to the job's log."""
     table = store.table(tid)
-    if table["status"] == "finished":
+    if table["status"] in ("finished", "failed"):
         return
+    try:
+        _play(store, tid, table)
+    except Exception as exc:
+        store.fail_table(tid, type(exc).__name__)
+        raise
+
+
+def _play(store: Store, tid: str, table: dict) -> None:
     rules = make_ruleset(table["ruleset"], table["options"])
     seats = seats_for(rules.players)
     deck = game_spec(rules).deck  # snoozer's 53 cards, else 52
@@ -67,6 +81,7 @@ def play_table_with(store: Store, tid: str) -> None:
             except Exception as exc:  # a timeout or a broken bot: default action, recorded
                 faults.append({"seat": seat, "index": len(hand.actions), "error": str(exc)[:200]})
                 hand.apply(default_action(view["legal"]))
+                fault_logged(seat, len(hand.actions) - 1, exc)
             store.set_table_live(tid, {"hand": game.hands_played + 1, "view": observation(hand, None)})
         game.finish_hand(hand)
         record = {

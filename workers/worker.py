@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import argparse
 import functools
-import logging
 import os
 import signal
 import socket
@@ -47,13 +46,14 @@ from rq.exceptions import StopRequested
 from rq.serializers import JSONSerializer
 from rq.worker import SimpleWorker, WorkerStatus
 
+from server import logs
 from server.arena.settings import CLAIM_MS, HEARTBEAT_SECONDS
-from server.config import masked
+from server.config import Config, masked
 
 GRACE = 2.0  # seconds a running job gets after a stop signal
 RECONNECT_MAX = 8.0  # longest wait between two attempts to reach a lost Redis
 
-log = logging.getLogger(__name__)
+log = logs.logger("worker")
 _stopping = False
 _current: ArenaWorker | None = None  # the worker in its work loop, if any
 
@@ -153,6 +153,16 @@ class ArenaWorker(SimpleWorker):
     def unsubscribe(self) -> None:
         """Nothing: no pubsub command channel (see the module docstring)."""
 
+    def execute_job(self, job, queue) -> None:
+        """Run the job with its ids on every line logged meanwhile, rq's own included."""
+        fields = {"job": job.id}
+        if job.func_name.endswith("play_chunk") and len(job.args) == 4:
+            fields["match"] = job.args[1]  # (prefix, match, first, last)
+            if job.meta.get("tournament"):  # enqueued by this version (workers.jobs.enqueue_chunks)
+                fields["tournament"] = job.meta["tournament"]
+        with logs.context(**fields):
+            super().execute_job(job, queue)
+
     def handle_exception(self, job, *exc_info) -> None:
         """A job interrupted by a stop is expected: one line instead of rq's traceback."""
         if isinstance(exc_info[1], Interrupted):
@@ -241,9 +251,9 @@ def main(argv: list[str] | None = None) -> int:
         default=f"{socket.gethostname()}-{os.getpid()}",
         help="unique worker name (default: host and process id)",
     )
-    parser.add_argument("--logging-level", default="WARNING")
+    parser.add_argument("--logging-level", default="WARNING", help="rq's lines and the arena's (cinch.*)")
     args = parser.parse_args(argv)
-    logging.basicConfig(level=args.logging_level, format="%(asctime)s %(message)s")
+    logs.configure(Config.from_env().log_format, args.logging_level)
     return run(args.url, args.queue, args.name, args.logging_level)
 
 

@@ -31,6 +31,7 @@ the fault is recorded, so a broken bot cannot stop a match or lose a board.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from fractions import Fraction
 from itertools import permutations
@@ -40,6 +41,10 @@ from server.arena.agent import Agent
 from server.engine import DONE, Board, Ruleset, game_spec, new_hand, observation, seats_for
 from server.engine.playout import default_action
 from server.engine.record import hand_record
+from server.logs import logger
+from server.metrics import DEFAULT_ACTIONS
+
+log = logger("duplicate")
 
 ROOMS = ("rotate", "permute")
 MAX_PERMUTE = 4  # docs/rules/duplicate.md#permute: all k! seatings only for k <= 4
@@ -62,7 +67,20 @@ def play_room(rules: Ruleset, board: Board, agents: Sequence[Agent]) -> dict[str
         except Exception as exc:  # a bot's bug must not stop the match
             faults.append({"seat": seat, "index": len(hand.actions), "error": str(exc)[:200]})
             hand.apply(default_action(view["legal"]))
+            fault_logged(seat, len(hand.actions) - 1, exc)
     return hand_record(hand, faults)
+
+
+def fault_logged(seat: str | None, index: int, exc: Exception) -> None:
+    """Count and log a default action played for a failing agent: by seat, action index and
+    the error's class (a timeout's own message too), never the error's text otherwise, which
+    may quote the bot's answer and so a card of its hand. The actions of a bot already
+    marked faulty (no longer waited for: it was logged once) are logged at DEBUG only."""
+    timeout = type(exc).__name__ == "DecisionTimeout"  # workers.remote's: the domain does not import it
+    DEFAULT_ACTIONS.labels("timeout" if timeout else "error").inc()
+    why = str(exc)[:200] if timeout else type(exc).__name__
+    level = logging.DEBUG if getattr(exc, "faulty", False) else logging.WARNING
+    log.log(level, "seat %s, action %d: the default action was played (%s)", seat, index, why)
 
 
 def units_of(rules: Ruleset) -> tuple[tuple[str, ...], tuple[int, ...]]:

@@ -53,6 +53,7 @@ from server.arena.registry import entrant_kind
 from server.arena.sequential import Sprt
 from server.arena.store import Store
 from server.engine import RulesetError, game_spec, make_ruleset
+from server.metrics import RATINGS_SECONDS, timed
 
 SECRET = "secret"  # ``deals``: a fresh secret set, committed at creation, revealed at the end
 STATUSES = ("queued", "running", "interrupted", "cancelled", "finished", "failed")
@@ -325,8 +326,9 @@ def rate(store: Store, comparisons: Iterable[Comparison]) -> int:
     for ruleset, records in sorted(by_ruleset.items()):
         if store.legacy_ratings(ruleset):
             rebuild_ratings(store, [ruleset])
-        added = store.add_comparisons(ruleset, records)
-        store.refresh_ratings(ruleset)
+        with timed(RATINGS_SECONDS):
+            added = store.add_comparisons(ruleset, records)
+            store.refresh_ratings(ruleset)
         moved += len(store.counted(ruleset, added))
     return moved
 

@@ -17,6 +17,7 @@ import argparse
 import signal
 import sys
 
+from server import logs
 from server.cli import (
     archive_cmd,
     compare_cmd,
@@ -74,6 +75,8 @@ def main(argv: list[str] | None = None, config: Config | None = None) -> int:
     except ConfigError as exc:
         print(f"cinch {args.command}: {exc}", file=sys.stderr)
         return 2
+    if config is None:  # a process's own command line, not a test calling in: its logs are set once
+        logs.configure(args.config.log_format, "WARNING")
     signal.signal(signal.SIGTERM, _terminate)
     try:
         return args.run(args)

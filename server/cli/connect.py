@@ -69,10 +69,17 @@ def redis_remedy(exc: RedisConnectionError) -> str | None:
 
 
 @contextmanager
-def arena(config: Config, local_workers: int | None, plays: bool = True) -> Iterator[Arena]:
+def arena(
+    config: Config,
+    local_workers: int | None,
+    plays: bool = True,
+    worker_env: dict[str, str] | None = None,
+    worker_logging: str = "WARNING",
+) -> Iterator[Arena]:
     """The store and queue of the configured arena (its Redis, prefix and queue), with
-    ``local_workers`` local workers (None: the default). A command that only reads or
-    changes records (``plays`` False) runs no workers."""
+    ``local_workers`` local workers (None: the default; ``worker_env`` their environment,
+    else this process's; ``worker_logging`` the level they log from). A command that only
+    reads or changes records (``plays`` False) runs no workers."""
     url, prefix, queue = config.redis_url, config.prefix, config.queue
     count = worker_count(local_workers, remote=bool(url)) if plays else 0
     stack = ExitStack()
@@ -91,7 +98,11 @@ def arena(config: Config, local_workers: int | None, plays: bool = True) -> Iter
             redis = stack.enter_context(Redis.from_url(url))
         store = Store(redis, prefix)
         q = queue_for(store, queue)
-        workers = stack.enter_context(LocalWorkers(url, queue, count)) if count else None
+        workers = (
+            stack.enter_context(LocalWorkers(url, queue, count, env=worker_env, logging_level=worker_logging))
+            if count
+            else None
+        )
         if plays and workers is None and not live_workers(q):
             print(
                 f"no worker is attached to {masked(url)} yet: start some with `REDIS_URL={masked(url)} cinch worker`",

@@ -22,11 +22,16 @@ from __future__ import annotations
 import argparse
 import os
 import secrets
+import shutil
 import sys
+import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 
-from server.cli.connect import arena
-from server.config import masked
+from server.cli.connect import Arena, arena
+from server.config import Config, masked
 from workers.local import ProcessGroup
 from workers.supervisor import supervisor_command
 
@@ -66,6 +71,8 @@ def gunicorn_command(bind: str, processes: int = 2, connections: int = CONNECTIO
         "--graceful-timeout",
         str(graceful),
         "--no-control-socket",
+        "--config",  # the arena's logs and metrics (server.web.gunicorn_conf)
+        "python:server.web.gunicorn_conf",
         # gunicorn answers over-long lines and headers with HTML: lift its limits to the
         # largest it allows, and let the app answer them as problem+json (server.web.app)
         "--limit-request-line",
@@ -78,24 +85,49 @@ def gunicorn_command(bind: str, processes: int = 2, connections: int = CONNECTIO
     ]
 
 
+@contextmanager
+def metrics_directory() -> Iterator[Path]:
+    """A fresh private directory (mode 0700) for this run's metrics files
+    (``PROMETHEUS_MULTIPROC_DIR``), removed afterwards: counts never carry over from an
+    earlier run, nor from another arena on the machine."""
+    path = Path(tempfile.mkdtemp(prefix="cinch-metrics-"))
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
+
+
 def run(args: argparse.Namespace) -> int:
     config = args.config
     if not config.admin_token:
         config = config.replace(admin_token="cinch_admin_" + secrets.token_urlsafe(24))  # no leading dash
         print(f"admin token for this run: {config.admin_token} (set CINCH_ADMIN_TOKEN to choose one)")
     bind = args.bind or config.bind
-    with arena(config, args.workers) as a, ProcessGroup() as children:
-        # the children build their own Config from these: the same settings, this Redis
-        env = {**os.environ, **config.replace(redis_url=a.url, bind=bind).environ()}
-        print(f"serving http://{bind}/api/v1/docs with Redis {masked(a.url)}", flush=True)
-        built = (config.docs_site / "index.html").is_file()
-        print(f"docs site: http://{bind}/docs/" + ("" if built else " (not built yet: cinch docs build)"), flush=True)
-        children.spawn("gunicorn", gunicorn_command(bind, args.processes, args.connections), env=env)
-        children.spawn("supervisor", supervisor_command(a.url, config.prefix, config.queue), env=env)
-        while not (exited := children.exited()):
-            if a.workers:
-                a.workers.replace_dead()
-            time.sleep(0.5)
-        name, status = next(iter(exited.items()))
-        print(f"cinch serve: {name} exited with status {status}", file=sys.stderr)
-        return status or 1
+    with metrics_directory() as metrics_dir:
+        config = config.replace(metrics_dir=metrics_dir)
+        # the local workers write their metrics there too (the URL is theirs already)
+        workers_env = {**os.environ, **config.environ()}
+        with (
+            arena(config, args.workers, worker_env=workers_env, worker_logging="INFO") as a,
+            ProcessGroup() as children,
+        ):
+            return serve(args, config, bind, a, children)
+
+
+def serve(args: argparse.Namespace, config: Config, bind: str, a: Arena, children: ProcessGroup) -> int:
+    """Run gunicorn and the supervisor beside the arena's workers until one of them exits."""
+    # the children build their own Config from these: the same settings, this Redis
+    env = {**os.environ, **config.replace(redis_url=a.url, bind=bind).environ()}
+    print(f"serving http://{bind}/api/v1/docs with Redis {masked(a.url)}", flush=True)
+    print(f"metrics: http://{bind}/metrics with the admin token; files in {config.metrics_dir}", flush=True)
+    built = (config.docs_site / "index.html").is_file()
+    print(f"docs site: http://{bind}/docs/" + ("" if built else " (not built yet: cinch docs build)"), flush=True)
+    children.spawn("gunicorn", gunicorn_command(bind, args.processes, args.connections), env=env)
+    children.spawn("supervisor", supervisor_command(a.url, config.prefix, config.queue), env=env)
+    while not (exited := children.exited()):
+        if a.workers:
+            a.workers.replace_dead()
+        time.sleep(0.5)
+    name, status = next(iter(exited.items()))
+    print(f"cinch serve: {name} exited with status {status}", file=sys.stderr)
+    return status or 1

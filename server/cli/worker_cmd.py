@@ -38,4 +38,4 @@ def run(args: argparse.Namespace) -> int:
     except RedisConnectionError as exc:  # a Redis not up yet is waited for; a wrong CA or password is not
         if redis_remedy(exc):
             raise UsageError(redis_problem(url, exc)) from None
-    return worker.main(["--url", url, "--queue", args.config.queue, "--name", name])
+    return worker.main(["--url", url, "--queue", args.config.queue, "--name", name, "--logging-level", "INFO"])

@@ -8,21 +8,26 @@ with gunicorn (``cinch serve``).
 
 from __future__ import annotations
 
+import http
+import re
+import uuid
 from collections.abc import Mapping
 from typing import Any
 
 from apispec_oneofschema import MarshmallowPlugin as OneOfMarshmallowPlugin
-from flask import Flask, Response, request
+from flask import Flask, Response, g, request
 from flask_swagger_ui import get_swaggerui_blueprint
 from redis import BlockingConnectionPool, Redis
 from redis.backoff import ExponentialBackoff
 from redis.exceptions import ConnectionError as RedisDown
 from redis.retry import Retry
 
+from server import logs
 from server.arena.registry import ensure_builtins
 from server.arena.store import Store
 from server.config import Config
-from server.web import docsite
+from server.metrics import HTTP_RESPONSES, status_class
+from server.web import docsite, metrics
 from server.web.api import bots, decisions, health, ratings, tables, tournaments
 from server.web.api.contract import ContractPlugin
 from server.web.api.problems import ArenaApi, problem, register_error_handlers
@@ -40,6 +45,13 @@ MAX_HEADERS = 100  # gunicorn's default header count
 MAX_HEADER = 8000  # a header (name and value): below gevent's own 8,192-byte line limit, so the app answers
 DRAIN_LIMIT = 1024 * 1024  # oversized bodies up to this size are read before the 413
 
+
+REQUEST_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{7,127}")
+"""An incoming ``X-Request-Id`` kept as it is (a proxy's, a client's): 8 to 128 characters
+that cannot break a log line or a header; any other is replaced by one of ours."""
+METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+
+log = logs.logger("api")
 
 POOL_WAIT = 5.0  # seconds a command waits for a free pooled connection: as long as a command may take
 HEALTH_CONNECTIONS = 4  # /ready's own pool: probes are few, and answered in one round trip
@@ -105,6 +117,52 @@ class ArenaFlask(Flask):
     json_provider_class = ArenaJSONProvider  # request bodies within bounds, or a 400
 
 
+def request_id() -> str:
+    """The request's id: its ``X-Request-Id`` if well-formed (``REQUEST_ID``), else a new one."""
+    given = request.headers.get("X-Request-Id", "")
+    return given if REQUEST_ID.fullmatch(given) else uuid.uuid4().hex
+
+
+def observe_requests(app: Flask) -> None:
+    """Every request gets an id, bound to each line it logs and returned as ``X-Request-Id``;
+    every response is counted by route template, method and status class; a refusal (4xx)
+    is logged with its problem title, never its body (an illegal action's detail would name
+    a card), and a 5xx by its handler, with the traceback (``problems``). 429s are logged
+    where the limit is known (``ratelimit``)."""
+
+    @app.before_request
+    def bind_request_id() -> None:
+        g.request_id = request_id()
+        g.log_token = logs.bind(request_id=g.request_id)
+
+    @app.after_request
+    def count_response(response: Response) -> Response:
+        route = request.url_rule.rule if request.url_rule is not None else "unmatched"
+        method = request.method if request.method in METHODS else "other"
+        HTTP_RESPONSES.labels(route, method, status_class(response.status_code)).inc()
+        if 400 <= response.status_code < 500 and response.status_code != 429:
+            log.info("refused %s %s: %d %s", method, route, response.status_code, _title(response.status_code))
+        if "request_id" in g:
+            response.headers["X-Request-Id"] = g.request_id
+        return response
+
+    @app.teardown_request
+    def unbind_request_id(_error: BaseException | None) -> None:
+        token = g.pop("log_token", None)
+        if token is not None:
+            try:
+                logs.unbind(token)
+            except ValueError:  # bound in another context (cannot happen under Flask's dispatch)
+                pass
+
+
+def _title(status: int) -> str:
+    try:
+        return http.HTTPStatus(status).phrase
+    except ValueError:
+        return "?"
+
+
 def settings_of(config: Config | Mapping[str, Any] | None) -> tuple[Config, dict[str, Any]]:
     """The arena's configuration and any other Flask settings. A mapping (as the tests pass)
     overrides the environment's settings by variable name (``CINCH_PREFIX``) or by field
@@ -131,6 +189,7 @@ def create_app(config: Config | Mapping[str, Any] | None = None) -> Flask:
     # observations are large; keep the engine's key order. app.json is typed as the base
     # JSONProvider, which has no sort_keys; Flask's DefaultJSONProvider, the one in use, does.
     app.json.sort_keys = False  # type: ignore[attr-defined]
+    observe_requests(app)  # first: every later hook's refusal (a 429 included) is logged with the request's id
     redis = redis_client(settings.service_redis_url, settings.redis_connections)
     init_limiter(app, settings, redis.connection_pool)
     store = Store(redis, settings.prefix)
@@ -164,6 +223,7 @@ def create_app(config: Config | Mapping[str, Any] | None = None) -> Flask:
             DOCS_PATH, "/api/v1/openapi.json", {"app_name": "Cinch arena API", "validatorUrl": None}
         )
     )
+    app.register_blueprint(metrics.bp)  # GET /metrics, for the admin token only
     app.register_blueprint(docsite.bp)  # the built docs site at /docs/ (not the API's /api/v1/docs)
     init_pages(app)  # after every problem handler: pages get them as HTML, /api/ as problems
 
@@ -208,5 +268,5 @@ def create_app(config: Config | Mapping[str, Any] | None = None) -> Flask:
         try:
             ensure_builtins(store, BUILTIN)
         except Exception:  # Redis may come up after the API; /ready reports it
-            app.logger.warning("Redis not reachable at start-up; built-in bots will be registered later")
+            log.warning("Redis not reachable at start-up; built-in bots will be registered later")
     return app

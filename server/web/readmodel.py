@@ -73,6 +73,10 @@ def matches_of(store: Store, tid: str) -> list[dict]:
     return [match_view(store, mid) for mid in store.match_ids(tid)]
 
 
+OVER = ("finished", "failed")
+"""A table's statuses once its game will never go on: its record and deal seed are shown."""
+
+
 def visible_pair(store: Store, mid: str, board: int) -> tuple[dict, dict | None]:
     """A match (``StoreError`` if there is none) and its board pair, the pair only once the
     board is finished in every match of the tournament: the one gate for the API and pages."""
@@ -144,5 +148,6 @@ def view(tid: str) -> dict:
         "hands": summary,
         "live": store.table_live(tid) if table["status"] == "running" else None,
         "commitment": hashlib.sha256(table["deal_seed"].encode("utf-8")).hexdigest(),
-        "deal_seed": table["deal_seed"] if table["status"] == "finished" else None,
+        "deal_seed": table["deal_seed"] if table["status"] in OVER else None,
+        "error": table.get("error"),
     }

@@ -22,7 +22,6 @@ gunicorn.
 
 from __future__ import annotations
 
-import logging
 import threading
 import time
 from collections.abc import Iterator
@@ -31,7 +30,10 @@ from contextlib import contextmanager
 from redis import Redis
 from redis.exceptions import RedisError
 
-log = logging.getLogger("cinch.api.waker")
+from server import logs
+from server.metrics import LONG_POLLS
+
+log = logs.logger("api.waker")
 
 RECONNECT_PAUSE = 1.0  # seconds between attempts to resubscribe while Redis is away
 LISTEN_TIMEOUT = 1.0  # seconds per read of the channel (health checks happen in between)
@@ -67,9 +69,11 @@ class Waker:
         if event is None:
             yield None
             return
+        LONG_POLLS.inc()
         try:
             yield event
         finally:
+            LONG_POLLS.dec()
             with self._lock:
                 self._count -= 1
                 events = self._waiting[bot]

@@ -103,6 +103,7 @@ class Tables(StoreBase):
             "finished": float(raw["finished"]) if "finished" in raw else None,
             "winner": raw.get("winner"),
             "final_scores": json.loads(raw["scores"]) if "scores" in raw else None,
+            "error": raw.get("error"),
             "seats": {s: raw.get(f"seat:{s}") for s in table_seats(spec)},
         }
 
@@ -157,17 +158,19 @@ class Tables(StoreBase):
         every bot it counted for. (The final scores are stored because in the All Fours
         games the last hand stops counting at the item that reaches the target, so they
         may fall short of the last record's scores plus its change.)"""
+        self._end_table(tid, {"status": "finished", "winner": winner or "", "scores": json.dumps(scores)})
+
+    def fail_table(self, tid: str, error: str) -> None:
+        """Stopped by an error its job could not play through (not a bot's: those are
+        faults with the default action): no longer live, so its seats are free again and
+        it does not read "running" forever. ``error`` is shown to everyone: a kind of
+        error, never its message (which might name a card)."""
+        self._end_table(tid, {"status": "failed", "error": error})
+
+    def _end_table(self, tid: str, fields: dict[Any, Any]) -> None:
         table = self.table(tid)
         pipe = self.redis.pipeline(transaction=True)
-        pipe.hset(
-            self.key("table", tid),
-            mapping={
-                "status": "finished",
-                "finished": time.time(),
-                "winner": winner or "",
-                "scores": json.dumps(scores),
-            },
-        )
+        pipe.hset(self.key("table", tid), mapping={**fields, "finished": str(time.time())})
         pipe.srem(self.key("tables", "live"), tid)
         for bot in {table["creator"], *table["seats"].values()} - {None, ""}:
             pipe.srem(self.key("bot", bot, "tables"), tid)

@@ -13,7 +13,6 @@ problem+json, never Werkzeug's HTML page.
 from __future__ import annotations
 
 import http
-import logging
 from typing import Any
 
 import marshmallow as ma
@@ -34,13 +33,14 @@ from redis.exceptions import ConnectionError as RedisDown
 from redis.exceptions import TimeoutError as RedisTimeout
 from werkzeug.exceptions import HTTPException
 
+from server import logs
 from server.engine import RulesetError
 from server.errors import PROBLEM_TYPES, ArenaError, InvalidRequest
 
 PROBLEM = "application/problem+json"
 RETRY_AFTER = 2  # seconds a client is asked to wait when Redis is away
 
-log = logging.getLogger("cinch.api")
+log = logs.logger("api")
 
 
 class ProblemSchema(ma.Schema):

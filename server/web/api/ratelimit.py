@@ -29,16 +29,23 @@ from __future__ import annotations
 import math
 import time
 
-from flask import Flask, Response
+from flask import Flask, Response, request
 from flask_limiter import Limiter, RateLimitExceeded
 from flask_limiter.util import get_remote_address
 from flask_smorest import abort
 from limits import RateLimitItem, parse
 from redis import ConnectionPool
 
+from server import logs
 from server.config import Config
+from server.metrics import RATE_LIMITED
 from server.web.api.problems import problem
 from server.web.context import arena
+
+log = logs.logger("api.ratelimit")
+
+LIMIT_OF_BLUEPRINT = {"decisions": "empty_polls", "bots": "registrations"}
+"""Which decorator limit a 429 from a blueprint's view is (the failed-authentication limit is counted apart)."""
 
 limiter = Limiter(key_func=get_remote_address, strategy="fixed-window", swallow_errors=True)
 
@@ -68,9 +75,17 @@ def _retry_after(item: RateLimitItem, reset_at: float) -> str:
     return str(min(max(1, math.ceil(reset_at - time.time())), item.get_expiry()))
 
 
+def refused(limit: str, rate: str) -> None:
+    """Count and log a 429 (the client's address is not logged: the request id ties the line to the request)."""
+    RATE_LIMITED.labels(limit).inc()
+    route = request.url_rule.rule if request.url_rule is not None else "unmatched"
+    log.warning("rate limit %s (%s) refused %s %s", limit, rate, request.method, route)
+
+
 def _too_many(error: RateLimitExceeded) -> Response:
     """flask-limiter's refusal as a problem, with the seconds until its window resets."""
     breached = limiter.current_limit
+    refused(LIMIT_OF_BLUEPRINT.get(request.blueprint or "", "other"), str(breached.limit) if breached else "?")
     if breached is None:
         return problem(429, error.description, headers={"Retry-After": "1"})
     seconds = _retry_after(breached.limit, breached.reset_at)
@@ -95,6 +110,7 @@ def count_failed_authentication() -> None:
     if not limiter.limiter.hit(item, "failed-authentication", address):
         reset_at = limiter.limiter.get_window_stats(item, "failed-authentication", address).reset_time
         seconds = _retry_after(item, reset_at)
+        refused("failed_auth", str(item))
         abort(
             429,
             message=f"too many failed authentications from this address ({item}); "

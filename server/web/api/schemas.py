@@ -879,7 +879,15 @@ class TableSchema(ma.Schema):
             )
         },
     )
-    status = fields.String(required=True, validate=validate.OneOf(["open", "running", "finished"]))
+    status = fields.String(
+        required=True,
+        validate=validate.OneOf(["open", "running", "finished", "failed"]),
+        metadata={"description": "failed: stopped by an error the game could not play through (see error)"},
+    )
+    error = fields.String(
+        allow_none=True,
+        metadata={"description": "a failed table's kind of error (never its message); null otherwise"},
+    )
     winner = Side(required=True, allow_none=True)
     limits = fields.Nested(LimitsSchema, required=True)
     practice = fields.Boolean(

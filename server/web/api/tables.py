@@ -30,7 +30,7 @@ from server.engine import Ruleset, game_spec, make_ruleset, seats_for
 from server.web.api.auth import SECURITY, bearer_token, current_bot, is_admin
 from server.web.api.schemas import CreatedSchema, JoinSchema, TableCreateSchema, TableRecordSchema, TableSchema
 from server.web.context import arena
-from server.web.readmodel import table_or_404, view
+from server.web.readmodel import OVER, table_or_404, view
 from workers.table import play_table
 
 blp = Blueprint("tables", __name__, url_prefix="/api/v1/tables", description="Tables: whole games")
@@ -249,6 +249,6 @@ class Record(MethodView):
     def get(self, tid):
         """The whole game, every action of every hand, once the game is over."""
         table = table_or_404(tid)
-        if table["status"] != "finished":
+        if table["status"] not in OVER:
             abort(409, message="the record is served once the game is over")
         return {"id": tid, "winner": table["winner"] or None, "hands": arena().store.table_hands(tid)}

@@ -1,9 +1,11 @@
 """``cinch serve`` with no configuration: embedded Redis, local workers, gunicorn; signals stop all."""
 
 import os
+import re
 import signal
 import threading
 import time
+from pathlib import Path
 
 import pytest
 import requests
@@ -41,8 +43,18 @@ def wait_finished(base, tid, what):
     wait_for(lambda: tournament()["status"] == "finished", what, lambda: tournament()["pairs_done"], poll=0.2)
 
 
+def metrics_dir_of(proc) -> Path:
+    """The metrics directory ``cinch serve`` printed (after its URL line)."""
+    for _ in range(3):
+        line = proc.stdout.readline()
+        if line.startswith("metrics:"):
+            return Path(line.rsplit("files in ", 1)[1].strip())
+    raise AssertionError("cinch serve printed no metrics directory")
+
+
 def test_serve_plays_a_tournament_and_stops_cleanly_on_ctrl_c(tmp_path):
     proc, base, admin = serve(tmp_path)
+    metrics_dir = metrics_dir_of(proc)
     try:
         created = requests.post(
             f"{base}/tournaments", json={"bots": ["random", "rule"], "boards": 3}, headers=admin, timeout=10
@@ -55,6 +67,14 @@ def test_serve_plays_a_tournament_and_stops_cleanly_on_ctrl_c(tmp_path):
         built = requests.get(docs + "rules/american62.html", timeout=5)
         assert built.status_code == 200 and "american62" in built.text
         wait_finished(base, created.json()["id"], "the tournament to finish")
+        # a private directory of this run, which the workers' and gunicorn's counts reach
+        assert metrics_dir.is_dir() and metrics_dir.stat().st_mode & 0o077 == 0
+        metrics = requests.get(base.removesuffix("/api/v1") + "/metrics", headers=admin, timeout=10)
+        assert metrics.status_code == 200, metrics.text
+        assert re.search(r"^cinch_boards_stored_total 3\.0$", metrics.text, re.M), metrics.text
+        assert re.search(r'^cinch_http_responses_total\{method="POST",route="/api/v1/tournaments",status="2xx"\} 1\.0$',
+                         metrics.text, re.M), metrics.text  # fmt: skip
+        assert requests.get(base.removesuffix("/api/v1") + "/metrics", timeout=10).status_code == 401
         procs = processes_of(proc.pid, tmp_path)
         names = command_lines(procs)
         assert "workers.worker" in names and "gunicorn" in names and "redis-server" in names
@@ -62,6 +82,7 @@ def test_serve_plays_a_tournament_and_stops_cleanly_on_ctrl_c(tmp_path):
         os.kill(proc.pid, signal.SIGINT)
         assert proc.wait(timeout=30) == 130
     assert_all_gone(procs)
+    assert not metrics_dir.exists()  # removed with the run
 
 
 def first_legal(decision: dict) -> dict:
