@@ -14,6 +14,7 @@ never before.
 
 from __future__ import annotations
 
+from redis.exceptions import RedisError
 from rq import get_current_job
 
 from server import logs
@@ -47,12 +48,16 @@ def play_table(prefix: str, tid: str) -> None:
 def play_table_with(store: Store, tid: str) -> None:
     """Play the table's game to its end; an error the game cannot play through (a bot's
     own errors are faults, played through with the default action) fails the table, so
-    that it does not read "running" forever, and is raised on to the job's log."""
+    that it does not read "running" forever, and is raised on to the job's log. Losing
+    Redis is not such an error: the game goes on from its checkpoints when the job runs
+    again."""
     table = store.table(tid)
     if table["status"] in ("finished", "failed"):
         return
     try:
         _play(store, tid, table)
+    except RedisError:
+        raise  # Redis went away: the job is lost, not the game; it resumes from its checkpoints
     except Exception as exc:
         store.fail_table(tid, type(exc).__name__)
         raise

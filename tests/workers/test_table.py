@@ -3,6 +3,7 @@
 instead of leaving it "running" forever."""
 
 import pytest
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 from server.web.app import create_app
 from workers import table as table_job
@@ -41,3 +42,23 @@ def test_an_error_in_the_game_fails_the_table_and_frees_it(store, redis_url, mon
     assert "stopped on an error (ZeroDivisionError) after 2 hands" in page and "7H" not in page
     table_job.play_table_with(store, tid)  # a retried job: nothing more to do
     assert store.table(tid)["status"] == "failed" and len(store.table_hands(tid)) == 2
+
+
+def test_losing_redis_mid_game_leaves_the_table_running_for_its_next_job(store, monkeypatch):
+    """A Redis restart is not an error of the game: the table is not failed, and the next
+    job resumes it from its checkpoints to the end."""
+    tid = _running_table(store)
+    real, calls = table_job.hand_luck, []
+
+    def redis_goes_away(*args):
+        calls.append(1)
+        if len(calls) == 2:
+            raise RedisConnectionError("Connection refused")
+        return real(*args)
+
+    monkeypatch.setattr(table_job, "hand_luck", redis_goes_away)
+    with pytest.raises(RedisConnectionError):
+        table_job.play_table_with(store, tid)
+    assert store.table(tid)["status"] == "running" and len(store.table_hands(tid)) == 1
+    table_job.play_table_with(store, tid)
+    assert store.table(tid)["status"] == "finished"

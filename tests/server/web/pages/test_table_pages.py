@@ -16,8 +16,10 @@ ADMIN = "pages-admin"
 SEATS = {"N": "rule", "E": "random", "S": "rule", "W": "random"}
 
 
-class Stopped(Exception):
-    """Raised from inside the worker to leave a game running, as a crashed worker does."""
+class Stopped(BaseException):
+    """Raised from inside the worker to leave a game running, as a crashed worker does (a
+    BaseException, as the worker's own exits are: an Exception is an error in the game,
+    which fails the table)."""
 
 
 @pytest.fixture
