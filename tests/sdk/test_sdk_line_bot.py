@@ -11,14 +11,14 @@ from support.sdkharness import BotProcess, cinch_command, run_cli
 pytestmark = pytest.mark.e2e
 
 
-def test_a_line_program_plays_through_the_server(server, rq_workers, admin, bot_processes, tmp_path):
-    token = admin.register_bot("line-py").token
-    assert admin.trust_bot("line-py").trusted
+def line_bot(name, command, server, admin, bot_processes, tmp_path):
+    """``cinch bot run --cmd COMMAND`` for a newly registered bot, serving."""
+    token = admin.register_bot(name).token
     bot = BotProcess(
-        "line-py",
+        name,
         [
             *cinch_command(),
-            *("bot", "run", "--cmd", f"{sys.executable} examples/line_bot.py"),
+            *("bot", "run", "--cmd", command),
             *("--server", server.url, "--max-backoff", "1", "--wait", "5"),
         ],
         tmp_path,
@@ -26,6 +26,12 @@ def test_a_line_program_plays_through_the_server(server, rq_workers, admin, bot_
     )
     bot_processes.append(bot)
     bot.wait_for_log("serving decisions")
+    return bot
+
+
+def test_a_line_program_plays_through_the_server(server, rq_workers, admin, bot_processes, tmp_path):
+    bot = line_bot("line-py", f"{sys.executable} examples/line_bot.py", server, admin, bot_processes, tmp_path)
+    assert admin.trust_bot("line-py").trusted
     tid = admin.create_tournament(["line-py", "rule"], boards=2, chunk=2)
     assert admin.wait_for_tournament(tid, poll=0.25, timeout=120).is_finished
     for match in admin.matches(tid):
@@ -48,19 +54,7 @@ def test_the_javascript_example_plays_a_blind_movement_as_an_untrusted_remote_bo
     """The JavaScript line program, connected by ``cinch bot run --cmd``, untrusted: a blind
     movement among the rule bot's copies on a secret deal set, sides of two and single seats,
     every decision answered, none replaced."""
-    token = admin.register_bot("line-js").token
-    bot = BotProcess(
-        "line-js",
-        [
-            *cinch_command(),
-            *("bot", "run", "--cmd", "node examples/line_bot.js"),
-            *("--server", server.url, "--max-backoff", "1", "--wait", "5"),
-        ],
-        tmp_path,
-        env={"CINCH_TOKEN": token},
-    )
-    bot_processes.append(bot)
-    bot.wait_for_log("serving decisions")
+    bot = line_bot("line-js", "node examples/line_bot.js", server, admin, bot_processes, tmp_path)
     tid = admin.create_tournament(
         ["line-js"], format="blind", references=["rule"], boards=3, ruleset=ruleset, options=options
     )

@@ -9,12 +9,11 @@ change what the API then serves; and every report names the server it read.
 """
 
 import json
-import os
 import re
 import subprocess
 
 import pytest
-from support.sdkharness import ADMIN, ROOT, BotProcess, cinch_command
+from support.sdkharness import ADMIN, BotProcess, cinch_command, run_cli
 
 pytestmark = pytest.mark.e2e
 
@@ -25,15 +24,7 @@ DECIDED = re.compile(
 
 def cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
     """``cinch`` with no admin token in its environment (only the one a test passes)."""
-    env = {k: v for k, v in os.environ.items() if k not in ("CINCH_ADMIN_TOKEN", "CINCH_SERVER")}
-    return subprocess.run(
-        [*cinch_command(), *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        env={**env, "PYTHONUNBUFFERED": "1"},
-    )
+    return run_cli(*args, timeout=timeout, without=("CINCH_ADMIN_TOKEN", "CINCH_SERVER"))
 
 
 def refused(out: subprocess.CompletedProcess, *words: str) -> str:

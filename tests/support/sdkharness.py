@@ -101,14 +101,16 @@ def cinch_command() -> list[str]:
     return [sys.executable, "-m", "server.cli.sdk_cmd"]
 
 
-def run_cli(*args: str, timeout: float = 60) -> subprocess.CompletedProcess:
+def run_cli(*args: str, timeout: float = 60, without: tuple[str, ...] = ()) -> subprocess.CompletedProcess:
+    """``cinch ARGS`` in the checkout, its environment less the variables ``without``."""
+    env = {k: v for k, v in os.environ.items() if k not in without}
     return subprocess.run(
         [*cinch_command(), *args],
         cwd=ROOT,
         capture_output=True,
         text=True,
         timeout=timeout,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        env={**env, "PYTHONUNBUFFERED": "1"},
     )
 
 
