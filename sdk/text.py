@@ -26,6 +26,13 @@ def plural(count: int, noun: str, nouns: str | None = None) -> str:
     return f"{count} {noun if count == 1 else nouns or noun + 's'}"
 
 
+def mean_interval(mean: float, low: float | None, high: float | None) -> str:
+    """``+1.500 [-0.20, +3.20]``: a mean with its 95% interval, or the mean alone where
+    there is none (under two boards)."""
+    shown = f"{mean:+8.3f}"
+    return shown + ("" if low is None or high is None else f" [{low:+7.2f}, {high:+7.2f}]")
+
+
 def rating_row(row: Mapping[str, Any], width: int = 16) -> str:
     """A leaderboard row (``server.arena.ratings.leaderboard``, or the API's) in one line,
     its name in a column of ``width`` (``name_width`` of the rows printed together)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from sdk.models import Results
-from sdk.text import name_width, rating_row, ratings_title, sprt_line
+from sdk.text import mean_interval, name_width, rating_row, ratings_title, sprt_line
 from server.arena.ratings import leaderboard
 
 __all__ = ["interval", "live_match", "print_results", "sprt_line", "vs"]
@@ -42,11 +42,12 @@ def print_results(results: dict[str, Any], ratings: dict[str, dict[str, Any]]) -
     rated = leaderboard(ratings)
     name = name_width([*bots, *(row["bot"] for row in rated)])
     print(f"Standings ({results.get('standings_note') or 'raw mean per board'})")
-    print(f"  {'#':>2} {'bot':{name}} {'mean':>8} {'boards':>7} {'W-T-L':>15} {'matches won':>12}")
+    print(f"  {'#':>2} {'bot':{name}} {'mean [95% interval]':>28} {'boards':>7} {'W-T-L':>15} {'matches won':>12}")
     for rank, row in enumerate(results["standings"], 1):
         wtl = f"{row['won']}-{row['tied']}-{row['lost']}"
+        shown = mean_interval(row["mean"], row.get("ci_low"), row.get("ci_high"))
         print(
-            f"  {rank:>2} {row['bot']:{name}} {row['mean']:+8.3f} {row['boards']:7} {wtl:>15} "
+            f"  {rank:>2} {row['bot']:{name}} {shown:>28} {row['boards']:7} {wtl:>15} "
             f"{row['match_wins']:>5} of {row['matches']}"
         )
     print("\nCross-table (row bot's raw mean per board against column bot, 95% interval)")

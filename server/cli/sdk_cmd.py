@@ -41,7 +41,7 @@ import sdk
 from sdk.cli import add_bot_commands
 from sdk.launch import add_server_argument
 from sdk.sprt_options import add_max_boards, add_sprt_arguments, board_count, settings_without_sprt, sprt_request
-from sdk.text import name_width, rating_row, ratings_title, sprt_decision, sprt_line, verdict
+from sdk.text import mean_interval, name_width, rating_row, ratings_title, sprt_decision, sprt_line, verdict
 
 
 def _clean(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
@@ -543,11 +543,12 @@ def _print_results(results: sdk.Results, matches: list[sdk.Match]) -> None:
     bots = [row.bot for row in results.standings]
     name = name_width(bots)
     print(f"Standings ({results.standings_note or 'mean per board'})")
-    print(f"  {'#':>2} {'bot':{name}} {'mean':>8} {'boards':>7} {'W-T-L':>15} {'matches won':>12}")
+    print(f"  {'#':>2} {'bot':{name}} {'mean [95% interval]':>28} {'boards':>7} {'W-T-L':>15} {'matches won':>12}")
     for rank, row in enumerate(results.standings, 1):
         wtl = f"{row.won}-{row.tied}-{row.lost}"
         print(
-            f"  {rank:>2} {row.bot:{name}} {row.mean:+8.3f} {row.boards:7} {wtl:>15} {row.match_wins:>5} of {row.matches}"
+            f"  {rank:>2} {row.bot:{name}} {mean_interval(row.mean, row.ci_low, row.ci_high):>28} {row.boards:7} "
+            f"{wtl:>15} {row.match_wins:>5} of {row.matches}"
         )
     width = name_width(bots, 26) + 2
     print("\nCross-table (row bot's mean per board against column bot, 95% interval)")

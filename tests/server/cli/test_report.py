@@ -12,7 +12,8 @@ def _stats(mean):
 
 def test_long_names_keep_the_columns_aligned(capsys):
     standings = [
-        {"bot": LONG, "mean": 1.5, "boards": 4, "won": 2, "tied": 0, "lost": 2, "match_wins": 0, "matches": 1},
+        {"bot": LONG, "mean": 1.5, "ci_low": -0.25, "ci_high": 3.25, "boards": 4, "won": 2, "tied": 0, "lost": 2}
+        | {"match_wins": 0, "matches": 1},
         {"bot": "random", "mean": -1.5, "boards": 4, "won": 2, "tied": 0, "lost": 2, "match_wins": 0, "matches": 1},
     ]
     results = {
@@ -31,7 +32,8 @@ def test_long_names_keep_the_columns_aligned(capsys):
     print_results(results, ratings)
     lines = capsys.readouterr().out.splitlines()
     rows = [line for line in lines if line.lstrip().startswith(("1 ", "2 "))]
-    assert rows[0].index("+1.500") == rows[1].index("-1.500"), rows
+    assert rows[0].index("+1.500 [  -0.25,   +3.25]") < rows[1].index("-1.500"), rows
+    assert rows[0].index("      4") == rows[1].index("      4"), "the columns after the interval align"
     rated = [line for line in lines if "(1 match, 4 boards)" in line]
     assert len(rated) == 2 and rated[0].index("+0.75") == rated[1].index("-0.75"), rated
     crossed = [line for line in lines if line.startswith(f"  {LONG}") or line.startswith("  random ")]
