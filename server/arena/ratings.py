@@ -121,6 +121,40 @@ class Fit:
     owned: dict[str, int]
 
 
+class Clusters:
+    """Every cluster's cells (a pair's count and sum of differences on that board), kept
+    so that the robust variance reads the clusters holding several pairs one by one, and
+    those holding one pair (every board of a plain two-bot match) through each pair's
+    running sums, which a refit reads in constant time: sums over such clusters of D^2,
+    k D and k^2 for a cell of k differences summing to D."""
+
+    def __init__(self) -> None:
+        self.cells: dict[tuple[str, int], dict[tuple[str, str], list[float]]] = {}
+        self.shared: set[tuple[str, int]] = set()
+        """The clusters holding more than one pair."""
+        self.single: dict[tuple[str, str], list[float]] = {}
+        """Per pair, over the clusters holding it alone: [clusters, sum D^2, sum k D, sum k^2]."""
+
+    def add(self, cluster: tuple[str, int], pair: tuple[str, str], d: float) -> None:
+        cells = self.cells.setdefault(cluster, {})
+        if len(cells) == 1:  # it held one pair alone: take that cell out of the pair's sums
+            [(alone, (k, total))] = cells.items()
+            self._single(alone, k, total, -1)
+            if alone != pair:
+                self.shared.add(cluster)
+        cell = cells.setdefault(pair, [0, 0.0])
+        cell[0], cell[1] = cell[0] + 1, cell[1] + d
+        if len(cells) == 1:
+            self._single(pair, cell[0], cell[1], 1)
+
+    def _single(self, pair: tuple[str, str], k: float, total: float, sign: int) -> None:
+        sums = self.single.setdefault(pair, [0, 0.0, 0.0, 0.0])
+        sums[0] += sign
+        sums[1] += sign * total * total
+        sums[2] += sign * k * total
+        sums[3] += sign * k * k
+
+
 class Evidence:
     """Every pair's board differences, each piece of evidence once: records are added in
     canonical order and the first one holding a piece owns it. A pair's sums are oriented
@@ -131,7 +165,7 @@ class Evidence:
         self.owned: dict[str, int] = {}
         self.matches: dict[str, set[str]] = {}
         self.seen: set[tuple[str, int]] = set()
-        self.clusters: dict[tuple[str, int], dict[tuple[str, str], list[float]]] = {}
+        self.clusters = Clusters()
         """Per cluster (cards and board): each pair's count and sum of differences there."""
 
     def add(self, r: dict[str, Any]) -> None:
@@ -146,8 +180,7 @@ class Evidence:
             d = -score if flip else score
             pair = self.pairs.setdefault(key, Pair())
             pair.n, pair.total, pair.squares = pair.n + 1, pair.total + d, pair.squares + d * d
-            cell = self.clusters.setdefault((cards, board), {}).setdefault(key, [0, 0.0])
-            cell[0], cell[1] = cell[0] + 1, cell[1] + d
+            self.clusters.add((cards, board), key, d)
             mine += 1
         self.owned[r["id"]] = mine
         if mine:
@@ -235,7 +268,7 @@ class Strength(NamedTuple):
 
 def solve(
     pairs: dict[tuple[str, str], Pair],
-    clusters: dict[tuple[str, int], dict[tuple[str, str], list[float]]] | None = None,
+    clusters: Clusters | None = None,
 ) -> dict[str, Strength]:
     """Each bot's strength and standard error: the weighted least squares fit of every
     board difference on ``s_low - s_high``, the strengths of each connected group summing
@@ -268,7 +301,7 @@ def solve(
         inverse = _inverse(m)
         cov = [[v - 1.0 / n for v in row] for row in inverse]
         strength = {bot: sum(inverse[i][k] * rhs[k] for k in range(n)) for i, bot in enumerate(group)}
-        robust, seen = robust_variances(group, cov, strength, per_board, clusters or {})
+        robust, seen = robust_variances(group, cov, strength, per_board, clusters or Clusters())
         for i, bot in enumerate(group):
             out[bot] = Strength(strength[bot], math.sqrt(max(cov[i][i], robust[i], 0.0)), seen[i])
     return out
@@ -279,7 +312,7 @@ def robust_variances(
     cov: list[list[float]],
     strength: dict[str, float],
     per_board: dict[tuple[str, str], float],
-    clusters: dict[tuple[str, int], dict[tuple[str, str], list[float]]],
+    clusters: Clusters,
 ) -> tuple[list[float], list[int]]:
     """The cluster-robust (sandwich) variance of each strength of ``group``, and the number
     of clusters each bot appears in: ``C B C`` with
@@ -295,7 +328,21 @@ def robust_variances(
     n = len(group)
     meat = [[0.0] * n for _ in range(n)]
     count, seen = 0, [0] * n
-    for cells in clusters.values():
+    for (low, high), (many, squares, cross, counts) in clusters.single.items():
+        if low not in at or many < 1:
+            continue
+        i, j, delta = at[low], at[high], strength[low] - strength[high]
+        # sum over its clusters of ((D - k delta) / v)^2, added at (i, i) and (j, j), taken at (i, j)
+        r2 = max(squares - 2 * delta * cross + delta * delta * counts, 0.0) / per_board[(low, high)] ** 2
+        meat[i][i] += r2
+        meat[j][j] += r2
+        meat[i][j] -= r2
+        meat[j][i] -= r2
+        count += int(many)
+        seen[i] += int(many)
+        seen[j] += int(many)
+    for cluster in clusters.shared:
+        cells = clusters.cells[cluster]
         u: dict[int, float] = {}
         for (low, high), (k, total) in cells.items():
             if low not in at:

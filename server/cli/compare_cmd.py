@@ -31,7 +31,7 @@ from server.arena.formats.base import SpecError
 from server.arena.match_sprt import score_bound, sprt_scores
 from server.arena.planning import plan
 from server.arena.registry import BUILTIN as BUILTIN_KIND
-from server.arena.registry import entrant_kind
+from server.arena.registry import EntrantKind, entrant_kind
 from server.arena.sequential import Sprt, SprtResult
 from server.arena.stats import corrected_summary, summarize
 from server.arena.store import Store
@@ -271,7 +271,7 @@ def run_among(a: Arena, args: argparse.Namespace, deals: DealSet, units: Sequenc
     board scores X's net less that of Y at the same unit on the same cards, every unit Y's
     (the par room). This is the blind movement with Y as the reference bot
     (docs/formats.md): X meets each board once, so the comparison is open to any entrant."""
-    if entrant_kind_of(args, args.y).name != "builtin":
+    if not entrant_kind_of(args, args.y).reference:
         raise UsageError(
             f"compare X Y at {len(units)} units seats copies of Y, which must be a built-in bot: "
             f"{args.y} is not (name {len(units)} bots for a field instead)"
@@ -297,7 +297,7 @@ def run_among(a: Arena, args: argparse.Namespace, deals: DealSet, units: Sequenc
     return 0
 
 
-def entrant_kind_of(args: argparse.Namespace, name: str) -> Any:
+def entrant_kind_of(args: argparse.Namespace, name: str) -> EntrantKind:
     """The kind of entrant ``name`` is: one of the user's own, or a built-in bot."""
     return entrant_kind(args.local[name]) if name in args.local else BUILTIN_KIND
 
