@@ -34,7 +34,7 @@ from server.web.api.problems import ArenaApi, problem, register_error_handlers
 from server.web.api.ratelimit import init_limiter
 from server.web.context import ArenaContext
 from server.web.limits import ArenaJSONProvider, check_request
-from server.web.pages import init_pages
+from server.web.pages import init_pages, ops
 from server.web.served import ServedDecisions
 from server.web.waker import Waker
 from workers.bots import BUILTIN
@@ -254,14 +254,16 @@ def create_app(config: Config | Mapping[str, Any] | None = None) -> Flask:
 
     @app.before_request
     def json_bodies_only():
-        """Refuse oversized bodies, and bodies not declared JSON (they would be ignored)."""
+        """Refuse oversized bodies, and bodies not declared JSON (they would be ignored),
+        but the operator page's forms (``server.web.pages.ops``)."""
         length = request.content_length or 0
         limit = app.config["MAX_CONTENT_LENGTH"]
         if length > limit:
             if length <= DRAIN_LIMIT:  # read it, or the client may see a reset, not the 413
                 request.environ["wsgi.input"].read(length)
             return problem(413, f"the request body is {length} bytes; the limit is {limit}")
-        if request.method in ("POST", "PUT", "PATCH") and length and not request.is_json:
+        form = request.path.startswith(ops.FORMS) and request.mimetype == "application/x-www-form-urlencoded"
+        if request.method in ("POST", "PUT", "PATCH") and length and not request.is_json and not form:
             return problem(415, "the request body must be JSON (Content-Type: application/json)")
 
     with app.app_context():

@@ -77,7 +77,12 @@ class Role:
             env = {**env, "NOTIFY_SOCKET": str(notify)}
         self.log = log
         self.proc = subprocess.Popen(
-            argv, env=env, cwd=env["CINCH_HOME"], stdout=open(log, "wb"), stderr=subprocess.STDOUT, start_new_session=True
+            argv,
+            env=env,
+            cwd=env["CINCH_HOME"],
+            stdout=open(log, "wb"),
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
         self.told: list[str] = []
 
@@ -91,9 +96,7 @@ class Role:
 
 
 def health(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [str(BIN / "cinch"), "health", *args], env=env, capture_output=True, text=True, timeout=30
-    )
+    return subprocess.run([str(BIN / "cinch"), "health", *args], env=env, capture_output=True, text=True, timeout=30)
 
 
 def scrape(port: int, token: str | None = ADMIN) -> dict[str, float]:
