@@ -137,7 +137,7 @@ def deployed(redis_url, tmp_path_factory):
             notify = tmp / f"{label}.notify" if spec.get("Type") == "notify" else None
             roles[label] = Role(label, render(spec["ExecStart"], env, instance), env, notify, tmp / f"{label}.log")
         yield roles, env, store, workers
-        for label, role in roles.items():
+        for role in roles.values():
             if role.proc.poll() is None:
                 os.killpg(role.proc.pid, signal.SIGKILL)
                 role.proc.wait()

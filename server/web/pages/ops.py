@@ -19,7 +19,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, redirect, render_template, request, url_for
+from flask import redirect, render_template, request, url_for
+from werkzeug.wrappers import Response
 
 from server.arena.tournaments import waiting_for
 from server.web.api.auth import is_admin

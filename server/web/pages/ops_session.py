@@ -28,8 +28,9 @@ import hmac
 import secrets
 from urllib.parse import urlsplit
 
-from flask import Response, abort, request
+from flask import abort, request
 from itsdangerous import BadSignature, TimestampSigner
+from werkzeug.wrappers import Response
 
 from server.web.context import arena
 
