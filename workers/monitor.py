@@ -123,6 +123,16 @@ def app(role: str, liveness: Liveness, token: str | None, metrics_dir: Path | No
     return respond
 
 
+def check_exposure(role: str, host: str, token: str | None) -> None:
+    """``MonitorError`` for metrics that would be open to the network: an address other
+    than the loopback needs the admin token."""
+    if not token and not _loopback(host):
+        raise MonitorError(
+            f"--metrics-host {host} would show this {role}'s metrics to the network without a token: "
+            "set CINCH_ADMIN_TOKEN (the API's admin token) in its environment, or listen on 127.0.0.1"
+        )
+
+
 class _Quiet(WSGIRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:
         """Nothing: a probe every few seconds is not worth a log line."""
@@ -134,11 +144,7 @@ class Monitor:
     def __init__(
         self, role: str, host: str, port: int, token: str | None, metrics_dir: Path | None, liveness: Liveness
     ):
-        if not token and not _loopback(host):
-            raise MonitorError(
-                f"--metrics-host {host} would show this {role}'s metrics to the network without a token: "
-                "set CINCH_ADMIN_TOKEN (the API's admin token) in its environment, or listen on 127.0.0.1"
-            )
+        check_exposure(role, host, token)
         self.liveness = liveness
         try:
             self.server = make_server(

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 
-from server.cli.worker_cmd import monitor_options, service_redis
+from server.cli.worker_cmd import check_usable, monitor_options, service_redis
 from server.config import masked
 from workers import monitor, supervisor
 
@@ -23,9 +23,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     config = args.config
-    print(
-        f"cinch supervisor: queue {config.queue}, prefix {config.prefix} on Redis {masked(config.redis_url or '')}",
-        flush=True,
-    )
     url = service_redis(args, "supervisor")
-    return supervisor.main(["--url", url, *monitor_options(args)], config)
+    options = monitor_options(args, "supervisor")
+    print(f"cinch supervisor: queue {config.queue}, prefix {config.prefix} on Redis {masked(url)}", flush=True)
+    check_usable(url)
+    return supervisor.main(["--url", url, *options], config)

@@ -65,3 +65,26 @@ def test_systemd_is_told_when_it_asked(tmp_path, monkeypatch):
         assert sock.recv(100) == b"WATCHDOG=1"
     monkeypatch.delenv("NOTIFY_SOCKET")
     monitor.notify("READY=1")  # outside systemd: nothing, and no error
+
+
+def test_cinch_refuses_open_metrics_without_a_token_and_health_says_why(capsys):
+    from server.cli import main
+    from server.config import Config
+
+    config = Config(redis_url="redis://127.0.0.1:1/0")
+    assert main(["worker", "--metrics-port", "9101", "--metrics-host", "0.0.0.0"], config) == 2
+    assert "CINCH_ADMIN_TOKEN" in capsys.readouterr().err
+    assert main(["supervisor", "--metrics-port", "9100", "--metrics-host", "10.0.0.5"], config) == 2
+    assert main(["health", "worker"], config) == 2  # which port?
+    served = monitor.Monitor("worker", "127.0.0.1", 0, None, None, monitor.Liveness())
+    port = served.server.server_port
+    try:
+        assert main(["health", "worker", "--port", str(port)], config) == 1  # no beat yet: not alive
+        assert "not alive (HTTP 503)" in capsys.readouterr().err
+        served.liveness.beat(reached_redis=False)
+        assert main(["health", "worker", "--port", str(port)], config) == 0
+        assert main(["health", "worker", "--port", str(port), "--ready"], config) == 1  # Redis not reached
+    finally:
+        served.close()
+    assert main(["health", "worker", "--port", str(port)], config) == 1
+    assert "not reachable" in capsys.readouterr().err
