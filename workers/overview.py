@@ -83,10 +83,11 @@ def workers(redis: Redis) -> list[dict[str, Any]]:
     ``workers.worker``), with its state, current job and last heartbeat."""
     out = []
     for worker in sorted(Worker.all(connection=redis, serializer=JSONSerializer), key=lambda w: w.name):
+        state = worker.get_state()
         out.append(
             {
                 "name": worker.name,
-                "state": str(worker.get_state()),
+                "state": str(getattr(state, "value", state)),  # "busy", not "WorkerStatus.BUSY"
                 "queues": [q.name for q in worker.queues],
                 "job": worker.get_current_job_id(),
                 "heartbeat": _stamp(worker.last_heartbeat),

@@ -148,16 +148,26 @@ def test_each_role_comes_up_plays_a_tournament_and_stops_on_sigterm(deployed):
     api = Api(f"http://{env['CINCH_BIND']}")
     supervisor_port = env["CINCH_SUPERVISOR_PORT"]
 
+    probes = {
+        ("api", env["CINCH_BIND"].rpartition(":")[2]): f"http://{env['CINCH_BIND']}/api/v1/ready",
+        ("supervisor", supervisor_port): f"http://127.0.0.1:{supervisor_port}/ready",
+        **{("worker", port): f"http://127.0.0.1:{port}/ready" for port in workers},
+    }
+
+    def answers(url):
+        try:
+            return requests.get(url, timeout=5).status_code == 200
+        except requests.RequestException:  # not listening yet, or gunicorn's processes still booting
+            return False
+
     def every_role_ready():
         for label, role in roles.items():
             assert role.proc.poll() is None, f"{label} exited: {role.log.read_text()[-2000:]}"
-        return (
-            health("api", "--ready", "--port", env["CINCH_BIND"].rpartition(":")[2], env=env).returncode == 0
-            and health("supervisor", "--ready", "--port", supervisor_port, env=env).returncode == 0
-            and all(health("worker", "--ready", "--port", port, env=env).returncode == 0 for port in workers)
-        )
+        return all(answers(url) for url in probes.values())
 
-    wait_for(every_role_ready, "every unit's process to be ready", poll=0.5)
+    wait_for(every_role_ready, "every unit's process to be ready", poll=0.2)
+    for role, port in probes:  # and the probe a compose healthcheck or a timer would run says so
+        assert health(role, "--ready", "--port", port, env=env).returncode == 0
     for label, role in roles.items():  # Type=notify: told systemd it started, and beats its watchdog
         if role.notify is not None:
             wait_for(lambda: {"READY=1", "WATCHDOG=1"} <= set(role.read_notices()), f"{label} to notify systemd")

@@ -57,10 +57,8 @@ def test_an_operator_signs_in_sees_the_arena_and_requeues_a_failed_job(arena):
     with chromium_page() as (page, requested):
         page.goto(f"{api.base}/ops", wait_until="load")
         assert page.locator("#queues").count() == 0  # the login form, nothing else
-        for scheme in ("light", "dark"):
-            page.emulate_media(color_scheme=scheme)
-            bad = [v["id"] for v in axe.run(page).response["violations"] if v["impact"] in ("serious", "critical")]
-            assert not bad, f"login form ({scheme}): {bad}"
+        bad = [v["id"] for v in axe.run(page).response["violations"] if v["impact"] in ("serious", "critical")]
+        assert not bad, f"login form: {bad}"
         page.fill("#token", ADMIN)
         page.click("button[type=submit]")
         page.wait_for_selector("#queues")
@@ -71,6 +69,7 @@ def test_an_operator_signs_in_sees_the_arena_and_requeues_a_failed_job(arena):
         row = page.locator(f'#queues tr[data-queue="{store.queue_name}"]')
         assert row.locator('[data-count="failed"]').inner_text() == "1"
         assert page.locator("#workers tbody tr[data-worker]").count() == 1
+        assert page.locator("#workers tbody tr td:nth-child(2)").inner_text() in ("idle", "busy")
         failed = page.locator(f'#failed tr[data-job="{broken.id}"]')
         assert "t404.m1" in failed.inner_text() and "Traceback" not in page.content()
         assert page.locator("#lead dd code").inner_text().startswith("supervisor:")
@@ -81,7 +80,7 @@ def test_an_operator_signs_in_sees_the_arena_and_requeues_a_failed_job(arena):
         assert not [card for card in hand if re.search(rf"\b{card}\b", text)], "a waiting decision's card is shown"
         assert token not in page.content() and ADMIN not in page.content()
 
-        for scheme, width in (("light", 1100), ("dark", 1100), ("light", 360)):
+        for scheme, width in (("dark", 1100), ("light", 360)):  # the pages' colours are tested everywhere else
             page.set_viewport_size({"width": width, "height": 800})
             page.emulate_media(color_scheme=scheme)
             bad = [v["id"] for v in axe.run(page).response["violations"] if v["impact"] in ("serious", "critical")]
