@@ -27,14 +27,14 @@ from server.arena.registry import ensure_builtins
 from server.arena.store import Store
 from server.config import Config
 from server.metrics import HTTP_RESPONSES, status_class
-from server.web import docsite, metrics
+from server.web import docsite, metrics, ops
 from server.web.api import bots, decisions, health, ratings, tables, tournaments
 from server.web.api.contract import ContractPlugin
 from server.web.api.problems import ArenaApi, problem, register_error_handlers
 from server.web.api.ratelimit import init_limiter
 from server.web.context import ArenaContext
 from server.web.limits import ArenaJSONProvider, check_request
-from server.web.pages import init_pages, ops
+from server.web.pages import init_pages
 from server.web.served import ServedDecisions
 from server.web.waker import Waker
 from workers.bots import BUILTIN
@@ -225,6 +225,7 @@ def create_app(config: Config | Mapping[str, Any] | None = None) -> Flask:
     )
     app.register_blueprint(metrics.bp)  # GET /metrics, for the admin token only
     app.register_blueprint(docsite.bp)  # the built docs site at /docs/ (not the API's /api/v1/docs)
+    app.register_blueprint(ops.bp)  # the operator's page at /ops, for the admin token (a login form)
     init_pages(app)  # after every problem handler: pages get them as HTML, /api/ as problems
 
     @app.before_request
@@ -255,7 +256,7 @@ def create_app(config: Config | Mapping[str, Any] | None = None) -> Flask:
     @app.before_request
     def json_bodies_only():
         """Refuse oversized bodies, and bodies not declared JSON (they would be ignored),
-        but the operator page's forms (``server.web.pages.ops``)."""
+        but the operator page's forms (``server.web.ops``)."""
         length = request.content_length or 0
         limit = app.config["MAX_CONTENT_LENGTH"]
         if length > limit:

@@ -1,4 +1,4 @@
-"""Web pages for people: server-rendered, read-only, no login (but the operator's, ``ops``).
+"""Web pages for people: server-rendered, read-only, no login.
 
 One module a page (``leaderboard``, ``tournaments``...), all on the blueprint in
 ``blueprint``; templates share ``base.html`` and draw cards with ``_cards.html``.
@@ -17,7 +17,7 @@ from typing import cast
 
 from flask import Flask, Response, render_template, request
 
-from server.web.pages import boards, bots, downloads, leaderboard, matches, ops, tables, tournaments  # noqa: F401  (their routes join the blueprint)
+from server.web.pages import boards, bots, downloads, leaderboard, matches, tables, tournaments  # noqa: F401  (their routes join the blueprint)
 from server.web.pages.blueprint import bp
 
 

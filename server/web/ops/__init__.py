@@ -1,4 +1,4 @@
-"""The operator's page, ``/ops``, for the admin token only (``ops_session`` says how a
+"""The operator's page, ``/ops``, for the admin token only (``session`` says how a
 browser signs in): RQ's queues and registries, the workers, the failed jobs with their
 error and a re-queue button, the supervisors' lead and each live tournament's driver,
 each live tournament's remote entrants with their waiting decisions, and Redis's memory.
@@ -13,22 +13,29 @@ and jQuery from a CDN), it shows every job's arguments and whole traceback, and 
 offers actions (empty a queue, delete jobs) that would break the supervisor's
 bookkeeping; and it knows nothing of leases or remote entrants, which are most of
 this page.
+
+A blueprint of its own beside the API and the pages (as ``/metrics`` and the docs site
+are), since it takes the API's admin check and its limit on failed authentications,
+which the pages never import; it draws on the pages' ``base.html`` and stylesheet.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import redirect, render_template, request, url_for
+from flask import Blueprint, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from server.arena.tournaments import waiting_for
 from server.web.api.auth import is_admin
 from server.web.api.ratelimit import count_failed_authentication
 from server.web.context import arena
-from server.web.pages import ops_session
-from server.web.pages.blueprint import bp
+from server.web.limits import check_request
+from server.web.ops import session as ops_session
 from workers import overview
+
+bp = Blueprint("ops", __name__, template_folder="templates", static_folder="static", static_url_path="/ops/assets")
+bp.before_request(check_request)  # path and query strings within bounds, as on every page
 
 FORMS = ops_session.PATH + "/"
 """The paths that take HTML forms (``application/x-www-form-urlencoded``), not JSON."""
@@ -83,7 +90,7 @@ def ops_login() -> Response:
         count_failed_authentication()  # past the limit: the 429
         page = render_template("ops_login.html", admin=True, refused="That is not this arena's admin token.")
         return _private(page, 401)
-    response = redirect(url_for("pages.ops_page"), 303)
+    response = redirect(url_for("ops.ops_page"), 303)
     ops_session.open_session(response)
     return response
 
@@ -91,7 +98,7 @@ def ops_login() -> Response:
 @bp.post("/ops/logout")
 def ops_logout() -> Response:
     ops_session.require_form()
-    response = redirect(url_for("pages.ops_page"), 303)
+    response = redirect(url_for("ops.ops_page"), 303)
     ops_session.close_session(response)
     return response
 
@@ -100,4 +107,4 @@ def ops_logout() -> Response:
 def ops_requeue(job_id: str) -> Response:
     ops_session.require_form()
     outcome = overview.requeue(arena().store, job_id)
-    return redirect(url_for("pages.ops_page", outcome=outcome, job=job_id), 303)
+    return redirect(url_for("ops.ops_page", outcome=outcome, job=job_id), 303)

@@ -9,7 +9,7 @@ from support.apiclient import ADMIN
 
 from server.arena import registry
 from server.web.app import create_app
-from server.web.pages import ops_session
+from server.web.ops import session as ops_session
 from workers import overview
 
 SECRET_LINE = "server.engine.hand.IllegalAction: N may not play AS with Bearer abc.def in hand (cinch_" + "x" * 30 + ")"
