@@ -157,7 +157,7 @@ def redis_memory(redis: Redis) -> dict[str, Any]:
     return {
         "used": info.get("used_memory_human"),
         "peak": info.get("used_memory_peak_human"),
-        "maxmemory": info.get("maxmemory_human"),
+        "maxmemory": info.get("maxmemory_human") if info.get("maxmemory") else "no limit",
         "policy": info.get("maxmemory_policy"),
-        "keys": redis.dbsize(),
+        "key_count": redis.dbsize(),
     }

@@ -16,7 +16,7 @@ this page.
 
 A blueprint of its own beside the API and the pages (as ``/metrics`` and the docs site
 are), since it takes the API's admin check and its limit on failed authentications,
-which the pages never import; it draws on the pages' ``base.html`` and stylesheet.
+which the pages never import; it draws on the pages' ``base.html`` and stylesheets (``ops.css`` among them).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from server.web.limits import check_request
 from server.web.ops import session as ops_session
 from workers import overview
 
-bp = Blueprint("ops", __name__, template_folder="templates", static_folder="static", static_url_path="/ops/assets")
+bp = Blueprint("ops", __name__, template_folder="templates")
 bp.before_request(check_request)  # path and query strings within bounds, as on every page
 
 FORMS = ops_session.PATH + "/"

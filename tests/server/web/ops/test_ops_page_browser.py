@@ -36,7 +36,7 @@ def arena(redis_url):
             stop_api(api)
 
 
-def test_an_operator_signs_in_sees_the_arena_and_requeues_a_failed_job(arena):
+def test_an_operator_signs_in_sees_the_arena_and_requeues_a_failed_job(arena, tmp_path):
     api, store = arena
     queue = queue_for(store, store.queue_name)
     broken = queue.enqueue(play_chunk, store.prefix, "t404.m1", 1, 1, meta={"tournament": "t404"}, failure_ttl=600)
@@ -73,6 +73,7 @@ def test_an_operator_signs_in_sees_the_arena_and_requeues_a_failed_job(arena):
         failed = page.locator(f'#failed tr[data-job="{broken.id}"]')
         assert "t404.m1" in failed.inner_text() and "Traceback" not in page.content()
         assert page.locator("#lead dd code").inner_text().startswith("supervisor:")
+        assert int(page.locator('#memory [data-count="keys"]').inner_text()) > 0
         live = page.locator(f'section[data-tournament="{tid}"] tr[data-bot="faraway"]')
         assert int(live.locator('[data-count="open"]').inner_text()) >= 1
         assert re.fullmatch(r"\d+\.\d s", live.locator('[data-age="oldest"]').inner_text())
@@ -80,6 +81,7 @@ def test_an_operator_signs_in_sees_the_arena_and_requeues_a_failed_job(arena):
         assert not [card for card in hand if re.search(rf"\b{card}\b", text)], "a waiting decision's card is shown"
         assert token not in page.content() and ADMIN not in page.content()
 
+        page.screenshot(path=str(tmp_path / "operator-page.png"), full_page=True)  # docs/operator-page.png
         for scheme, width in (("dark", 1100), ("light", 360)):  # the pages' colours are tested everywhere else
             page.set_viewport_size({"width": width, "height": 800})
             page.emulate_media(color_scheme=scheme)
