@@ -63,7 +63,16 @@ ITEM_NAMES = {
     "sale": "Sale",
     "set-back": "Set back",
 }
-RANK_NAMES = {"A": "High", "2": "Low", "J": "Jack", "T": "Game", "5": "Right Pedro", "K": "King", "3": "Three", "9": "Nine"}
+RANK_NAMES = {
+    "A": "High",
+    "2": "Low",
+    "J": "Jack",
+    "T": "Game",
+    "5": "Right Pedro",
+    "K": "King",
+    "3": "Three",
+    "9": "Nine",
+}
 
 WORDS = {
     "pass": "passes",
@@ -116,7 +125,9 @@ def _words(action: dict[str, Any], state: Hand, before: list[int], actor: int) -
     elif kind == "call":
         partner = state.describe_extra().get("partner")
         parts += [("text", "calls"), ("cards", [action.get("card")])]
-        parts.append(("text", f"; {partner} holds it and is the partner" if partner else "; nobody else holds it: alone"))
+        parts.append(
+            ("text", f"; {partner} holds it and is the partner" if partner else "; nobody else holds it: alone")
+        )
     elif kind == "sell":
         contract = state.contract_dict() or {}
         parts.append(("text", f"sells to {contract.get('seat')} for {contract.get('amount')}"))
@@ -124,6 +135,9 @@ def _words(action: dict[str, Any], state: Hand, before: list[int], actor: int) -
         parts.append(("text", WORDS.get(str(kind), str(kind))))
         if kind == "stand" or (kind in ("give", "run") and state.trump is not None):
             parts += [("text", "trump"), ("suit", state.trump_name())]
+    turned = list(state.describe_extra().get("turnups") or ()) if kind in ("run", "accept") else []
+    if turned:
+        parts += [("text", "; turned up"), ("cards", turned[-1:])]
     for seat, (was, now) in enumerate(zip(before, after)):
         if seat != actor and was != now:
             parts.append(("text", f"; {state.seats[seat]}"))
@@ -156,20 +170,32 @@ def _items(state: Hand, tricks: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for item in state.describe_extra().get("items", ()):
         card = item.get("card") or (item["item"] if item["item"] in ALL_NAMES else None)
         if "trick" in item:
-            trick = item["trick"] + 1
+            fell: int | None = item["trick"] + 1
         else:
-            trick = None if item.get("discard") or card is None else where.get(card)
+            fell = None if item.get("discard") or card is None else where.get(card)
         out.append(
             {
                 "name": point_name(item["item"], state.tables),
                 "card": card,
                 "value": item["value"],
                 "side": item["side"],
-                "trick": trick,
+                "trick": fell,
                 "discard": bool(item.get("discard")),
             }
         )
     return out
+
+
+def _played(state: Hand, tricks: list[dict[str, Any]], step: dict[str, Any]) -> None:
+    """A play just applied: its step's key (``t<trick>c<card>``), the trick on the table,
+    and the card added to its trick in ``tricks``."""
+    number, plays, winner = _current_trick(state)
+    seat, card, *extras = plays[-1]
+    step.update(key=f"t{number + 1}c{len(plays)}", trick=plays, winner=winner, card=card)
+    if number == len(tricks):
+        tricks.append({"number": number + 1, "leader": state.seats[state.tricks[number].leader], "plays": []})
+    tricks[number]["plays"].append({"seat": seat, "card": card, "extras": extras, "key": step["key"]})
+    tricks[number]["winner"] = winner
 
 
 def walk(doc: Any) -> dict[str, Any]:
@@ -180,7 +206,9 @@ def walk(doc: Any) -> dict[str, Any]:
     if not isinstance(actions, list):
         raise ReplayError("actions must be a list of action objects", None)
     seats = list(state.seats)
-    steps: list[dict[str, Any]] = [{"key": "deal", "phase": "deal", "hands": _hands(state), "trick": [], "winner": None}]
+    steps: list[dict[str, Any]] = [
+        {"key": "deal", "phase": "deal", "hands": _hands(state), "trick": [], "winner": None}
+    ]
     sections: list[dict[str, Any]] = []  # the phases before the play, in the order met
     tricks: list[dict[str, Any]] = []
     counters: dict[str, int] = {}
@@ -196,27 +224,21 @@ def walk(doc: Any) -> dict[str, Any]:
             raise ReplayError(str(exc), index) from None
         step: dict[str, Any] = {"phase": phase, "seat": seats[actor], "hands": _hands(state)}
         if action.get("type") == "play":
-            number, plays, winner = _current_trick(state)
-            step.update(key=f"t{number + 1}c{len(plays)}", trick=plays, winner=winner, card=plays[-1][1])
-            if number == len(tricks):
-                trick = state.tricks[number]
-                tricks.append({"number": number + 1, "leader": seats[trick.leader], "plays": [], "held": before})
-            record = tricks[number]
-            record["plays"].append({"seat": seats[actor], "card": plays[-1][1], "extras": plays[-1][2:], "key": step["key"]})
-            record["winner"] = winner
+            _played(state, tricks, step)
         else:
             counters[phase] = counters.get(phase, 0) + 1
-            step.update(key=f"{phase}{counters[phase]}", trick=[], winner=None, parts=_words(action, state, before, actor))
+            step.update(
+                key=f"{phase}{counters[phase]}", trick=[], winner=None, parts=_words(action, state, before, actor)
+            )
             if not sections or sections[-1]["phase"] != phase:
                 sections.append({"phase": phase, "title": TITLES.get(phase, phase), "steps": []})
             sections[-1]["steps"].append(step)
         steps.append(step)
     described = state.describe()
     items = _items(state, tricks)
-    for trick in tricks:
-        trick["held"] = {seat: names_of(mask) for seat, mask in zip(seats, trick["held"])}
-        trick["side"] = state.sides[state.side_of[seats.index(trick["winner"])]] if trick["winner"] else None
-        trick["points"] = [item for item in items if item["trick"] == trick["number"]]
+    for done in tricks:
+        done["side"] = state.sides[state.side_of[seats.index(done["winner"])]] if done["winner"] else None
+        done["points"] = [item for item in items if item["trick"] == done["number"]]
     steps.append({"key": "score", "phase": "score", "hands": _hands(state), "trick": [], "winner": None})
     first_play = next((i for i, s in enumerate(steps) if s["phase"] == "play"), len(steps) - 1)
     walked = {
@@ -267,7 +289,7 @@ def label(step: dict[str, Any]) -> str:
         return f"Trick {trick}, card {card}"
     if phase in ("deal", "score"):
         return TITLES[phase]
-    return f"{TITLES.get(phase, phase)} {key[len(phase):]}"
+    return f"{TITLES.get(phase, phase)} {key[len(phase) :]}"
 
 
 def merged_keys(walks: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:

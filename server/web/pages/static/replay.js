@@ -168,6 +168,7 @@
   }
   if (follow) {
     follow.addEventListener("change", function () { mark(follow.value); });
+    mark(follow.value);
   }
   var picker = controls && controls.querySelector(".room-picker");
   function pick(key) {

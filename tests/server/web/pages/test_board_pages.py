@@ -120,7 +120,9 @@ def test_a_table_hand_is_shown_once_the_game_is_over(client, store: Store):
     before = record["scores"]
     assert before == {s: hands[-2]["scores"][s] + hands[-2]["result"]["delta"][s] for s in ("NS", "EW")}
     after = {side: before[side] + record["result"]["delta"][side] for side in before}
-    assert f"NS {before['NS']} &middot; EW {before['EW']} &rarr; <b>NS {after['NS']} &middot; EW {after['EW']}</b>" in text
+    assert (
+        f"NS {before['NS']} &middot; EW {before['EW']} &rarr; <b>NS {after['NS']} &middot; EW {after['EW']}</b>" in text
+    )
     luck = record["luck"]
     assert f'data-deal="{luck["deal"]}" data-draw="{luck["draw"]}"' in text and "what the players made" in text
     assert all(f'<td class="who">{bot}</td>' in text for bot in set(seats.values()))

@@ -53,7 +53,9 @@ def served(redis_url):
         try:
 
             def create_table(ruleset, options, seats):
-                r = api.call("POST", "/api/v1/tables", ADMIN, json={"ruleset": ruleset, "options": options, "seats": seats})
+                r = api.call(
+                    "POST", "/api/v1/tables", ADMIN, json={"ruleset": ruleset, "options": options, "seats": seats}
+                )
                 assert r.status_code == 201, r.text
                 return r.json()["id"]
 
