@@ -38,7 +38,7 @@ TITLES = {
     "sale": "Sale",
     "widow": "Widow",
     "trump": "Trump",
-    "discard": "Discard and draw",
+    "discard": "Discard",
     "rob": "Rob",
     "call": "Call",
     "play": "Play",
@@ -233,6 +233,8 @@ def walk(doc: Any) -> dict[str, Any]:
             if not sections or sections[-1]["phase"] != phase:
                 sections.append({"phase": phase, "title": TITLES.get(phase, phase), "steps": []})
             sections[-1]["steps"].append(step)
+            if phase == "discard" and any(now & ~was for was, now in zip(before, state.hands)):
+                sections[-1]["title"] = "Discard and draw"  # a draw from a stock or a packet
         steps.append(step)
     described = state.describe()
     items = _items(state, tricks)
