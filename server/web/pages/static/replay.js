@@ -62,6 +62,14 @@
       box.replaceChildren(list);
     });
     var table = room.el.querySelector(".compass .on-table");
+    var decision = room.el.querySelector('li[data-step="' + frame[0] + '"]');
+    if (!frame[2].length && decision) {  // before the play: the decision of the step, in words
+      var words = document.createElement("p");
+      words.className = "decision";
+      decision.childNodes.forEach(function (node) { words.append(node.cloneNode(true)); });
+      table.replaceChildren(words);
+      return;
+    }
     table.replaceChildren.apply(table, frame[2].map(function (play) {
       var span = document.createElement("span");
       span.className = "on" + (play[0] === frame[3] ? " won" : "");
