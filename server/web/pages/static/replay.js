@@ -161,7 +161,7 @@
 
   window.addEventListener("hashchange", function () {
     var at = fromHash();
-    if (at !== null && at !== current) { show(at, true); }
+    if (at !== null) { show(at, location.hash === "#" + keys[at].key); }  // #bidding reads as its place
   });
 
   // whose seats are marked, and which room is shown where there are more than two

@@ -159,7 +159,10 @@ def test_one_control_steps_every_room_by_card_trick_and_phase_and_the_fragment_n
         at(last_bid)
         page.screenshot(path=tmp_path / "replay-american62-auction.png", full_page=True)
 
-        # a link to a place opens it; changing the fragment moves there
+        # a link to a place opens it (a phase: its end); changing the fragment moves there
+        page.goto(url + "#bidding", wait_until="load")
+        page.wait_for_function(f"document.querySelector('.room').dataset.current === '{last_bid}'")
+        at(last_bid)
         page.goto(url + "#t5c3", wait_until="load")
         at("t5c3")
         page.evaluate("location.hash = '#t2c1'")

@@ -84,3 +84,14 @@ def test_a_malformed_or_illegal_record_is_refused():
     assert refused.value.index == 0
     with pytest.raises(ReplayError):
         walk({**record, "actions": "nope"})
+
+
+def test_a_phase_only_one_room_has_falls_where_the_phases_order_puts_it():
+    def fake(*keys):
+        return {"steps": [{"key": k, "phase": "play" if k[0] == "t" else k.rstrip("0123456789")} for k in keys]}
+
+    stood = fake("deal", "beg1", "t1c1", "t1c2", "score")
+    ran = fake("deal", "beg1", "give1", "discard1", "discard2", "t1c1", "t1c2", "score")
+    keys = [k["key"] for k in merged_keys([stood, ran])]
+    assert keys == ["deal", "beg1", "give1", "discard1", "discard2", "t1c1", "t1c2", "score"]
+    assert [k["trick"] for k in merged_keys([stood])] == [0, 0, 1, 1, 0]
