@@ -19,7 +19,7 @@ from flask import abort, render_template
 
 from server.arena.duplicate import net, nets
 from server.arena.formats import kind_of
-from server.arena.formats.boards import board_view
+from server.arena.formats.boards import Room, board_view
 from server.engine import SEATS
 from server.engine.record import scores_after
 from server.web.context import arena
@@ -106,10 +106,10 @@ def stepper_start(walks: list[dict[str, Any]], keys: list[dict[str, Any]]) -> in
     return [k["key"] for k in keys].index(first["steps"][first["start"]]["key"])
 
 
-def field_rooms(match: dict[str, Any], record: dict[str, Any], seats: list[dict[str, str]]) -> list[dict[str, Any]]:
+def field_rooms(match: dict[str, Any], record: dict[str, Any], view: list[Room]) -> list[dict[str, Any]]:
     """The rooms of a board of a match of k entrants, each with the unit (seat) every
     entrant held, the hand's result, each entrant's net there (``server.arena.duplicate.nets``),
-    who sat at each seat and the hand to replay."""
+    who sat at each seat and its label (``formats.boards.board_view``) and the hand to replay."""
     out = []
     for number, room in enumerate(record["rooms"], 1):
         delta = room["result"]["delta"]
@@ -118,14 +118,14 @@ def field_rooms(match: dict[str, Any], record: dict[str, Any], seats: list[dict[
             {
                 "number": number,
                 "key": str(number),
-                "title": f"Room {number}",
+                "title": view[number - 1]["label"].capitalize(),
                 "seating": ", ".join(f"{bot} at {unit}" for bot, unit in zip(match["entrants"], room["units"])),
                 "room": room,
                 "entrants": [
                     {"bot": bot, "unit": unit, "delta": delta[unit], "net": float(by_unit[unit])}
                     for bot, unit in zip(match["entrants"], room["units"])
                 ],
-                "players": seats[number - 1],
+                "players": view[number - 1]["seats"],
                 "walk": walk(room),
             }
         )
@@ -165,9 +165,9 @@ def board_pair_page(mid: str, board: int):
     note = kind_of(match).note(match)
     field = "entrants" in match or not two_partnerships(record)  # k entrants, a progressive table, two seats
     if field:
-        seats = [room["seats"] for room in board_view(match, record)["rooms"]]
+        view = board_view(match, record)["rooms"]
         match, record = (match, record) if "entrants" in match else as_field(match, record)
-        rooms = field_rooms(match, record, seats)
+        rooms = field_rooms(match, record, view)
     else:
         rooms = rooms_of(match, record)
         for room in rooms:

@@ -177,6 +177,21 @@ def test_one_control_steps_every_room_by_card_trick_and_phase_and_the_fragment_n
         page.screenshot(path=tmp_path / "replay-american62-360.png", full_page=False)
 
 
+def test_a_finished_tables_hand_is_the_same_replay(served):
+    api, store, _, arena = served
+    with chromium_page() as (page, _):
+        for tid in arena.tables:
+            record = store.table_hands(tid)[0]
+            w = walk(record)
+            page.goto(f"{api.base}/tables/{tid}/hands/1#t2c1", wait_until="load")
+            (room,) = page.evaluate(STATE)
+            assert room["current"] == "t2c1" and len(room["onTable"]) == 1
+            expected = next(s for s in w["steps"] if s["key"] == "t2c1")["hands"]
+            assert [sorted(room["compass"][seat]) for seat in w["seats"]] == [sorted(h) for h in expected]
+            page.keyboard.press("End")
+            assert page.evaluate("location.hash") == "#score" and page.locator(".room .score").is_visible()
+
+
 def test_without_script_every_step_is_shown(served):
     api, store, paths, _ = served
     mid, board = paths["widow_cinch"]
