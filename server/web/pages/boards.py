@@ -106,6 +106,14 @@ def stepper_start(walks: list[dict[str, Any]], keys: list[dict[str, Any]]) -> in
     return [k["key"] for k in keys].index(first["steps"][first["start"]]["key"])
 
 
+def seating(seats: dict[str, str]) -> str:
+    """Who sat where, in words: each player with its seats ("random at P1; rule at P2, P3")."""
+    held: dict[str, list[str]] = {}
+    for seat, player in seats.items():
+        held.setdefault(player, []).append(seat)
+    return "; ".join(f"{player} at {', '.join(where)}" for player, where in held.items())
+
+
 def field_rooms(match: dict[str, Any], record: dict[str, Any], view: list[Room]) -> list[dict[str, Any]]:
     """The rooms of a board of a match of k entrants, each with the unit (seat) every
     entrant held, the hand's result, each entrant's net there (``server.arena.duplicate.nets``),
@@ -119,7 +127,7 @@ def field_rooms(match: dict[str, Any], record: dict[str, Any], view: list[Room])
                 "number": number,
                 "key": str(number),
                 "title": view[number - 1]["label"].capitalize(),
-                "seating": ", ".join(f"{bot} at {unit}" for bot, unit in zip(match["entrants"], room["units"])),
+                "seating": seating(view[number - 1]["seats"]),
                 "room": room,
                 "entrants": [
                     {"bot": bot, "unit": unit, "delta": delta[unit], "net": float(by_unit[unit])}
