@@ -26,13 +26,11 @@ that differ only in cards this seat cannot see decide alike.
 
 from __future__ import annotations
 
-from random import Random
 from typing import Any
 
 from server.engine import ROB
 from server.engine.cards import CARD_INDEX, CARD_NAMES, TRUMP_TABLES, cards_of, mask_of
 from server.engine.scoring import hand_delta
-from workers.bots.auction_inference import inferred_world
 from workers.bots.base import Action, Observation, decision_rng
 from workers.bots.search_bot import (
     DEFAULT_SAMPLES,
@@ -64,7 +62,6 @@ class SearchBot(SearchPlayBot):
     ):
         super().__init__(seed, samples or DEFAULT_SAMPLES * strength)
         self.deal_samples = max(1, int(deal_samples or DEAL_SAMPLES * strength))
-        self.inference = True  # the play's layouts weighed by the auction (benchmarks turn it off)
 
     def decide(self, observation: Observation) -> Action:
         legal = observation["legal"]
@@ -73,10 +70,6 @@ class SearchBot(SearchPlayBot):
             if len(choice["from"]) > choice["size"]:
                 return self._search_rob(observation, choice)
         return super().decide(observation)
-
-    def _world(self, view: View, rng: Random) -> list[int] | None:
-        """The play's layouts, weighed by the auction (``auction_inference``)."""
-        return inferred_world(view, rng) if self.inference else super()._world(view, rng)
 
     # -------------------------------------------------------------- foster51's rob
     def _search_rob(self, obs: Observation, choice: dict[str, Any]) -> Action:

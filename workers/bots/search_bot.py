@@ -457,13 +457,11 @@ class View:
         shown = 0
         self.discarded = [0, 0, 0, 0]
         self.received = [0, 0, 0, 0]
-        self.shown_by = [0, 0, 0, 0]  # each seat's face-up discards (foster51)
         for d in obs["draws"]:
             s = SEATS.index(d["seat"])
             self.discarded[s] = d["discarded"]
             self.received[s] = d["received"]
             seen = _mask(d["shown"])
-            self.shown_by[s] |= seen
             shown |= seen
             discards = seen | _mask(d.get("cards"))
             robbed_last = s == self.dealer and not self.american and not rules.dealer_draws_blind
@@ -678,14 +676,6 @@ NODES_PER_SAMPLE = 40_000  # a play decision searches at most this x samples sol
 PASS_VALUE = {"partner": 3.0, "opponent": -1.0, "open": -1.0}
 
 
-def pass_value(seat: int, high_seat: int | None) -> float:
-    """What the bidding valuation takes passing to be worth to ``seat`` (its side's net),
-    by who holds the high bid (nobody, a partner, an opponent)."""
-    if high_seat is None:
-        return PASS_VALUE["open"]
-    return PASS_VALUE["partner"] if (high_seat & 1) == (seat & 1) else PASS_VALUE["opponent"]
-
-
 # Points the declaring side takes, by what the declarer holds in the suit he names
 # (A, K, Q; J and T; the two Pedros; Low; trump length; interactions; the dealer's
 # advantage in the draw). Least-squares fits on 3,200 hands per ruleset in which a
@@ -727,15 +717,9 @@ SPREAD = 4.0
 
 def suit_value(view: View, suit: int) -> float:
     """Expected points of the declaring side if the seat names ``suit`` (its nine cards)."""
-    return holding_value(view.rules.name, view.hand, suit, view.me == view.dealer)
-
-
-def holding_value(ruleset: str, hand: int, suit: int, dealer: bool) -> float:
-    """``WEIGHTS``' expected points of the declaring side for a declarer holding ``hand``
-    (a card mask; only its trumps count) who names ``suit``, the dealer or not."""
-    w = WEIGHTS.get(ruleset, WEIGHTS["american62"])
+    w = WEIGHTS.get(view.rules.name, WEIGHTS["american62"])
     tab = TRUMP_TABLES[suit]
-    trumps = hand & tab.trump_mask
+    trumps = view.hand & tab.trump_mask
     n = trumps.bit_count()
     top = ped = jt = 0
     for c in cards_of(trumps):
@@ -762,7 +746,7 @@ def holding_value(ruleset: str, hand: int, suit: int, dealer: bool) -> float:
         + w["top2"] * top * top
         + w["ped_top"] * ped * top
     )
-    if dealer:
+    if view.me == view.dealer:
         value += w["dealer"] + w["dealer_n"] * n
     return value
 
@@ -787,15 +771,14 @@ def _outcomes(mean: float) -> list[float]:
 def expected_net(view: View, suit: int, bid: int | None) -> float:
     """The seat's side's expected net (its score change minus the other's) declaring ``suit``
     at ``bid`` (None: no contract)."""
-    return mean_net(view.rules, suit_value(view, suit), bid)
-
-
-def mean_net(rules: Ruleset, mean: float, bid: int | None) -> float:
-    """The declaring side's expected net when it takes ``mean`` points on average (``SPREAD``)."""
+    mean = suit_value(view, suit)
+    side = view.me & 1
     total = 0.0
     for pts, p in enumerate(_outcomes(mean)):
-        d = hand_delta(rules, 0, bid, (pts, 14 - pts))
-        total += p * (d[0] - d[1])
+        ours = [0, 0]
+        ours[side], ours[1 - side] = pts, 14 - pts
+        d = hand_delta(view.rules, side, bid, (ours[0], ours[1]))
+        total += p * (d[side] - d[1 - side])
     return total
 
 
@@ -849,7 +832,13 @@ class SearchPlayBot:
         high_seat = next(
             (SEATS.index(b["seat"]) for b in obs["bids"] if b["type"] == "bid" and b["amount"] == high), None
         )
-        if best > pass_value(view.me, high_seat) or not any(a["type"] == "pass" for a in legal):
+        if high_seat is None:
+            pass_value = PASS_VALUE["open"]
+        elif (high_seat & 1) == (view.me & 1):
+            pass_value = PASS_VALUE["partner"]
+        else:
+            pass_value = PASS_VALUE["opponent"]
+        if best > pass_value or not any(a["type"] == "pass" for a in legal):
             return {"type": "bid", "amount": low}
         return {"type": "pass"}
 
@@ -939,7 +928,7 @@ class SearchPlayBot:
         for _ in range(self.samples):
             if nodes >= budget:
                 break
-            hands = self._world(view, rng)
+            hands = sample_play_world(view, rng)
             if hands is None:
                 break
             rh = [lay.remap(h) for h in hands]
@@ -995,10 +984,6 @@ class SearchPlayBot:
         else:
             best = cands[0]
         return self._play_action(best, extras[best])
-
-    def _world(self, view: View, rng: Random) -> list[int] | None:
-        """One layout of the hidden cards for the play's search (``search`` weighs the auction in)."""
-        return sample_play_world(view, rng)
 
     def _extras(self, view: View, card: int, owed: int) -> int:
         if not owed:
