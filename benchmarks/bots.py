@@ -24,7 +24,9 @@ of its nets against the field (docs/rules/duplicate.md#net, ``server.arena.dupli
 search-play < search (< search:strong with ``--strong``), each bot against the rung
 below on the same boards. Each
 line gives the mean per board with its 95% interval (``server.arena.stats.summarize``), and
-boards won/tied/lost. One process, so one core; run it on a quiet machine for timings.
+boards won/tied/lost. ``--one-seed`` adds search vs search-play on one seed: a board on
+which they decide alike before the play ties exactly, so it is scored 0 without being
+played (``agree_before_play``). One process, so one core; run it on a quiet machine for timings.
 """
 
 from __future__ import annotations
