@@ -24,6 +24,10 @@ from typing import Any
 
 from server.arena.ratings import match_of, shown, steps
 from server.arena.store.base import StoreBase, decoded
+from server.engine.games import GAMES
+
+_RULESET_KEYS = ((), ("comparisons",), ("after",), ("applied",), ("evidence",))
+"""A ruleset's keys of which one is there whenever it has ratings (a history is there only with them)."""
 
 HISTORY_LENGTH = 1000
 """Rating history points kept per bot and ruleset: a bot's chart shows the ratings after
@@ -136,9 +140,15 @@ class Ratings(StoreBase):
         return bool(self.redis.exists(self.key("ratings", ruleset, "applied"), self.key("ratings", ruleset, "after")))
 
     def rating_rulesets(self) -> list[str]:
-        """Rulesets that have ratings stored."""
-        prefix = self.key("ratings", "")
-        return sorted({k.decode()[len(prefix) :].split(":")[0] for k in self.redis.scan_iter(match=prefix + "*")})
+        """Rulesets that have ratings stored (or an earlier model's, or comparisons not yet
+        fitted): of the rulesets the engine knows, which hold one of those keys, in one
+        round trip. (A SCAN of the keyspace read every key of the store: 60 ms with 50
+        tournaments, 20,000 round trips with 1,000, on the leaderboard and every bot's view.)"""
+        names = list(GAMES)
+        pipe = self.redis.pipeline(transaction=False)
+        for ruleset in names:
+            pipe.exists(*(self.key("ratings", ruleset, *part) for part in _RULESET_KEYS))
+        return sorted(r for r, found in zip(names, pipe.execute()) if found)
 
     def clear_ratings(self, ruleset: str) -> None:
         """Forget a ruleset's ratings, histories and stored comparisons (and what earlier

@@ -1,0 +1,63 @@
+"""Board records and par rooms are stored compressed (``server.arena.store.packing``), and
+records stored before, as plain JSON, still read; the rated rulesets are found without a
+scan of the keyspace."""
+
+import json
+
+from server.arena import dealsets, registry
+from server.arena.store.packing import pack, unpack
+from server.arena.tournaments import plan_matches, validate
+
+DEALS = dealsets.generate("packing-test", 4)
+ROOM = {"ruleset": "american62", "board": {"dealer": "N"}, "actions": [{"seat": "N", "type": "bid", "bid": 2}] * 40}
+
+
+def _match(store):
+    spec = validate(
+        {"bots": ["random", "rule"], "boards": 2, "deals": DEALS.name}, registry.builtin_roster(["random", "rule"])
+    )
+    store.put_dealset(DEALS)
+    tid = store.create_tournament(spec, plan_matches(spec), "test", 60_000)
+    return tid, store.match(store.match_ids(tid)[0])
+
+
+def test_pack_round_trips_and_compresses_a_record():
+    record = {"board": 3, "score": -7, "rooms": [ROOM, ROOM], "luck": 1.25}
+    raw = pack(record)
+    assert unpack(raw) == record
+    assert len(raw) < len(json.dumps(record, separators=(",", ":"))) / 4
+    assert unpack(b'{"board": 1, "rooms": []}') == {"board": 1, "rooms": []}  # plain JSON, as stored before
+
+
+def test_a_record_is_stored_compressed_and_read_and_dumped_as_it_was(store):
+    tid, match = _match(store)
+    record = {"board": 1, "score": 4, "rooms": [ROOM, ROOM]}
+    store.record_pairs(match, [record])
+    raw = store.redis.hget(store.key("match", match["id"], "pairs"), "1")
+    assert raw[:1] == b"x" and len(raw) < len(json.dumps(record)) / 4
+    assert store.pair(match["id"], 1)["score"] == 4
+    assert store.pair(match["id"], 1)["rooms"][0]["actions"] == ROOM["actions"]
+    assert store.match_dump(match["id"])["pairs"][1] == record
+    assert store.put_par_room(tid, 1, ROOM)["actions"] == ROOM["actions"]
+    assert store.redis.hget(store.key("tournament", tid, "par"), "1")[:1] == b"x"
+    assert store.tournament_dump(tid)["par"][1]["actions"] == ROOM["actions"]
+
+
+def test_records_stored_uncompressed_before_still_read(store):
+    tid, match = _match(store)
+    old = {"board": 2, "score": -3, "rooms": [ROOM, ROOM]}
+    store.redis.hset(store.key("match", match["id"], "pairs"), "2", json.dumps(old))
+    store.redis.hset(store.key("tournament", tid, "par"), "2", json.dumps(ROOM))
+    assert store.pair(match["id"], 2)["score"] == -3
+    assert store.par_room(tid, 2)["actions"] == ROOM["actions"]
+    assert store.match_dump(match["id"])["pairs"][2] == old
+
+
+def test_rated_rulesets_are_those_with_ratings_or_comparisons_stored(store):
+    assert store.rating_rulesets() == []
+    store.redis.hset(store.key("ratings", "seven_up"), "x", "{}")
+    store.redis.hset(store.key("ratings", "pitch", "comparisons"), "c", "{}")
+    store.redis.set(store.key("ratings", "american62", "applied"), "1")  # an earlier model's
+    assert store.rating_rulesets() == ["american62", "pitch", "seven_up"]
+    store.clear_ratings("pitch")
+    assert store.rating_rulesets() == ["american62", "seven_up"]
