@@ -334,6 +334,15 @@ class Tournaments(StoreBase):
         raw = self.redis.hget(self.key("match", mid, "pairs"), str(board))
         return None if raw is None else current_pair(unpack(raw))
 
+    def pairs(self, mid: str, boards: Iterable[int]) -> dict[int, dict[str, Any]]:
+        """Several stored board pairs of a match in one round trip, as ``pair`` reads each
+        (a board not stored is left out)."""
+        numbers = list(boards)
+        if not numbers:
+            return {}
+        raw = self.redis.hmget(self.key("match", mid, "pairs"), [str(n) for n in numbers])
+        return {n: current_pair(unpack(r)) for n, r in zip(numbers, raw) if r is not None}
+
     def par_room(self, tid: str, board: int) -> dict[str, Any] | None:
         """The blind movement's reference room on a board, if it has been played."""
         raw = self.redis.hget(self.key("tournament", tid, "par"), str(board))

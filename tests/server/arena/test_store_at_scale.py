@@ -1,6 +1,7 @@
-"""Board records and par rooms are stored compressed (``server.arena.store.packing``), and
-records stored before, as plain JSON, still read; the rated rulesets are found without a
-scan of the keyspace."""
+"""The store at a league's size: board records and par rooms are stored compressed
+(``server.arena.store.packing``) and records stored before, as plain JSON, still read;
+the rated rulesets are found without a scan of the keyspace; what a page reads of many
+bots or boards is read in one round trip."""
 
 import json
 
@@ -53,6 +54,15 @@ def test_records_stored_uncompressed_before_still_read(store):
     assert store.match_dump(match["id"])["pairs"][2] == old
 
 
+def test_several_pairs_read_at_once_as_each_reads(store):
+    tid, match = _match(store)
+    store.record_pairs(match, [{"board": 1, "score": 4, "rooms": [ROOM, ROOM]}])
+    store.redis.hset(store.key("match", match["id"], "pairs"), "2", json.dumps({"board": 2, "score": 1, "rooms": []}))
+    both = store.pairs(match["id"], [1, 2, 3])
+    assert sorted(both) == [1, 2] and both[1] == store.pair(match["id"], 1) and both[2]["score"] == 1
+    assert store.pairs(match["id"], []) == {}
+
+
 def test_rated_rulesets_are_those_with_ratings_or_comparisons_stored(store):
     assert store.rating_rulesets() == []
     store.redis.hset(store.key("ratings", "seven_up"), "x", "{}")
@@ -61,3 +71,13 @@ def test_rated_rulesets_are_those_with_ratings_or_comparisons_stored(store):
     assert store.rating_rulesets() == ["american62", "pitch", "seven_up"]
     store.clear_ratings("pitch")
     assert store.rating_rulesets() == ["american62", "seven_up"]
+
+
+def test_every_bot_and_when_each_was_last_seen_are_read_at_once(store):
+    for name in ("zed", "amy"):
+        registry.register(store, name)
+    store.redis.set(store.key("bot", "amy", "seen"), "123.5")
+    assert [b["name"] for b in store.bots()] == ["amy", "zed"]
+    assert all("token_hash" not in b for b in store.bots())
+    assert store.last_seen_of(["amy", "zed"]) == {"amy": 123.5, "zed": None}
+    assert store.last_seen("amy") == 123.5 and store.last_seen_of([]) == {}
