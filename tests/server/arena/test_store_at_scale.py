@@ -6,7 +6,10 @@ bots or boards is read in one round trip."""
 import json
 
 from server.arena import dealsets, registry
+from server.arena.ratings import record
+from server.arena.store import Store
 from server.arena.store.packing import pack, unpack
+from server.arena.store.ratings import HISTORY_TAIL
 from server.arena.tournaments import plan_matches, validate
 
 DEALS = dealsets.generate("packing-test", 4)
@@ -81,3 +84,30 @@ def test_every_bot_and_when_each_was_last_seen_are_read_at_once(store):
     assert all("token_hash" not in b for b in store.bots())
     assert store.last_seen_of(["amy", "zed"]) == {"amy": 123.5, "zed": None}
     assert store.last_seen("amy") == 123.5 and store.last_seen_of([]) == {}
+
+
+def _comparison(t, x, y, edge):
+    return record(f"t{t}.m1", [t, 0, 1], x, y, f"pair|d{t}|{x}|{y}", {n: edge + n % 3 for n in range(1, 6)}, float(t))
+
+
+def test_a_refresh_reads_the_histories_tail_and_rewrites_from_an_older_tournament_alike(store):
+    """Twelve tournaments rated one by one, then one more comparison of tournament 2 (which
+    recomputes every point from there): the histories equal those of one refresh of all."""
+    bots = ["amy", "bob", "cat"]
+    rated = [_comparison(t, bots[t % 3], bots[(t + 1) % 3], t % 5 - 2) for t in range(1, 13)]
+    for r in rated:
+        store.add_comparisons("american62", [r])
+        store.refresh_ratings("american62")
+    assert len(store.rating_history("american62", ["amy"])["amy"]) > HISTORY_TAIL
+    late = {**_comparison(2, "amy", "cat", 4), "id": "t2.m2", "order": [2, 0, 2]}
+    store.add_comparisons("american62", [late])
+    store.refresh_ratings("american62")
+    other = Store(store.redis, store.prefix + "-all")
+    try:
+        other.add_comparisons("american62", [*rated, late])
+        other.refresh_ratings("american62")
+        assert store.rating_history("american62", bots) == other.rating_history("american62", bots)
+        assert store.ratings("american62") == other.ratings("american62")
+    finally:
+        for key in store.redis.scan_iter(match=other.prefix + ":*"):
+            store.redis.delete(key)
