@@ -84,6 +84,6 @@ class Bots(StoreBase):
         pipe.sadd(self.key("bots"), bot["name"])
 
 
-def _fields(raw: dict[bytes, bytes]) -> dict[str, Any]:
+def _fields(raw: dict[Any, Any]) -> dict[str, Any]:
     """A bot's stored hash as its fields, without its token's hash (never read back out)."""
     return {decoded(k): json.loads(v) for k, v in raw.items() if k != b"token_hash"}

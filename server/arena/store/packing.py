@@ -27,8 +27,9 @@ def pack(value: Any) -> bytes:
     return zlib.compress(json.dumps(value, separators=(",", ":")).encode("utf-8"))
 
 
-def unpack(raw: bytes) -> Any:
-    """A value stored by ``pack``, or as plain JSON (before records were compressed)."""
-    if raw[:1] == bytes([_ZLIB]):
+def unpack(raw: bytes | str) -> Any:
+    """A value stored by ``pack``, or as plain JSON (before records were compressed). The
+    store's client answers bytes; redis-py types a reply ``bytes | str``, and text is JSON."""
+    if isinstance(raw, bytes) and raw[:1] == bytes([_ZLIB]):
         return json.loads(zlib.decompress(raw))
     return json.loads(raw)
