@@ -35,10 +35,11 @@ bots make a matrix of tens of rows, and numpy is not otherwise a dependency.
 from __future__ import annotations
 
 import math
-import operator
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
+
+import numpy as np
 
 from server.arena.stats import t95
 
@@ -225,24 +226,6 @@ def variances(pairs: dict[tuple[str, str], Pair]) -> dict[tuple[str, str], float
     }
 
 
-def _inverse(m: list[list[float]]) -> list[list[float]]:
-    """Gauss-Jordan with partial pivoting, for the small symmetric positive definite
-    matrices of the fit."""
-    n = len(m)
-    a = [row[:] + [1.0 if i == j else 0.0 for j in range(n)] for i, row in enumerate(m)]
-    for c in range(n):
-        pivot = max(range(c, n), key=lambda i: abs(a[i][c]))
-        a[c], a[pivot] = a[pivot], a[c]
-        p = a[c][c]
-        a[c] = [v / p for v in a[c]]
-        pivot_row = a[c][c:]  # its columns before c are zeros: v - f * 0 leaves them as they are
-        for i in range(n):
-            if i != c and a[i][c] != 0.0:
-                f, row = a[i][c], a[i]
-                row[c:] = [v - f * w for v, w in zip(row[c:], pivot_row)]
-    return [row[n:] for row in a]
-
-
 def _groups(bots: list[str], pairs: Iterable[tuple[str, str]]) -> list[list[str]]:
     """The bots in groups connected by comparisons, each sorted by name."""
     parent = {b: b for b in bots}
@@ -288,30 +271,30 @@ def solve(
     out: dict[str, Strength] = {}
     for group in _groups(bots, pairs):
         n, at = len(group), {b: i for i, b in enumerate(group)}
-        m = [[1.0 / n] * n for _ in range(n)]
-        rhs = [0.0] * n
+        m = np.full((n, n), 1.0 / n)
+        rhs = np.zeros(n)
         for (low, high), p in sorted(pairs.items()):
             if low not in at:
                 continue
             i, j, w = at[low], at[high], weight[(low, high)]
-            m[i][i] += w
-            m[j][j] += w
-            m[i][j] -= w
-            m[j][i] -= w
+            m[i, i] += w
+            m[j, j] += w
+            m[i, j] -= w
+            m[j, i] -= w
             rhs[i] += w * p.mean
             rhs[j] -= w * p.mean
-        inverse = _inverse(m)
-        cov = [[v - 1.0 / n for v in row] for row in inverse]
-        strength = {bot: sum(inverse[i][k] * rhs[k] for k in range(n)) for i, bot in enumerate(group)}
+        inverse = np.linalg.inv(m)
+        cov = inverse - 1.0 / n
+        strength = dict(zip(group, (float(v) for v in inverse @ rhs)))
         robust, seen = robust_variances(group, cov, strength, per_board, clusters or Clusters())
         for i, bot in enumerate(group):
-            out[bot] = Strength(strength[bot], math.sqrt(max(cov[i][i], robust[i], 0.0)), seen[i])
+            out[bot] = Strength(strength[bot], math.sqrt(max(float(cov[i, i]), robust[i], 0.0)), seen[i])
     return out
 
 
 def robust_variances(
     group: list[str],
-    cov: list[list[float]],
+    cov: np.ndarray,
     strength: dict[str, float],
     per_board: dict[tuple[str, str], float],
     clusters: Clusters,
@@ -328,7 +311,7 @@ def robust_variances(
     variance, close to the model's own."""
     at = {b: i for i, b in enumerate(group)}
     n = len(group)
-    meat = [[0.0] * n for _ in range(n)]
+    meat = np.zeros((n, n))
     count, seen = 0, [0] * n
     for (low, high), (many, squares, cross, counts) in clusters.single.items():
         if low not in at or many < 1:
@@ -336,10 +319,10 @@ def robust_variances(
         i, j, delta = at[low], at[high], strength[low] - strength[high]
         # sum over its clusters of ((D - k delta) / v)^2, added at (i, i) and (j, j), taken at (i, j)
         r2 = max(squares - 2 * delta * cross + delta * delta * counts, 0.0) / per_board[(low, high)] ** 2
-        meat[i][i] += r2
-        meat[j][j] += r2
-        meat[i][j] -= r2
-        meat[j][i] -= r2
+        meat[i, i] += r2
+        meat[j, j] += r2
+        meat[i, j] -= r2
+        meat[j, i] -= r2
         count += int(many)
         seen[i] += int(many)
         seen[j] += int(many)
@@ -356,21 +339,15 @@ def robust_variances(
         if not u:
             continue
         count += 1
-        for i, a in u.items():
+        idx, vals = list(u), np.fromiter(u.values(), float, len(u))
+        meat[np.ix_(idx, idx)] += np.outer(vals, vals)
+        for i in idx:
             seen[i] += 1
-            row = meat[i]
-            for j, b in u.items():
-                row[j] += a * b
     if count < 2:
         return [0.0] * n, seen
     scale = count / (count - 1)
     # Only the diagonal of C B C is needed: (C B C)_ii = c_i' B c_i.
-    out = []
-    for i in range(n):
-        c = cov[i]
-        bc = [sum(map(operator.mul, row, c)) for row in meat]  # the same sums, in the same order, faster
-        out.append(scale * sum(map(operator.mul, c, bc)))
-    return out, seen
+    return [float(v) for v in scale * np.einsum("ij,jk,ik->i", cov, meat, cov)], seen
 
 
 def fit(records: Iterable[dict[str, Any]]) -> Fit:
