@@ -12,10 +12,10 @@ from marshmallow import fields, validate
 
 from server.arena import anytime
 from server.arena.duplicate import ROOMS
-from server.arena.humans import NAME as HUMAN_NAME
 from server.arena.formats import FORMATS
 from server.arena.formats.progressive import BASE_RULESET as PROGRESSIVE_BASE
 from server.arena.formats.progressive import MAX_ROUNDS
+from server.arena.humans import NAME as HUMAN_NAME
 from server.arena.settings import HUMAN_DECISION_MS
 from server.arena.tournaments import (
     DEFAULTS,
@@ -881,7 +881,7 @@ _HUMAN_SEAT_DOC = {
 class SeatHolder(fields.Field):
     """A seat's holder in a table's request: a bot's name, or ``{"human": NAME}`` for a person."""
 
-    default_error_messages = {"invalid": 'a bot\'s name, or {{"human": NAME}} for a person\'s seat'}
+    default_error_messages = {"invalid": "a bot's name, or {{\"human\": NAME}} for a person's seat"}
 
     def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> str | dict[str, Any]:
         if isinstance(value, str):
@@ -904,7 +904,7 @@ class TableCreateSchema(ma.Schema):
         load_default=dict,
         metadata={
             "description": (
-                "seat -> bot name, for seats filled now, or {\"human\": NAME} for a person's seat (its private link is "
+                'seat -> bot name, for seats filled now, or {"human": NAME} for a person\'s seat (its private link is '
                 "in the answer's seat_links); the seats are the ruleset's at its table size: N E S W at four "
                 "players, P1..Pk at any other (options.players)"
             )

@@ -86,15 +86,26 @@ def test_the_seat_link_is_a_capability_for_that_seat_only(client, store):
     assert [d["observation"]["seat"] for d in open_now] == ["S"]
     bot_open = client.get("/api/v1/decisions", headers=auth(bot_token)).get_json()
     assert [d["observation"]["seat"] for d in bot_open] == ["E"]
-    assert client.post(f"/api/v1/decisions/{bot_open[0]['id']}", json={"type": "pass"}, headers=auth(token)).status_code == 404
-    assert client.post(f"/api/v1/decisions/{open_now[0]['id']}", json={"type": "bid", "amount": 7}, headers=auth(token)).status_code == 422
-    assert client.post(f"/api/v1/decisions/{open_now[0]['id']}", json={"type": "pass"}, headers=auth(token)).status_code == 200
+    assert (
+        client.post(f"/api/v1/decisions/{bot_open[0]['id']}", json={"type": "pass"}, headers=auth(token)).status_code
+        == 404
+    )
+    assert (
+        client.post(
+            f"/api/v1/decisions/{open_now[0]['id']}", json={"type": "bid", "amount": 7}, headers=auth(token)
+        ).status_code
+        == 422
+    )
+    assert (
+        client.post(f"/api/v1/decisions/{open_now[0]['id']}", json={"type": "pass"}, headers=auth(token)).status_code
+        == 200
+    )
 
     # nothing else: no bot endpoint, no table made or joined, no admin's
     assert client.get("/api/v1/bots/me", headers=auth(token)).status_code == 403
     assert client.post("/api/v1/tables", json={}, headers=auth(token)).status_code == 403
     assert client.post(f"/api/v1/tables/{other['id']}/join", json={}, headers=auth(token)).status_code == 403
-    assert client.post(f"/api/v1/bots/mybot/token", headers=auth(token)).status_code == 403
+    assert client.post("/api/v1/bots/mybot/token", headers=auth(token)).status_code == 403
     assert client.get(f"/api/v1/bots/{principal}").status_code == 404  # its principal is no bot
     assert principal not in [b["name"] for b in client.get("/api/v1/bots").get_json()]
 

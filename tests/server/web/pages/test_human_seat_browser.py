@@ -7,8 +7,8 @@ response it received. The seat's token is in no URL's path or query and in no se
 and the finished game's record is a table's normal one."""
 
 import json
-from collections import defaultdict
 import time
+from collections import defaultdict
 from random import Random
 from urllib.parse import urlsplit
 
@@ -25,17 +25,20 @@ from server.engine import make_ruleset
 pytestmark = [pytest.mark.e2e, pytest.mark.browser, pytest.mark.slow]
 
 SEAT = "S"
-# What the seat's page offers now: its enabled offers (each one legal action, or a card to
-# toggle into a discard, a rob or a play's extras), whether the choice can be confirmed,
-# the seat's cards, and the table's status.
-OFFERS = """() => ({
-  offers: [...document.querySelectorAll('#seat .offer:not([disabled])')].length,
-  confirm: !!document.querySelector('#confirm:not([disabled])'),
-  hand: [...document.querySelectorAll('#my-hand [data-card]')].map(c => c.dataset.card),
-  status: document.getElementById('status').textContent,
-})"""
-READY = """() => document.querySelector('#seat .offer:not([disabled]), #confirm:not([disabled])') !== null
-  || document.getElementById('status').textContent === 'finished'"""
+# What the seat's page offers once it offers anything (else null): each enabled offer (one
+# legal action, or a card to toggle into a discard, a rob or a play's extras) and whether
+# it is pressed, then the confirm button if a complete choice can be confirmed; the seat's
+# cards; the table's status; whether the focus is on an offer (keyboard play).
+OFFERS = """() => {
+  const status = document.getElementById('status').textContent;
+  const offers = [...document.querySelectorAll('#seat .offer:not([disabled]), #confirm:not([disabled])')];
+  if (!offers.length && status !== 'finished') { return null; }
+  return {offers: offers.map(o => ({pressed: o.getAttribute('aria-pressed') === 'true', confirm: o.id === 'confirm',
+                                    pass: o.textContent === 'Pass'})),
+          hand: [...document.querySelectorAll('#my-hand [data-card]')].map(c => c.dataset.card), status,
+          focused: offers.indexOf(document.activeElement)};
+}"""
+OFFERED = "#seat .offer:not([disabled]), #confirm:not([disabled])"
 # Every card the spectator's page draws, the hand it shows, and whether every card is in it.
 SPECTATOR = """() => {
   const all = [...document.querySelectorAll('[data-card]')];
@@ -54,21 +57,21 @@ def public_cards(view):
     return cards
 
 
-def click_one(page, rng):
-    """Take one offered step: confirm a complete choice, else click any offered card or action
-    (adding a card to a choice before taking one out, so a rob or discard always completes)."""
-    state = page.evaluate(OFFERS)
-    if state["confirm"] and (rng.random() < 0.5 or not state["offers"]):
-        page.click("#confirm")
-        return
-    offers = page.locator("#seat .offer:not([disabled])")
-    passing = page.locator("#choices .offer:not([disabled])", has_text="Pass")
-    if passing.count() and rng.random() < 0.8:  # a pass now and then keeps random bids from setting the game back
-        passing.click()
-        return
-    unpressed = page.locator('#seat .offer:not([disabled]):not([aria-pressed="true"])')
-    pick = unpressed if unpressed.count() else offers
-    pick.nth(rng.randrange(pick.count())).click()
+def click_one(page, state, rng):
+    """Take one offered step: any offered action or card, but a complete choice is confirmed
+    half the time and a card is added to a choice before one is taken out (so a rob or a
+    discard always completes), and a pass is taken mostly (random bids set a game back)."""
+    offers = state["offers"]
+    confirm = [i for i, o in enumerate(offers) if o["confirm"]]
+    passes = [i for i, o in enumerate(offers) if o["pass"]]
+    unpressed = [i for i, o in enumerate(offers) if not o["pressed"] and not o["confirm"]]
+    if confirm and (rng.random() < 0.5 or not unpressed):
+        pick = confirm[0]
+    elif passes and rng.random() < 0.8:
+        pick = passes[0]
+    else:
+        pick = rng.choice(unpressed or list(range(len(offers))))
+    page.locator(OFFERED).nth(pick).click()
 
 
 def play_game(api, browser, ruleset, tmp_path, screenshot=False):
@@ -98,8 +101,7 @@ def play_game(api, browser, ruleset, tmp_path, screenshot=False):
     public = defaultdict(set)  # hand number -> the cards its public view had named by the last look
     checked = 0  # looks at the spectator's page during the hand the person holds
     while True:
-        seat_page.wait_for_function(READY, timeout=30_000)
-        state = seat_page.evaluate(OFFERS)
+        state = seat_page.wait_for_function(OFFERS, timeout=30_000).json_value()
         if state["status"] == "finished":
             break
         view = api.call("GET", f"/api/v1/tables/{tid}").json()  # the game waits for the person: this is now
@@ -114,13 +116,19 @@ def play_game(api, browser, ruleset, tmp_path, screenshot=False):
         now = view["live"]  # the hand the person holds (a hand done is the last one's: the next is dealt)
         if now and now["view"]["phase"] != "done" and shown["hand"] == str(now["hand"]):
             assert not set(shown["cards"]) & set(state["hand"]), (shown, state["hand"], ruleset)
+            if now["view"]["to_act"] == SEAT:  # the page shows the seat's whole hand
+                assert len(state["hand"]) == now["view"]["hand_sizes"][SEAT], (state, now["view"])
             checked += 1
         if decisions == 3:
             assert seat_page.evaluate("document.documentElement.scrollWidth") <= 360  # no sideways scroll
             if screenshot:
                 seat_page.screenshot(path=tmp_path / "human-seat.png", full_page=True)
                 check_accessible(seat_page)
-        click_one(seat_page, rng)
+        if decisions == 5:  # a decision's first offer has the focus: the keyboard plays it
+            assert state["focused"] == 0, state
+            seat_page.keyboard.press("Enter")
+        else:
+            click_one(seat_page, state, rng)
         decisions += 1
         stalled((view["status"], view["hands_played"], decisions))
     final = api.call("GET", f"/api/v1/tables/{tid}").json()
