@@ -203,6 +203,7 @@
     handBox.classList.remove("stale");
     fail("");
     say("Your turn (" + me.seat + "): " + asked(d) + ".");
+    document.dispatchEvent(new CustomEvent("cinch:refresh"));   // the table as it stands now
     draw();
     tick();
     var first = box.querySelector(".offer:not([disabled])");

@@ -191,13 +191,23 @@
     if (finished) { drawResult(t); }
   }
 
-  function poll() {
-    fetch(root.dataset.api, {headers: {"Accept": "application/json"}, cache: "no-store"})
+  function load() {
+    return fetch(root.dataset.api, {headers: {"Accept": "application/json"}, cache: "no-store"})
       .then(function (r) { if (!r.ok) { throw new Error("HTTP " + r.status); } return r.json(); })
       .then(function (t) {
         show(t);
         // a human seat's page (seat.js) follows the public view too
         document.dispatchEvent(new CustomEvent("cinch:table", {detail: t}));
+        return t;
+      });
+  }
+
+  // seat.js asks for the view at once when the seat's decision comes (the table moved on)
+  document.addEventListener("cinch:refresh", function () { load().catch(function () {}); });
+
+  function poll() {
+    load()
+      .then(function (t) {
         if (t.status === "finished") {
           note.textContent = "";
         } else {

@@ -105,6 +105,8 @@ def play_game(api, browser, ruleset, tmp_path, screenshot=False):
         if state["status"] == "finished":
             break
         view = api.call("GET", f"/api/v1/tables/{tid}").json()  # the game waits for the person: this is now
+        (open_now,) = api.call("GET", "/api/v1/decisions", token).json()  # the page shows the seat's own cards
+        assert state["hand"] == open_now["observation"]["hand"], (state, open_now["observation"])
         if view["live"]:
             public[view["live"]["hand"]] |= public_cards(view)
         for h in view["hands"]:  # a finished hand's tricks, which the spectator may still show
@@ -122,6 +124,10 @@ def play_game(api, browser, ruleset, tmp_path, screenshot=False):
         if decisions == 3:
             assert seat_page.evaluate("document.documentElement.scrollWidth") <= 360  # no sideways scroll
             if screenshot:
+                held = f"S {len(state['hand'])}"  # the table's view caught up with the decision
+                seat_page.wait_for_function(
+                    f"() => document.querySelector('#live .held').textContent.includes('{held}')"
+                )
                 seat_page.screenshot(path=tmp_path / "human-seat.png", full_page=True)
                 check_accessible(seat_page)
         if decisions == 5:  # a decision's first offer has the focus: the keyboard plays it
