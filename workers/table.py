@@ -9,7 +9,8 @@ record (``server.engine.record.hand_record``, scores before the hand) with its n
 the public view of its end, and its luck of the deal and of the draw
 (``workers.luck.hand_luck``: a table has no duplicate partner to cancel either), which
 tells from the stock what the public view does not, so it is served with the record and
-never before.
+never before. A human seat (``server.arena.humans``) is a remote seat like a bot's, with
+the person's time per decision and no bank.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from rq import get_current_job
 
 from server import logs
 from server.arena.duplicate import fault_logged
+from server.arena.humans import seat_limits
 from server.arena.store import Store
 from server.engine import (
     DONE,
@@ -74,7 +76,13 @@ def _play(store: Store, tid: str, table: dict) -> None:
             hand.apply(action)
         game.finish_hand(hand)
     context = {"id": tid, "seed": table["seed"], "limits": table["limits"]}
-    agents = {seat: agent_for(store, bot, context) for seat, bot in table["seats"].items()}
+    people = table.get("humans", {})  # a person's seat: a remote seat with the person's time
+    agents = {
+        seat: agent_for(
+            store, bot, {**context, "limits": seat_limits(table["limits"], people[seat])} if seat in people else context
+        )
+        for seat, bot in table["seats"].items()
+    }
     while game.winner is None and game.hands_played < MAX_HANDS:
         hand = game.new_hand()
         faults = []

@@ -37,3 +37,15 @@ until their deadline; their observations are dropped as soon as they close."""
 DEFAULT_LIMITS = {"decision_ms": 5000, "bank_ms": 60000, "max_timeouts": 3}
 """A remote seat's time controls unless a tournament or table sets its own: per decision,
 a bank to draw on beyond it, and the timeouts after which the seat's answers are defaulted."""
+
+HUMAN_DECISION_MS = {"default": 60_000, "min": 10_000, "max": 600_000}
+"""A person's time per decision at a human seat (``server.arena.humans``): what a table's
+request may set for the seat (``decision_ms``), and its default. A person reads the table
+before acting, so a bot's five seconds are far too few; ten minutes bound how long one
+absent person holds the table's worker per decision. A human seat has no time bank: the
+countdown the page shows is the whole time, and a decision not answered by then takes the
+default action, as for a bot, with the table's ``max_timeouts`` rule after it."""
+
+HUMAN_TOKEN_SECONDS = 3 * 24 * 3600
+"""The most a human seat's token lives: it is deleted when the table's game ends, and
+expires by itself after this should the game never end (a table's job runs at most a day)."""

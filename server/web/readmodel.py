@@ -158,6 +158,7 @@ def view(tid: str) -> dict:
     return {
         **{k: table[k] for k in ("id", "ruleset", "options", "seats", "status", "winner", "limits")},
         "practice": bool(table.get("practice", False)),
+        "humans": table.get("humans", {}),
         "hands_played": len(hands),
         "scores": game_scores(table, hands),
         "hands": summary,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from random import Random
 
-from server.engine import SEATS, Board, Game, generate_board, new_hand, observation, replay, seats_for
+from server.engine import SEATS, Board, Game, game_spec, generate_board, new_hand, observation, replay, seats_for
 from server.engine.playout import random_action
 from server.engine.record import hand_record
 from server.web.api.game_schemas import ActionSchema, HandRecord, LegalSchema, ObservationSchema
@@ -47,7 +47,8 @@ def check_record_replays(api, final: dict, rules, seats=SEATS) -> dict:
     applied in order to a fresh ``Game`` give each hand's starting scores, then the table's
     winner and final scores. Returns the record."""
     record = api.call("GET", f"/api/v1/tables/{final['id']}/record").json()
-    game = Game(rules, lambda n: Board.from_dict(record["hands"][n - 1]["board"], seats))
+    size = game_spec(rules).deck  # snoozer's 53 cards, else 52
+    game = Game(rules, lambda n: Board.from_dict(record["hands"][n - 1]["board"], seats, size))
     for h in record["hands"]:
         assert h["ruleset"] == rules.name and replay(h)["delta"] == h["result"]["delta"]
         hand = game.new_hand()

@@ -41,7 +41,7 @@ class Bots(StoreBase):
 
     def bot(self, name: str) -> dict[str, Any]:
         raw = self.redis.hgetall(self.key("bot", name))
-        if not raw:
+        if b"name" not in raw:  # nothing, or a human seat's token holder (``tables``): no bot
             raise StoreError(f"no bot {name!r}")
         return _fields(raw)
 

@@ -10,6 +10,11 @@ their keys:
     {p}:bot:{name}:tables         set   live tables a remote bot created or sits at
     {p}:table:{id}:hands          list  finished hands' records, in order (the game's checkpoint)
     {p}:table:{id}:live           string public view of the hand in progress
+
+A human seat (``server.arena.humans``) is held by a principal; its token is stored as a
+bot's is (``{p}:token:{sha256}`` -> the principal, and ``{p}:bot:{principal}``, a hash
+with only ``status``, ``kind`` and ``token_hash``: never in ``{p}:bots``), so the decision
+scripts accept it unchanged; both keys expire, and are deleted when the table's game ends.
 """
 
 from __future__ import annotations
@@ -20,7 +25,9 @@ from typing import Any
 
 from redis import Redis
 
+from server.arena.humans import is_human
 from server.arena.records import current_table_hand
+from server.arena.settings import HUMAN_TOKEN_SECONDS
 from server.arena.store.base import StoreBase, StoreError, decoded, lua
 from server.engine import make_ruleset, seats_for
 
@@ -174,4 +181,19 @@ class Tables(StoreBase):
         pipe.srem(self.key("tables", "live"), tid)
         for bot in {table["creator"], *table["seats"].values()} - {None, ""}:
             pipe.srem(self.key("bot", bot, "tables"), tid)
+        for principal in filter(is_human, table["seats"].values()):  # its token ends with the game
+            token_hash = self.redis.hget(self.key("bot", principal), "token_hash")
+            if token_hash:
+                pipe.delete(self.key("token", decoded(token_hash)))
+            pipe.delete(self.key("bot", principal))
+        pipe.execute()
+
+    def open_human_seat(self, principal: str, token_hash: str) -> None:
+        """Let the token with this hash play as ``principal`` (a human seat's), until the
+        table's game ends or ``HUMAN_TOKEN_SECONDS`` pass."""
+        key = self.key("bot", principal)
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.hset(key, mapping={"status": json.dumps("active"), "kind": json.dumps("human"), "token_hash": token_hash})
+        pipe.set(self.key("token", token_hash), principal, ex=HUMAN_TOKEN_SECONDS)
+        pipe.expire(key, HUMAN_TOKEN_SECONDS)
         pipe.execute()

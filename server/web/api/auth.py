@@ -14,7 +14,7 @@ from typing import NoReturn
 from flask import request
 from flask_smorest import abort
 
-from server.arena import registry
+from server.arena import humans, registry
 from server.web.api.ratelimit import count_failed_authentication
 from server.web.context import arena
 
@@ -32,10 +32,30 @@ def is_admin(token: str | None) -> bool:
     return bool(admin and token and hmac.compare_digest(token.encode(), admin.encode()))
 
 
+SEAT_BLUEPRINTS = {"decisions"}
+"""Where a human seat's token is a bot (``server.arena.humans``): its seat's decisions only."""
+
+
 def current_bot() -> str:
-    """The name of the active bot whose token authorises this request, or a 401 problem."""
+    """The name of the active bot whose token authorises this request, or a 401 problem;
+    a human seat's token is one only for the decisions (a 403 anywhere else)."""
     token = bearer_token()
-    return authorised(registry.authenticate(arena().store, token) if token else None)
+    name = authorised(registry.authenticate(arena().store, token) if token else None)
+    if humans.is_human(name) and request.blueprint not in SEAT_BLUEPRINTS:
+        abort(403, message="a human seat's token plays its seat's decisions and reads its seat, nothing else")
+    return name
+
+
+def seat_principal() -> str:
+    """The human seat whose token authorises this request: a 401 without a valid token, a
+    403 for a bot's (or the admin's) token."""
+    token = bearer_token()
+    name = registry.authenticate(arena().store, token) if token else None
+    if name is None and not is_admin(token):
+        unauthorised("a human seat's token is required (Authorization: Bearer <token>, from the seat link)")
+    if not humans.is_human(name):
+        abort(403, message="this is a human seat's endpoint: use the token of the seat link")
+    return str(name)
 
 
 def bot_token_hash() -> str:

@@ -15,6 +15,8 @@ from server.arena.duplicate import ROOMS
 from server.arena.formats import FORMATS
 from server.arena.formats.progressive import BASE_RULESET as PROGRESSIVE_BASE
 from server.arena.formats.progressive import MAX_ROUNDS
+from server.arena.humans import NAME as HUMAN_NAME
+from server.arena.settings import HUMAN_DECISION_MS
 from server.arena.tournaments import (
     DEFAULTS,
     LIMITS,
@@ -522,6 +524,29 @@ class CreatedSchema(ma.Schema):
     id = fields.String(required=True)
 
 
+class TableCreatedSchema(CreatedSchema):
+    seat_links = fields.Dict(
+        keys=Seat(),
+        values=fields.String(),
+        required=True,
+        metadata={
+            "description": (
+                "each human seat -> its private link, relative to the arena's address: /tables/{id}/seat#<token>; the "
+                "token (after #) is the seat's capability, shown once: it plays that seat's decisions and nothing else"
+            )
+        },
+    )
+
+
+class HumanSeatViewSchema(ma.Schema):
+    """What a human seat's token may read of its table besides the public view: which seat it is."""
+
+    table = fields.String(required=True)
+    seat = Seat(required=True)
+    name = fields.String(required=True, metadata={"description": "the person's name"})
+    decision_ms = fields.Integer(required=True, metadata={"description": "milliseconds per decision (no bank)"})
+
+
 class TournamentCreatedSchema(ma.Schema):
     id = fields.String(required=True)
     commitment = fields.Nested(
@@ -815,16 +840,72 @@ class HealthSchema(ma.Schema):
     status = fields.String(required=True)
 
 
+class HumanSeatSchema(ma.Schema):
+    """A seat for a person (``server.arena.humans``): played from the private seat link."""
+
+    class Meta:
+        unknown = ma.RAISE
+
+    human = fields.String(
+        required=True,
+        validate=validate.Regexp(
+            HUMAN_NAME.pattern, error="a person's name: 1-32 letters, digits, spaces and _ . ' -, not starting with one"
+        ),
+        metadata={"description": "the person's name, shown at the table"},
+    )
+    decision_ms = fields.Integer(
+        strict=True,
+        load_default=HUMAN_DECISION_MS["default"],
+        validate=validate.Range(HUMAN_DECISION_MS["min"], HUMAN_DECISION_MS["max"]),
+        metadata={"description": "milliseconds the person has for each decision (no bank); then the default action"},
+    )
+
+
+_HUMAN_SEAT_DOC = {
+    "type": "object",
+    "required": ["human"],
+    "additionalProperties": False,
+    "properties": {
+        "human": {"type": "string", "pattern": HUMAN_NAME.pattern, "description": "the person's name"},
+        "decision_ms": {
+            "type": "integer",
+            "minimum": HUMAN_DECISION_MS["min"],
+            "maximum": HUMAN_DECISION_MS["max"],
+            "default": HUMAN_DECISION_MS["default"],
+            "description": "milliseconds the person has for each decision (no time bank)",
+        },
+    },
+}
+
+
+class SeatHolder(fields.Field):
+    """A seat's holder in a table's request: a bot's name, or ``{"human": NAME}`` for a person."""
+
+    default_error_messages = {"invalid": "a bot's name, or {{\"human\": NAME}} for a person's seat"}
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> str | dict[str, Any]:
+        if isinstance(value, str):
+            return value
+        if isinstance(value, dict):
+            try:
+                loaded: dict[str, Any] = HumanSeatSchema().load(value)
+            except ma.ValidationError as error:
+                raise ma.ValidationError(error.messages) from error
+            return loaded
+        raise self.make_error("invalid")
+
+
 class TableCreateSchema(ma.Schema):
     ruleset = Ruleset(load_default=DEFAULTS["ruleset"])
     options = fields.Dict(load_default=dict, metadata={"description": "the ruleset's named options"})
     seats = fields.Dict(
         keys=fields.String(),
-        values=fields.String(),
+        values=SeatHolder(metadata={"oneOf": [{"type": "string", "description": "a bot's name"}, _HUMAN_SEAT_DOC]}),
         load_default=dict,
         metadata={
             "description": (
-                "seat -> bot name, for seats filled now; the seats are the ruleset's at its table size: N E S W at four "
+                'seat -> bot name, for seats filled now, or {"human": NAME} for a person\'s seat (its private link is '
+                "in the answer's seat_links); the seats are the ruleset's at its table size: N E S W at four "
                 "players, P1..Pk at any other (options.players)"
             )
         },
@@ -877,6 +958,14 @@ class TableSchema(ma.Schema):
             "description": (
                 "every seat of the table, clockwise (N E S W at four players, P1..Pk else) -> its bot, or null: open"
             )
+        },
+    )
+    humans = fields.Dict(
+        keys=Seat(),
+        values=fields.Nested(HumanSeatSchema),
+        required=True,
+        metadata={
+            "description": "the human seats (a person plays them; seats names their principal): seat -> name and time"
         },
     )
     status = fields.String(

@@ -11,6 +11,9 @@ four play in partnerships, else each seat for itself). The game starts when ever
 taken and is played by a worker. While it runs, the table shows only public
 information (the hand in progress as a spectator sees it, and the finished hands'
 public summaries); the full record, every card, is served once the game is over.
+A seat may be a person's (``{"human": NAME}``, ``server.arena.humans``): the answer gives
+its private link once, whose token plays that seat's decisions through the decision
+protocol, as a remote bot does, and reads which seat it holds (``GET .../seat``).
 Every table deals from a 128-bit secret seed: its sha256 (the commitment) is shown from
 the start, the seed once the game is over, so anyone can check the deals were fixed
 before play.
@@ -23,12 +26,19 @@ from flask import g, request
 from flask.views import MethodView
 from flask_smorest import Blueprint, abort
 
-from server.arena import registry
+from server.arena import humans, registry
 from server.arena.settings import DEFAULT_LIMITS
 from server.arena.store import TableLimit
 from server.engine import Ruleset, game_spec, make_ruleset, seats_for
-from server.web.api.auth import SECURITY, bearer_token, current_bot, is_admin
-from server.web.api.schemas import CreatedSchema, JoinSchema, TableCreateSchema, TableRecordSchema, TableSchema
+from server.web.api.auth import SECURITY, bearer_token, current_bot, is_admin, seat_principal
+from server.web.api.schemas import (
+    HumanSeatViewSchema,
+    JoinSchema,
+    TableCreatedSchema,
+    TableCreateSchema,
+    TableRecordSchema,
+    TableSchema,
+)
 from server.web.context import arena
 from server.web.readmodel import OVER, table_or_404, view
 from workers.table import play_table
@@ -148,7 +158,7 @@ class Tables(MethodView):
             "optional: every field has a default, and no body (or {}) opens an american62 table of four empty seats"
         ),
     )
-    @blp.response(201, CreatedSchema)
+    @blp.response(201, TableCreatedSchema)
     @blp.alt_response(403, description="a bot's token named another remote bot in seats")
     @blp.alt_response(409, description="too many live tables, for a bot or in all")
     @blp.alt_response(
@@ -164,9 +174,11 @@ class Tables(MethodView):
         rules = make_ruleset(body["ruleset"], body["options"])  # RulesetError: a 422
         check_seats(rules, body["seats"])
         check_caps(body["limits"])
+        bots = {seat: b for seat, b in body["seats"].items() if isinstance(b, str)}
+        people = {seat: h for seat, h in body["seats"].items() if not isinstance(h, str)}
         kinds = registry.active_kinds(arena().store)
-        check_consent(body["seats"], kinds)
-        check_opposing(rules, body["seats"], kinds, body["practice"])
+        check_consent(bots, kinds)
+        check_opposing(rules, bots, kinds, body["practice"])
         spec = {
             "ruleset": body["ruleset"],
             "options": body["options"],
@@ -174,13 +186,15 @@ class Tables(MethodView):
             "seed": body["seed"],
             "deal_seed": secrets.token_hex(16),
             "practice": body["practice"],
+            "humans": people,
         }
+        principals = {seat: humans.new_principal() for seat in people}
         creator = g.get("bot", "")
-        holders = ([creator] if creator else []) + [b for b in body["seats"].values() if kinds.get(b) == "remote"]
+        holders = ([creator] if creator else []) + [b for b in bots.values() if kinds.get(b) == "remote"]
         try:
             tid = arena().store.create_table(
                 spec,
-                body["seats"],
+                {**bots, **principals},
                 creator,
                 holders,
                 arena().config.table_max_live,
@@ -188,8 +202,13 @@ class Tables(MethodView):
             )
         except TableLimit as limit:
             live_table_refusal(limit)
+        links = {}
+        for seat, principal in principals.items():  # each token shown here once, stored by its hash
+            token = registry.new_token()
+            arena().store.open_human_seat(principal, registry.token_hash(token))
+            links[seat] = f"/tables/{tid}/seat#{token}"
         start_if_full(tid)
-        return {"id": tid}
+        return {"id": tid, "seat_links": links}
 
 
 @blp.route("/<tid>")
@@ -199,6 +218,24 @@ class Table(MethodView):
     def get(self, tid):
         """The table as a spectator sees it: public information only while the game runs."""
         return view(tid)
+
+
+@blp.route("/<tid>/seat")
+class HumanSeat(MethodView):
+    @blp.doc(security=SECURITY)
+    @blp.response(200, HumanSeatViewSchema)
+    @blp.alt_response(403, description="the token is not a human seat's at this table")
+    @blp.doc(operationId="get_human_seat")
+    def get(self, tid):
+        """Which seat of this table a human seat's token holds (the seat page asks it first);
+        its cards come with its decisions (``GET /api/v1/decisions/next``)."""
+        principal = seat_principal()
+        table = table_or_404(tid)
+        seat = next((s for s, b in table["seats"].items() if b == principal), None)
+        if seat is None:
+            abort(403, message=f"this token holds no seat at table {tid}")
+        human = table["humans"][seat]
+        return {"table": tid, "seat": seat, "name": human["human"], "decision_ms": human["decision_ms"]}
 
 
 @blp.route("/<tid>/join")

@@ -25,7 +25,7 @@ from server.engine.record import scores_after
 from server.web.context import arena
 from server.web.pages.blueprint import bp
 from server.web.pages.steps import merged_keys, walk
-from server.web.pages.tables import sides_of
+from server.web.pages.tables import seat_holder, sides_of
 from server.web.readmodel import table_or_404, visible_pair
 
 
@@ -213,9 +213,10 @@ def table_hand_page(tid: str, number: int):
     w = walk(record)
     keys = merged_keys([w])
     final = table["final_scores"]  # an All Fours game stops counting at the item that ends it
+    shown = {s: seat_holder(table, s) for s in table["seats"]}  # a human seat by its person's name
     return render_template(
         "table_hand.html",
-        table=table,
+        table={**table, "seats": shown},
         number=number,
         count=len(hands),
         record=record,

@@ -108,6 +108,13 @@
     live.hidden = false;
   }
 
+  // Who holds a seat, as the server draws it (pages/tables.py seat_holder): a person's
+  // name for a human seat, else the bot, or null for an open seat.
+  function holder(t, seat) {
+    var human = (t.humans || {})[seat];
+    return human ? human.human + " (person)" : t.seats[seat];
+  }
+
   // The table's sides in order, as the server drew the scoreboard: "NS", "EW" or one per seat.
   function sides() {
     return Array.prototype.map.call(root.querySelectorAll(".side"), function (box) { return box.dataset.side; });
@@ -146,7 +153,7 @@
     if (t.winner) {
       var box = root.querySelector('.side[data-side="' + t.winner + '"]');
       var bots = Array.prototype.map.call(box ? box.querySelectorAll(".seat") : [], function (seat) {
-        return t.seats[seat.dataset.seat];
+        return holder(t, seat.dataset.seat);
       });
       winner.textContent = t.winner + " (" + bots.join(", ") + ")";
     } else {
@@ -169,7 +176,7 @@
       box.classList.toggle("won", t.winner === box.dataset.side);
     });
     root.querySelectorAll(".seat").forEach(function (seat) {
-      var bot = seat.querySelector(".bot"), name = t.seats[seat.dataset.seat];
+      var bot = seat.querySelector(".bot"), name = holder(t, seat.dataset.seat);
       bot.textContent = name || "open seat";
       bot.classList.toggle("open", !name);
     });
@@ -184,11 +191,23 @@
     if (finished) { drawResult(t); }
   }
 
-  function poll() {
-    fetch(root.dataset.api, {headers: {"Accept": "application/json"}, cache: "no-store"})
+  function load() {
+    return fetch(root.dataset.api, {headers: {"Accept": "application/json"}, cache: "no-store"})
       .then(function (r) { if (!r.ok) { throw new Error("HTTP " + r.status); } return r.json(); })
       .then(function (t) {
         show(t);
+        // a human seat's page (seat.js) follows the public view too
+        document.dispatchEvent(new CustomEvent("cinch:table", {detail: t}));
+        return t;
+      });
+  }
+
+  // seat.js asks for the view at once when the seat's decision comes (the table moved on)
+  document.addEventListener("cinch:refresh", function () { load().catch(function () {}); });
+
+  function poll() {
+    load()
+      .then(function (t) {
         if (t.status === "finished") {
           note.textContent = "";
         } else {
