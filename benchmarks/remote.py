@@ -192,7 +192,11 @@ def main() -> None:
             + ", ".join(f"{role} {seconds / len(latencies) * 1000:.2f} ms" for role, seconds in used.items())
             + f"; total {sum(used.values()) / len(latencies) * 1000:.2f} ms on {os.cpu_count()} cores"
         )
-        print("  load average {:.2f} {:.2f} {:.2f} (other work on the machine inflates every figure)".format(*os.getloadavg()))
+        print(
+            "  load average {:.2f} {:.2f} {:.2f} (other work on the machine inflates every figure)".format(
+                *os.getloadavg()
+            )
+        )
     finally:
         server.terminate()
         server.wait(timeout=10)

@@ -76,12 +76,8 @@ def _has_limits_of_its_own(limiter: Limiter) -> bool:
     expose counts as limits, so the hook then stays."""
     manager = limiter.limit_manager
     try:
-        return bool(
-            manager.default_limits
-            or manager.application_limits
-            or limiter._meta_limits
-            or manager._blueprint_limits  # noqa: SLF001 (no public accessor)
-        )
+        blueprint_limits = manager._blueprint_limits  # no public accessor
+        return bool(manager.default_limits or manager.application_limits or limiter._meta_limits or blueprint_limits)
     except AttributeError:
         return True
 
