@@ -10,7 +10,9 @@ protocol's own loop on a keep-alive connection of the standard library's
 ``http.client``, as a bot in any language would write it: answer, and take the next
 decision from the answer's response; long-poll only when none came back. ``sdk`` is
 ``sdk.Runner`` (on requests). Prints p50 and p99 of the round trip as the worker sees
-it, decisions per second, and where the CPU went per decision (on Linux). Uses
+it, decisions per second, where the CPU went per decision (on Linux: the API's
+gunicorn processes, the bots, Redis and the workers, each role's user + system time over
+the run divided by the decisions), and the load average. Uses
 ``REDIS_URL`` if set, else an embedded Redis.
 """
 
@@ -20,6 +22,7 @@ import argparse
 import json
 import multiprocessing as mp
 import os
+import shutil
 import socket
 import statistics
 import subprocess
@@ -132,17 +135,18 @@ def main() -> None:
     store = Store(Redis.from_url(url), prefix)
     port = free_port()
     base = f"http://127.0.0.1:{port}"
+    metrics_dir = tempfile.mkdtemp(prefix="cinch-metrics-")  # as cinch serve runs it: multiprocess metrics
     server = subprocess.Popen(
         gunicorn_command(f"127.0.0.1:{port}", args.processes),
-        env={**os.environ, "REDIS_URL": url, "CINCH_PREFIX": prefix},
+        env={**os.environ, "REDIS_URL": url, "CINCH_PREFIX": prefix, "PROMETHEUS_MULTIPROC_DIR": metrics_dir},
         stderr=subprocess.DEVNULL,
     )
     try:
         while True:
             try:
-                if requests.get(f"{base}/api/v1/ready", timeout=1).status_code == 200:
+                if requests.get(f"{base}/api/v1/ready", timeout=5).status_code == 200:
                     break
-            except requests.ConnectionError:
+            except requests.RequestException:  # not up yet (slow to start on a loaded machine)
                 time.sleep(0.1)
         tokens = [
             requests.post(f"{base}/api/v1/bots", json={"name": f"b{i}"}, timeout=5).json()["token"]
@@ -188,9 +192,15 @@ def main() -> None:
             + ", ".join(f"{role} {seconds / len(latencies) * 1000:.2f} ms" for role, seconds in used.items())
             + f"; total {sum(used.values()) / len(latencies) * 1000:.2f} ms on {os.cpu_count()} cores"
         )
+        print(
+            "  load average {:.2f} {:.2f} {:.2f} (other work on the machine inflates every figure)".format(
+                *os.getloadavg()
+            )
+        )
     finally:
         server.terminate()
         server.wait(timeout=10)
+        shutil.rmtree(metrics_dir, ignore_errors=True)
         keys = list(store.redis.scan_iter(match=f"{prefix}:*"))
         for i in range(0, len(keys), 500):
             store.redis.delete(*keys[i : i + 500])

@@ -102,19 +102,34 @@ have no inline script or style; the two sites built by others (Swagger UI's page
 mkdocs site) do, and only they may run it."""
 
 
-def content_policy(path: str) -> str:
-    """The Content-Security-Policy of a response to ``path``."""
-    built_by_others = path.startswith((DOCS_PATH, docsite.PREFIX))
-    return CONTENT_POLICY.format(inline=" 'unsafe-inline'" if built_by_others else "")
-
-
 DOCS_PATH = "/api/v1/docs"
 """The interactive API docs: Swagger UI served from the files in the flask-swagger-ui
 package (pinned), so the page works without internet and loads nothing from another host."""
 
+_OURS, _OTHERS = (CONTENT_POLICY.format(inline=inline) for inline in ("", " 'unsafe-inline'"))
+
+
+def content_policy(path: str) -> str:
+    """The Content-Security-Policy of a response to ``path``."""
+    return _OTHERS if path.startswith((DOCS_PATH, docsite.PREFIX)) else _OURS
+
 
 class ArenaFlask(Flask):
     json_provider_class = ArenaJSONProvider  # request bodies within bounds, or a 400
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._sync: dict[Any, Any] = {}
+
+    def ensure_sync(self, func: Any) -> Any:
+        """Flask's, remembered per function: it inspects each hook and view on every
+        request (a dozen ``iscoroutinefunction`` calls each), and the answer never changes."""
+        try:
+            return self._sync[func]
+        except KeyError:
+            return self._sync.setdefault(func, super().ensure_sync(func))
+        except TypeError:  # unhashable
+            return super().ensure_sync(func)
 
 
 def request_id() -> str:
@@ -235,9 +250,10 @@ def create_app(config: Config | Mapping[str, Any] | None = None) -> Flask:
         uri = request.environ.get("RAW_URI") or request.full_path
         if len(uri) > MAX_URI:
             return problem(414, f"the request URI is {len(uri)} characters; the limit is {MAX_URI}")
-        if len(request.headers) > MAX_HEADERS:
-            return problem(431, f"the request has {len(request.headers)} headers; the limit is {MAX_HEADERS}")
-        long = next(((k, v) for k, v in request.headers.items() if len(k) + len(v) > MAX_HEADER), None)
+        headers = list(request.headers.items())  # the environ is walked once, not three times
+        if len(headers) > MAX_HEADERS:
+            return problem(431, f"the request has {len(headers)} headers; the limit is {MAX_HEADERS}")
+        long = next(((k, v) for k, v in headers if len(k) + len(v) > MAX_HEADER), None)
         if long is not None:
             return problem(431, f"the {long[0]} header is over {MAX_HEADER} characters")
         return None
