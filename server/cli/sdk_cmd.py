@@ -41,7 +41,7 @@ import sdk
 from sdk.cli import add_bot_commands
 from sdk.launch import add_server_argument
 from sdk.sprt_options import add_max_boards, add_sprt_arguments, board_count, settings_without_sprt, sprt_request
-from sdk.text import mean_interval, name_width, rating_row, ratings_title, sprt_decision, sprt_line, verdict
+from sdk.text import heading, mean_interval, name_width, rating_row, ratings_title, sprt_decision, sprt_line, verdict
 
 
 def _clean(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
@@ -536,7 +536,7 @@ def run_standings(args: argparse.Namespace) -> int:
 
 
 def _print_results(results: sdk.Results, matches: list[sdk.Match]) -> None:
-    print(f"\nTournament {results.tournament} ({results.format}, {results.ruleset})\n")
+    print(f"\n{heading(results.to_dict())}\n")
     if results.rounds:
         print(results.progressive_text())
         return

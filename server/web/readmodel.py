@@ -31,13 +31,15 @@ def public(t: dict) -> dict:
     if t["status"] == "finished":
         meta = arena().store.dealset_meta(t["deals"]) or {}
         seed = meta.get("seed")
-    return {**t, "commitment": t.get("commitment"), "deals_seed": seed}
+    return {**t, "name": t.get("name"), "commitment": t.get("commitment"), "deals_seed": seed}
 
 
 def results_of(store: Store, tid: str) -> dict:
     """A tournament's results: the stored ones once it is finished, else computed from the
-    boards finished everywhere so far (``server.arena.visibility``; the pages serve the same)."""
-    return store.results(tid) or results(gated(store, tid), tid)
+    boards finished everywhere so far (``server.arena.visibility``; the pages serve the same),
+    with the tournament's name (results stored before names existed have none)."""
+    res = store.results(tid) or results(gated(store, tid), tid)
+    return {**res, "name": store.tournament(tid).get("name")}
 
 
 def match_view(store: Store, mid: str, match: dict | None = None) -> dict:

@@ -73,13 +73,6 @@ def verify_command(t: dict[str, Any], server: str) -> str:
     )
 
 
-def version_of(t: dict[str, Any]) -> str:
-    """What a tournament's shown tables depend on and that changes whenever they may: its
-    status and its board pairs stored (results, rounds and match statistics change only when
-    a pair is stored, gated or not)."""
-    return f"{t['status']}:{t['pairs_done']}"
-
-
 def live(version: str, final: bool, render: Any, **fields: Any):
     """A live view's answer: the version, whether polling may stop, the fields the page
     updates in place, and the parts' HTML unless the page has seen this version."""
