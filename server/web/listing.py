@@ -103,11 +103,13 @@ def filters(args: dict[str, Any]) -> Filters:
 
 
 def load_args(source: Mapping[str, Any], getlist: Any) -> dict[str, Any]:
-    """``ListArgsSchema`` over a query string read as the page reads it (``bot`` repeated);
-    ``ma.ValidationError`` says what is wrong."""
-    raw: dict[str, Any] = {k: source[k] for k in source if k != "bot"}
-    if "bot" in source:
-        raw["bot"] = getlist("bot")
+    """``ListArgsSchema`` over a query string read as the page reads it (``bot`` repeated;
+    a field left empty in the page's form is not asked); ``ma.ValidationError`` says what
+    is wrong."""
+    raw: dict[str, Any] = {k: source[k] for k in source if k != "bot" and source[k] != ""}
+    bots = [b for b in getlist("bot") if b != ""] if "bot" in source else []
+    if bots:
+        raw["bot"] = bots
     return ListArgsSchema().load(raw)
 
 

@@ -6,6 +6,7 @@ a board it, or anyone, still has to play. A tournament dealt from a secret set s
 set's commitment from the start and its seed once the tournament is finished, never before.
 """
 
+import marshmallow as ma
 from flask import request, url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint, abort
@@ -38,7 +39,7 @@ def admin_for_writes():
 
 @blp.route("/tournaments")
 class Tournaments(MethodView):
-    @blp.arguments(ListArgsSchema(), location="query", as_kwargs=False)
+    @blp.arguments(ListArgsSchema(), location="query", unknown=ma.RAISE)
     @blp.response(
         200,
         TournamentSchema(many=True),

@@ -78,8 +78,7 @@ def head_to_head(store: Store, bot: str) -> list[dict[str, Any]]:
         tid = match["tournament"]
         if tid not in finished:
             finished[tid] = store.tournament(tid)["status"] == "finished"
-        kind = kind_of(match)
-        if not finished[tid] or not kind.rated:
+        if not finished[tid] or not (kind := kind_of(match)).rated:
             continue
         for comparison, margins in kind.comparisons(store, match):
             x, y = bot_of(comparison["x"]), bot_of(comparison["y"])
