@@ -388,7 +388,9 @@ class Client:
         """One page of tournaments, newest first: those older than ``before`` or newer than
         ``after`` (ids), at most ``limit`` (the server's default 25, at most 100), kept by
         the filters (as ``tournaments``)."""
-        params = {k: v for k, v in {**filters, "before": before, "after": after, "limit": limit}.items() if v is not None}
+        params = {
+            k: v for k, v in {**filters, "before": before, "after": after, "limit": limit}.items() if v is not None
+        }
         return [Tournament.from_dict(t) for t in self._json("GET", "/tournaments", params=params)]
 
     def tournament(self, tid: str) -> Tournament:

@@ -312,17 +312,14 @@ def _valid_name(name: str) -> None:
         raise ma.ValidationError(f"a tournament's name {problem}")
 
 
-NAME_FIELD = {
-    "metadata": {
-        "description": f"a name for people (1 to {NAME_LENGTH} printable characters with a letter or digit, no "
-        "line breaks, no space at either end): shown wherever the tournament is listed or headed, and searched "
-        "by its words' beginnings"
-    }
-}
+NAME_DESCRIPTION = (
+    f"a name for people (1 to {NAME_LENGTH} printable characters with a letter or digit, no line breaks, no space "
+    "at either end): shown wherever the tournament is listed or headed, and searched by its words' beginnings"
+)
 
 
 class TournamentCreateSchema(ma.Schema):
-    name = fields.String(validate=_valid_name, **NAME_FIELD)
+    name = fields.String(validate=_valid_name, metadata={"description": NAME_DESCRIPTION})
     format = fields.String(
         validate=validate.OneOf(list(FORMATS)),
         metadata={
@@ -470,7 +467,9 @@ class LeaderSchema(ma.Schema):
 
     bot = fields.String(required=True)
     mean = fields.Float(required=True, metadata={"description": "its mean per board, as its standings row says"})
-    ci_low = fields.Float(required=True, allow_none=True, metadata={"description": "its 95% interval; null under two boards"})
+    ci_low = fields.Float(
+        required=True, allow_none=True, metadata={"description": "its 95% interval; null under two boards"}
+    )
     ci_high = fields.Float(required=True, allow_none=True)
     boards = fields.Integer(required=True)
     final = fields.Boolean(

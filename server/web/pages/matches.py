@@ -21,12 +21,11 @@ from server.arena.formats import kind_of
 from server.arena.stats import t95
 from server.arena.store import Store
 from server.web.context import arena
+from server.web.listing import version_of
 from server.web.pages.blueprint import FINAL, bp
 from server.web.pages.charts import Point, line_chart
-from server.web.listing import version_of
 from server.web.pages.tournaments import cell_class, live
 from server.web.readmodel import match_view, public
-
 
 BOARDS_PAGE = 50  # board rows a page of the match lists
 CHART_POINTS = 200  # points the cumulative chart plots at most
@@ -83,9 +82,7 @@ def thinned(rows: list[dict[str, Any]], most: int = CHART_POINTS) -> list[dict[s
     return [rows[i] for i in picked]
 
 
-def match_context(
-    store: Store, mid: str, match: dict[str, Any], t: dict[str, Any], page: int = 1
-) -> dict[str, Any]:
+def match_context(store: Store, mid: str, match: dict[str, Any], t: dict[str, Any], page: int = 1) -> dict[str, Any]:
     """What ``_match_live.html`` shows of match ``mid`` of tournament ``t`` (as ``public``
     serves it): the chart over every board shown (at most ``CHART_POINTS`` points), the
     table of boards one page of ``BOARDS_PAGE`` at a time."""

@@ -23,8 +23,8 @@ from server.arena.store import Store
 from server.arena.tournaments import STATUSES
 from server.engine import GAMES
 from server.web.context import arena
-from server.web.pages.blueprint import FINAL, bp
 from server.web.listing import Filters, Listed, filters, listed, load_args, version_of
+from server.web.pages.blueprint import FINAL, bp
 from server.web.readmodel import matches_of, public, results_of
 
 

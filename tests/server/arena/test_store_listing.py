@@ -83,8 +83,12 @@ def test_status_as_shown_a_lapsed_lease_reads_interrupted(store):
 
 def test_a_bots_matches_newest_tournament_first_in_schedule_order(store):
     spec = {"ruleset": "seven_up", "format": "round_robin", "bots": ["a", "b", "c"]}
-    older = store.create_tournament(spec, [{"x": "a", "y": "b", "first": 1, "last": 1}, {"x": "a", "y": "c", "first": 1, "last": 1}], "test", LEASE)
-    newer = store.create_tournament(spec, [{"x": "b", "y": "c", "first": 1, "last": 1}, {"x": "c", "y": "a", "first": 1, "last": 1}], "test", LEASE)
+    older = store.create_tournament(
+        spec, [{"x": "a", "y": "b", "first": 1, "last": 1}, {"x": "a", "y": "c", "first": 1, "last": 1}], "test", LEASE
+    )
+    newer = store.create_tournament(
+        spec, [{"x": "b", "y": "c", "first": 1, "last": 1}, {"x": "c", "y": "a", "first": 1, "last": 1}], "test", LEASE
+    )
     assert store.bot_matches("a", 0, 10) == ([f"{newer}.m2", f"{older}.m1", f"{older}.m2"], 3)
     assert store.bot_matches("a", 1, 1) == ([f"{older}.m1"], 3)
     store.add_matches(newer, [{"id": f"{newer}.m3", "entrants": ["a#2", "b", "c", "rule#h1"], "x": "a#2", "y": "b"}])
