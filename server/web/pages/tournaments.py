@@ -91,7 +91,9 @@ def asked_page() -> Filters:
     try:
         return filters(load_args({k: v[-1] for k, v in args.items()}, lambda k: args.get(k, [])))
     except ma.ValidationError as exc:
-        wrong = "; ".join(f"{k}: {v}" for k, v in exc.normalized_messages().items())
+        wrong = "; ".join(
+            f"{k}: {' '.join(map(str, v)) if isinstance(v, list) else v}" for k, v in exc.normalized_messages().items()
+        )
         abort(400, description=f"this list cannot be shown: {wrong}")
 
 
