@@ -134,7 +134,9 @@ def listed(store: Store, f: Filters) -> Listed:
     """The page ``f`` asks for, with each row's leader."""
     store.ensure_index()
     page = store.page(f.query, f.limit, before=f.before, after=f.after)
-    items = [public(store.tournament(tid)) for tid in page.ids]
+    stored_items = store.tournaments_of(page.ids)
+    metas = store.dealset_metas([t["deals"] for t in stored_items if t["status"] == "finished"])
+    items = [public(t, metas) for t in stored_items]
     stored = store.leaders(page.ids)
     for t in items:
         t["leader"] = leader_of(store, t, stored.get(t["id"]))

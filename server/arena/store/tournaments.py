@@ -148,10 +148,19 @@ class Tournaments(Listing):
     def tournament(self, tid: str) -> dict[str, Any]:
         """A tournament's spec and state. A queued or running one whose driver's lease has
         lapsed (the driver died or was stopped) reads as ``interrupted``."""
+        return self.tournaments_of([tid])[0]
+
+    def tournaments_of(self, tids: list[str]) -> list[dict[str, Any]]:
+        """``tournament`` of each id, in one round trip (a page of a list)."""
         pipe = self.redis.pipeline(transaction=False)
-        pipe.hgetall(self.key("tournament", tid))
-        pipe.exists(self.key("tournament", tid, "lease"))
-        raw, leased = pipe.execute()
+        for tid in tids:
+            pipe.hgetall(self.key("tournament", tid))
+            pipe.exists(self.key("tournament", tid, "lease"))
+        got = pipe.execute()
+        return [self._tournament_read(tid, raw, leased) for tid, raw, leased in zip(tids, got[::2], got[1::2])]
+
+    @staticmethod
+    def _tournament_read(tid: str, raw: dict[bytes, bytes], leased: int) -> dict[str, Any]:
         if not raw:
             raise StoreError(f"no tournament {tid!r}")
         out = json.loads(raw[b"spec"])
