@@ -22,7 +22,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from typing import Any, Protocol, TypeVar
-from urllib.parse import quote
+from urllib.parse import parse_qs, quote, urlsplit
 
 import requests
 from requests.__version__ import __version__ as requests_version
@@ -372,15 +372,17 @@ class Client:
 
     def tournaments(self, **filters: Any) -> list[Tournament]:
         """Every tournament (or those the filters keep: ``ruleset``, ``format``, ``bot`` (a
-        name or a list), ``status``, ``q`` name words), newest last, read page by page."""
+        name or a list), ``status``, ``q`` name words), newest last, read page by page
+        (the ``Link`` header's next page; a server without pages answers them all at once)."""
         found: list[Tournament] = []
-        before: str | None = None
+        params: dict[str, Any] = {**filters, "limit": 100}
         while True:
-            page = self.tournament_page(before=before, limit=100, **filters)
-            found += page
-            if len(page) < 100:
-                return found[::-1]
-            before = page[-1].id
+            response = self.request("GET", "/tournaments", params=params)
+            found += [Tournament.from_dict(t) for t in response.json()]
+            following = response.links.get("next", {}).get("url")
+            if not following:
+                return sorted(found, key=lambda t: int(t.id[1:]) if t.id[1:].isdigit() else 0)
+            params = {**filters, "limit": 100, "before": parse_qs(urlsplit(following).query)["before"][0]}
 
     def tournament_page(
         self, *, before: str | None = None, after: str | None = None, limit: int | None = None, **filters: Any
