@@ -12,6 +12,9 @@ This module owns their keys (every zset scored by the tournament's number, ``t12
     {p}:tournaments:leaders         hash  id -> JSON of the top standings row and the version it is of
     {p}:tournaments:bot:{name}:matches zset the bot's match ids, newest tournament first when read
                                            in reverse, schedule order within one (``match_score``)
+    {p}:tournaments:h2h             hash  bot -> JSON of its head-to-head rows and the version they are of
+                                           (``h2h_version``: they change only when a tournament finishes or
+                                           the bot gets a match)
 
 A tournament is indexed when it is created, restored and given more matches; its status
 index moves in the same script or transaction as its status (``stop.lua``,
@@ -159,6 +162,23 @@ class Listing(StoreBase):
 
     def put_leader(self, tid: str, leader: dict[str, Any], pipe: Any = None) -> None:
         (pipe or self.redis).hset(self.key("tournaments", "leaders"), tid, json.dumps(leader))
+
+    def h2h_version(self, bot: str) -> str:
+        """What a bot's head-to-head rows depend on: its matches (the index only grows) and
+        the finished tournaments (a finished one never changes again)."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.zcard(self.key("tournaments", "bot", bot, "matches"))
+        pipe.zcard(self.status_key("finished"))
+        return ":".join(str(n) for n in pipe.execute())
+
+    def head_to_head_rows(self, bot: str, version: str) -> list[dict[str, Any]] | None:
+        """The bot's head-to-head rows stored for ``version``, or None."""
+        raw = self.redis.hget(self.key("tournaments", "h2h"), bot)
+        kept = None if raw is None else json.loads(raw)
+        return kept["rows"] if kept and kept.get("version") == version else None
+
+    def put_head_to_head_rows(self, bot: str, version: str, rows: list[dict[str, Any]]) -> None:
+        self.redis.hset(self.key("tournaments", "h2h"), bot, json.dumps({"version": version, "rows": rows}))
 
     def index_built(self) -> bool:
         return self.redis.get(self.key("tournaments", "indexed")) == INDEX_VERSION.encode()

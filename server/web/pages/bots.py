@@ -63,6 +63,18 @@ def recent_matches(store: Store, bot: str, limit: int = RECENT, start: int = 0) 
 
 
 def head_to_head(store: Store, bot: str) -> list[dict[str, Any]]:
+    """``head_to_head_rows``, kept in the store until a tournament finishes or the bot gets
+    a match (``Store.h2h_version``), so a bot page reads them in one round trip."""
+    store.ensure_index()
+    version = store.h2h_version(bot)
+    rows = store.head_to_head_rows(bot, version)
+    if rows is None:
+        rows = head_to_head_rows(store, bot)
+        store.put_head_to_head_rows(bot, version, rows)
+    return rows
+
+
+def head_to_head_rows(store: Store, bot: str) -> list[dict[str, Any]]:
     """Every opponent the bot has met on identical cards, per ruleset: the boards, the
     tournaments, and the bot's mean per board against it with its 95% interval (Student's
     t over every board pooled, none under two boards, as the standings give it). From the

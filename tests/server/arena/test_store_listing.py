@@ -130,3 +130,15 @@ def test_a_store_made_before_the_indexes_is_indexed_on_first_listing(store):
 def test_a_tournament_name_is_checked(name, problem):
     found = name_problem(name)
     assert (found is None) if problem is None else (problem in found)
+
+
+def test_head_to_head_rows_are_kept_until_a_tournament_finishes_or_the_bot_gets_a_match(store):
+    first, second = make(store, 2)
+    version = store.h2h_version("rule")
+    store.put_head_to_head_rows("rule", version, [{"opponent": "random"}])
+    assert store.head_to_head_rows("rule", version) == [{"opponent": "random"}]
+    store.finish_tournament(first, {"standings": []})
+    assert store.h2h_version("rule") != version and store.head_to_head_rows("rule", store.h2h_version("rule")) is None
+    version = store.h2h_version("rule")
+    make(store, 1, bots=("rule", "search"))
+    assert store.h2h_version("rule") != version and store.h2h_version("random") == version  # not its match
