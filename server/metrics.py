@@ -19,10 +19,14 @@ This module imports nothing of the project, so every layer may count.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
-from prometheus_client import Counter, Gauge, Histogram
+from prometheus_client import REGISTRY, CollectorRegistry, Counter, Gauge, Histogram
+from prometheus_client.core import Metric
+from prometheus_client.multiprocess import MultiProcessCollector
+from prometheus_client.registry import Collector
 
 # ---------------------------------------------------------------------- remote decisions (RQ workers)
 DECISIONS_SERVED = Counter(
@@ -94,3 +98,23 @@ def timed(histogram: Histogram) -> Iterator[None]:
         yield
     finally:
         histogram.observe(time.perf_counter() - start)
+
+
+class _ThisProcess(Collector):
+    """The default registry's metrics: this process's alone (no multiprocess directory)."""
+
+    def collect(self) -> Iterable[Metric]:
+        return REGISTRY.collect()
+
+
+def scraped(multiprocess_dir: Path | None) -> CollectorRegistry:
+    """What a scrape of this machine reads: every process's files in ``multiprocess_dir``
+    (``PROMETHEUS_MULTIPROC_DIR``), or without one this process's own counts. The API's
+    ``/metrics`` adds Redis to it; a worker's or the supervisor's endpoint serves it as it
+    is (``workers.monitor``)."""
+    reg = CollectorRegistry(auto_describe=False)
+    if multiprocess_dir is not None:
+        MultiProcessCollector(reg, path=str(multiprocess_dir))
+    else:
+        reg.register(_ThisProcess())
+    return reg

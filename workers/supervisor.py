@@ -55,6 +55,7 @@ from server.arena.store import ACTIVE, Store
 from server.arena.tournaments import after_match_progress, chunks, finish_if_complete
 from server.config import Config
 from server.metrics import JOBS_REQUEUED
+from workers import monitor
 from workers.jobs import WAITING, cancel_waiting, drop_waiting_jobs, enqueue_chunks, fetch_jobs, queue_for
 from workers.worker import was_interrupted
 
@@ -231,17 +232,27 @@ def supervise_service(store: Store, queue: Queue, me: str) -> None:
             supervise(store, queue, tid)
 
 
-def run_service(store: Store, queue: Queue, stop: threading.Event, interval: float = SUPERVISE_SECONDS) -> None:
-    """Supervise until ``stop`` is set, riding out Redis restarts."""
+def run_service(
+    store: Store,
+    queue: Queue,
+    stop: threading.Event,
+    interval: float = SUPERVISE_SECONDS,
+    liveness: monitor.Liveness | None = None,
+) -> None:
+    """Supervise until ``stop`` is set, riding out Redis restarts; every pass beats
+    ``liveness`` (``workers.monitor``: the /health of ``--metrics-port``, systemd's watchdog)."""
     me = f"supervisor:{socket.gethostname()}:{os.getpid()}"
+    liveness = liveness or monitor.Liveness()
     down = False
     while not stop.is_set():
         try:
             supervise_service(store, queue, me)
+            liveness.beat(reached_redis=True)
             if down:
                 log.warning("Redis is back; supervising again")
                 down = False
         except RedisError as exc:
+            liveness.beat(reached_redis=False)
             if not down:
                 log.warning("Redis unreachable (%s); retrying every %.0f s", exc, interval)
                 down = True
@@ -264,13 +275,22 @@ def main(argv: list[str] | None = None, config: Config | None = None) -> int:
     parser.add_argument("--prefix", default=config.prefix)
     parser.add_argument("--queue", default=config.queue)
     parser.add_argument("--interval", type=float, default=SUPERVISE_SECONDS)
+    monitor.add_arguments(parser)
     args = parser.parse_args(argv)
     logs.configure(config.log_format)
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.set())
+    liveness = monitor.Liveness()
+    try:
+        monitor.start(
+            "supervisor", liveness, args.metrics_host, args.metrics_port, config.admin_token, config.metrics_dir
+        )
+    except monitor.MonitorError as exc:
+        parser.error(str(exc))
     store = Store(Redis.from_url(args.url, socket_connect_timeout=5, socket_timeout=30), args.prefix)
-    run_service(store, queue_for(store, args.queue), stop, args.interval)
+    run_service(store, queue_for(store, args.queue), stop, args.interval, liveness)
+    log.info("supervisor stopped")
     return 0
 
 

@@ -49,6 +49,7 @@ from rq.worker import SimpleWorker, WorkerStatus
 from server import logs
 from server.arena.settings import CLAIM_MS, HEARTBEAT_SECONDS
 from server.config import Config, masked
+from workers import monitor
 
 GRACE = 2.0  # seconds a running job gets after a stop signal
 RECONNECT_MAX = 8.0  # longest wait between two attempts to reach a lost Redis
@@ -56,6 +57,7 @@ RECONNECT_MAX = 8.0  # longest wait between two attempts to reach a lost Redis
 log = logs.logger("worker")
 _stopping = False
 _current: ArenaWorker | None = None  # the worker in its work loop, if any
+_liveness = monitor.Liveness()  # its beats, for --metrics-port's /health and systemd's watchdog
 
 
 def stopping() -> bool:
@@ -121,6 +123,7 @@ class ArenaWorker(SimpleWorker):
     def register_birth(self) -> None:
         super().register_birth()
         self.heartbeat()
+        _liveness.beat(reached_redis=True)
         self._beat_thread.start()
 
     def _beat(self) -> None:
@@ -132,8 +135,9 @@ class ArenaWorker(SimpleWorker):
                     worker_registration.register(self, pipeline)
                     self.heartbeat(pipeline=pipeline)
                     pipeline.execute()
+                _liveness.beat(reached_redis=True)
             except (Exception, SystemExit):  # Redis away for a moment (RedisLost: see Heartbeat in workers.jobs)
-                pass
+                _liveness.beat(reached_redis=False)
 
     def stop_beating(self) -> None:
         self._dead.set()
@@ -197,6 +201,7 @@ def _wait_for(redis: Redis) -> None:
     """Until ``redis`` answers or a stop signal came, with backoff."""
     delay = 0.25
     while not _stopping:
+        _liveness.beat(reached_redis=False)  # alive, waiting: /health stays 200, /ready 503
         try:
             redis.ping()
             return
@@ -252,8 +257,14 @@ def main(argv: list[str] | None = None) -> int:
         help="unique worker name (default: host and process id)",
     )
     parser.add_argument("--logging-level", default="WARNING", help="rq's lines and the arena's (cinch.*)")
+    monitor.add_arguments(parser)
     args = parser.parse_args(argv)
-    logs.configure(Config.from_env().log_format, args.logging_level)
+    config = Config.from_env()
+    logs.configure(config.log_format, args.logging_level)
+    try:
+        monitor.start("worker", _liveness, args.metrics_host, args.metrics_port, config.admin_token, config.metrics_dir)
+    except monitor.MonitorError as exc:
+        parser.error(str(exc))
     return run(args.url, args.queue, args.name, args.logging_level)
 
 

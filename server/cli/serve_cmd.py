@@ -49,6 +49,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--processes", type=int, default=2, help="server processes (default 2)")
     p.add_argument("--workers", type=int, help="local RQ workers (default 2 embedded, 0 with REDIS_URL)")
+    p.add_argument(
+        "--supervisor",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="start the service's supervisor beside gunicorn (default; --no-supervisor where it runs "
+        "as a service of its own: cinch supervisor)",
+    )
     p.set_defaults(run=run)
 
 
@@ -123,7 +130,8 @@ def serve(args: argparse.Namespace, config: Config, bind: str, a: Arena, childre
     built = (config.docs_site / "index.html").is_file()
     print(f"docs site: http://{bind}/docs/" + ("" if built else " (not built yet: cinch docs build)"), flush=True)
     children.spawn("gunicorn", gunicorn_command(bind, args.processes, args.connections), env=env)
-    children.spawn("supervisor", supervisor_command(a.url, config.prefix, config.queue), env=env)
+    if args.supervisor:
+        children.spawn("supervisor", supervisor_command(a.url, config.prefix, config.queue), env=env)
     while not (exited := children.exited()):
         if a.workers:
             a.workers.replace_dead()

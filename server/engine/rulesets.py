@@ -199,9 +199,6 @@ class GameSpec:
     the other's), where the game has a shape of two sides: what bounds a board pair's
     score, which the sequential test needs (``server.arena.sequential``). None where no
     bound is worked out; the test is then refused for the game."""
-    timeline: bool = False
-    """Whether a hand's record carries what the pages' step-through draws (bids, the rob,
-    each seat's draw: Cinch's hand); other games are drawn from their replay."""
 
     @property
     def name(self) -> str:

@@ -27,7 +27,7 @@ from server.arena.registry import ensure_builtins
 from server.arena.store import Store
 from server.config import Config
 from server.metrics import HTTP_RESPONSES, status_class
-from server.web import docsite, metrics
+from server.web import docsite, metrics, ops
 from server.web.api import bots, decisions, health, ratings, tables, tournaments
 from server.web.api.contract import ContractPlugin
 from server.web.api.problems import ArenaApi, problem, register_error_handlers
@@ -225,6 +225,7 @@ def create_app(config: Config | Mapping[str, Any] | None = None) -> Flask:
     )
     app.register_blueprint(metrics.bp)  # GET /metrics, for the admin token only
     app.register_blueprint(docsite.bp)  # the built docs site at /docs/ (not the API's /api/v1/docs)
+    app.register_blueprint(ops.bp)  # the operator's page at /ops, for the admin token (a login form)
     init_pages(app)  # after every problem handler: pages get them as HTML, /api/ as problems
 
     @app.before_request
@@ -254,14 +255,16 @@ def create_app(config: Config | Mapping[str, Any] | None = None) -> Flask:
 
     @app.before_request
     def json_bodies_only():
-        """Refuse oversized bodies, and bodies not declared JSON (they would be ignored)."""
+        """Refuse oversized bodies, and bodies not declared JSON (they would be ignored),
+        but the operator page's forms (``server.web.ops``)."""
         length = request.content_length or 0
         limit = app.config["MAX_CONTENT_LENGTH"]
         if length > limit:
             if length <= DRAIN_LIMIT:  # read it, or the client may see a reset, not the 413
                 request.environ["wsgi.input"].read(length)
             return problem(413, f"the request body is {length} bytes; the limit is {limit}")
-        if request.method in ("POST", "PUT", "PATCH") and length and not request.is_json:
+        form = request.path.startswith(ops.FORMS) and request.mimetype == "application/x-www-form-urlencoded"
+        if request.method in ("POST", "PUT", "PATCH") and length and not request.is_json and not form:
             return problem(415, "the request body must be JSON (Content-Type: application/json)")
 
     with app.app_context():

@@ -16,17 +16,17 @@ is 0 and the rest is served.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 from flask import Blueprint, Response
-from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, generate_latest
+from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
 from prometheus_client.core import GaugeMetricFamily, Metric
-from prometheus_client.multiprocess import MultiProcessCollector
 from prometheus_client.registry import Collector
 from redis import Redis
 from redis.exceptions import RedisError
 
+from server.metrics import scraped
 from server.web.api.auth import require_admin
 from server.web.context import arena
 
@@ -56,20 +56,9 @@ class RedisCollector(Collector):
         )
 
 
-class _ThisProcess(Collector):
-    """The default registry's metrics: this process's alone (no multiprocess directory)."""
-
-    def collect(self) -> Iterable[Metric]:
-        return REGISTRY.collect()
-
-
 def registry(redis: Redis, multiprocess_dir: Path | None) -> CollectorRegistry:
     """What one scrape reads: every process's files (or this process's memory), and Redis."""
-    reg = CollectorRegistry(auto_describe=False)
-    if multiprocess_dir is not None:
-        MultiProcessCollector(reg, path=str(multiprocess_dir))
-    else:
-        reg.register(_ThisProcess())
+    reg = scraped(multiprocess_dir)
     reg.register(RedisCollector(redis))
     return reg
 

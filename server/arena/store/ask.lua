@@ -13,7 +13,7 @@ local now = clock()
 local deadline = string.format('%.6f', now + (tonumber(ARGV[3]) + bank) / 1000)
 local shown = string.format('%.6f', now + tonumber(ARGV[3]) / 1000)
 redis.call('HSET', KEYS[3], 'bot', ARGV[1], 'head', ARGV[5], 'legal', ARGV[6], 'seat', ARGV[7],
-           'deadline', deadline, 'shown', shown, 'status', 'pending')
+           'deadline', deadline, 'shown', shown, 'opened', string.format('%.6f', now), 'status', 'pending')
 redis.call('EXPIRE', KEYS[3], 3600)
 redis.call('ZADD', KEYS[4], deadline, ARGV[4])
 redis.call('PUBLISH', ARGV[8], ARGV[1])

@@ -8,7 +8,7 @@ Redis's clock. This module owns their keys:
     {p}:decision:{id}             hash  bot, head (the request JSON but its deadline), legal, seat,
                                         deadline (the real one: the per-decision limit plus
                                         the bank left), shown (the limit only: what the bot
-                                        sees), status; deleted once closed
+                                        sees), opened (Redis time), status; deleted once closed
     {p}:bot:{name}:closed:{minute} hash the id (16 bytes) -> status ("a" or "e") of each of
                                         the bot's decisions closed in that minute of Redis's
                                         clock, kept ``CLOSED_DECISION_SECONDS`` after it ends
@@ -109,6 +109,16 @@ class Decisions(StoreBase):
     def open_count(self, bot: str) -> int:
         """How many decisions ``bot`` has open now (past their deadline not counted)."""
         return int(self._open_count(keys=[self.key("bot", bot, "pending")]))
+
+    def open_ages(self, bot: str) -> list[float]:
+        """How long each of ``bot``'s open decisions has waited, in seconds, oldest first:
+        what the operator's page shows of them (no id, no observation)."""
+        now = self.now()
+        ids = self.redis.zrangebyscore(self.key("bot", bot, "pending"), f"({now}", "+inf")
+        pipe = self.redis.pipeline(transaction=False)
+        for did in ids:
+            pipe.hget(self.key("decision", decoded(did)), "opened")
+        return sorted((max(now - float(o), 0.0) for o in pipe.execute() if o is not None), reverse=True)
 
     def answer_context(self, token_hash: str, did: str) -> tuple[str | None, dict[str, Any] | None]:
         """(the active bot holding the token, what judging its answer to ``did`` needs:

@@ -247,6 +247,16 @@ class Tournaments(Listing):
         service's tournaments, so two ``cinch serve`` on one Redis do not both enqueue."""
         return self._lease(keys=[self.key("supervisor")], args=[holder, lease_ms]) == b"ok"
 
+    def lease_holder(self, tid: str | None = None) -> tuple[str, float] | None:
+        """Who holds a tournament's lease (without ``tid``: the supervisors' lead) and for
+        how many more seconds, or None: for the operator's page."""
+        key = self.key("supervisor") if tid is None else self.key("tournament", tid, "lease")
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.get(key)
+        pipe.pttl(key)
+        holder, ttl = pipe.execute()
+        return None if holder is None else (decoded(holder), max(ttl, 0) / 1000)
+
     def add_jobs(self, tid: str, job_ids: list[str]) -> None:
         """Record job ids enqueued for a tournament (to supervise or cancel them)."""
         self.redis.sadd(self.key("tournament", tid, "jobs"), *job_ids)

@@ -56,7 +56,6 @@ SPECS = (
         players=(4,),
         hand=HandState,
         swing=CINCH_SWING,  # Cinch's 14 points a deal and scoring
-        timeline=True,
         partnerships=True,
         options={
             "base": choice(

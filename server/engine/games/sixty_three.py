@@ -29,7 +29,6 @@ SPECS = (
         players=(4,),
         hand=HandState,
         swing=126,  # 63 points a deal: set on 63, a side loses 63 while the other takes 63
-        timeline=True,
         partnerships=True,
         options={
             "scoring": choice(

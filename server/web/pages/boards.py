@@ -1,9 +1,10 @@
-"""A board pair's page (both rooms of a board side by side) and a finished table's hand,
-each as a step-through replay drawn from ``hands.timeline`` (a Cinch hand). A board of
-another game, of a match of k entrants or of a progressive table is a table of its rooms
-(who held which seat, the score changes and nets) followed by every room's hand; a hand of
-another game is drawn from its replay (``server.engine.replay``: the hands after the draw,
-the tricks, the scoring items) for its seats and sides, as a table's hand is.
+"""A board's page and a finished table's hand, every game and format alike, as a
+step-through replay drawn from ``steps.walk`` (the engine driven action by action): a
+two-room board pair with both rooms side by side; a board of another game of two units,
+of a match of k entrants or of a progressive table as a table of its rooms (who held which
+seat, the score changes and nets) over every room's replay, with a room selector where
+there are more than two. One control steps every room of the page together
+(``steps.merged_keys``, ``static/replay.js``).
 
 Gated exactly as the API: a board pair once the board is finished in every match of its
 tournament (``GET /api/v1/matches/<mid>/boards/<n>``), a table's hand once its game is
@@ -18,13 +19,12 @@ from flask import abort, render_template
 
 from server.arena.duplicate import net, nets
 from server.arena.formats import kind_of
-from server.arena.formats.boards import board_view
-from server.engine import SEATS, game_spec, replay
+from server.arena.formats.boards import Room, board_view
+from server.engine import SEATS
 from server.engine.record import scores_after
-from server.engine.replay import start_hand
 from server.web.context import arena
 from server.web.pages.blueprint import bp
-from server.web.pages.hands import timeline
+from server.web.pages.steps import merged_keys, walk
 from server.web.pages.tables import sides_of
 from server.web.readmodel import table_or_404, visible_pair
 
@@ -95,23 +95,29 @@ def rooms_of(match: dict[str, Any], record: dict[str, Any]) -> list[dict[str, An
     ]
 
 
-def stepped(room: dict[str, Any]) -> bool:
-    """Whether the game of a hand record is drawn by the step-through (``GameSpec.timeline``)."""
-    return game_spec(start_hand(room).rules).timeline
+def two_partnerships(record: dict[str, Any]) -> bool:
+    """Whether a board's rooms are played by N/S against E/W (the two-room page's seatings)."""
+    return all(set(room["result"]["delta"]) == {"NS", "EW"} for room in record["rooms"])
 
 
-def played(room: dict[str, Any]) -> dict[str, Any]:
-    """A room's hand for its replay: a Cinch hand as the step-through ``timeline``, a hand of
-    another game as its replay (``server.engine.replay``)."""
-    if stepped(room):
-        return {"timeline": timeline(room), "plain": None}
-    return {"timeline": None, "plain": replay(room)}
+def stepper_start(walks: list[dict[str, Any]], keys: list[dict[str, Any]]) -> int:
+    """Where the stepper starts: the first room's hands in play (its last step before the play)."""
+    first = walks[0]
+    return [k["key"] for k in keys].index(first["steps"][first["start"]]["key"])
 
 
-def field_rooms(match: dict[str, Any], record: dict[str, Any], seats: list[dict[str, str]]) -> list[dict[str, Any]]:
+def seating(seats: dict[str, str]) -> str:
+    """Who sat where, in words: each player with its seats ("random at P1; rule at P2, P3")."""
+    held: dict[str, list[str]] = {}
+    for seat, player in seats.items():
+        held.setdefault(player, []).append(seat)
+    return "; ".join(f"{player} at {', '.join(where)}" for player, where in held.items())
+
+
+def field_rooms(match: dict[str, Any], record: dict[str, Any], view: list[Room]) -> list[dict[str, Any]]:
     """The rooms of a board of a match of k entrants, each with the unit (seat) every
     entrant held, the hand's result, each entrant's net there (``server.arena.duplicate.nets``),
-    who sat at each seat and the hand to replay."""
+    who sat at each seat and its label (``formats.boards.board_view``) and the hand to replay."""
     out = []
     for number, room in enumerate(record["rooms"], 1):
         delta = room["result"]["delta"]
@@ -119,20 +125,23 @@ def field_rooms(match: dict[str, Any], record: dict[str, Any], seats: list[dict[
         out.append(
             {
                 "number": number,
+                "key": str(number),
+                "title": view[number - 1]["label"].capitalize(),
+                "seating": seating(view[number - 1]["seats"]),
                 "room": room,
                 "entrants": [
                     {"bot": bot, "unit": unit, "delta": delta[unit], "net": float(by_unit[unit])}
                     for bot, unit in zip(match["entrants"], room["units"])
                 ],
-                "players": seats[number - 1],
-                **played(room),
+                "players": view[number - 1]["seats"],
+                "walk": walk(room),
             }
         )
     return out
 
 
 def as_field(match: dict[str, Any], record: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-    """A two-unit board of a game the Cinch timeline does not draw, in the field page's
+    """A two-unit board whose rooms are not both four seats in two partnerships, in the field page's
     terms: X and Y as entrants, each room saying which unit each held (who sat at each
     seat comes from ``formats.boards.board_view``), and X's score
     against Y's (the blind movement: the entrant's room at its side and the par room,
@@ -161,28 +170,21 @@ def board_pair_page(mid: str, board: int):
             description=f"board {board} is not finished in every match of tournament {tid} yet "
             f"(or is not one of its boards): no one sees its cards until then",
         )
-    cinch = stepped(record["rooms"][0])
-    if "entrants" in match or not cinch:  # k entrants, a progressive table, or a game drawn as rooms
-        seats = [room["seats"] for room in board_view(match, record)["rooms"]]
-        note = kind_of(match).note(match)
+    note = kind_of(match).note(match)
+    field = "entrants" in match or not two_partnerships(record)  # k entrants, a progressive table, two seats
+    if field:
+        view = board_view(match, record)["rooms"]
         match, record = (match, record) if "entrants" in match else as_field(match, record)
-        rooms = field_rooms(match, record, seats)
-        return render_template(
-            "board_field.html",
-            note=note,
-            match=match,
-            mid=mid,
-            tid=tid,
-            board=board,
-            record=record,
-            rooms=rooms,
-            steps=max(len((room["timeline"] or room["plain"])["tricks"]) for room in rooms),
-        )
-    rooms = rooms_of(match, record)
-    for room in rooms:
-        room["timeline"] = timeline(room["room"])
+        rooms = field_rooms(match, record, view)
+    else:
+        rooms = rooms_of(match, record)
+        for room in rooms:
+            room["walk"] = walk(room["room"])
+    walks = [room["walk"] for room in rooms]
+    keys = merged_keys(walks)
     return render_template(
-        "board.html",
+        "board_field.html" if field else "board.html",
+        note=note,
         match=match,
         mid=mid,
         tid=tid,
@@ -190,6 +192,8 @@ def board_pair_page(mid: str, board: int):
         record=record,
         rooms=rooms,
         blind=kind_of(match).par_room,
+        keys=keys,
+        start=stepper_start(walks, keys),
     )
 
 
@@ -206,7 +210,8 @@ def table_hand_page(tid: str, number: int):
     if not 1 <= number <= len(hands):
         abort(404, description=f"table {tid} has no hand {number}: its game lasted {len(hands)} hands")
     record = hands[number - 1]
-    cinch = stepped(record)
+    w = walk(record)
+    keys = merged_keys([w])
     final = table["final_scores"]  # an All Fours game stops counting at the item that ends it
     return render_template(
         "table_hand.html",
@@ -216,6 +221,7 @@ def table_hand_page(tid: str, number: int):
         record=record,
         after=final if number == len(hands) and final else scores_after(record),
         sides=sides_of(table),
-        t=timeline(record) if cinch else None,
-        plain=None if cinch else replay(record),
+        w=w,
+        keys=keys,
+        start=stepper_start([w], keys),
     )

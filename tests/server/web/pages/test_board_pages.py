@@ -26,7 +26,7 @@ def rooms(text):
         winners = re.findall(r'<li class="trick" data-trick="\d" data-winner="(\w)"', body)
         plays = [
             re.findall(
-                r'<span class="play[^"]*" data-seat="\w"><b>\w</b> <span class="card[^"]*" '
+                r'<span class="play[^"]*" data-seat="\w" data-step="t\d+c\d"><b>\w</b> <span class="card[^"]*" '
                 r'data-card="(\w+)"',
                 trick,
             )
@@ -66,7 +66,7 @@ def test_a_two_room_board_is_shown_once_played_with_both_seatings_and_the_score(
     assert f'id="board-score" data-score="{api["score"]}"' in text
     nets = [int(n) for n in re.findall(r'<b class="net">([+-]\d+)</b>', text)]
     assert len(nets) == 2 and sum(nets) == api["score"]
-    assert 'class="stepper" data-steps="6"' in text and "replay.js" in text and "replay.css" in text
+    assert '<nav class="stepper"' in text and '"key": "t6c4"' in text and "replay.js" in text and "replay.css" in text
     assert re.search(r'<nav class="stepper"[^>]* hidden>', text) and " hidden" not in "".join(
         re.findall(r'<li class="trick"[^>]*>', text)
     )  # without script: no controls, every trick
@@ -119,8 +119,10 @@ def test_a_table_hand_is_shown_once_the_game_is_over(client, store: Store):
     assert sorted(c for seat in dealt.values() for c in seat) == sorted(record["board"]["deck"][:36])
     before = record["scores"]
     assert before == {s: hands[-2]["scores"][s] + hands[-2]["result"]["delta"][s] for s in ("NS", "EW")}
-    assert f"NS {before['NS']} &middot; EW {before['EW']} &rarr;" in text
-    assert f"NS <b>{before['NS'] + record['result']['delta']['NS']}</b>" in text
+    after = {side: before[side] + record["result"]["delta"][side] for side in before}
+    assert (
+        f"NS {before['NS']} &middot; EW {before['EW']} &rarr; <b>NS {after['NS']} &middot; EW {after['EW']}</b>" in text
+    )
     luck = record["luck"]
     assert f'data-deal="{luck["deal"]}" data-draw="{luck["draw"]}"' in text and "what the players made" in text
     assert all(f'<td class="who">{bot}</td>' in text for bot in set(seats.values()))
@@ -161,7 +163,9 @@ def replays(text):
         shown = re.findall(r'<td class="dealt" data-seat="(\w+)">\s*<span class="cards"><span class="card', body)
         winners = re.findall(r'<li class="trick" data-trick="\d+" data-winner="(\w+)"', body)
         plays = re.findall(
-            r'<span class="play[^"]*" data-seat="\w+"><b>\w+</b> <span class="card[^"]*" data-card="(\w+)"', body
+            r'<span class="play[^"]*" data-seat="\w+" data-step="t\d+c\d+"><b>\w+</b> <span class="card[^"]*" '
+            r'data-card="(\w+)"',
+            body,
         )
         out.append((shown, winners, plays))
     return out
@@ -213,4 +217,4 @@ def test_a_progressive_tables_board_replays_its_one_room_with_each_entrant_at_it
     assert seats == list("NESW") and len(winners) == 6 and len(plays) >= 24
     who = re.findall(r'<tr data-seat="(\w)"><th scope="row">\w</th><td class="who">([^<]+)</td>', text)
     assert who[:4] == list(zip("NESW", match["entrants"]))
-    assert 'class="stepper" data-steps="6"' in text and "replay.js" in text
+    assert '"key": "t6c4"' in text and '"key": "t7c1"' not in text and "replay.js" in text

@@ -84,6 +84,10 @@ def check_board_page(store: Store, path: str, text: str, mid: str, board: int) -
         for seat in seats:
             dealt = re.search(rf'<td class="dealt" data-seat="{seat}">(.*?)</td>', room, re.S)
             assert dealt and "data-card=" in dealt.group(1), f"{path}: room {number} shows no cards at {seat}"
+            assert re.search(rf'<div class="at pos\d[^"]*" data-seat="{seat}">', room), (
+                f"{path}: no {seat} on the compass"
+            )
+        assert "data-frames='[[" in room and 'data-step="score"' in room, f"{path}: room {number} cannot be stepped"
 
 
 def test_every_link_from_the_home_page_answers_and_every_board_shows_its_rooms(redis_url, store: Store, queue):
