@@ -432,7 +432,7 @@ def test_progress_lines_and_until_done_count_only_this_runs_tournaments(monkeypa
         ]
     )
     monkeypatch.setattr(client, "me", lambda: sdk.BotInfo.parse({"name": "me-bot"}))
-    monkeypatch.setattr(client, "tournaments", lambda: next(listings))
+    monkeypatch.setattr(client, "tournaments", lambda **filters: next(listings))
     runner.stats.update(answered=12, illegal=1, expired=2)
     out = io.StringIO()
     progress = Progress(runner, client, every=0.01, until_done=True, out=out)
