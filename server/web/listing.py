@@ -11,6 +11,7 @@ since it was last stored (``Listing.leaders``).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -29,21 +30,22 @@ PAGE_SIZE = 25
 MAX_PAGE_SIZE = 100
 MAX_BOTS = 4
 BOT_NAME = r"^[A-Za-z0-9_.:/#-]{1,64}$"
+CURSOR = r"^t?[0-9]{1,15}$"
 
 
 def _cursor(text: str) -> int:
     """A tournament id (``t12``) or its number as a page's edge."""
     raw = text[1:] if text[:1] == "t" else text
-    if not raw.isdigit() or not 0 < int(raw) < 2**53:
+    if not re.fullmatch(CURSOR, text) or not 0 < int(raw) < 2**53:
         raise ma.ValidationError(f"must be a tournament id such as t12, not {text[:20]!r}")
     return int(raw)
 
 
-class Cursor(fields.Field):
+class Cursor(fields.String):
+    """A page's edge: a tournament id (``t12``) as a text, loaded as its number."""
+
     def _deserialize(self, value, attr, data, **kwargs):
-        if not isinstance(value, str):
-            raise ma.ValidationError("must be a tournament id such as t12")
-        return _cursor(value)
+        return _cursor(super()._deserialize(value, attr, data, **kwargs))
 
 
 class ListArgsSchema(ma.Schema):
@@ -66,8 +68,15 @@ class ListArgsSchema(ma.Schema):
         validate=validate.Range(min=1, max=MAX_PAGE_SIZE),
         metadata={"description": f"tournaments a page holds (default {PAGE_SIZE}, at most {MAX_PAGE_SIZE})"},
     )
-    before = Cursor(metadata={"description": "the page of those older than this tournament id (the next page)"})
-    after = Cursor(metadata={"description": "the page of those newer than this tournament id (the previous page)"})
+    before = Cursor(
+        metadata={"description": "the page of those older than this tournament id (the next page)", "pattern": CURSOR}
+    )
+    after = Cursor(
+        metadata={
+            "description": "the page of those newer than this tournament id (the previous page)",
+            "pattern": CURSOR,
+        }
+    )
 
     @ma.validates_schema
     def one_edge(self, data: dict[str, Any], **kwargs: Any) -> None:
