@@ -24,7 +24,9 @@ of its nets against the field (docs/rules/duplicate.md#net, ``server.arena.dupli
 search-play < search (< search:strong with ``--strong``), each bot against the rung
 below on the same boards. Each
 line gives the mean per board with its 95% interval (``server.arena.stats.summarize``), and
-boards won/tied/lost. One process, so one core; run it on a quiet machine for timings.
+boards won/tied/lost. ``--one-seed`` adds search vs search-play on one seed: a board on
+which they decide alike before the play ties exactly, so it is scored 0 without being
+played (``agree_before_play``). One process, so one core; run it on a quiet machine for timings.
 """
 
 from __future__ import annotations
@@ -138,11 +140,40 @@ def board_score(rules, number, board, x, y) -> float:
     return next(play_boards(rules, [(number, board)], [x, *[y] * (units - 1)]))["entrant_scores"][0]
 
 
-def match(label: str, rules, boards, x, y, quiet: bool = False):
-    """X's scores against Y on ``boards``, summarized (printed unless ``quiet``)."""
+def same_choice(action: dict) -> dict:
+    """An action with its card lists as sets: a keep or a discard is a choice of cards, not an order."""
+    return {k: frozenset(v) if isinstance(v, list) else v for k, v in action.items()}
+
+
+def agree_before_play(rules, board, x, y) -> bool:
+    """Whether X, in each of its seats of both rooms, decides every action before the
+    play as Y would: then, for two bots that play alike on one seed (``--one-seed``), the
+    board pair ties exactly and need not be played (two units only)."""
+    for x_unit in (0, 1):
+        agents = seat_agents(rules, [x, y] if x_unit == 0 else [y, x])
+        state = new_hand(rules, board)
+        while state.phase not in (DONE, "play"):
+            index = state.to_act
+            obs = observation(state, state.seats[index])
+            action = agents[index].decide(obs)
+            if agents[index] is x and same_choice(action) != same_choice(y.decide(obs)):
+                return False
+            state.apply(action)
+    return True
+
+
+def match(label: str, rules, boards, x, y, quiet: bool = False, skip_agreeing: bool = False):
+    """X's scores against Y on ``boards``, summarized (printed unless ``quiet``).
+    ``skip_agreeing``: X and Y play alike (one seed), so a board on which they decide
+    alike before the play scores 0 without being played (``agree_before_play``)."""
     start = time.perf_counter()
     scores = []
+    played = 0
     for number, board in boards:
+        if skip_agreeing and agree_before_play(rules, board, x, y):
+            scores.append(0)
+            continue
+        played += 1
         scores.append(board_score(rules, number, board, x, y))
         if len(scores) % 100 == 0:
             s = summarize(scores)
@@ -157,7 +188,8 @@ def match(label: str, rules, boards, x, y, quiet: bool = False):
         print(
             f"  {label:18} boards {s.boards:5}  mean {s.mean:+7.3f} per board  95% [{s.ci_low:+.3f}, "
             f"{s.ci_high:+.3f}]  won/tied/lost {s.won}/{s.tied}/{s.lost}  "
-            f"{'significant' if s.significant else 'not significant'}  ({elapsed:.0f} s)",
+            f"{'significant' if s.significant else 'not significant'}  ({elapsed:.0f} s"
+            + (f", {played} boards played, the rest agreed before the play)" if skip_agreeing else ")"),
             flush=True,
         )
     return s
@@ -226,7 +258,8 @@ def main() -> None:
         "--one-seed",
         action="store_true",
         help="also search vs search-play on one seed: their play then differs only after different decisions "
-        "before it, so every other board ties and the interval is about those decisions",
+        "before it, so every other board ties and the interval is about those decisions (such boards are "
+        "scored 0 without being played)",
     )
     args = parser.parse_args()
     if args.family:
@@ -255,7 +288,7 @@ def main() -> None:
     match(f"search({args.samples}) vs rule", rules, boards, SearchBot(seed=1, samples=args.samples), RuleBot(seed=2))
     if args.one_seed:
         x, y = SearchBot(seed=1, samples=args.samples), SearchPlayBot(seed=1, samples=args.samples)
-        match("search vs search-play, one seed", rules, boards, x, y)
+        match("search vs search-play, one seed", rules, boards, x, y, skip_agreeing=True)
 
 
 if __name__ == "__main__":

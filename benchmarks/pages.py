@@ -10,6 +10,9 @@ afterwards). Then renders the leaderboard, the tournament list, the tournament p
 first match's page and its first board pair, and the first bot's page through the Flask
 app in this process (the server-side time: reading Redis, computing, templating; no
 network) ``--runs`` times each, and prints the median and the 95th percentile.
+
+The same pages and the API's at a league's size (1,000 tournaments, 100 bots, 100,000
+board pairs, seeded by ``benchmarks/seed_store.py``): ``benchmarks/scale.py --sizes 100000``.
 """
 
 from __future__ import annotations

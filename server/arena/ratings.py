@@ -35,6 +35,7 @@ bots make a matrix of tens of rows, and numpy is not otherwise a dependency.
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -234,10 +235,11 @@ def _inverse(m: list[list[float]]) -> list[list[float]]:
         a[c], a[pivot] = a[pivot], a[c]
         p = a[c][c]
         a[c] = [v / p for v in a[c]]
+        pivot_row = a[c][c:]  # its columns before c are zeros: v - f * 0 leaves them as they are
         for i in range(n):
             if i != c and a[i][c] != 0.0:
-                f = a[i][c]
-                a[i] = [v - f * w for v, w in zip(a[i], a[c])]
+                f, row = a[i][c], a[i]
+                row[c:] = [v - f * w for v, w in zip(row[c:], pivot_row)]
     return [row[n:] for row in a]
 
 
@@ -366,8 +368,8 @@ def robust_variances(
     out = []
     for i in range(n):
         c = cov[i]
-        bc = [sum(meat[a][b] * c[b] for b in range(n)) for a in range(n)]
-        out.append(scale * sum(c[a] * bc[a] for a in range(n)))
+        bc = [sum(map(operator.mul, row, c)) for row in meat]  # the same sums, in the same order, faster
+        out.append(scale * sum(map(operator.mul, c, bc)))
     return out, seen
 
 

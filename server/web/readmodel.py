@@ -96,17 +96,32 @@ def tournament_or_404(tid: str) -> dict:
 
 
 def bot_view(name: str) -> dict:
-    store = arena().store
     try:
-        bot = store.bot(name)
+        bot = arena().store.bot(name)
     except StoreError:
         abort(404, message=f"no bot {name!r}")
-    ratings = {}
-    for ruleset in store.rating_rulesets():
-        row = next((r for r in leaderboard(store.ratings(ruleset)) if r["bot"] == name), None)
-        if row:
-            ratings[ruleset] = {k: v for k, v in row.items() if k not in ("bot", "boards")}
-    return {**bot, "trusted": registry.is_trusted(bot), "ratings": ratings}
+    return bot_views([bot])[0]
+
+
+def bot_views(bots: list[dict]) -> list[dict]:
+    """Stored bots as served, each with its rating in every ruleset that rates it; every
+    ruleset's leaderboard read once for them all (the bot list shows a hundred)."""
+    store = arena().store
+    boards = {
+        ruleset: {r["bot"]: r for r in leaderboard(store.ratings(ruleset))} for ruleset in store.rating_rulesets()
+    }
+    return [
+        {
+            **bot,
+            "trusted": registry.is_trusted(bot),
+            "ratings": {
+                ruleset: {k: v for k, v in rows[bot["name"]].items() if k not in ("bot", "boards")}
+                for ruleset, rows in boards.items()
+                if bot["name"] in rows
+            },
+        }
+        for bot in bots
+    ]
 
 
 def table_or_404(tid: str) -> dict:

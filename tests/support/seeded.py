@@ -12,6 +12,7 @@ from typing import Any
 
 from rq import Queue
 
+from server.arena.settings import LEASE_MS
 from server.arena.store import Store
 from workers.driver import start
 from workers.jobs import play_chunk_with
@@ -49,6 +50,7 @@ TOURNAMENTS: dict[str, dict[str, Any]] = {
     # five entrants: a table of four and a table filled with house bots (rule#h1 ...)
     "progressive": {"format": "progressive", "bots": ["random", "rule", "search", "random#2", "rule#2"], "rounds": 2},
 }
+DRIVER = "test"  # who the seeding holds each lease as
 HALF_PLAYED = {"bots": ["random", "rule", "search-play"], "boards": 2, "chunk": 1}
 TABLES = [
     ("snoozer", {"players": 5}, {"P1": "rule", "P2": "random", "P3": "rule", "P4": "random", "P5": "search"}),
@@ -70,11 +72,14 @@ class Seeded:
 
 def play_out(store: Store, queue: Queue, tid: str) -> None:
     """Play every match of ``tid`` to the end in this process, Progressive's later rounds as
-    they are seated (``play_chunk_with`` seats a round's successors when it completes it)."""
+    they are seated (``play_chunk_with`` seats a round's successors when it completes it).
+    The lease is renewed before each match, as a driver's watch does: on a loaded machine the
+    seeding outlasts one lease, and a lapsed one reads as interrupted."""
     for _ in range(20):
         if store.tournament(tid)["status"] == "finished":
             return
         for mid in store.match_ids(tid):
+            store.hold_lease(tid, DRIVER, LEASE_MS)
             match = store.match(mid)
             play_chunk_with(store, mid, match["first"], match["last"], queue=queue)
     raise AssertionError(f"tournament {tid} did not finish: {store.tournament(tid)['status']}")
@@ -83,10 +88,11 @@ def play_out(store: Store, queue: Queue, tid: str) -> None:
 def seed(store: Store, queue: Queue, create_table: Callable[[str, dict[str, Any], dict[str, str]], str]) -> Seeded:
     """Fill the store; ``create_table(ruleset, options, seats)`` creates a table (over the API)
     and answers its id."""
-    tids = {name: start(store, queue, request, "test") for name, request in TOURNAMENTS.items()}
-    for tid in tids.values():
-        play_out(store, queue, tid)
-    half = start(store, queue, HALF_PLAYED, "test")
+    tids = {}
+    for name, request in TOURNAMENTS.items():  # each started when it is played: its lease runs from then
+        tids[name] = start(store, queue, request, DRIVER)
+        play_out(store, queue, tids[name])
+    half = start(store, queue, HALF_PLAYED, DRIVER)
     first, second, _ = store.match_ids(half)
     play_chunk_with(store, first, 1, 2)  # boards 1 and 2 played in one match, board 1 in another: hidden
     play_chunk_with(store, second, 1, 1)

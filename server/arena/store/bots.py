@@ -43,10 +43,15 @@ class Bots(StoreBase):
         raw = self.redis.hgetall(self.key("bot", name))
         if not raw:
             raise StoreError(f"no bot {name!r}")
-        return {decoded(k): json.loads(v) for k, v in raw.items() if k != b"token_hash"}
+        return _fields(raw)
 
     def bots(self) -> list[dict[str, Any]]:
-        return [self.bot(decoded(n)) for n in sorted(self.redis.smembers(self.key("bots")))]
+        """Every bot, by name, in two round trips (the leaderboard and the bot list read them all)."""
+        names = sorted(decoded(n) for n in self.redis.smembers(self.key("bots")))
+        pipe = self.redis.pipeline(transaction=False)
+        for name in names:
+            pipe.hgetall(self.key("bot", name))
+        return [_fields(raw) for raw in pipe.execute() if b"name" in raw]
 
     def set_bot_fields(self, name: str, **fields: Any) -> None:
         """Change a stored bot's ``status`` or ``trusted`` flag (StoreError if unknown)."""
@@ -77,3 +82,8 @@ class Bots(StoreBase):
         imported one: its token was never exported; the admin gives it a new one)."""
         pipe.hset(self.bot_key(bot["name"]), mapping={k: json.dumps(v) for k, v in bot.items()})
         pipe.sadd(self.key("bots"), bot["name"])
+
+
+def _fields(raw: dict[Any, Any]) -> dict[str, Any]:
+    """A bot's stored hash as its fields, without its token's hash (never read back out)."""
+    return {decoded(k): json.loads(v) for k, v in raw.items() if k != b"token_hash"}

@@ -103,8 +103,15 @@ class Decisions(StoreBase):
     def last_seen(self, bot: str) -> float | None:
         """When ``bot`` last asked for or answered a decision (Redis's clock, seconds), or
         None if not within a day: shows whether a remote bot being waited for is there."""
-        raw = self.redis.get(self.key("bot", bot, "seen"))
-        return None if raw is None else float(raw)
+        return self.last_seen_of([bot])[bot]
+
+    def last_seen_of(self, bots: Iterable[str]) -> dict[str, float | None]:
+        """``last_seen`` of each of ``bots``, in one round trip (the leaderboard shows every one's)."""
+        names = list(bots)
+        if not names:
+            return {}
+        raw = self.redis.mget([self.key("bot", bot, "seen") for bot in names])
+        return {bot: None if r is None else float(r) for bot, r in zip(names, raw)}
 
     def open_count(self, bot: str) -> int:
         """How many decisions ``bot`` has open now (past their deadline not counted)."""

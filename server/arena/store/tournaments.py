@@ -12,9 +12,9 @@
     {p}:tournament:{tid}:complete set   ids of matches whose every board pair is stored, or
                                         whose sequential test decided (no board added after)
     {p}:tournament:{tid}:results  string JSON standings, cross-table and match statistics
-    {p}:tournament:{tid}:par      hash  board number -> the reference pair's room (blind movement)
+    {p}:tournament:{tid}:par      hash  board number -> the reference pair's room (blind movement), packed
     {p}:match:{mid}               hash  spec, status
-    {p}:match:{mid}:pairs         hash  board number -> board-pair record JSON
+    {p}:match:{mid}:pairs         hash  board number -> board-pair record, packed (zlib JSON: ``packing``)
     {p}:match:{mid}:scores        hash  board number -> X's score on that pair (JSON); a match of k
                                         entrants: every entrant's board score, a JSON list
     {p}:match:{mid}:luck          hash  board number -> X's luck on the draw on that pair (``workers.luck``)
@@ -50,6 +50,7 @@ from server.arena.progressive import bot_of
 from server.arena.records import current_pair, current_room
 from server.arena.store.base import StoreError, decoded, lua
 from server.arena.store.listing import Listing, leader, number
+from server.arena.store.packing import pack, unpack
 
 ACTIVE = ("queued", "running")
 KEPT_STATE = ("status", "driver", "pairs_done", "pairs_total", "matches_total", "created", "finished", "error")
@@ -355,7 +356,7 @@ class Tournaments(Listing):
             score = record["entrant_scores"] if "entrant_scores" in record else record["score"]
             args += [
                 record["board"],
-                json.dumps(record, separators=(",", ":")),
+                pack(record),
                 json.dumps(score),
                 "" if luck is None else repr(float(luck)),
             ]
@@ -398,21 +399,30 @@ class Tournaments(Listing):
     def pair(self, mid: str, board: int) -> dict[str, Any] | None:
         """A stored board pair, its rooms in today's record shape (``server.arena.records``)."""
         raw = self.redis.hget(self.key("match", mid, "pairs"), str(board))
-        return None if raw is None else current_pair(json.loads(raw))
+        return None if raw is None else current_pair(unpack(raw))
+
+    def pairs(self, mid: str, boards: Iterable[int]) -> dict[int, dict[str, Any]]:
+        """Several stored board pairs of a match in one round trip, as ``pair`` reads each
+        (a board not stored is left out)."""
+        numbers = list(boards)
+        if not numbers:
+            return {}
+        raw = self.redis.hmget(self.key("match", mid, "pairs"), [str(n) for n in numbers])
+        return {n: current_pair(unpack(r)) for n, r in zip(numbers, raw) if r is not None}
 
     def par_room(self, tid: str, board: int) -> dict[str, Any] | None:
         """The blind movement's reference room on a board, if it has been played."""
         raw = self.redis.hget(self.key("tournament", tid, "par"), str(board))
-        return None if raw is None else current_room(json.loads(raw))
+        return None if raw is None else current_room(unpack(raw))
 
     def put_par_room(self, tid: str, board: int, room: dict[str, Any]) -> dict[str, Any]:
         """Keep the first par room stored for the board, and return it: two jobs that
         played it at once both score against the same one."""
         key = self.key("tournament", tid, "par")
         pipe = self.redis.pipeline(transaction=True)
-        pipe.hsetnx(key, str(board), json.dumps(room, separators=(",", ":")))
+        pipe.hsetnx(key, str(board), pack(room))
         pipe.hget(key, str(board))
-        return current_room(json.loads(pipe.execute()[1]))
+        return current_room(unpack(pipe.execute()[1]))
 
     def complete_match(self, match: dict[str, Any]) -> bool:
         """Mark a match complete with the boards it has (its sequential test decided):
@@ -480,7 +490,7 @@ class Tournaments(Listing):
             "matches": self.match_ids(tid),
             "complete": sorted(self.complete_matches(tid)),
             "results": self.results(tid),
-            "par": {int(n): json.loads(room) for n, room in par.items()},
+            "par": {int(n): unpack(room) for n, room in par.items()},
         }
 
     def match_dump(self, mid: str) -> dict[str, Any]:
@@ -497,7 +507,7 @@ class Tournaments(Listing):
             "id": mid,
             "spec": json.loads(raw[b"spec"]),
             "status": decoded(raw[b"status"]),
-            "pairs": {int(n): json.loads(r) for n, r in pairs.items()},
+            "pairs": {int(n): unpack(r) for n, r in pairs.items()},
             "scores": {int(n): json.loads(s) for n, s in scores.items()},
             "luck": {int(n): float(v) for n, v in luck.items()},
         }
@@ -537,7 +547,7 @@ class Tournaments(Listing):
         if dump["par"]:
             pipe.hset(
                 self.key("tournament", tid, "par"),
-                mapping={str(n): json.dumps(room, separators=(",", ":")) for n, room in dump["par"].items()},
+                mapping={str(n): pack(room) for n, room in dump["par"].items()},
             )
         for match in matches:
             mid = match["id"]
@@ -545,7 +555,7 @@ class Tournaments(Listing):
             if match["pairs"]:
                 pipe.hset(
                     self.key("match", mid, "pairs"),
-                    mapping={str(n): json.dumps(r, separators=(",", ":")) for n, r in match["pairs"].items()},
+                    mapping={str(n): pack(r) for n, r in match["pairs"].items()},
                 )
             if match["scores"]:
                 pipe.hset(

@@ -15,7 +15,7 @@ from server.web.api.auth import SECURITY, bearer_token, current_bot, is_admin, r
 from server.web.api.ratelimit import limiter, registrations
 from server.web.api.schemas import BotRegisterSchema, BotSchema, BotTokenSchema, TrustSchema
 from server.web.context import arena
-from server.web.readmodel import bot_view
+from server.web.readmodel import bot_view, bot_views
 
 ME = "me"  # /bots/me: the token's own bot; no bot may be called that
 
@@ -35,7 +35,7 @@ class Bots(MethodView):
     @blp.doc(operationId="list_bots")
     def get(self):
         """Every bot, built-in and remote."""
-        return [bot_view(b["name"]) for b in arena().store.bots()]
+        return bot_views(arena().store.bots())
 
     @limiter.limit(
         registrations,

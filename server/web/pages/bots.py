@@ -131,8 +131,10 @@ def replaced_decisions(store: Store, bot: str, matches: list[dict[str, Any]]) ->
     found = []
     for m in matches:
         match = store.match(m["id"])
-        for board in sorted(stored[m["id"]] & visible[m["tournament"]], reverse=True):
-            record = store.pair(m["id"], board)
+        boards = sorted(stored[m["id"]] & visible[m["tournament"]], reverse=True)
+        records = store.pairs(m["id"], boards)  # one round trip a match, whatever its boards
+        for board in boards:
+            record = records.get(board)
             if record is None:  # stored_boards lists the boards whose pair is stored
                 raise RuntimeError(f"match {m['id']} lists board {board} as stored but holds no pair for it")
             for room, seats in seats_of(match, record, bot):

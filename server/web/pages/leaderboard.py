@@ -37,7 +37,7 @@ def leaderboard_page():
         bot: sparkline([p["rating"] for p in points], f"{bot}'s rating over its last {len(points)} changes")
         for bot, points in history.items()
     }
-    seen = {r["bot"]: store.last_seen(r["bot"]) for r in rows if kinds.get(r["bot"]) == "remote"}
+    seen = store.last_seen_of(r["bot"] for r in rows if kinds.get(r["bot"]) == "remote")
     return render_template(
         "leaderboard.html", ruleset=ruleset, rulesets=tabs, rows=rows, kinds=kinds, trends=trends, seen=seen
     )

@@ -10,6 +10,8 @@ from support.apiclient import ADMIN, wait_finished
 from support.apiserver import start_api, stop_api
 from support.cliharness import cinch
 
+from server.arena.store.packing import unpack
+
 pytestmark = pytest.mark.e2e
 
 
@@ -64,7 +66,7 @@ def _tamper(store, mid, board, change):
     the record as it was."""
     key = store.key("match", mid, "pairs")
     raw = store.redis.hget(key, str(board))
-    record = json.loads(raw)
+    record = unpack(raw)
     change(record)
     store.redis.hset(key, str(board), json.dumps(record))
     return raw
@@ -76,7 +78,7 @@ def test_a_changed_card_or_result_is_named_by_match_board_room_and_action(api, s
     assert verify(flags, tmp_path).returncode == 0
     key = store.key("match", mid, "pairs")
 
-    actions = json.loads(store.redis.hget(key, "2"))["rooms"][1]["actions"]
+    actions = unpack(store.redis.hget(key, "2"))["rooms"][1]["actions"]
     i = next(i for i, a in enumerate(actions) if a["type"] == "play")
     other = next(a for a in actions[i:] if a["type"] == "play" and a["seat"] != actions[i]["seat"])
     honest = _tamper(store, mid, 2, lambda r: r["rooms"][1]["actions"][i].update(card=other["card"]))  # never held
@@ -102,8 +104,6 @@ def test_a_changed_card_or_result_is_named_by_match_board_room_and_action(api, s
     assert "delta" in line
 
     _tamper(store, mid, 1, lambda r: r.update(score=r["score"] + 3))  # the board's score, rooms intact
-    store.redis.hset(
-        key, "1", json.dumps({**json.loads(store.redis.hget(key, "1")), "rooms": json.loads(honest_1)["rooms"]})
-    )
+    store.redis.hset(key, "1", json.dumps({**unpack(store.redis.hget(key, "1")), "rooms": unpack(honest_1)["rooms"]}))
     run = verify(flags, tmp_path)
     assert run.returncode == 2 and f"match {mid} board 1: the stored score" in run.stderr, run.stderr

@@ -18,6 +18,7 @@ import pytest
 
 from server.arena import dealsets
 from server.arena.registry import builtin_roster
+from server.arena.store.packing import unpack
 from server.arena.tournaments import plan_matches, planned_totals, validate
 from server.web.app import create_app
 from workers.bots import BUILTIN
@@ -98,10 +99,10 @@ def tamper(store, tid):
             for board, raw in r.hgetall(store.key("match", mid, key)).items():
                 r.hset(store.key("match", mid, key), board, json.dumps(shifted(json.loads(raw))))
         for board, raw in r.hgetall(store.key("match", mid, "pairs")).items():
-            r.hset(store.key("match", mid, "pairs"), board, json.dumps(shifted_record(json.loads(raw))))
+            r.hset(store.key("match", mid, "pairs"), board, json.dumps(shifted_record(unpack(raw))))
     par = store.key("tournament", tid, "par")
     for board, raw in r.hgetall(par).items():
-        r.hset(par, board, json.dumps(shifted_record(json.loads(raw))))
+        r.hset(par, board, json.dumps(shifted_record(unpack(raw))))
 
 
 def shifted(value):
