@@ -22,7 +22,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from typing import Any, Protocol, TypeVar
-from urllib.parse import quote
+from urllib.parse import parse_qs, quote, urlsplit
 
 import requests
 from requests.__version__ import __version__ as requests_version
@@ -330,6 +330,7 @@ class Client:
         practice: bool | None = None,
         sprt: dict[str, float] | None = None,
         rounds: int | None = None,
+        name: str | None = None,
         **extra: Any,
     ) -> str:
         """Create a tournament (admin) and queue its matches; returns its id.
@@ -344,6 +345,7 @@ class Client:
         as soon as its sequential test decides; ``boards`` is then the most it plays.
         Progressive Cinch: ``format="progressive"`` with ``bots`` (at least four; ``"rule#2"``
         enters ``rule`` again) and ``rounds`` (default 2T); its boards follow from its rounds.
+        ``name``: a name for people (1 to 80 printable characters), shown wherever it is listed.
         """
         body: dict[str, Any] = {
             "bots": None if bots is None else list(bots),
@@ -361,15 +363,37 @@ class Client:
             "practice": practice,
             "sprt": sprt,
             "rounds": rounds,
+            "name": name,
             **extra,
         }
         body = {k: v for k, v in body.items() if v is not None}
         tid: str = self._json("POST", "/tournaments", auth="admin", json=body)["id"]
         return tid
 
-    def tournaments(self) -> list[Tournament]:
-        """Every tournament, newest last."""
-        return [Tournament.from_dict(t) for t in self._json("GET", "/tournaments")]
+    def tournaments(self, **filters: Any) -> list[Tournament]:
+        """Every tournament (or those the filters keep: ``ruleset``, ``format``, ``bot`` (a
+        name or a list), ``status``, ``q`` name words), newest last, read page by page
+        (the ``Link`` header's next page; a server without pages answers them all at once)."""
+        found: list[Tournament] = []
+        params: dict[str, Any] = {**filters, "limit": 100}
+        while True:
+            response = self.request("GET", "/tournaments", params=params)
+            found += [Tournament.from_dict(t) for t in response.json()]
+            following = response.links.get("next", {}).get("url")
+            if not following:
+                return sorted(found, key=lambda t: int(t.id[1:]) if t.id[1:].isdigit() else 0)
+            params = {**filters, "limit": 100, "before": parse_qs(urlsplit(following).query)["before"][0]}
+
+    def tournament_page(
+        self, *, before: str | None = None, after: str | None = None, limit: int | None = None, **filters: Any
+    ) -> list[Tournament]:
+        """One page of tournaments, newest first: those older than ``before`` or newer than
+        ``after`` (ids), at most ``limit`` (the server's default 25, at most 100), kept by
+        the filters (as ``tournaments``)."""
+        params = {
+            k: v for k, v in {**filters, "before": before, "after": after, "limit": limit}.items() if v is not None
+        }
+        return [Tournament.from_dict(t) for t in self._json("GET", "/tournaments", params=params)]
 
     def tournament(self, tid: str) -> Tournament:
         """Settings, status and progress (board pairs done of total)."""

@@ -115,6 +115,8 @@ class Decision(Model):
 @dataclass
 class Tournament(Model):
     id: str = ""
+    name: str | None = None  # a name for people, if it was given one
+    leader: dict[str, Any] | None = None  # in a list: the winner (final) or the leader so far: bot, mean, ci_low...
     format: str = ""  # "round_robin", "gauntlet", "blind" or "progressive"
     ruleset: str = ""
     options: dict[str, Any] = field(default_factory=dict)
@@ -275,6 +277,7 @@ class ProgressiveRound(Model):
 @dataclass
 class Results(Model):
     tournament: str = ""
+    name: str | None = None  # the tournament's name, if it was given one
     format: str = ""
     ruleset: str = ""
     standings: list[Standing] = field(default_factory=list)  # best first

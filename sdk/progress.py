@@ -70,7 +70,7 @@ class Progress(threading.Thread):
         while not self.runner.stopping:
             try:
                 name = name or self.client.me().name
-                mine = entered(self.client.tournaments(), name)
+                mine = entered(self.client.tournaments(bot=name), name)
             except SdkError as exc:
                 log.debug("progress: %s", exc)  # the runner reports connection trouble itself
             else:

@@ -15,6 +15,13 @@ def ratings_title(ruleset: str) -> str:
     )
 
 
+def heading(results: Mapping[str, Any]) -> str:
+    """A tournament's results headed for people: its id, its name when it has one, its
+    format and ruleset (what both CLIs print above the standings)."""
+    name = f" {results['name']!r}" if results.get("name") else ""
+    return f"Tournament {results['tournament']}{name} ({results['format']}, {results['ruleset']})"
+
+
 def name_width(names: Iterable[str], least: int = 16) -> int:
     """The column width that holds every name (a local bot's ``stem:Class`` or a command
     bot's ``cmd:...`` may be long), so that the columns after it stay aligned."""

@@ -71,7 +71,10 @@ DEFAULTS: dict[str, Any] = {
     "sprt": None,
     "rooms": "rotate",
     "rounds": None,
+    "name": None,
 }
+NAME_LENGTH = 80
+"""A tournament's name is at most this many characters (it heads its page and a list's row)."""
 PUBLIC_DEALS = "standard"  # the default deal set when every entrant is built in
 LIMITS = {"decision_ms": (50, 600_000), "bank_ms": (0, 3_600_000), "max_timeouts": (0, 10_000)}
 SPRT_SETTINGS = {"delta0": Sprt.delta0, "delta1": Sprt.delta1, "alpha": Sprt.alpha, "beta": Sprt.beta}
@@ -80,6 +83,23 @@ SPRT_CHUNK = 10
 """Boards per job in an SPRT tournament unless the request says: small, so that a match's
 boards are stored nearly in board order (the test reads them so) and little of a match
 is in play when its test decides."""
+
+
+def name_problem(name: object) -> str | None:
+    """Why ``name`` cannot name a tournament, or None: a text of 1 to ``NAME_LENGTH``
+    printable characters (no line breaks or control characters), not starting or ending
+    with a space, with a letter or digit in it (what a search finds it by)."""
+    if not isinstance(name, str):
+        return f"must be a text, not {name!r}"
+    if not 1 <= len(name) <= NAME_LENGTH:
+        return f"must be 1 to {NAME_LENGTH} characters long, not {len(name)}"
+    if not name.isprintable():
+        return "must be printable characters on one line (no line breaks, tabs or control characters)"
+    if name != name.strip():
+        return "must not start or end with a space"
+    if not any(c.isalnum() for c in name):
+        return "must hold a letter or a digit"
+    return None
 
 
 def validate(request: dict[str, Any], roster: Roster) -> Spec:
@@ -97,6 +117,8 @@ def validate(request: dict[str, Any], roster: Roster) -> Spec:
     if unknown:
         raise SpecError(f"unknown field {unknown[0]!r}")
     spec = {**DEFAULTS, **request}
+    if spec["name"] is not None and (problem := name_problem(spec["name"])) is not None:
+        raise SpecError(f"name {problem}")
     if spec["format"] is None:
         spec["format"] = _default_format(spec, roster).name
     fmt = format_named(spec["format"])
@@ -427,9 +449,10 @@ def finish_if_complete(store: Store, tid: str) -> bool:
 
 
 def results(store: Store, tid: str) -> dict[str, Any]:
-    """A tournament's results from its stored board records, as its format reads them."""
+    """A tournament's results from its stored board records, as its format reads them,
+    headed by the tournament's name (None when it has none)."""
     spec = store.tournament(tid)
-    return format_of(spec).results(store, spec)
+    return {**format_of(spec).results(store, spec), "name": spec.get("name")}
 
 
 def entrants(spec: Spec) -> list[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from sdk.models import Results
-from sdk.text import mean_interval, name_width, rating_row, ratings_title, sprt_line
+from sdk.text import heading, mean_interval, name_width, rating_row, ratings_title, sprt_line
 from server.arena.ratings import leaderboard
 
 __all__ = ["interval", "live_match", "print_results", "sprt_line", "vs"]
@@ -33,7 +33,7 @@ def live_match(match: dict[str, Any]) -> str:
 
 
 def print_results(results: dict[str, Any], ratings: dict[str, dict[str, Any]]) -> None:
-    print(f"\nTournament {results['tournament']} ({results['format']}, {results['ruleset']})\n")
+    print(f"\n{heading(results)}\n")
     if results.get("rounds"):
         print(Results.parse(results).progressive_text())  # the SDK's text, so both CLIs print the same
         return

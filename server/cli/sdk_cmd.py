@@ -41,7 +41,7 @@ import sdk
 from sdk.cli import add_bot_commands
 from sdk.launch import add_server_argument
 from sdk.sprt_options import add_max_boards, add_sprt_arguments, board_count, settings_without_sprt, sprt_request
-from sdk.text import mean_interval, name_width, rating_row, ratings_title, sprt_decision, sprt_line, verdict
+from sdk.text import heading, mean_interval, name_width, rating_row, ratings_title, sprt_decision, sprt_line, verdict
 
 
 def _clean(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
@@ -126,6 +126,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="round_robin, gauntlet, blind or progressive (the server checks it); server default: a gauntlet "
         "with --candidates, else round_robin if every bot is trusted, else blind",
     )
+    p.add_argument("--name", help="a name for people, shown wherever the tournament is listed (optional)")
     p.add_argument("--rounds", type=int, help="progressive: rounds of four boards (server default 2T)")
     p.add_argument("--candidates", nargs="+", help="gauntlet: the bots being tested")
     p.add_argument(
@@ -356,6 +357,7 @@ def run_create(args: argparse.Namespace) -> int:
         limits=limits or None,
         practice=args.practice or None,
         rounds=args.rounds,
+        name=args.name,
         **sprt_request(args),
     )
     print(f"tournament {tid} created on server {client.base_url}", file=sys.stderr)
@@ -515,7 +517,8 @@ def run_tournaments(args: argparse.Namespace) -> int:
     print(f"{'id':8} {'status':12} {'format':12} {'ruleset':11} {'progress':>13}  bots")
     for t in every:
         progress = f"{t.pairs_done}/{t.pairs_total}"
-        print(f"{t.id:8} {t.status:12} {t.format:12} {t.ruleset:11} {progress:>13}  {' '.join(t.players)}")
+        name = f"  {t.name!r}" if t.name else ""
+        print(f"{t.id:8} {t.status:12} {t.format:12} {t.ruleset:11} {progress:>13}  {' '.join(t.players)}{name}")
     return 0
 
 
@@ -536,7 +539,7 @@ def run_standings(args: argparse.Namespace) -> int:
 
 
 def _print_results(results: sdk.Results, matches: list[sdk.Match]) -> None:
-    print(f"\nTournament {results.tournament} ({results.format}, {results.ruleset})\n")
+    print(f"\n{heading(results.to_dict())}\n")
     if results.rounds:
         print(results.progressive_text())
         return

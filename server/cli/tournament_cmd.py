@@ -98,6 +98,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help=f"board pairs per match (default {CLI_BOARDS}: the search bot takes about 1 s a pair); "
         "not with progressive",
     )
+    p.add_argument("--name", help="a name for people, shown wherever the tournament is listed (optional)")
     p.add_argument("--first", type=int, help="first board number (default 1); not with progressive")
     p.add_argument("--rounds", type=int, help="progressive: rounds of four boards (default 2T for T tables of four)")
     p.add_argument("--ruleset", help=f"default {DEFAULTS['ruleset']}; progressive: {PROGRESSIVE.default_ruleset}")
@@ -146,6 +147,7 @@ def request_from(args: argparse.Namespace) -> dict:
         "seed": args.seed,
         "rooms": args.rooms,
         **sprt_request(args),
+        **({"name": args.name} if args.name is not None else {}),
     }
     given = {
         "ruleset": args.ruleset,
@@ -322,8 +324,9 @@ def run_list(args: argparse.Namespace) -> int:
         for tid in a.store.tournament_ids():
             t = a.store.tournament(tid)
             bots = t.get("bots") or (t.get("candidates", []) + t.get("references", []))
+            name = f"  {t['name']!r}" if t.get("name") else ""
             print(
                 f"{tid:6} {t['status']:12} {t['format']:12} {t['ruleset']:11} {t['deals']:12} "
-                f"{t['pairs_done']:>5}/{t['pairs_total']:<5}  {' '.join(bots)}"
+                f"{t['pairs_done']:>5}/{t['pairs_total']:<5}  {' '.join(bots)}{name}"
             )
     return 0

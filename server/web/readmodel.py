@@ -23,21 +23,24 @@ from server.engine.record import scores_after
 from server.web.context import arena
 
 
-def public(t: dict) -> dict:
+def public(t: dict, metas: dict[str, dict] | None = None) -> dict:
     """A tournament as served: its commitment always, the deal set's seed only once it is
     finished (before, it would tell every bot every deal of a secret set). The stored spec's
-    ``seed`` (the built-in bots' seed) is never served under that name."""
+    ``seed`` (the built-in bots' seed) is never served under that name. ``metas``: the deal
+    sets' metadata already read, by name (a list reads them in one round trip)."""
     seed = None
     if t["status"] == "finished":
-        meta = arena().store.dealset_meta(t["deals"]) or {}
+        meta = (metas.get(t["deals"]) if metas is not None else arena().store.dealset_meta(t["deals"])) or {}
         seed = meta.get("seed")
-    return {**t, "commitment": t.get("commitment"), "deals_seed": seed}
+    return {**t, "name": t.get("name"), "commitment": t.get("commitment"), "deals_seed": seed}
 
 
 def results_of(store: Store, tid: str) -> dict:
     """A tournament's results: the stored ones once it is finished, else computed from the
-    boards finished everywhere so far (``server.arena.visibility``; the pages serve the same)."""
-    return store.results(tid) or results(gated(store, tid), tid)
+    boards finished everywhere so far (``server.arena.visibility``; the pages serve the same),
+    with the tournament's name (results stored before names existed have none)."""
+    res = store.results(tid) or results(gated(store, tid), tid)
+    return {**res, "name": store.tournament(tid).get("name")}
 
 
 def match_view(store: Store, mid: str, match: dict | None = None) -> dict:

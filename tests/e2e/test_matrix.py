@@ -148,7 +148,7 @@ class Arena:
         wanted = {tid for tid in self.outcomes.values() if isinstance(tid, str)}
         progress, moved = -1, time.monotonic()
         while True:
-            listed = {t["id"]: t for t in self.api.call("GET", "/api/v1/tournaments", ADMIN).json()}
+            listed = {tid: self.api.call("GET", f"/api/v1/tournaments/{tid}", ADMIN).json() for tid in wanted}
             todo = [tid for tid in wanted if listed[tid]["status"] not in ("finished", "failed")]
             if not todo:
                 return

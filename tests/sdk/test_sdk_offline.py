@@ -432,7 +432,7 @@ def test_progress_lines_and_until_done_count_only_this_runs_tournaments(monkeypa
         ]
     )
     monkeypatch.setattr(client, "me", lambda: sdk.BotInfo.parse({"name": "me-bot"}))
-    monkeypatch.setattr(client, "tournaments", lambda: next(listings))
+    monkeypatch.setattr(client, "tournaments", lambda **filters: next(listings))
     runner.stats.update(answered=12, illegal=1, expired=2)
     out = io.StringIO()
     progress = Progress(runner, client, every=0.01, until_done=True, out=out)
@@ -457,3 +457,17 @@ def test_until_done_waits_while_only_old_tournaments_are_there(monkeypatch):
     assert not progress.done and not runner.stopping
     runner.stop()
     progress.join(timeout=2)
+
+
+def test_tournaments_follows_the_pages_and_returns_them_newest_last(scripted):
+    url, handler = scripted
+    client = sdk.Client(url + "/api/v1/", backoff=0.01)
+    page = [{"id": f"t{n}", "status": "finished"} for n in (5, 4)]
+    more = f'<{url}/api/v1/tournaments?bot=rule&limit=100&before=t4>; rel="next"'
+    handler.script = [
+        (200, "application/json", json.dumps(page), 0, {"Link": more}),
+        (200, "application/json", json.dumps([{"id": "t2", "status": "failed", "name": "Cup"}]), 0),
+    ]
+    got = client.tournaments(bot="rule")
+    assert [t.id for t in got] == ["t2", "t4", "t5"] and got[0].name == "Cup"
+    assert "bot=rule" in handler.seen[0][1] and "before=t4" in handler.seen[1][1] and "bot=rule" in handler.seen[1][1]

@@ -6,6 +6,8 @@ scripts (``.lua`` files beside it, read once at import and registered once per S
     base         the client, the prefix, the Lua loader; the server's secret
     deals        deal sets published for the workers
     tournaments  tournaments, their matches, leases, jobs, claims and board pairs
+    listing      the indexes that list tournaments by page (filters, names, status, a
+                 bot's matches, leaders), kept by ``tournaments``' writes
     ratings      rated comparisons, ratings and rating histories
     bots         bots and their tokens
     decisions    remote decisions, long-poll wake-ups, time banks and timeouts

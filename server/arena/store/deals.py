@@ -61,6 +61,14 @@ class Deals(StoreBase):
         raw = self.redis.hget(self.key("deals", name), "meta")
         return None if raw is None else json.loads(raw)
 
+    def dealset_metas(self, names: list[str]) -> dict[str, dict[str, Any]]:
+        """``dealset_meta`` of each name stored, in one round trip."""
+        unique = sorted(set(names))
+        pipe = self.redis.pipeline(transaction=False)
+        for name in unique:
+            pipe.hget(self.key("deals", name), "meta")
+        return {n: json.loads(raw) for n, raw in zip(unique, pipe.execute()) if raw is not None}
+
     def board(self, name: str, number: int) -> Board:
         cached = self._boards.get((name, number))
         if cached is None:

@@ -46,8 +46,10 @@ from typing import Any
 
 from redis import Redis
 
+from server.arena.progressive import bot_of
 from server.arena.records import current_pair, current_room
-from server.arena.store.base import StoreBase, StoreError, decoded, lua
+from server.arena.store.base import StoreError, decoded, lua
+from server.arena.store.listing import Listing, leader, number
 from server.arena.store.packing import pack, unpack
 
 ACTIVE = ("queued", "running")
@@ -65,7 +67,19 @@ _STOP = lua("stop.lua")
 _BOARD_EVERYWHERE = lua("board_everywhere.lua")
 
 
-class Tournaments(StoreBase):
+ENTRANT_FIELDS = ("bots", "candidates", "references")
+"""The spec fields that name a tournament's entrants, whatever its format (the listing's bot index)."""
+
+
+def spec_bots(spec: dict[str, Any], matches: Iterable[dict[str, Any]] = ()) -> set[str]:
+    """Every bot a tournament names or seats: its entrant fields and its matches' players
+    (a Progressive house copy ``rule#h1`` is ``rule``)."""
+    named = [n for f in ENTRANT_FIELDS for n in spec.get(f) or []]
+    seated = [p for m in matches for p in m.get("entrants") or [m["x"], m["y"]]]
+    return {bot_of(n) for n in [*named, *seated]}
+
+
+class Tournaments(Listing):
     def __init__(self, redis: Redis, prefix: str = "cinch"):
         super().__init__(redis, prefix)
         self._record = redis.register_script(_RECORD_PAIRS)
@@ -114,6 +128,8 @@ class Tournaments(StoreBase):
             match.update(id=mid, tournament=tid)
             pipe.rpush(self.key("tournament", tid, "matches"), mid)
             pipe.hset(self.key("match", mid), mapping={"spec": json.dumps(match), "status": "running"})
+        self.index_tournament(pipe, tid, spec, spec_bots(spec, matches))
+        self.index_matches(pipe, matches, bot_of)
         pipe.execute()
         return tid
 
@@ -124,15 +140,28 @@ class Tournaments(StoreBase):
         args: list[str] = [self.key("match", "")]
         for match in matches:
             args += [match["id"], json.dumps({**match, "tournament": tid})]
-        return int(self._add_matches(keys=[self.key("tournament", tid, "matches")], args=args))
+        added = int(self._add_matches(keys=[self.key("tournament", tid, "matches")], args=args))
+        pipe = self.redis.pipeline(transaction=False)  # idempotent: a second caller indexes them again
+        self.index_matches(pipe, matches, bot_of)
+        pipe.execute()
+        return added
 
     def tournament(self, tid: str) -> dict[str, Any]:
         """A tournament's spec and state. A queued or running one whose driver's lease has
         lapsed (the driver died or was stopped) reads as ``interrupted``."""
+        return self.tournaments_of([tid])[0]
+
+    def tournaments_of(self, tids: list[str]) -> list[dict[str, Any]]:
+        """``tournament`` of each id, in one round trip (a page of a list)."""
         pipe = self.redis.pipeline(transaction=False)
-        pipe.hgetall(self.key("tournament", tid))
-        pipe.exists(self.key("tournament", tid, "lease"))
-        raw, leased = pipe.execute()
+        for tid in tids:
+            pipe.hgetall(self.key("tournament", tid))
+            pipe.exists(self.key("tournament", tid, "lease"))
+        got = pipe.execute()
+        return [self._tournament_read(tid, raw, leased) for tid, raw, leased in zip(tids, got[::2], got[1::2])]
+
+    @staticmethod
+    def _tournament_read(tid: str, raw: dict[bytes, bytes], leased: int) -> dict[str, Any]:
         if not raw:
             raise StoreError(f"no tournament {tid!r}")
         out = json.loads(raw[b"spec"])
@@ -152,6 +181,28 @@ class Tournaments(StoreBase):
         )
         return out
 
+    def ensure_index(self) -> None:
+        """Index every tournament stored before the listing's indexes existed (once: the
+        marker says it is done; ``server.arena.store.listing``). Each write is idempotent
+        and the status is indexed by the script that reads it, so a tournament created,
+        stopped or finished meanwhile ends up indexed as it is."""
+        if self.index_built():
+            return
+        for tid in self.tournament_ids():
+            spec = json.loads(self.redis.hget(self.key("tournament", tid), "spec") or "{}")
+            if not spec:
+                continue
+            matches = [self.match(mid) for mid in self.match_ids(tid)]
+            pipe = self.redis.pipeline(transaction=False)
+            self.index_tournament(pipe, tid, spec, spec_bots(spec, matches))
+            self.index_matches(pipe, matches, bot_of)
+            results = self.results(tid)
+            if results is not None and (top := leader(results)) is not None:
+                self.put_leader(tid, top, pipe)
+            pipe.execute()
+            self.index_status(tid)
+        self.mark_index_built()
+
     def active_tournaments(self) -> list[str]:
         """Ids of tournaments whose stored status is queued or running (live or not)."""
         return sorted(
@@ -168,8 +219,13 @@ class Tournaments(StoreBase):
         ('finished', or the live driver holding it)."""
         self.tournament(tid)
         why = self._take_over(
-            keys=[self.key("tournament", tid), self.key("tournament", tid, "lease"), self.key("tournaments", "active")],
-            args=[driver, lease_ms, tid],
+            keys=[
+                self.key("tournament", tid),
+                self.key("tournament", tid, "lease"),
+                self.key("tournaments", "active"),
+                *self.status_keys(),
+            ],
+            args=[driver, lease_ms, tid, number(tid)],
         )
         return None if why == b"ok" else why.decode()
 
@@ -181,8 +237,9 @@ class Tournaments(StoreBase):
                     self.key("tournament", tid),
                     self.key("tournament", tid, "lease"),
                     self.key("tournaments", "active"),
+                    *self.status_keys(),
                 ],
-                args=[status, time.time(), error, tid, "1" if only_if_driverless else "0"],
+                args=[status, time.time(), error, tid, "1" if only_if_driverless else "0", number(tid)],
             )
         )
 
@@ -380,7 +437,8 @@ class Tournaments(StoreBase):
         return {decoded(m) for m in self.redis.smembers(self.key("tournament", tid, "complete"))}
 
     def finish_tournament(self, tid: str, results: dict[str, Any]) -> bool:
-        """Write a tournament's results once; False if they were already written."""
+        """Write a tournament's results (and its winner, for the listing: ``leader``) once;
+        False if they were already written."""
         if not self.redis.set(self.key("tournament", tid, "results"), json.dumps(results), nx=True):
             return False
         pipe = self.redis.pipeline(transaction=True)
@@ -388,6 +446,12 @@ class Tournaments(StoreBase):
         pipe.hdel(self.key("tournament", tid), "error")
         pipe.srem(self.key("tournaments", "active"), tid)
         pipe.delete(self.key("tournament", tid, "lease"))
+        for status_key in self.status_keys():
+            pipe.zrem(status_key, tid)
+        pipe.zadd(self.status_key("finished"), {tid: number(tid)})
+        top = leader(results)
+        if top is not None:
+            self.put_leader(tid, top, pipe)
         pipe.execute()
         return True
 
@@ -462,10 +526,18 @@ class Tournaments(StoreBase):
         ``tournament_dump`` and its matches (``match_dump``) as they were, under their own
         ids, and raise the id counter past it so that no new tournament takes its id."""
         tid = dump["id"]
+        matches = list(matches)
         pipe.hset(self.key("tournament", tid), mapping={"spec": json.dumps(dump["spec"]), **dump["state"]})
         pipe.zadd(self.key("tournaments"), {tid: float(dump["state"]["created"])})
         if dump["state"]["status"] in ACTIVE:  # never for an export's finished tournaments
             pipe.sadd(self.key("tournaments", "active"), tid)
+        else:
+            pipe.zadd(self.status_key(dump["state"]["status"]), {tid: number(tid)})
+        specs = [m["spec"] for m in matches]
+        self.index_tournament(pipe, tid, dump["spec"], spec_bots(dump["spec"], specs))
+        self.index_matches(pipe, specs, bot_of)
+        if dump["results"] is not None and (top := leader(dump["results"])) is not None:
+            self.put_leader(tid, top, pipe)
         if dump["matches"]:
             pipe.rpush(self.key("tournament", tid, "matches"), *dump["matches"])
         if dump["complete"]:

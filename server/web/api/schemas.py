@@ -20,10 +20,12 @@ from server.arena.settings import HUMAN_DECISION_MS
 from server.arena.tournaments import (
     DEFAULTS,
     LIMITS,
+    NAME_LENGTH,
     SPRT_CHUNK,
     SPRT_DELTA_LIMIT,
     SPRT_SETTINGS,
     STATUSES,
+    name_problem,
 )
 from server.web.api.game_schemas import (
     BySides,
@@ -306,7 +308,20 @@ ROOMS_FIELD: dict[str, Any] = dict(
 )
 
 
+def _valid_name(name: str) -> None:
+    problem = name_problem(name)
+    if problem is not None:
+        raise ma.ValidationError(f"a tournament's name {problem}")
+
+
+NAME_DESCRIPTION = (
+    f"a name for people (1 to {NAME_LENGTH} printable characters with a letter or digit, no line breaks, no space "
+    "at either end): shown wherever the tournament is listed or headed, and searched by its words' beginnings"
+)
+
+
 class TournamentCreateSchema(ma.Schema):
+    name = fields.String(validate=_valid_name, metadata={"description": NAME_DESCRIPTION})
     format = fields.String(
         validate=validate.OneOf(list(FORMATS)),
         metadata={
@@ -449,8 +464,32 @@ class CommitmentSchema(ma.Schema):
     deck = fields.Integer(metadata={"description": "the cards in its pack, when not 52: 53 for snoozer's joker"})
 
 
+class LeaderSchema(ma.Schema):
+    """The top row of a tournament's standings, as a list shows it."""
+
+    bot = fields.String(required=True)
+    mean = fields.Float(required=True, metadata={"description": "its mean per board, as its standings row says"})
+    ci_low = fields.Float(
+        required=True, allow_none=True, metadata={"description": "its 95% interval; null under two boards"}
+    )
+    ci_high = fields.Float(required=True, allow_none=True)
+    boards = fields.Integer(required=True)
+    final = fields.Boolean(
+        required=True, metadata={"description": "true: the winner (finished); false: the leader so far"}
+    )
+
+
 class TournamentSchema(ma.Schema):
     id = fields.String(required=True)
+    name = fields.String(allow_none=True, metadata={"description": "its name, or null (none was given)"})
+    leader = fields.Nested(
+        LeaderSchema,
+        allow_none=True,
+        metadata={
+            "description": "in a list (GET /tournaments): the winner once finished, the leader over the boards "
+            "finished everywhere while it runs; null before any board"
+        },
+    )
     format = fields.String(required=True, validate=validate.OneOf(list(FORMATS)))
     ruleset = Ruleset(required=True)
     options = fields.Dict(required=True)
@@ -738,6 +777,7 @@ class ProgressiveRoundSchema(ma.Schema):
 
 class ResultsSchema(ma.Schema):
     tournament = fields.String(required=True)
+    name = fields.String(allow_none=True, metadata={"description": "the tournament's name, or null"})
     format = fields.String(required=True, validate=validate.OneOf(list(FORMATS)))
     ruleset = Ruleset(required=True)
     standings = fields.List(fields.Nested(StandingSchema), required=True, metadata={"description": "best first"})

@@ -6,7 +6,8 @@ a board it, or anyone, still has to play. A tournament dealt from a secret set s
 set's commitment from the start and its seed once the tournament is finished, never before.
 """
 
-from flask import request
+import marshmallow as ma
+from flask import request, url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint, abort
 
@@ -22,6 +23,7 @@ from server.web.api.schemas import (
     TournamentSchema,
 )
 from server.web.context import arena
+from server.web.listing import ListArgsSchema, filters, listed
 from server.web.readmodel import matches_of, public, results_of, tournament_or_404, visible_pair
 from workers.driver import resume, start
 from workers.supervisor import SERVICE, halt
@@ -37,12 +39,32 @@ def admin_for_writes():
 
 @blp.route("/tournaments")
 class Tournaments(MethodView):
-    @blp.response(200, TournamentSchema(many=True))
+    @blp.arguments(ListArgsSchema(), location="query", unknown=ma.RAISE)
+    @blp.response(
+        200,
+        TournamentSchema(many=True),
+        headers={
+            "Link": {
+                "description": 'the next (older) and previous (newer) pages: <url>; rel="next", <url>; rel="prev"',
+                "schema": {"type": "string"},
+            }
+        },
+    )
+    @blp.alt_response(422, description="a filter or page argument is not one the list takes (the problem says which)")
     @blp.doc(operationId="list_tournaments")
-    def get(self):
-        """Every tournament, newest last, with its progress."""
-        store = arena().store
-        return [public(store.tournament(tid)) for tid in store.tournament_ids()]
+    def get(self, args):
+        """A page of tournaments, newest first, each with its progress and its leader (the
+        winner once finished). Filters (every one given must hold): ruleset, format, bot
+        (repeatable: tournaments every one played), status, q (name words). The ``Link``
+        header has the next page (``rel="next"``: older, ``before=``) and the previous
+        (``rel="prev"``: newer, ``after=``) while there are more."""
+        page = listed(arena().store, filters(args))
+        links = [
+            f'<{url_for("tournaments.Tournaments", _external=True, **edge)}>; rel="{rel}"'
+            for rel, edge in (("next", page.older), ("prev", page.newer))
+            if edge is not None
+        ]
+        return page.items, 200, {"Link": ", ".join(links)} if links else {}
 
     @blp.doc(security=SECURITY)
     @blp.arguments(TournamentCreateSchema())

@@ -13,14 +13,14 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from flask import render_template
+from flask import abort, render_template, request
 
 from server.arena.formats import kind_of
 from server.arena.formats.boards import board_view
 from server.arena.live import mirrored_live
 from server.arena.progressive import bot_of
+from server.arena.stats import summarize
 from server.arena.store import Store
-from server.arena.tournaments import entrants
 from server.engine.games import GAMES
 from server.web.context import arena
 from server.web.pages.blueprint import bp
@@ -29,36 +29,83 @@ from server.web.pages.matches import visible_boards
 from server.web.pages.tournaments import cell_class
 from server.web.readmodel import bot_view, match_view
 
-RECENT = 20  # matches listed, newest tournament first
-FAULT_MATCHES = 3  # of those, the newest whose board-pair records are searched for faults
+RECENT = 20  # matches a page lists, newest tournament first
+MAX_PAGE = 100_000
+CHART_POINTS = 200  # a rating chart plots the last this many rating changes
+FAULT_MATCHES = 3  # of the page's, the newest whose board-pair records are searched for faults
 FAULTS_SHOWN = 10
 
 
-def recent_matches(store: Store, bot: str, limit: int = RECENT) -> list[dict[str, Any]]:
-    """The bot's matches, newest tournament first (schedule order within one), each as
-    ``match_view`` serves it plus the tournament, the other entrants (``opponents``) and the
-    bot's own statistics (``mine``): X's, Y's mirrored, or in a match of k entrants (a field,
-    a progressive table) the bot's own entrant's, its first copy's if it sits there twice."""
+def recent_matches(store: Store, bot: str, limit: int = RECENT, start: int = 0) -> tuple[list[dict[str, Any]], int]:
+    """A page of the bot's matches, newest tournament first (schedule order within one),
+    from the ``start``-th on, and how many it has: each as ``match_view`` serves it plus
+    the tournament, the other entrants (``opponents``) and the bot's own statistics
+    (``mine``): X's, Y's mirrored, or in a match of k entrants (a field, a progressive
+    table) the bot's own entrant's, its first copy's if it sits there twice. Read from the
+    bot's match index (``Store.bot_matches``), so a page costs its matches only."""
+    store.ensure_index()
+    mids, total = store.bot_matches(bot, start, limit)
     out: list[dict[str, Any]] = []
-    for tid in reversed(store.tournament_ids()):
-        if bot not in entrants(store.tournament(tid)):
+    for mid in mids:
+        match = store.match(mid)
+        players = match.get("entrants") or [match["x"], match["y"]]
+        mine = [j for j, entrant in enumerate(players) if bot_of(entrant) == bot]
+        if not mine:
             continue
-        for mid in store.match_ids(tid):
-            match = store.match(mid)
-            players = match.get("entrants") or [match["x"], match["y"]]
-            mine = [j for j, entrant in enumerate(players) if bot_of(entrant) == bot]
-            if not mine:
+        m = match_view(store, mid, match)
+        if "entrant_stats" in m:
+            stats = m["entrant_stats"][mine[0]]
+        else:
+            stats = m["stats"] if mine[0] == 0 else mirrored_live(m["stats"])
+        opponents = [entrant for j, entrant in enumerate(players) if j != mine[0]]
+        out.append({**m, "tournament": match["tournament"], "opponents": opponents, "mine": stats})
+    return out, total
+
+
+def head_to_head(store: Store, bot: str) -> list[dict[str, Any]]:
+    """``head_to_head_rows``, kept in the store until a tournament finishes or the bot gets
+    a match (``Store.h2h_version``), so a bot page reads them in one round trip."""
+    store.ensure_index()
+    version = store.h2h_version(bot)
+    rows = store.head_to_head_rows(bot, version)
+    if rows is None:
+        rows = head_to_head_rows(store, bot)
+        store.put_head_to_head_rows(bot, version, rows)
+    return rows
+
+
+def head_to_head_rows(store: Store, bot: str) -> list[dict[str, Any]]:
+    """Every opponent the bot has met on identical cards, per ruleset: the boards, the
+    tournaments, and the bot's mean per board against it with its 95% interval (Student's
+    t over every board pooled, none under two boards, as the standings give it). From the
+    comparisons the match kinds prove (``MatchKind.comparisons``: a pair's board scores, a
+    field's per-board differences, a blind entrant against its reference) in finished
+    tournaments only, whose boards are all public; a Progressive table proves none (its
+    partners change), so it is not counted."""
+    pooled: dict[tuple[str, str], list[float]] = {}
+    seen: dict[tuple[str, str], set[str]] = {}
+    finished: dict[str, bool] = {}
+    for mid in reversed(store.all_bot_matches(bot)):  # oldest first: each pair's boards in play order
+        match = store.match(mid)
+        tid = match["tournament"]
+        if tid not in finished:
+            finished[tid] = store.tournament(tid)["status"] == "finished"
+        if not finished[tid] or not (kind := kind_of(match)).rated:
+            continue
+        for comparison, margins in kind.comparisons(store, match):
+            x, y = bot_of(comparison["x"]), bot_of(comparison["y"])
+            if bot not in (x, y) or x == y:
                 continue
-            m = match_view(store, mid, match)
-            if "entrant_stats" in m:
-                stats = m["entrant_stats"][mine[0]]
-            else:
-                stats = m["stats"] if mine[0] == 0 else mirrored_live(m["stats"])
-            opponents = [entrant for j, entrant in enumerate(players) if j != mine[0]]
-            out.append({**m, "tournament": tid, "opponents": opponents, "mine": stats})
-            if len(out) >= limit:
-                return out
-    return out
+            other, sign = (y, 1) if x == bot else (x, -1)
+            key = (match["ruleset"], other)
+            pooled.setdefault(key, []).extend(sign * margins[b] for b in sorted(margins))
+            seen.setdefault(key, set()).add(tid)
+    order = {r: i for i, r in enumerate(GAMES)}
+    rows = [
+        {"ruleset": r, "opponent": o, "tournaments": len(seen[(r, o)]), **summarize(scores).to_dict()}
+        for (r, o), scores in pooled.items()
+    ]
+    return sorted(rows, key=lambda row: (order.get(row["ruleset"], len(order)), -row["boards"], row["opponent"]))
 
 
 def seats_of(match: dict[str, Any], record: dict[str, Any], bot: str) -> Iterator[tuple[int, set[str]]]:
@@ -115,7 +162,7 @@ def rating_charts(store: Store, bot: str, rulesets: list[str]) -> dict[str, Any]
 
     return {
         ruleset: line_chart(
-            [point(p) for p in store.rating_history(ruleset, [bot])[bot]],
+            [point(p) for p in store.rating_history(ruleset, [bot], last=CHART_POINTS)[bot]],
             title=f"{bot}'s {ruleset} rating after each tournament that moved it, with its 95% interval",
             zero=True,
             x_title="after the tournament of (UTC)",
@@ -130,7 +177,11 @@ def rating_charts(store: Store, bot: str, rulesets: list[str]) -> dict[str, Any]
 def bot_page(name: str):
     store = arena().store
     bot = bot_view(name)  # a 404 for an unknown bot (an HTML page here)
-    recent = recent_matches(store, name)
+    page = request.args.get("page", "1")
+    if not page.isdigit() or not 1 <= int(page) <= MAX_PAGE:
+        abort(400, description=f"page must be a whole number from 1 to {MAX_PAGE}, not {page[:20]!r}")
+    number = int(page)
+    recent, total = recent_matches(store, name, start=(number - 1) * RECENT)
     faults = replaced_decisions(store, name, recent[:FAULT_MATCHES])
     rulesets = [r for r in GAMES if r in bot["ratings"]]  # every game it is rated in, in the registry's order
     return render_template(
@@ -140,6 +191,10 @@ def bot_page(name: str):
         rulesets=rulesets,
         charts=rating_charts(store, name, rulesets),
         recent=recent,
+        page=number,
+        pages=max(1, -(-total // RECENT)),
+        match_count=total,
+        h2h=head_to_head(store, name),
         faults=faults[:FAULTS_SHOWN],
         fault_count=len(faults),
         fault_matches=min(len(recent), FAULT_MATCHES),

@@ -14,17 +14,30 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
-from flask import render_template
+from flask import abort, render_template, request
 
 from server.arena.anytime import MIN_BOARDS
 from server.arena.formats import kind_of
 from server.arena.stats import t95
 from server.arena.store import Store
 from server.web.context import arena
+from server.web.listing import version_of
 from server.web.pages.blueprint import FINAL, bp
 from server.web.pages.charts import Point, line_chart
-from server.web.pages.tournaments import cell_class, live, version_of
+from server.web.pages.tournaments import cell_class, live
 from server.web.readmodel import match_view, public
+
+BOARDS_PAGE = 50  # board rows a page of the match lists
+CHART_POINTS = 200  # points the cumulative chart plots at most
+MAX_PAGE = 100_000
+
+
+def board_page() -> int:
+    """The page of boards asked (``?page=``, from 1); a 400 page for anything else."""
+    page = request.args.get("page", "1")
+    if not page.isdigit() or not 1 <= int(page) <= MAX_PAGE:
+        abort(400, description=f"page must be a whole number from 1 to {MAX_PAGE}, not {page[:20]!r}")
+    return int(page)
 
 
 def visible_boards(store: Store, tid: str, boards: Iterable[int]) -> list[int]:
@@ -59,11 +72,26 @@ def cumulative(boards: list[int], scores: dict[int, int | float]) -> list[dict[s
     return out
 
 
-def match_context(store: Store, mid: str, match: dict[str, Any], t: dict[str, Any]) -> dict[str, Any]:
-    """What ``_match_live.html`` shows of match ``mid`` of tournament ``t`` (as ``public`` serves it)."""
+def thinned(rows: list[dict[str, Any]], most: int = CHART_POINTS) -> list[dict[str, Any]]:
+    """At most ``most`` of the rows, evenly spaced and always the last: a chart of a long
+    match keeps its shape and its end with a bounded number of points."""
+    if len(rows) <= most:
+        return rows
+    step = len(rows) / (most - 1)
+    picked = sorted({min(len(rows) - 1, round(i * step)) for i in range(most - 1)} | {len(rows) - 1})
+    return [rows[i] for i in picked]
+
+
+def match_context(store: Store, mid: str, match: dict[str, Any], t: dict[str, Any], page: int = 1) -> dict[str, Any]:
+    """What ``_match_live.html`` shows of match ``mid`` of tournament ``t`` (as ``public``
+    serves it): the chart over every board shown (at most ``CHART_POINTS`` points), the
+    table of boards one page of ``BOARDS_PAGE`` at a time."""
     row = match_view(store, mid, match)
     scores = store.scores(mid)
-    shown = cumulative(visible_boards(store, t["id"], scores), scores)
+    stored = sorted(scores)
+    shown = cumulative(stored if t["status"] == "finished" else visible_boards(store, t["id"], scores), scores)
+    pages = max(1, -(-len(shown) // BOARDS_PAGE))
+    page = min(page, pages)
     chart = line_chart(
         [
             Point(
@@ -73,7 +101,7 @@ def match_context(store: Store, mid: str, match: dict[str, Any], t: dict[str, An
                 r["low"],
                 r["high"],
             )
-            for r in shown
+            for r in thinned(shown)
         ],
         title=f"{match['x']}'s cumulative net over the boards shown",
         zero=True,
@@ -87,7 +115,12 @@ def match_context(store: Store, mid: str, match: dict[str, Any], t: dict[str, An
         "note": kind_of(match).note(match),
         "blind": kind_of(match).par_room,
         "field": kind_of(match).several,
-        "boards": shown,
+        "boards": shown[(page - 1) * BOARDS_PAGE : page * BOARDS_PAGE],
+        "board_page": page,
+        "board_pages": pages,
+        "boards_shown": len(shown),
+        "thinned": len(shown) > CHART_POINTS,
+        "chart_points": CHART_POINTS,
         "hidden": len(scores) - len(shown),
         "chart": chart,
         "cell_class": cell_class,
@@ -109,7 +142,7 @@ def match_page(mid: str):
     t = public(store.tournament(match["tournament"]))
     return render_template(
         "match.html",
-        **match_context(store, mid, match, t),
+        **match_context(store, mid, match, t, board_page()),
         version=match_version(match, t),
         final=t["status"] in FINAL,
     )
@@ -123,5 +156,5 @@ def match_live(mid: str):
     return live(
         match_version(match, t),
         t["status"] in FINAL,
-        lambda: render_template("_match_live.html", **match_context(store, mid, match, t)),
+        lambda: render_template("_match_live.html", **match_context(store, mid, match, t, board_page())),
     )

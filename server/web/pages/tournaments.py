@@ -13,13 +13,17 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import jsonify, render_template, request
+import marshmallow as ma
+from flask import abort, jsonify, render_template, request, url_for
 
 from server.arena.anytime import MIN_BOARDS
-from server.arena.formats import format_of
+from server.arena.formats import FORMATS, format_of
 from server.arena.settings import DEFAULT_LIMITS
 from server.arena.store import Store
+from server.arena.tournaments import STATUSES
+from server.engine import GAMES
 from server.web.context import arena
+from server.web.listing import Filters, Listed, filters, listed, load_args, version_of
 from server.web.pages.blueprint import FINAL, bp
 from server.web.readmodel import matches_of, public, results_of
 
@@ -73,13 +77,6 @@ def verify_command(t: dict[str, Any], server: str) -> str:
     )
 
 
-def version_of(t: dict[str, Any]) -> str:
-    """What a tournament's shown tables depend on and that changes whenever they may: its
-    status and its board pairs stored (results, rounds and match statistics change only when
-    a pair is stored, gated or not)."""
-    return f"{t['status']}:{t['pairs_done']}"
-
-
 def live(version: str, final: bool, render: Any, **fields: Any):
     """A live view's answer: the version, whether polling may stop, the fields the page
     updates in place, and the parts' HTML unless the page has seen this version."""
@@ -87,32 +84,64 @@ def live(version: str, final: bool, render: Any, **fields: Any):
     return jsonify({"version": version, "final": final, **fields, "html": None if seen == version else render()})
 
 
-def listed(store: Store) -> list[dict[str, Any]]:
-    return [public(store.tournament(tid)) for tid in reversed(store.tournament_ids())]
+def asked_page() -> Filters:
+    """The list query of this request's query string (a live view's ``seen`` aside); a
+    400 page says what is wrong."""
+    args = {k: v for k, v in request.args.lists() if k != "seen"}
+    try:
+        return filters(load_args({k: v[-1] for k, v in args.items()}, lambda k: args.get(k, [])))
+    except ma.ValidationError as exc:
+        wrong = "; ".join(
+            f"{k}: {' '.join(map(str, v)) if isinstance(v, list) else v}" for k, v in exc.normalized_messages().items()
+        )
+        abort(400, description=f"this list cannot be shown: {wrong}")
 
 
-def list_version(items: list[dict[str, Any]]) -> str:
-    return " ".join(f"{t['id']}:{version_of(t)}" for t in items)
+def list_version(page: Listed) -> str:
+    return " ".join(f"{t['id']}:{version_of(t)}" for t in page.items)
+
+
+def list_context(page: Listed, f: Filters) -> dict[str, Any]:
+    """What ``_tournaments_list.html`` shows: the page's rows and its links."""
+    return {
+        "tournaments": page.items,
+        "older": None if page.older is None else url_for("pages.tournaments_page", **page.older),
+        "newer": None if page.newer is None else url_for("pages.tournaments_page", **page.newer),
+        "filtered": bool(f.asked) or f.before is not None or f.after is not None,
+    }
+
+
+def list_final(page: Listed) -> bool:
+    """Whether the list may stop polling: every tournament listed is over."""
+    return all(t["status"] in FINAL for t in page.items)
 
 
 @bp.route("/tournaments")
 def tournaments_page():
-    items = listed(arena().store)
+    f = asked_page()
+    page = listed(arena().store, f)
+    query = request.query_string.decode()
     return render_template(
         "tournaments.html",
-        tournaments=items,
-        version=list_version(items),
-        final=all(t["status"] in FINAL for t in items),
+        **list_context(page, f),
+        asked=f.asked,
+        rulesets=list(GAMES),
+        formats=list(FORMATS),
+        statuses=STATUSES,
+        live_url=url_for("pages.tournaments_live") + (f"?{query}" if query else ""),
+        version=list_version(page),
+        final=list_final(page),
     )
 
 
 @bp.route("/tournaments/live")
 def tournaments_live():
-    items = listed(arena().store)
+    f = asked_page()
+    page = listed(arena().store, f)
     return live(
-        list_version(items),
-        all(t["status"] in FINAL for t in items),
-        lambda: render_template("_tournaments_list.html", tournaments=items),
+        list_version(page),
+        list_final(page),
+        lambda: render_template("_tournaments_list.html", **list_context(page, f)),
     )
 
 

@@ -137,3 +137,14 @@ def test_a_local_bot_enters_every_format(tmp_path, args, rows):
         assert store.tournament("t1")["status"] == "finished"
         records = [store.pair(mid, b) for mid in store.match_ids("t1") for b in store.stored_boards(mid)]
         assert records and not [f for r in records for room in r["rooms"] for f in room.get("faults", [])]
+
+
+@pytest.mark.e2e
+def test_a_named_tournament_is_headed_and_listed_by_its_name_and_a_bad_name_refused(tmp_path):
+    run = cinch("tournament", "--bots", "random", "rule", "--boards", "2", "--name", "Spring cup", home=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert "Tournament t1 'Spring cup' (round_robin, american62)" in run.stdout
+    listed = cinch("tournament", "list", home=tmp_path)
+    assert listed.returncode == 0 and "'Spring cup'" in listed.stdout, listed.stderr
+    bad = cinch("tournament", "--bots", "random", "rule", "--name", " padded", home=tmp_path)
+    assert bad.returncode == 2 and "name must not start or end with a space" in bad.stderr

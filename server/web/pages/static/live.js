@@ -2,8 +2,9 @@
 // a match) polls that JSON view every 2 s while what it shows may change: the view answers
 // its version and, when the page has not seen that version, the region's HTML rendered by
 // the server's own templates, which replaces the region in place (its scroll boxes keep
-// their position). A tournament's progress bar and status follow every poll. Polling stops
-// once the view says it is final (finished, cancelled or failed).
+// their position, and keyboard focus stays on the element it was on). A tournament's
+// progress bar and status follow every poll. Polling stops once the view says it is final
+// (finished, cancelled or failed).
 (function () {
   "use strict";
   var region = document.querySelector("[data-live]");
@@ -31,16 +32,37 @@
     if (error) { error.textContent = v.error || ""; error.hidden = !v.error; }
   }
 
+  // Where keyboard focus is inside the region, as a path of child indexes from it: the
+  // new HTML has the same shape, so the same path finds the same link or scroll box.
+  function focusPath() {
+    var el = document.activeElement, path = [];
+    if (!el || el === region || !region.contains(el)) { return null; }
+    while (el && el !== region) {
+      path.unshift(Array.prototype.indexOf.call(el.parentNode.children, el));
+      el = el.parentNode;
+    }
+    return path;
+  }
+
+  function refocus(path) {
+    var el = region;
+    for (var i = 0; path && i < path.length && el; i++) { el = el.children[path[i]]; }
+    if (path && el && el !== region && typeof el.focus === "function") { el.focus({preventScroll: true}); }
+  }
+
   function replace(html) {
     var scrolled = Array.prototype.map.call(region.querySelectorAll(".scroll"), function (box) { return box.scrollLeft; });
+    var focused = focusPath();
     region.innerHTML = html;
     Array.prototype.forEach.call(region.querySelectorAll(".scroll"), function (box, i) {
       if (scrolled[i]) { box.scrollLeft = scrolled[i]; }
     });
+    refocus(focused);
   }
 
   function poll() {
-    var url = region.dataset.live + "?seen=" + encodeURIComponent(region.dataset.version || "");
+    var base = region.dataset.live;  // the list's own filters may already be in it
+    var url = base + (base.indexOf("?") < 0 ? "?" : "&") + "seen=" + encodeURIComponent(region.dataset.version || "");
     fetch(url, {headers: {"Accept": "application/json"}, cache: "no-store"})
       .then(function (r) { if (!r.ok) { throw new Error("HTTP " + r.status); } return r.json(); })
       .then(function (v) {

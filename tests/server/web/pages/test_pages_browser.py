@@ -59,7 +59,11 @@ def test_leaderboard_and_finished_tournament_match_the_api(api, rq_workers, tmp_
         assert "finished" in row.inner_text() and row.locator(".progress-cell").inner_text() == "12/12"
         page.screenshot(path=tmp_path / "tournaments.png", full_page=True)
 
-        row.locator("a").click()
+        assert (
+            row.locator(".leader").get_attribute("data-bot")
+            == api.call("GET", f"/api/v1/tournaments/{tid}/results").json()["standings"][0]["bot"]
+        )  # the winner column: the top standings row
+        row.locator(f'a[href="/tournaments/{tid}"]').click()
         page.wait_for_load_state("networkidle")
         assert page.url.endswith(f"/tournaments/{tid}")
         assert page.locator("#pairs-done").inner_text() == "12"

@@ -39,6 +39,7 @@ SCORE_SHOWN = """() => [...document.querySelectorAll('#board-score, .board-score
 def page_paths(store, arena) -> dict[str, str]:
     """One path of every kind of page, named by kind (every format's tournament, match and board)."""
     paths = {"leaderboard": "/", "tournaments": "/tournaments", "tables": "/tables", "missing": "/tournaments/nope"}
+    paths["tournaments filtered"] = "/tournaments?status=finished&limit=2"  # the filters, the pager
     for name, tid in {**arena.tournaments, "half played": arena.half}.items():
         paths[f"tournament {name}"] = f"/tournaments/{tid}"
         mid = store.match_ids(tid)[0]
