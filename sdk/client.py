@@ -36,6 +36,7 @@ from sdk.models import (
     Health,
     Leaderboard,
     Match,
+    OpenedTable,
     RatingHistory,
     Results,
     Table,
@@ -465,7 +466,7 @@ class Client:
     # ------------------------------------------------------------------ tables
     def create_table(
         self,
-        seats: dict[str, str] | None = None,
+        seats: dict[str, str | dict[str, Any]] | None = None,
         *,
         ruleset: str | None = None,
         options: dict[str, Any] | None = None,
@@ -481,8 +482,27 @@ class Client:
         a seat the table has not is refused (``ApiError`` 422 naming its seats). The
         others stay open for ``join_table``. The game starts when every seat is taken. A
         remote bot holds seats of one side only (or every seat, self-play) unless the table
-        is ``practice``: at opposing seats it would see both sides' hands.
+        is ``practice``: at opposing seats it would see both sides' hands. A seat for a
+        person (``{"S": {"human": "Ann"}}``) needs ``open_table``, which returns its link.
         """
+        return self.open_table(seats, ruleset=ruleset, options=options, seed=seed, limits=limits, practice=practice).id
+
+    def open_table(
+        self,
+        seats: dict[str, str | dict[str, Any]] | None = None,
+        *,
+        ruleset: str | None = None,
+        options: dict[str, Any] | None = None,
+        seed: int | None = None,
+        limits: dict[str, int] | None = None,
+        practice: bool | None = None,
+    ) -> OpenedTable:
+        """``create_table``, answering the table and each human seat's private link.
+
+        A seat ``{"human": NAME}`` (with ``"decision_ms"``, 10,000 to 600,000, default
+        60,000) is a person's: open its link in a browser to play it. The link's fragment
+        is the seat's capability token (it plays that seat's decisions and nothing else):
+        hand it only to that person."""
         body = {
             "seats": seats,
             "ruleset": ruleset,
@@ -491,10 +511,9 @@ class Client:
             "limits": limits,
             "practice": practice,
         }
-        tid: str = self._json("POST", "/tables", auth="any", json={k: v for k, v in body.items() if v is not None})[
-            "id"
-        ]
-        return tid
+        data = self._json("POST", "/tables", auth="any", json={k: v for k, v in body.items() if v is not None})
+        links = {seat: self.base_url + link for seat, link in (data.get("seat_links") or {}).items()}
+        return OpenedTable.from_dict(data, seat_links=links)
 
     def tables(self) -> list[Table]:
         return [Table.from_dict(t) for t in self._json("GET", "/tables")]

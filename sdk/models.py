@@ -437,6 +437,16 @@ class RatingHistory(Model):
 
 
 @dataclass
+class OpenedTable(Model):
+    """A table just created: its id, and each human seat's private link (absolute, the
+    seat's capability token in its fragment). The links are shown this once: the server
+    keeps only the tokens' hashes."""
+
+    id: str = ""
+    seat_links: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
 class Table(Model):
     """A whole game of any ruleset at any of its table sizes: ``seats`` lists the table's
     seats (N E S W at four, P1..Pk else) and ``scores`` is keyed by its sides (NS and EW,

@@ -97,3 +97,30 @@ def test_a_remote_sdk_bot_plays_a_three_player_seven_up_table(server, rq_workers
             hand.apply(action)
         game.finish_hand(hand)
     assert game.winner == final.winner and dict(zip(game.sides, game.scores)) == final.scores
+
+
+def test_the_sdk_opens_a_table_with_a_persons_seat_and_its_link_plays_that_seat(server, rq_workers, admin):
+    """``open_table`` answers the person's link (absolute, the token in its fragment only);
+    that token plays the seat through the same decisions as a bot's, to the game's end, and
+    reads nothing a bot's token could (here: the bots list)."""
+    opened = admin.open_table({"S": {"human": "Ann"}, "N": "rule", "E": "random", "W": "random"})
+    link = opened.seat_links["S"]
+    assert list(opened.seat_links) == ["S"]
+    page, _, token = link.partition("#")
+    assert page == f"{server.url}/tables/{opened.id}/seat" and token and "?" not in link
+    seat = sdk.Client(server.url, token=token)
+    with pytest.raises(sdk.ApiError) as refused:
+        seat.me()
+    assert refused.value.status == 403
+    answered = 0
+    while not admin.table(opened.id).has_ended:
+        decision = seat.next_decision(wait=2)
+        if decision is None:
+            continue
+        assert decision.observation.seat == "S"
+        assert seat.answer(decision, decision.observation.first_action())
+        answered += 1
+    record = admin.table_record(opened.id)
+    assert record.winner is not None and answered >= 6
+    assert all(h["faults"] == [] for h in record.hands)  # every one of the seat's decisions was answered in time
+    assert admin.table(opened.id).seats["S"].startswith("human.")
