@@ -34,6 +34,7 @@ from sdk.models import (
     BotToken,
     Decision,
     Health,
+    HumanSeat,
     Leaderboard,
     Match,
     OpenedTable,
@@ -514,6 +515,11 @@ class Client:
         data = self._json("POST", "/tables", auth="any", json={k: v for k, v in body.items() if v is not None})
         links = {seat: self.base_url + link for seat, link in (data.get("seat_links") or {}).items()}
         return OpenedTable.from_dict(data, seat_links=links)
+
+    def human_seat(self, tid: str) -> HumanSeat:
+        """Which seat of table ``tid`` this client's token holds: a human seat's token (the
+        fragment of its link) only; a bot's token is refused (``ApiError`` 403)."""
+        return HumanSeat.from_dict(self._json("GET", f"/tables/{_seg(tid)}/seat", auth="bot"))
 
     def tables(self) -> list[Table]:
         return [Table.from_dict(t) for t in self._json("GET", "/tables")]

@@ -447,6 +447,17 @@ class OpenedTable(Model):
 
 
 @dataclass
+class HumanSeat(Model):
+    """The seat a human seat's token holds (``Client.human_seat``): the person's name at
+    the table and their time per decision."""
+
+    table: str = ""
+    seat: str = ""
+    name: str = ""
+    decision_ms: int = 0
+
+
+@dataclass
 class Table(Model):
     """A whole game of any ruleset at any of its table sizes: ``seats`` lists the table's
     seats (N E S W at four, P1..Pk else) and ``scores`` is keyed by its sides (NS and EW,

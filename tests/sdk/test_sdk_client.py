@@ -44,6 +44,7 @@ OPERATIONS = {
     ("POST", "/api/v1/tables"): "create_table",
     ("GET", "/api/v1/tables/{tid}"): "table",
     ("POST", "/api/v1/tables/{tid}/join"): "join_table",
+    ("GET", "/api/v1/tables/{tid}/seat"): "human_seat",
     ("GET", "/api/v1/tables/{tid}/record"): "table_record",
 }
 

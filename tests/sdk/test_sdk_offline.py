@@ -450,7 +450,7 @@ def test_until_done_waits_while_only_old_tournaments_are_there(monkeypatch):
     client = sdk.Client("http://127.0.0.1:9", token="tok")
     runner = sdk.Runner(RandomBot(), client)
     monkeypatch.setattr(client, "me", lambda: sdk.BotInfo.parse({"name": "me-bot"}))
-    monkeypatch.setattr(client, "tournaments", lambda: [tournament("t1", "finished")])
+    monkeypatch.setattr(client, "tournaments", lambda **filters: [tournament("t1", "finished")])
     progress = Progress(runner, client, every=0.01, until_done=True, out=None)
     progress.start()
     time.sleep(0.2)

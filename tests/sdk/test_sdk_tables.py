@@ -109,6 +109,8 @@ def test_the_sdk_opens_a_table_with_a_persons_seat_and_its_link_plays_that_seat(
     page, _, token = link.partition("#")
     assert page == f"{server.url}/tables/{opened.id}/seat" and token and "?" not in link
     seat = sdk.Client(server.url, token=token)
+    held = seat.human_seat(opened.id)
+    assert (held.table, held.seat, held.name, held.decision_ms) == (opened.id, "S", "Ann", 60_000)
     with pytest.raises(sdk.ApiError) as refused:
         seat.me()
     assert refused.value.status == 403
