@@ -465,16 +465,7 @@ class Client:
             time.sleep(poll)
 
     # ------------------------------------------------------------------ tables
-    def create_table(
-        self,
-        seats: dict[str, str | dict[str, Any]] | None = None,
-        *,
-        ruleset: str | None = None,
-        options: dict[str, Any] | None = None,
-        seed: int | None = None,
-        limits: dict[str, int] | None = None,
-        practice: bool | None = None,
-    ) -> str:
+    def create_table(self, *args: Any, **kwargs: Any) -> str:
         """Create a table for one whole game (a bot's token or the admin's); returns its id.
 
         Any ruleset at any of its table sizes (``options={"players": 3}``). ``seats`` maps
@@ -486,7 +477,7 @@ class Client:
         is ``practice``: at opposing seats it would see both sides' hands. A seat for a
         person (``{"S": {"human": "Ann"}}``) needs ``open_table``, which returns its link.
         """
-        return self.open_table(seats, ruleset=ruleset, options=options, seed=seed, limits=limits, practice=practice).id
+        return self.open_table(*args, **kwargs).id
 
     def open_table(
         self,

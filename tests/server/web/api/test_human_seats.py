@@ -6,20 +6,11 @@ import pytest
 from support.apiclient import ADMIN
 
 from server.arena import registry
-from server.web.app import create_app
 
 
 @pytest.fixture
-def client(redis_url, store):
-    app = create_app(
-        {
-            "REDIS_URL": redis_url,
-            "CINCH_PREFIX": store.prefix,
-            "CINCH_QUEUE": store.queue_name,
-            "CINCH_ADMIN_TOKEN": ADMIN,
-        }
-    )
-    return app.test_client()
+def client(api_client):
+    return api_client
 
 
 def auth(token):

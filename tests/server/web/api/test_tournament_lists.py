@@ -5,22 +5,12 @@ the ``Link`` header walking the pages; each bad filter or page a 422 problem nam
 import pytest
 from support.apiclient import ADMIN
 
-from server.web.app import create_app
-
 PROBLEM = "application/problem+json"
 
 
 @pytest.fixture
-def client(redis_url, store):
-    app = create_app(
-        {
-            "REDIS_URL": redis_url,
-            "CINCH_PREFIX": store.prefix,
-            "CINCH_QUEUE": store.queue_name,
-            "CINCH_ADMIN_TOKEN": ADMIN,
-        }
-    )
-    return app.test_client()
+def client(api_client):
+    return api_client
 
 
 def create(client, **body):
