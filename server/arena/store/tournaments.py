@@ -42,6 +42,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from redis import Redis
@@ -77,6 +78,16 @@ def spec_bots(spec: dict[str, Any], matches: Iterable[dict[str, Any]] = ()) -> s
     named = [n for f in ENTRANT_FIELDS for n in spec.get(f) or []]
     seated = [p for m in matches for p in m.get("entrants") or [m["x"], m["y"]]]
     return {bot_of(n) for n in [*named, *seated]}
+
+
+@dataclass(frozen=True)
+class MatchRead:
+    """One match as the read model reads it: its spec and status (``match``), every
+    entrant's board scores (``entrant_scores``) and X's lucks (``lucks``)."""
+
+    match: dict[str, Any]
+    entrant_scores: dict[int, list[int | float]]
+    lucks: dict[int, float]
 
 
 class Tournaments(Listing):
@@ -343,10 +354,28 @@ class Tournaments(Listing):
         return [decoded(m) for m in self.redis.lrange(self.key("tournament", tid, "matches"), 0, -1)]
 
     def match(self, mid: str) -> dict[str, Any]:
-        raw = self.redis.hgetall(self.key("match", mid))
+        return self._match_read(mid, self.redis.hgetall(self.key("match", mid)))
+
+    @staticmethod
+    def _match_read(mid: str, raw: dict[bytes, bytes]) -> dict[str, Any]:
         if not raw:
             raise StoreError(f"no match {mid!r}")
         return {**json.loads(raw[b"spec"]), "status": decoded(raw[b"status"])}
+
+    def match_reads(self, mids: list[str]) -> dict[str, MatchRead]:
+        """What the read model reads of each of these matches (``MatchRead``), in one round
+        trip, for a page that shows many (a tournament's matches, a bot's page of them); a
+        match that names nothing is left out."""
+        pipe = self.redis.pipeline(transaction=False)
+        for mid in mids:
+            for part in ((), ("scores",), ("luck",)):
+                pipe.hgetall(self.key("match", mid, *part))
+        got = pipe.execute()
+        return {
+            mid: MatchRead(self._match_read(mid, raw), self._entrant_scores_read(scores), self._lucks_read(luck))
+            for mid, raw, scores, luck in zip(mids, got[::3], got[1::3], got[2::3])
+            if raw
+        }
 
     def record_pairs(self, match: dict[str, Any], records: Iterable[dict[str, Any]]) -> tuple[int, int]:
         """Store board-pair records once each; returns (newly stored, matches complete)."""
@@ -385,16 +414,24 @@ class Tournaments(Listing):
     def entrant_scores(self, mid: str) -> dict[int, list[int | float]]:
         """Every entrant's board score per board stored so far, in the match's entrant
         order: ``[X's, Y's]`` (Y's is minus X's) for a two-unit match."""
+        return self._entrant_scores_read(self.redis.hgetall(self.key("match", mid, "scores")))
+
+    @staticmethod
+    def _entrant_scores_read(raw: dict[bytes, bytes]) -> dict[int, list[int | float]]:
         out = {}
-        for board, raw in self.redis.hgetall(self.key("match", mid, "scores")).items():
-            score = json.loads(raw)
+        for board, value in raw.items():
+            score = json.loads(value)
             out[int(board)] = score if isinstance(score, list) else [score, -score]
         return out
 
     def lucks(self, mid: str) -> dict[int, float]:
         """X's luck on the draw per board pair stored so far (boards stored without one,
         before the luck was measured, are missing)."""
-        return {int(b): float(v) for b, v in self.redis.hgetall(self.key("match", mid, "luck")).items()}
+        return self._lucks_read(self.redis.hgetall(self.key("match", mid, "luck")))
+
+    @staticmethod
+    def _lucks_read(raw: dict[bytes, bytes]) -> dict[int, float]:
+        return {int(b): float(v) for b, v in raw.items()}
 
     def pair(self, mid: str, board: int) -> dict[str, Any] | None:
         """A stored board pair, its rooms in today's record shape (``server.arena.records``)."""

@@ -19,6 +19,7 @@ from server.arena.formats import kind_of
 from server.arena.formats.boards import board_view
 from server.arena.live import mirrored_live
 from server.arena.progressive import bot_of
+from server.arena.readahead import read_ahead
 from server.arena.stats import summarize
 from server.arena.store import Store
 from server.engine.games import GAMES
@@ -42,17 +43,19 @@ def recent_matches(store: Store, bot: str, limit: int = RECENT, start: int = 0) 
     the tournament, the other entrants (``opponents``) and the bot's own statistics
     (``mine``): X's, Y's mirrored, or in a match of k entrants (a field, a progressive
     table) the bot's own entrant's, its first copy's if it sits there twice. Read from the
-    bot's match index (``Store.bot_matches``), so a page costs its matches only."""
+    bot's match index (``Store.bot_matches``), so a page costs its matches only, and read
+    ahead (``server.arena.readahead``), so they cost a few round trips, not a dozen each."""
     store.ensure_index()
     mids, total = store.bot_matches(bot, start, limit)
+    ahead = read_ahead(store, mids)
     out: list[dict[str, Any]] = []
     for mid in mids:
-        match = store.match(mid)
+        match = ahead.match(mid)
         players = match.get("entrants") or [match["x"], match["y"]]
         mine = [j for j, entrant in enumerate(players) if bot_of(entrant) == bot]
         if not mine:
             continue
-        m = match_view(store, mid, match)
+        m = match_view(ahead, mid, match)
         if "entrant_stats" in m:
             stats = m["entrant_stats"][mine[0]]
         else:
@@ -85,7 +88,9 @@ def head_to_head_rows(store: Store, bot: str) -> list[dict[str, Any]]:
     pooled: dict[tuple[str, str], list[float]] = {}
     seen: dict[tuple[str, str], set[str]] = {}
     finished: dict[str, bool] = {}
-    for mid in reversed(store.all_bot_matches(bot)):  # oldest first: each pair's boards in play order
+    mids = store.all_bot_matches(bot)
+    store = read_ahead(store, mids)
+    for mid in reversed(mids):  # oldest first: each pair's boards in play order
         match = store.match(mid)
         tid = match["tournament"]
         if tid not in finished:
@@ -127,7 +132,12 @@ def replaced_decisions(store: Store, bot: str, matches: list[dict[str, Any]]) ->
     by_tournament: dict[str, set[int]] = {}
     for m in matches:  # each board checked once per tournament
         by_tournament.setdefault(m["tournament"], set()).update(stored[m["id"]])
-    visible = {tid: set(visible_boards(store, tid, boards)) for tid, boards in by_tournament.items()}
+    tids = sorted(by_tournament)
+    # a finished tournament is read whole (``gated``): every stored board of it is finished everywhere
+    over = {tid for tid, t in zip(tids, store.tournaments_of(tids)) if t["status"] == "finished"}
+    visible = {
+        tid: boards if tid in over else set(visible_boards(store, tid, boards)) for tid, boards in by_tournament.items()
+    }
     found = []
     for m in matches:
         match = store.match(m["id"])
