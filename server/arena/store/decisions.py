@@ -211,7 +211,7 @@ class Decisions(StoreBase):
         return self._timeouts_read(self.redis.hgetall(self.key("match", mid, "timeouts")))
 
     @staticmethod
-    def _timeouts_read(raw: dict[bytes, bytes]) -> dict[str, int]:
+    def _timeouts_read(raw: dict[Any, Any]) -> dict[str, int]:
         return {decoded(k): int(v) for k, v in raw.items()}
 
     def remote_reads(self, mids: list[str]) -> dict[str, tuple[dict[str, int], set[str]]]:

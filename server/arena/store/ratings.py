@@ -208,23 +208,34 @@ class Ratings(StoreBase):
         return self._ratings_read(self.redis.hgetall(self.key("ratings", ruleset)))
 
     @staticmethod
-    def _ratings_read(raw: dict[bytes, bytes]) -> dict[str, dict[str, Any]]:
+    def _ratings_read(raw: dict[Any, Any]) -> dict[str, dict[str, Any]]:
         return {decoded(b): json.loads(r) for b, r in raw.items()}
 
     def versioned_ratings(self, ruleset: str) -> tuple[str, dict[str, dict[str, Any]]]:
         """The ruleset's ratings (``ratings``) and the version they and the histories are
-        at, read in one transaction: a refresh (which sets a new version in its own) is
-        wholly before or wholly after. What is drawn from them may be kept by that
-        version: any later change of the ratings or of a history gives another one.
-        Made here when there is none (a store from before versions, or just cleared):
-        a random one, so never the version of anything kept before."""
-        version = self.key("ratings", ruleset, "version")
+        at (``ratings_versions``), read in one transaction: a refresh, which sets a new
+        version in its own, is wholly before or wholly after."""
         pipe = self.redis.pipeline(transaction=True)
-        pipe.set(version, secrets.token_hex(8), nx=True)
-        pipe.get(version)
+        self._versions(pipe, [ruleset])
         pipe.hgetall(self.key("ratings", ruleset))
-        _, token, raw = pipe.execute()
+        *_, token, raw = pipe.execute()
         return decoded(token), self._ratings_read(raw)
+
+    def ratings_versions(self, rulesets: list[str]) -> dict[str, str]:
+        """The version each ruleset's ratings and histories are at: what is drawn from them
+        may be kept by it, as any later change of the ratings or of a history gives
+        another. Made here where there is none (a store from before versions, or just
+        cleared): a random one, so never the version of anything kept before."""
+        pipe = self.redis.pipeline(transaction=True)
+        self._versions(pipe, rulesets)
+        got = pipe.execute()
+        return {ruleset: decoded(token) for ruleset, token in zip(rulesets, got[1::2])}
+
+    def _versions(self, pipe: Any, rulesets: list[str]) -> None:
+        for ruleset in rulesets:
+            version = self.key("ratings", ruleset, "version")
+            pipe.set(version, secrets.token_hex(8), nx=True)
+            pipe.get(version)
 
 
 def shown_of(point: dict[str, Any]) -> dict[str, Any]:

@@ -357,7 +357,7 @@ class Tournaments(Listing):
         return self._match_read(mid, self.redis.hgetall(self.key("match", mid)))
 
     @staticmethod
-    def _match_read(mid: str, raw: dict[bytes, bytes]) -> dict[str, Any]:
+    def _match_read(mid: str, raw: dict[Any, Any]) -> dict[str, Any]:
         if not raw:
             raise StoreError(f"no match {mid!r}")
         return {**json.loads(raw[b"spec"]), "status": decoded(raw[b"status"])}
@@ -417,7 +417,7 @@ class Tournaments(Listing):
         return self._entrant_scores_read(self.redis.hgetall(self.key("match", mid, "scores")))
 
     @staticmethod
-    def _entrant_scores_read(raw: dict[bytes, bytes]) -> dict[int, list[int | float]]:
+    def _entrant_scores_read(raw: dict[Any, Any]) -> dict[int, list[int | float]]:
         out = {}
         for board, value in raw.items():
             score = json.loads(value)
@@ -430,7 +430,7 @@ class Tournaments(Listing):
         return self._lucks_read(self.redis.hgetall(self.key("match", mid, "luck")))
 
     @staticmethod
-    def _lucks_read(raw: dict[bytes, bytes]) -> dict[int, float]:
+    def _lucks_read(raw: dict[Any, Any]) -> dict[int, float]:
         return {int(b): float(v) for b, v in raw.items()}
 
     def pair(self, mid: str, board: int) -> dict[str, Any] | None:

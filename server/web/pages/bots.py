@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from flask import abort, render_template, request
+from markupsafe import Markup
 
 from server.arena.formats import kind_of
 from server.arena.formats.boards import board_view
@@ -26,6 +27,7 @@ from server.engine.games import GAMES
 from server.web.context import arena
 from server.web.pages.blueprint import bp
 from server.web.pages.charts import Point, line_chart
+from server.web.pages.drawn import drawn
 from server.web.pages.matches import visible_boards
 from server.web.pages.tournaments import cell_class
 from server.web.readmodel import bot_view, match_view
@@ -157,7 +159,7 @@ def replaced_decisions(store: Store, bot: str, matches: list[dict[str, Any]]) ->
 def rating_charts(store: Store, bot: str, rulesets: list[str]) -> dict[str, Any]:
     """Per ruleset, the bot's rating history charted: the line is the estimate after each
     tournament that moved it, the band its 95% interval, so one sees both where the bot
-    stands and how sure that is."""
+    stands and how sure that is. Drawn once per version of the ratings (``drawn``)."""
 
     def point(p: dict[str, Any]) -> Point:
         when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(p["t"]))
@@ -170,8 +172,8 @@ def rating_charts(store: Store, bot: str, rulesets: list[str]) -> dict[str, Any]
             p["high"],
         )
 
-    return {
-        ruleset: line_chart(
+    def chart(ruleset: str) -> Markup:
+        return line_chart(
             [point(p) for p in store.rating_history(ruleset, [bot], last=CHART_POINTS)[bot]],
             title=f"{bot}'s {ruleset} rating after each tournament that moved it, with its 95% interval",
             zero=True,
@@ -179,8 +181,13 @@ def rating_charts(store: Store, bot: str, rulesets: list[str]) -> dict[str, Any]
             y_title="rating, points per board",
             bars=True,
         )
-        for ruleset in rulesets
-    }
+
+    versions = store.ratings_versions(rulesets)
+    charts = drawn(
+        [((store.prefix, r, "chart", bot), versions[r]) for r in rulesets],
+        lambda missing: [chart(rulesets[i]) for i in missing],
+    )
+    return dict(zip(rulesets, charts))
 
 
 @bp.route("/bots/<name>")

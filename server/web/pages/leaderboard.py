@@ -13,33 +13,25 @@ from server.engine import BASE_RULESETS, DEFAULT_RULESET, GAMES
 from server.web.context import arena
 from server.web.pages.blueprint import bp
 from server.web.pages.charts import sparkline
+from server.web.pages.drawn import drawn
 
 TREND_POINTS = 50  # a sparkline shows the last this many rating changes
 
-_trends: dict[tuple[str, str], tuple[str, dict[str, Markup]]] = {}
-"""(prefix, ruleset) -> the ratings' version and the sparklines drawn at it, by bot: a
-history changes only with the version (``Store.versioned_ratings``), so a leaderboard
-redraws its hundred sparklines once per refresh, not once per view. One entry per
-ruleset and store, replaced when the version moves."""
-
 
 def trends_of(store: Store, ruleset: str, version: str, bots: list[str]) -> dict[str, Markup]:
-    """Each bot's sparkline of its last ``TREND_POINTS`` ratings, drawn once per version."""
-    key = (store.prefix, ruleset)
-    kept_version, kept = _trends.get(key, ("", {}))
-    drawn = kept if kept_version == version else {}
-    missing = [bot for bot in bots if bot not in drawn]
-    if missing:
-        history = store.rating_history(ruleset, missing, last=TREND_POINTS)
-        drawn = {
-            **drawn,
-            **{
-                bot: sparkline([p["rating"] for p in points], f"{bot}'s rating over its last {len(points)} changes")
-                for bot, points in history.items()
-            },
-        }
-        _trends[key] = (version, drawn)
-    return {bot: drawn[bot] for bot in bots}
+    """Each bot's sparkline of its last ``TREND_POINTS`` ratings, drawn once per version
+    of the ratings (``drawn``); the histories of those not drawn yet read in one round trip."""
+
+    def draw(missing: list[int]) -> list[Markup]:
+        names = [bots[i] for i in missing]
+        history = store.rating_history(ruleset, names, last=TREND_POINTS)
+        return [
+            sparkline([p["rating"] for p in history[b]], f"{b}'s rating over its last {len(history[b])} changes")
+            for b in names
+        ]
+
+    lines = drawn([((store.prefix, ruleset, "trend", bot), version) for bot in bots], draw)
+    return dict(zip(bots, lines))
 
 
 @bp.route("/")
