@@ -16,6 +16,7 @@ past ``MOST`` drawings.
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from typing import TypeVar
@@ -26,6 +27,7 @@ MOST = 5000
 """Drawings kept: a sparkline and a chart for each of 100 bots in a few rulesets, with room."""
 
 _kept: OrderedDict[Hashable, tuple[str, object]] = OrderedDict()
+_lock = threading.Lock()
 
 
 def drawn(wanted: Sequence[tuple[Hashable, str]], draw: Callable[[list[int]], list[T]]) -> list[T]:
@@ -34,18 +36,22 @@ def drawn(wanted: Sequence[tuple[Hashable, str]], draw: Callable[[list[int]], li
     answers their drawings in that order: one read for all of them) and kept."""
     found: list[object] = []
     missing: list[int] = []
-    for i, (key, version) in enumerate(wanted):
-        kept = _kept.get(key)
-        if kept is not None and kept[0] == version:
+    with _lock:  # a server's threads share what is kept; drawing is done outside the lock
+        for i, (key, version) in enumerate(wanted):
+            kept = _kept.get(key)
+            if kept is not None and kept[0] == version:
+                _kept.move_to_end(key)
+                found.append(kept[1])
+            else:
+                found.append(None)
+                missing.append(i)
+    values = draw(missing) if missing else []
+    with _lock:
+        for i, value in zip(missing, values):
+            key, version = wanted[i]
+            found[i] = value
+            _kept[key] = (version, value)
             _kept.move_to_end(key)
-            found.append(kept[1])
-        else:
-            found.append(None)
-            missing.append(i)
-    for i, value in zip(missing, draw(missing) if missing else []):
-        key, version = wanted[i]
-        found[i] = value
-        _kept[key] = (version, value)
-    while len(_kept) > MOST:
-        _kept.popitem(last=False)
+        while len(_kept) > MOST:
+            _kept.popitem(last=False)
     return found  # type: ignore[return-value]
