@@ -40,6 +40,7 @@ no board is played twice at once, and never for a tournament that is not live.
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -51,7 +52,7 @@ from server.arena.progressive import bot_of
 from server.arena.records import current_pair, current_room
 from server.arena.store.base import StoreError, decoded, lua
 from server.arena.store.listing import Listing, leader, number
-from server.arena.store.packing import pack, unpack
+from server.arena.store.packing import pack, unpack, unpacked_text
 
 ACTIVE = ("queued", "running")
 KEPT_STATE = ("status", "driver", "pairs_done", "pairs_total", "matches_total", "created", "finished", "error")
@@ -67,6 +68,10 @@ _TAKE_OVER = lua("take_over.lua")
 _STOP = lua("stop.lua")
 _BOARD_EVERYWHERE = lua("board_everywhere.lua")
 
+
+_FAULTS = re.compile(rb'"faults"\s*:\s*\[\s*\{')
+"""A ``faults`` list with an entry in a record's JSON: every record with a fault has one
+(a quote inside a string is escaped, so text in a message cannot pass for the key)."""
 
 ENTRANT_FIELDS = ("bots", "candidates", "references")
 """The spec fields that name a tournament's entrants, whatever its format (the listing's bot index)."""
@@ -446,6 +451,23 @@ class Tournaments(Listing):
             return {}
         raw = self.redis.hmget(self.key("match", mid, "pairs"), [str(n) for n in numbers])
         return {n: current_pair(unpack(r)) for n, r in zip(numbers, raw) if r is not None}
+
+    def fault_records(self, mid: str, boards: Iterable[int]) -> dict[int, dict[str, Any] | None]:
+        """Of these stored boards of a match, each one's record (as ``pairs`` reads it) if a
+        room of it holds a fault, else None; a board not stored is left out. One round
+        trip, and a record is parsed only when its JSON has a non-empty ``faults`` list
+        (``_FAULTS``), which few have: a bot page searches its newest matches' every board."""
+        numbers = list(boards)
+        if not numbers:
+            return {}
+        raw = self.redis.hmget(self.key("match", mid, "pairs"), [str(n) for n in numbers])
+        out: dict[int, dict[str, Any] | None] = {}
+        for n, r in zip(numbers, raw):
+            if r is not None:
+                text = unpacked_text(r)
+                found = _FAULTS.search(text if isinstance(text, bytes) else text.encode())
+                out[n] = current_pair(json.loads(text)) if found else None
+        return out
 
     def par_room(self, tid: str, board: int) -> dict[str, Any] | None:
         """The blind movement's reference room on a board, if it has been played."""

@@ -144,11 +144,13 @@ def replaced_decisions(store: Store, bot: str, matches: list[dict[str, Any]]) ->
     for m in matches:
         match = store.match(m["id"])
         boards = sorted(stored[m["id"]] & visible[m["tournament"]], reverse=True)
-        records = store.pairs(m["id"], boards)  # one round trip a match, whatever its boards
+        records = store.fault_records(m["id"], boards)  # one round trip a match; only records with a fault parsed
         for board in boards:
-            record = records.get(board)
-            if record is None:  # stored_boards lists the boards whose pair is stored
+            if board not in records:  # stored_boards lists the boards whose pair is stored
                 raise RuntimeError(f"match {m['id']} lists board {board} as stored but holds no pair for it")
+            record = records[board]
+            if record is None:  # no room of it holds a fault
+                continue
             for room, seats in seats_of(match, record, bot):
                 for fault in record["rooms"][room].get("faults", []):
                     if fault["seat"] in seats:

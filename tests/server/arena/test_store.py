@@ -244,3 +244,17 @@ def test_bot_kinds_of_stored_bots_only(store):
     registry.ensure_builtins(store, ["random"])
     registry.register(store, "remote-one")
     assert store.bot_kinds(["random", "remote-one", "nobody"]) == {"random": "builtin", "remote-one": "remote"}
+
+
+def test_fault_records_parse_only_the_records_with_a_fault(store):
+    tid, match = _tournament(store, boards=3)
+    fault = {"seat": "N", "index": 3, "error": 'said "faults": [{"seat"'}
+    faulty = {"board": 2, "score": 1, "rooms": [{"faults": []}, {"faults": [fault]}]}
+    quiet = {"board": 3, "score": 0, "rooms": [{"faults": [], "note": 'a bot named "faults": [{x'}]}
+    store.record_pairs(match, [_record(1, 4), faulty, quiet])
+    found = store.fault_records(match["id"], [1, 2, 3, 4])
+    assert found == {1: None, 2: store.pair(match["id"], 2), 3: None}, "board 4 is not stored: left out"
+    assert found[2]["rooms"][1]["faults"] == [fault]
+    plain = {"board": 1, "score": 4, "rooms": [{"faults": [fault]}]}  # stored before records were packed
+    store.redis.hset(store.key("match", match["id"], "pairs"), "1", json.dumps(plain))
+    assert store.fault_records(match["id"], [1])[1]["rooms"][0]["faults"] == [fault]
