@@ -9,6 +9,7 @@ The fault details come from the board-pair records of boards anyone may see
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -77,6 +78,18 @@ def head_to_head(store: Store, bot: str) -> list[dict[str, Any]]:
         rows = head_to_head_rows(store, bot)
         store.put_head_to_head_rows(bot, version, rows)
     return rows
+
+
+def head_to_head_table(bot: str, rows: list[dict[str, Any]]) -> Markup:
+    """The head-to-head table (``_head_to_head.html``: a row and two links for each of up
+    to a hundred opponents, a third of a bot page's time), kept by exactly what it shows:
+    the rows, the bot and where the site is mounted (``drawn``); rows that change draw it again."""
+    version = json.dumps(rows, sort_keys=True)
+    [table] = drawn(
+        [(("head-to-head", bot, request.script_root), version)],
+        lambda _: [Markup(render_template("_head_to_head.html", bot={"name": bot}, h2h=rows, cell_class=cell_class))],
+    )
+    return table
 
 
 def head_to_head_rows(store: Store, bot: str) -> list[dict[str, Any]]:
@@ -213,7 +226,7 @@ def bot_page(name: str):
         page=number,
         pages=max(1, -(-total // RECENT)),
         match_count=total,
-        h2h=head_to_head(store, name),
+        head_to_head=head_to_head_table(name, head_to_head(store, name)),
         faults=faults[:FAULTS_SHOWN],
         fault_count=len(faults),
         fault_matches=min(len(recent), FAULT_MATCHES),

@@ -1,5 +1,5 @@
-"""What pages drew from the ratings (sparklines, rating charts), kept by the version of
-the ratings it was drawn from.
+"""What pages drew (sparklines, rating charts, the head-to-head table), kept by the
+version of what it was drawn from, so a page draws it again only when that changes.
 
 A leaderboard draws a sparkline for each of its hundred bots and a bot's page a chart of
 up to 200 points for each of its rulesets, from rating histories that change only when
@@ -8,7 +8,9 @@ read far more often. ``Store.ratings_versions`` gives a random token that every 
 replaces in its own transaction; a drawing kept under the token it was drawn at is
 therefore the drawing of the current histories exactly when the token is still current,
 and is drawn again otherwise. The token is random, so a drawing kept from another store
-(tests start many, with the same prefix) is never taken for this one's.
+(tests start many, with the same prefix) is never taken for this one's. A drawing that
+is a function of a few values alone (a bot's head-to-head rows) is kept with those
+values as its version.
 
 Kept in the process (each of gunicorn's has its own), the least recently used dropped
 past ``MOST`` drawings.
