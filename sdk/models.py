@@ -488,7 +488,8 @@ class Table(Model):
 
     @property
     def has_ended(self) -> bool:
-        return self.is_finished
+        """Finished or failed: nothing more happens (``wait_for_table`` stops at either)."""
+        return self.status in ("finished", "failed")
 
     @property
     def open_seats(self) -> list[str]:
