@@ -269,8 +269,10 @@ def _register_tables(actions: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--seed", type=int, help="seed of the built-in bots")
     p.add_argument("--decision-ms", type=int, help="remote bots: time per decision")
-    p.add_argument("--bank-ms", type=int, help="remote bots: time bank for the game")
-    p.add_argument("--max-timeouts", type=int, help="remote bots: timeouts before a seat's decisions are defaulted")
+    p.add_argument("--bank-ms", type=int, help="remote bots: time to draw on beyond --decision-ms, for the game")
+    p.add_argument(
+        "--max-timeouts", type=int, help="timeouts before the rest of a seat's decisions are defaulted (people's too)"
+    )
     p.add_argument(
         "--practice", action="store_true", help="let one remote bot hold opposing seats (it sees both their hands)"
     )
