@@ -28,18 +28,27 @@ boards give the same ratings however they were split, listed or finished. A piec
 evidence (``evidence`` and a board number: the same bots, deal set, options and board,
 played the same way) counts once: in the first record in canonical order that holds it.
 
-The solve is pure Python (a Gauss-Jordan inverse per connected group of bots): tens of
-bots make a matrix of tens of rows, and numpy is not otherwise a dependency.
+The solve works on arrays (numpy): every pair's sums, and every board's cells where several
+pairs played it, are read at once, so that a refit from scratch, which solves once per
+tournament of the history, takes seconds rather than minutes at a league's size.
 """
 
 from __future__ import annotations
 
 import math
+import os
+from array import array
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-import numpy as np
+# One BLAS thread, set before numpy loads OpenBLAS: a refit solves a 100 x 100 system per
+# tournament of the history, too small to share, and OpenBLAS's threads spinning for a
+# core on a busy machine made each inverse 6 to 200 times slower (0.3 ms alone, 1.8 to
+# 69 ms at load 7 on 2 cores). A process that loads numpy first keeps its own setting.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import numpy as np  # noqa: E402
 
 from server.arena.stats import t95
 
@@ -124,30 +133,63 @@ class Fit:
 
 
 class Clusters:
-    """Every cluster's cells (a pair's count and sum of differences on that board), kept
-    so that the robust variance reads the clusters holding several pairs one by one, and
-    those holding one pair (every board of a plain two-bot match) through each pair's
-    running sums, which a refit reads in constant time: sums over such clusters of D^2,
-    k D and k^2 for a cell of k differences summing to D."""
+    """Every cluster's cells (a pair's count and sum of differences on one board of some
+    cards), in flat arrays that a solve reads at once (``robust_variances``): a refit from
+    scratch solves once per tournament of its history, and a Python loop over the cells at
+    each solve made it quadratic in the boards stored (371 s of seeding 100,000 board
+    pairs). The clusters holding one pair (every board of a plain two-bot match) are read
+    through each pair's running sums instead, in constant time a pair: sums over such
+    clusters of D^2, k D and k^2 for a cell of k differences summing to D."""
 
     def __init__(self) -> None:
-        self.cells: dict[tuple[str, int], dict[tuple[str, str], list[float]]] = {}
-        self.shared: set[tuple[str, int]] = set()
-        """The clusters holding more than one pair."""
+        self.ids: dict[tuple[str, int], int] = {}
+        """Each cluster's number, in the order they came."""
+        self.bots: dict[str, int] = {}
+        """Each bot's number, as the cells name it."""
+        self.shared_index = array("q")
+        """Per cluster: its number among the clusters holding more than one pair, else -1."""
+        self.shared = 0
+        """How many clusters hold more than one pair."""
+        self.cluster, self.low, self.high = array("q"), array("q"), array("q")
+        self.k, self.total = array("d"), array("d")
+        """Per cell: its cluster, its pair's bots (numbers), its count and sum of differences."""
         self.single: dict[tuple[str, str], list[float]] = {}
         """Per pair, over the clusters holding it alone: [clusters, sum D^2, sum k D, sum k^2]."""
+        self._cells: dict[tuple[int, tuple[str, str]], int] = {}
+        self._alone: dict[int, tuple[int, tuple[str, str]]] = {}
+        """The clusters holding one pair so far: their only cell, and its pair."""
 
     def add(self, cluster: tuple[str, int], pair: tuple[str, str], d: float) -> None:
-        cells = self.cells.setdefault(cluster, {})
-        if len(cells) == 1:  # it held one pair alone: take that cell out of the pair's sums
-            [(alone, (k, total))] = cells.items()
-            self._single(alone, k, total, -1)
-            if alone != pair:
-                self.shared.add(cluster)
-        cell = cells.setdefault(pair, [0, 0.0])
-        cell[0], cell[1] = cell[0] + 1, cell[1] + d
-        if len(cells) == 1:
-            self._single(pair, cell[0], cell[1], 1)
+        number = self.ids.setdefault(cluster, len(self.ids))
+        if number == len(self.shared_index):
+            self.shared_index.append(-1)
+        cell = self._cells.get((number, pair))
+        alone = self._alone.get(number)
+        if cell is None:
+            cell = self._cell(number, pair)
+            if alone is None and self.shared_index[number] < 0:
+                alone = self._alone[number] = (cell, pair)
+            elif alone is not None:  # a second pair: take the first one's cell out of its sums
+                self._single(alone[1], self.k[alone[0]], self.total[alone[0]], -1)
+                del self._alone[number]
+                alone = None
+                self.shared_index[number] = self.shared
+                self.shared += 1
+        elif alone is not None:  # its one pair again: its sums change
+            self._single(pair, self.k[cell], self.total[cell], -1)
+        self.k[cell] += 1
+        self.total[cell] += d
+        if alone is not None:
+            self._single(pair, self.k[cell], self.total[cell], 1)
+
+    def _cell(self, number: int, pair: tuple[str, str]) -> int:
+        cell = self._cells[(number, pair)] = len(self.k)
+        self.cluster.append(number)
+        self.low.append(self.bots.setdefault(pair[0], len(self.bots)))
+        self.high.append(self.bots.setdefault(pair[1], len(self.bots)))
+        self.k.append(0.0)
+        self.total.append(0.0)
+        return cell
 
     def _single(self, pair: tuple[str, str], k: float, total: float, sign: int) -> None:
         sums = self.single.setdefault(pair, [0, 0.0, 0.0, 0.0])
@@ -155,6 +197,20 @@ class Clusters:
         sums[1] += sign * total * total
         sums[2] += sign * k * total
         sums[3] += sign * k * k
+
+    def shared_cells(self) -> tuple[np.ndarray, ...]:
+        """The cells of the clusters holding more than one pair: (their cluster's number
+        among those, low bot, high bot, count, sum), as arrays of their own (the views on
+        the growing arrays end here)."""
+        index = np.frombuffer(self.shared_index, dtype=np.int64)[np.frombuffer(self.cluster, dtype=np.int64)]
+        keep = index >= 0
+        return (
+            index[keep],
+            np.frombuffer(self.low, dtype=np.int64)[keep],
+            np.frombuffer(self.high, dtype=np.int64)[keep],
+            np.frombuffer(self.k, dtype=np.float64)[keep],
+            np.frombuffer(self.total, dtype=np.float64)[keep],
+        )
 
 
 class Evidence:
@@ -211,36 +267,34 @@ class Evidence:
         return out
 
 
-def variances(pairs: dict[tuple[str, str], Pair]) -> dict[tuple[str, str], float]:
-    """Each pair's variance of a board difference: its own boards' variance shrunk toward the
-    pooled one by ``PRIOR_BOARDS``, never below ``VARIANCE_FLOOR``."""
-    freedom = sum(p.n - 1 for p in pairs.values())
+def variances(n: np.ndarray, total: np.ndarray, squares: np.ndarray) -> np.ndarray:
+    """Each pair's variance of a board difference, from its boards' count, sum and sum of
+    squares: its own boards' variance shrunk toward the pooled one by ``PRIOR_BOARDS``,
+    never below ``VARIANCE_FLOOR``."""
+    spread = np.maximum(squares - total * total / n, 0.0)  # squared deviations from the pair's mean
+    freedom = float(np.sum(n - 1))
     if freedom > 0:
-        pooled = sum(p.spread for p in pairs.values()) / freedom
+        pooled = float(np.sum(spread)) / freedom
     else:  # one board per pair: the mean square is all there is
-        pooled = sum(p.squares for p in pairs.values()) / max(sum(p.n for p in pairs.values()), 1)
+        pooled = float(np.sum(squares)) / max(float(np.sum(n)), 1.0)
     pooled = max(pooled, VARIANCE_FLOOR)
-    return {
-        key: max((p.spread + PRIOR_BOARDS * pooled) / (p.n - 1 + PRIOR_BOARDS), VARIANCE_FLOOR)
-        for key, p in pairs.items()
-    }
+    return np.maximum((spread + PRIOR_BOARDS * pooled) / (n - 1 + PRIOR_BOARDS), VARIANCE_FLOOR)
 
 
-def _groups(bots: list[str], pairs: Iterable[tuple[str, str]]) -> list[list[str]]:
-    """The bots in groups connected by comparisons, each sorted by name."""
-    parent = {b: b for b in bots}
-
-    def root(b: str) -> str:
-        while parent[b] != b:
-            b = parent[b]
-        return b
-
-    for x, y in pairs:
-        parent[root(x)] = root(y)
-    groups: dict[str, list[str]] = {}
-    for b in bots:
-        groups.setdefault(root(b), []).append(b)
-    return sorted(groups.values())
+def _groups(n: int, low: np.ndarray, high: np.ndarray) -> np.ndarray:
+    """Each of ``n`` bots' group of bots connected by comparisons (pairs ``low``-``high``),
+    named by its first bot's index: minimum labels spread along the pairs, with pointer
+    jumping, until they settle (a few rounds: a league's bots are closely knit)."""
+    label = np.arange(n)
+    while True:
+        least = np.minimum(label[low], label[high])
+        spread = label.copy()
+        np.minimum.at(spread, low, least)
+        np.minimum.at(spread, high, least)
+        spread = spread[spread]
+        if np.array_equal(spread, label):
+            return label
+        label = spread
 
 
 class Strength(NamedTuple):
@@ -264,90 +318,131 @@ def solve(
     ``(L + J/n)^-1 - J/n`` on a connected group of ``n`` bots (``J`` all ones): the
     estimate is that times the weighted sums of the differences. With ``clusters`` (see
     ``Evidence``) the standard error is the larger of that covariance's and the
-    cluster-robust one's (``robust_variances``)."""
-    per_board = variances(pairs)
-    weight = {key: p.n / per_board[key] for key, p in pairs.items()}
-    bots = sorted({b for key in pairs for b in key})
-    out: dict[str, Strength] = {}
-    for group in _groups(bots, pairs):
-        n, at = len(group), {b: i for i, b in enumerate(group)}
-        m = np.full((n, n), 1.0 / n)
-        rhs = np.zeros(n)
-        for (low, high), p in sorted(pairs.items()):
-            if low not in at:
-                continue
-            i, j, w = at[low], at[high], weight[(low, high)]
-            m[i, i] += w
-            m[j, j] += w
-            m[i, j] -= w
-            m[j, i] -= w
-            rhs[i] += w * p.mean
-            rhs[j] -= w * p.mean
-        inverse = np.linalg.inv(m)
-        cov = inverse - 1.0 / n
-        strength = dict(zip(group, (float(v) for v in inverse @ rhs)))
-        robust, seen = robust_variances(group, cov, strength, per_board, clusters or Clusters())
-        for i, bot in enumerate(group):
-            out[bot] = Strength(strength[bot], math.sqrt(max(float(cov[i, i]), robust[i], 0.0)), seen[i])
-    return out
+    cluster-robust one's (``robust_variances``). Every pair at once, in arrays: a refit
+    from scratch solves once per tournament."""
+    keys = sorted(pairs)
+    bots = sorted({b for key in keys for b in key})
+    at = {b: i for i, b in enumerate(bots)}
+    fit = _Pairs(
+        np.array([at[low] for low, _ in keys], dtype=np.intp),
+        np.array([at[high] for _, high in keys], dtype=np.intp),
+        np.array([pairs[key].n for key in keys], dtype=np.float64),
+        np.array([pairs[key].total for key in keys], dtype=np.float64),
+        np.array([pairs[key].squares for key in keys], dtype=np.float64),
+    )
+    per_board = variances(fit.n, fit.total, fit.squares)
+    weight = fit.n / per_board
+    count = len(bots)
+    laplacian = np.zeros((count, count))
+    laplacian[np.diag_indices(count)] = np.bincount(fit.low, weight, count) + np.bincount(fit.high, weight, count)
+    laplacian[fit.low, fit.high] = -weight
+    laplacian[fit.high, fit.low] = -weight
+    pull = weight * fit.total / fit.n
+    rhs = np.bincount(fit.low, pull, count) - np.bincount(fit.high, pull, count)
+    label = _groups(count, fit.low, fit.high)
+    groups = [np.flatnonzero(label == g) for g in np.unique(label)]
+    strength, covariances = np.zeros(count), []
+    for group in groups:
+        n = len(group)
+        inverse = np.linalg.inv(laplacian[np.ix_(group, group)] + 1.0 / n)
+        covariances.append(inverse - 1.0 / n)
+        strength[group] = inverse @ rhs[group]
+    robust, seen = robust_variances(
+        bots, groups, covariances, strength, fit, per_board, keys, clusters or Clusters()
+    )
+    return {
+        bots[i]: Strength(float(strength[i]), math.sqrt(max(float(cov[j, j]), float(robust[i]), 0.0)), int(seen[i]))
+        for group, cov in zip(groups, covariances)
+        for j, i in enumerate(group)
+    }
+
+
+class _Pairs(NamedTuple):
+    """The pairs a solve reads, as arrays: the bots' indices (low < high by name), and each
+    pair's count, sum and sum of squares of ``low``'s score minus ``high``'s."""
+
+    low: np.ndarray
+    high: np.ndarray
+    n: np.ndarray
+    total: np.ndarray
+    squares: np.ndarray
 
 
 def robust_variances(
-    group: list[str],
-    cov: np.ndarray,
-    strength: dict[str, float],
-    per_board: dict[tuple[str, str], float],
+    bots: list[str],
+    groups: list[np.ndarray],
+    covariances: list[np.ndarray],
+    strength: np.ndarray,
+    pairs: _Pairs,
+    per_board: np.ndarray,
+    keys: list[tuple[str, str]],
     clusters: Clusters,
-) -> tuple[list[float], list[int]]:
-    """The cluster-robust (sandwich) variance of each strength of ``group``, and the number
-    of clusters each bot appears in: ``C B C`` with
+) -> tuple[np.ndarray, np.ndarray]:
+    """The cluster-robust (sandwich) variance of each bot's strength (by index of
+    ``bots``), and the number of clusters each bot appears in: per group, ``C B C`` with
     ``C`` the fit's covariance and ``B`` the sum over clusters of ``u u'``, ``u`` a cluster's
     weighted residuals (each difference less the fit's ``s_low - s_high``, over its pair's
-    variance, added at ``low`` and taken at ``high``), times G/(G-1) for G clusters.
+    variance, added at ``low`` and taken at ``high``), times G/(G-1) for the group's G
+    clusters.
 
     A board's differences then count as one draw, whatever their number and however they
     are correlated: k entrants' k(k-1)/2 differences of one board give one ``u``. Where
     every cluster holds one difference this is the usual heteroskedasticity-robust
     variance, close to the model's own."""
-    at = {b: i for i, b in enumerate(group)}
-    n = len(group)
-    meat = np.zeros((n, n))
-    count, seen = 0, [0] * n
-    for (low, high), (many, squares, cross, counts) in clusters.single.items():
-        if low not in at or many < 1:
-            continue
-        i, j, delta = at[low], at[high], strength[low] - strength[high]
-        # sum over its clusters of ((D - k delta) / v)^2, added at (i, i) and (j, j), taken at (i, j)
-        r2 = max(squares - 2 * delta * cross + delta * delta * counts, 0.0) / per_board[(low, high)] ** 2
-        meat[i, i] += r2
-        meat[j, j] += r2
-        meat[i, j] -= r2
-        meat[j, i] -= r2
-        count += int(many)
-        seen[i] += int(many)
-        seen[j] += int(many)
-    for cluster in clusters.shared:
-        cells = clusters.cells[cluster]
-        u: dict[int, float] = {}
-        for (low, high), (k, total) in cells.items():
-            if low not in at:
-                continue  # the same cards played by bots of another group
-            r = (total - k * (strength[low] - strength[high])) / per_board[(low, high)]
-            i, j = at[low], at[high]
-            u[i] = u.get(i, 0.0) + r
-            u[j] = u.get(j, 0.0) - r
-        if not u:
-            continue
-        count += 1
-        idx, vals = list(u), np.fromiter(u.values(), float, len(u))
-        meat[np.ix_(idx, idx)] += np.outer(vals, vals)
-        for i in idx:
-            seen[i] += 1
-    if count < 2:
-        return [0.0] * n, seen
-    scale = count / (count - 1)
-    # Only the diagonal of C B C is needed: (C B C)_ii = c_i' B c_i.
-    return [float(v) for v in scale * np.einsum("ij,jk,ik->i", cov, meat, cov)], seen
+    count = len(bots)
+    meat = np.zeros((count, count))
+    seen = np.zeros(count)
+    # the clusters holding one pair, through the pair's sums: sum over its clusters of
+    # ((D - k delta) / v)^2, added at (low, low) and (high, high), taken at (low, high)
+    sums = np.array([clusters.single.get(key, (0, 0.0, 0.0, 0.0)) for key in keys], dtype=np.float64).reshape(-1, 4)
+    many, squares, cross, counts = sums.T
+    delta = strength[pairs.low] - strength[pairs.high]
+    r2 = np.where(
+        many >= 1, np.maximum(squares - 2 * delta * cross + delta * delta * counts, 0.0) / per_board**2, 0.0
+    )
+    many = np.where(many >= 1, many, 0.0)
+    meat[np.diag_indices(count)] = np.bincount(pairs.low, r2, count) + np.bincount(pairs.high, r2, count)
+    meat[pairs.low, pairs.high] = -r2
+    meat[pairs.high, pairs.low] = -r2
+    seen += np.bincount(pairs.low, many, count) + np.bincount(pairs.high, many, count)
+    label = np.zeros(count, dtype=np.intp)
+    for g, group in enumerate(groups):
+        label[group] = g
+    found = np.bincount(label[pairs.low], many, len(groups))
+    # the clusters holding several pairs: each one's u, a row of a (clusters x bots) matrix
+    u = presence = None
+    if clusters.shared:
+        number, low, high, k, total = clusters.shared_cells()
+        order = np.full(len(clusters.bots), -1, dtype=np.intp)
+        at = {b: i for i, b in enumerate(bots)}
+        for b, i in clusters.bots.items():
+            order[i] = at.get(b, -1)
+        low, high = order[low], order[high]
+        position = np.full((count, count), -1, dtype=np.intp)
+        position[pairs.low, pairs.high] = np.arange(len(keys))
+        r = (total - k * (strength[low] - strength[high])) / per_board[position[low, high]]
+        cells = clusters.shared * count
+        u = (np.bincount(number * count + low, r, cells) - np.bincount(number * count + high, r, cells)).reshape(
+            clusters.shared, count
+        )
+        presence = (
+            np.bincount(number * count + low, minlength=cells) + np.bincount(number * count + high, minlength=cells)
+        ).reshape(clusters.shared, count) > 0
+    robust = np.zeros(count)
+    for g, (group, cov) in enumerate(zip(groups, covariances)):
+        block = meat[np.ix_(group, group)]
+        total_clusters = float(found[g])
+        if u is not None and presence is not None:
+            mine = u[:, group]
+            block = block + mine.T @ mine
+            here = presence[:, group]
+            total_clusters += float(np.count_nonzero(here.any(axis=1)))
+            seen[group] += here.sum(axis=0)
+        if total_clusters >= 2:
+            scale = total_clusters / (total_clusters - 1)
+            # Only the diagonal of C B C is needed: (C B C)_ii = c_i' B c_i.
+            robust[group] = scale * np.einsum("ij,jk,ik->i", cov, block, cov)
+    return robust, seen
 
 
 def fit(records: Iterable[dict[str, Any]]) -> Fit:
