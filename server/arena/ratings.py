@@ -347,9 +347,7 @@ def solve(
         inverse = np.linalg.inv(laplacian[np.ix_(group, group)] + 1.0 / n)
         covariances.append(inverse - 1.0 / n)
         strength[group] = inverse @ rhs[group]
-    robust, seen = robust_variances(
-        bots, groups, covariances, strength, fit, per_board, keys, clusters or Clusters()
-    )
+    robust, seen = robust_variances(bots, groups, covariances, strength, fit, per_board, keys, clusters or Clusters())
     return {
         bots[i]: Strength(float(strength[i]), math.sqrt(max(float(cov[j, j]), float(robust[i]), 0.0)), int(seen[i]))
         for group, cov in zip(groups, covariances)
@@ -397,9 +395,7 @@ def robust_variances(
     sums = np.array([clusters.single.get(key, (0, 0.0, 0.0, 0.0)) for key in keys], dtype=np.float64).reshape(-1, 4)
     many, squares, cross, counts = sums.T
     delta = strength[pairs.low] - strength[pairs.high]
-    r2 = np.where(
-        many >= 1, np.maximum(squares - 2 * delta * cross + delta * delta * counts, 0.0) / per_board**2, 0.0
-    )
+    r2 = np.where(many >= 1, np.maximum(squares - 2 * delta * cross + delta * delta * counts, 0.0) / per_board**2, 0.0)
     many = np.where(many >= 1, many, 0.0)
     meat[np.diag_indices(count)] = np.bincount(pairs.low, r2, count) + np.bincount(pairs.high, r2, count)
     meat[pairs.low, pairs.high] = -r2
