@@ -114,15 +114,6 @@ class Pair:
     total: float = 0.0
     squares: float = 0.0
 
-    @property
-    def mean(self) -> float:
-        return self.total / self.n
-
-    @property
-    def spread(self) -> float:
-        """Sum of squared deviations from the pair's mean."""
-        return max(self.squares - self.total * self.total / self.n, 0.0)
-
 
 @dataclass
 class Fit:
@@ -134,111 +125,161 @@ class Fit:
 
 class Clusters:
     """Every cluster's cells (a pair's count and sum of differences on one board of some
-    cards), in flat arrays that a solve reads at once (``robust_variances``): a refit from
+    cards), kept so that a solve reads them at once (``robust_variances``): a refit from
     scratch solves once per tournament of its history, and a Python loop over the cells at
     each solve made it quadratic in the boards stored (371 s of seeding 100,000 board
     pairs). The clusters holding one pair (every board of a plain two-bot match) are read
-    through each pair's running sums instead, in constant time a pair: sums over such
-    clusters of D^2, k D and k^2 for a cell of k differences summing to D."""
+    through each pair's running sums, in constant time a pair: sums over such clusters of
+    D^2, k D and k^2 for a cell of k differences summing to D. The cells of the clusters
+    holding several pairs are in flat arrays. Pairs are named by their number
+    (``Evidence.numbers``)."""
 
     def __init__(self) -> None:
-        self.ids: dict[tuple[str, int], int] = {}
-        """Each cluster's number, in the order they came."""
-        self.bots: dict[str, int] = {}
-        """Each bot's number, as the cells name it."""
-        self.shared_index = array("q")
-        """Per cluster: its number among the clusters holding more than one pair, else -1."""
         self.shared = 0
         """How many clusters hold more than one pair."""
-        self.cluster, self.low, self.high = array("q"), array("q"), array("q")
-        self.k, self.total = array("d"), array("d")
-        """Per cell: its cluster, its pair's bots (numbers), its count and sum of differences."""
-        self.single: dict[tuple[str, str], list[float]] = {}
-        """Per pair, over the clusters holding it alone: [clusters, sum D^2, sum k D, sum k^2]."""
-        self._cells: dict[tuple[int, tuple[str, str]], int] = {}
-        self._alone: dict[int, tuple[int, tuple[str, str]]] = {}
-        """The clusters holding one pair so far: their only cell, and its pair."""
+        self.cluster, self.pair, self.k, self.total = array("q"), array("q"), array("d"), array("d")
+        """Per cell of a cluster holding several pairs: its cluster's number among those,
+        its pair, its count and its sum of differences."""
+        self.single = (array("d"), array("d"), array("d"), array("d"))
+        """Per pair, over the clusters holding it alone: clusters, sum D^2, sum k D, sum k^2."""
+        self._numbers: dict[tuple[str, int], int] = {}
+        """The clusters holding several pairs: their number."""
+        self._cells: dict[tuple[tuple[str, int], int], int] = {}
+        self._alone: dict[tuple[str, int], list[float]] = {}
+        """The clusters holding one pair so far: [pair, count, sum]."""
 
-    def add(self, cluster: tuple[str, int], pair: tuple[str, str], d: float) -> None:
-        number = self.ids.setdefault(cluster, len(self.ids))
-        if number == len(self.shared_index):
-            self.shared_index.append(-1)
-        cell = self._cells.get((number, pair))
-        alone = self._alone.get(number)
-        if cell is None:
-            cell = self._cell(number, pair)
-            if alone is None and self.shared_index[number] < 0:
-                alone = self._alone[number] = (cell, pair)
-            elif alone is not None:  # a second pair: take the first one's cell out of its sums
-                self._single(alone[1], self.k[alone[0]], self.total[alone[0]], -1)
-                del self._alone[number]
-                alone = None
-                self.shared_index[number] = self.shared
-                self.shared += 1
-        elif alone is not None:  # its one pair again: its sums change
-            self._single(pair, self.k[cell], self.total[cell], -1)
-        self.k[cell] += 1
-        self.total[cell] += d
+    def add(self, cluster: tuple[str, int], pair: int, d: float) -> None:
+        while len(self.single[0]) <= pair:
+            for sums in self.single:
+                sums.append(0.0)
+        alone = self._alone.get(cluster)
         if alone is not None:
-            self._single(pair, self.k[cell], self.total[cell], 1)
+            first, k, total = int(alone[0]), alone[1], alone[2]
+            self._single(first, k, total, -1)
+            if first == pair:  # its one pair again: its sums change
+                alone[1], alone[2] = k + 1, total + d
+                self._single(pair, k + 1, total + d, 1)
+                return
+            del self._alone[cluster]  # a second pair: the cluster's cells go to the arrays
+            self._numbers[cluster] = self.shared
+            self.shared += 1
+            self._cell(cluster, first, k, total)
+        elif cluster not in self._numbers:
+            self._alone[cluster] = [pair, 1.0, d]
+            self._single(pair, 1.0, d, 1)
+            return
+        cell = self._cells.get((cluster, pair))
+        if cell is None:
+            self._cell(cluster, pair, 1.0, d)
+        else:
+            self.k[cell] += 1
+            self.total[cell] += d
 
-    def _cell(self, number: int, pair: tuple[str, str]) -> int:
-        cell = self._cells[(number, pair)] = len(self.k)
-        self.cluster.append(number)
-        self.low.append(self.bots.setdefault(pair[0], len(self.bots)))
-        self.high.append(self.bots.setdefault(pair[1], len(self.bots)))
-        self.k.append(0.0)
-        self.total.append(0.0)
-        return cell
+    def _cell(self, cluster: tuple[str, int], pair: int, k: float, total: float) -> None:
+        self._cells[(cluster, pair)] = len(self.k)
+        self.cluster.append(self._numbers[cluster])
+        self.pair.append(pair)
+        self.k.append(k)
+        self.total.append(total)
 
-    def _single(self, pair: tuple[str, str], k: float, total: float, sign: int) -> None:
-        sums = self.single.setdefault(pair, [0, 0.0, 0.0, 0.0])
-        sums[0] += sign
-        sums[1] += sign * total * total
-        sums[2] += sign * k * total
-        sums[3] += sign * k * k
+    def _single(self, pair: int, k: float, total: float, sign: int) -> None:
+        many, squares, cross, counts = self.single
+        many[pair] += sign
+        squares[pair] += sign * total * total
+        cross[pair] += sign * k * total
+        counts[pair] += sign * k * k
+
+    def single_sums(self, pairs: int) -> np.ndarray:
+        """The running sums of ``single`` of pairs numbered below ``pairs``, a 4 x pairs array."""
+        out = np.zeros((4, pairs))
+        for row, sums in zip(out, self.single):
+            row[: len(sums)] = np.frombuffer(sums, dtype=np.float64)[:pairs]
+        return out
 
     def shared_cells(self) -> tuple[np.ndarray, ...]:
-        """The cells of the clusters holding more than one pair: (their cluster's number
-        among those, low bot, high bot, count, sum), as arrays of their own (the views on
-        the growing arrays end here)."""
-        index = np.frombuffer(self.shared_index, dtype=np.int64)[np.frombuffer(self.cluster, dtype=np.int64)]
-        keep = index >= 0
+        """The cells of the clusters holding several pairs: (their cluster's number among
+        those, pair, count, sum), copies (no view on the growing arrays outlives this)."""
         return (
-            index[keep],
-            np.frombuffer(self.low, dtype=np.int64)[keep],
-            np.frombuffer(self.high, dtype=np.int64)[keep],
-            np.frombuffer(self.k, dtype=np.float64)[keep],
-            np.frombuffer(self.total, dtype=np.float64)[keep],
+            np.array(self.cluster, dtype=np.int64),
+            np.array(self.pair, dtype=np.int64),
+            np.array(self.k, dtype=np.float64),
+            np.array(self.total, dtype=np.float64),
         )
+
+
+class Graph(NamedTuple):
+    """The bots compared (sorted by name), and each pair's two as indices into them."""
+
+    bots: list[str]
+    at: dict[str, int]
+    low: np.ndarray
+    high: np.ndarray
+
+
+def graph_of(keys: list[tuple[str, str]], graph: Graph | None = None) -> Graph:
+    """The graph of these pairs; given the graph of the first of them, only the others'
+    indices are looked up, unless they bring a bot it lacks."""
+    known = 0 if graph is None else len(graph.low)
+    if graph is not None and all(b in graph.at for key in keys[known:] for b in key):
+        low = [graph.at[low] for low, _ in keys[known:]]
+        high = [graph.at[high] for _, high in keys[known:]]
+        return graph._replace(low=np.append(graph.low, low), high=np.append(graph.high, high))
+    bots = sorted({b for key in keys for b in key})
+    at = {b: i for i, b in enumerate(bots)}
+    return Graph(
+        bots,
+        at,
+        np.array([at[low] for low, _ in keys], dtype=np.intp),
+        np.array([at[high] for _, high in keys], dtype=np.intp),
+    )
 
 
 class Evidence:
     """Every pair's board differences, each piece of evidence once: records are added in
     canonical order and the first one holding a piece owns it. A pair's sums are oriented
-    by name, so they do not depend on how the records were made or which bot was X."""
+    by name, so they do not depend on how the records were made or which bot was X. They
+    are kept in arrays too, by pair number (the order pairs were first seen), which a
+    solve reads without a Python loop over the pairs."""
 
     def __init__(self) -> None:
         self.pairs: dict[tuple[str, str], Pair] = {}
+        self.numbers: dict[tuple[str, str], int] = {}
+        """Each pair's number."""
         self.owned: dict[str, int] = {}
         self.matches: dict[str, set[str]] = {}
         self.seen: set[tuple[str, int]] = set()
         self.clusters = Clusters()
         """Per cluster (cards and board): each pair's count and sum of differences there."""
+        self._sums = (array("d"), array("d"), array("d"))
+        """Per pair number: boards, sum and sum of squares of the differences."""
+        self._keys: list[tuple[str, str]] = []
+        """The pairs by number."""
+        self._graph = graph_of([])
 
     def add(self, r: dict[str, Any]) -> None:
         flip = r["x"] > r["y"]
         key = (r["y"], r["x"]) if flip else (r["x"], r["y"])
         mine = 0
         cards = r.get("cluster", r["evidence"])
+        n, totals, squares = self._sums
         for board, score in r["scores"]:
             if (r["evidence"], board) in self.seen:
                 continue
             self.seen.add((r["evidence"], board))
             d = -score if flip else score
-            pair = self.pairs.setdefault(key, Pair())
+            number = self.numbers.get(key)
+            if number is None:
+                number = self.numbers[key] = len(self.numbers)
+                self._keys.append(key)
+                self.pairs[key] = Pair()
+                for sums in self._sums:
+                    sums.append(0.0)
+            pair = self.pairs[key]
             pair.n, pair.total, pair.squares = pair.n + 1, pair.total + d, pair.squares + d * d
-            self.clusters.add((cards, board), key, d)
+            n[number] += 1
+            totals[number] += d
+            squares[number] += d * d
+            self.clusters.add((cards, board), number, d)
             mine += 1
         self.owned[r["id"]] = mine
         if mine:
@@ -248,21 +289,24 @@ class Evidence:
     def ratings(self) -> dict[str, dict[str, Any]]:
         """Each bot's rating as stored: its estimate (``rating``), standard error, 95%
         interval, whether it is provisional, and the comparisons and boards that rate it."""
-        boards: dict[str, int] = {}
-        for key, p in self.pairs.items():
-            for bot in key:
-                boards[bot] = boards.get(bot, 0) + p.n
+        if len(self._graph.low) != len(self.numbers):
+            self._graph = graph_of(self._keys, self._graph)
+        n, total, squares = (np.frombuffer(sums, dtype=np.float64).copy() for sums in self._sums)
+        graph = self._graph
+        boards = np.bincount(graph.low, n, len(graph.bots)) + np.bincount(graph.high, n, len(graph.bots))
+        boards_of = dict(zip(graph.bots, boards.astype(int).tolist()))
         out = {}
-        for bot, (estimate, se, clusters) in solve(self.pairs, self.clusters).items():
+        for bot, (estimate, se, clusters) in _solve(graph, n, total, squares, self.clusters).items():
             half = (t95(clusters - 1) if clusters > 1 else Z95) * se
+            mine = boards_of[bot]
             out[bot] = {
                 "rating": estimate,
                 "se": se,
                 "low": estimate - half,
                 "high": estimate + half,
-                "provisional": half > PROVISIONAL_HALF_WIDTH or boards[bot] < PROVISIONAL_BOARDS,
+                "provisional": half > PROVISIONAL_HALF_WIDTH or mine < PROVISIONAL_BOARDS,
                 "matches": len(self.matches[bot]),
-                "boards": boards[bot],
+                "boards": mine,
             }
         return out
 
@@ -317,127 +361,106 @@ def solve(
     Laplacian ``L`` of the comparison graph and the fit's covariance its pseudo-inverse,
     ``(L + J/n)^-1 - J/n`` on a connected group of ``n`` bots (``J`` all ones): the
     estimate is that times the weighted sums of the differences. With ``clusters`` (see
-    ``Evidence``) the standard error is the larger of that covariance's and the
-    cluster-robust one's (``robust_variances``). Every pair at once, in arrays: a refit
-    from scratch solves once per tournament."""
-    keys = sorted(pairs)
-    bots = sorted({b for key in keys for b in key})
-    at = {b: i for i, b in enumerate(bots)}
-    fit = _Pairs(
-        np.array([at[low] for low, _ in keys], dtype=np.intp),
-        np.array([at[high] for _, high in keys], dtype=np.intp),
-        np.array([pairs[key].n for key in keys], dtype=np.float64),
-        np.array([pairs[key].total for key in keys], dtype=np.float64),
-        np.array([pairs[key].squares for key in keys], dtype=np.float64),
+    ``Evidence``, whose pair numbers are the order of ``pairs``) the standard error is the
+    larger of that covariance's and the cluster-robust one's (``robust_variances``)."""
+    keys = list(pairs)
+    n, total, squares = (
+        np.array([getattr(pairs[k], f) for k in keys], dtype=np.float64) for f in ("n", "total", "squares")
     )
-    per_board = variances(fit.n, fit.total, fit.squares)
-    weight = fit.n / per_board
-    count = len(bots)
+    return _solve(graph_of(keys), n, total, squares, clusters or Clusters())
+
+
+def _solve(
+    graph: Graph, n: np.ndarray, total: np.ndarray, squares: np.ndarray, clusters: Clusters
+) -> dict[str, Strength]:
+    """``solve`` on the pairs' sums as arrays, by pair number: every pair at once (a refit
+    from scratch solves once per tournament)."""
+    per_board = variances(n, total, squares)
+    weight = n / per_board
+    count = len(graph.bots)
+    low, high = graph.low, graph.high
     laplacian = np.zeros((count, count))
-    laplacian[np.diag_indices(count)] = np.bincount(fit.low, weight, count) + np.bincount(fit.high, weight, count)
-    laplacian[fit.low, fit.high] = -weight
-    laplacian[fit.high, fit.low] = -weight
-    pull = weight * fit.total / fit.n
-    rhs = np.bincount(fit.low, pull, count) - np.bincount(fit.high, pull, count)
-    label = _groups(count, fit.low, fit.high)
+    laplacian[np.diag_indices(count)] = np.bincount(low, weight, count) + np.bincount(high, weight, count)
+    laplacian[low, high] = -weight
+    laplacian[high, low] = -weight
+    pull = weight * total / n
+    rhs = np.bincount(low, pull, count) - np.bincount(high, pull, count)
+    label = _groups(count, low, high)
     groups = [np.flatnonzero(label == g) for g in np.unique(label)]
     strength, covariances = np.zeros(count), []
     for group in groups:
-        n = len(group)
-        inverse = np.linalg.inv(laplacian[np.ix_(group, group)] + 1.0 / n)
-        covariances.append(inverse - 1.0 / n)
+        size = len(group)
+        inverse = np.linalg.inv(laplacian[np.ix_(group, group)] + 1.0 / size)
+        covariances.append(inverse - 1.0 / size)
         strength[group] = inverse @ rhs[group]
-    robust, seen = robust_variances(bots, groups, covariances, strength, fit, per_board, keys, clusters or Clusters())
+    robust, seen = robust_variances(graph, groups, covariances, strength, per_board, clusters)
     return {
-        bots[i]: Strength(float(strength[i]), math.sqrt(max(float(cov[j, j]), float(robust[i]), 0.0)), int(seen[i]))
+        graph.bots[i]: Strength(
+            float(strength[i]), math.sqrt(max(float(cov[j, j]), float(robust[i]), 0.0)), int(seen[i])
+        )
         for group, cov in zip(groups, covariances)
         for j, i in enumerate(group)
     }
 
 
-class _Pairs(NamedTuple):
-    """The pairs a solve reads, as arrays: the bots' indices (low < high by name), and each
-    pair's count, sum and sum of squares of ``low``'s score minus ``high``'s."""
-
-    low: np.ndarray
-    high: np.ndarray
-    n: np.ndarray
-    total: np.ndarray
-    squares: np.ndarray
-
-
 def robust_variances(
-    bots: list[str],
+    graph: Graph,
     groups: list[np.ndarray],
     covariances: list[np.ndarray],
     strength: np.ndarray,
-    pairs: _Pairs,
     per_board: np.ndarray,
-    keys: list[tuple[str, str]],
     clusters: Clusters,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The cluster-robust (sandwich) variance of each bot's strength (by index of
-    ``bots``), and the number of clusters each bot appears in: per group, ``C B C`` with
-    ``C`` the fit's covariance and ``B`` the sum over clusters of ``u u'``, ``u`` a cluster's
-    weighted residuals (each difference less the fit's ``s_low - s_high``, over its pair's
-    variance, added at ``low`` and taken at ``high``), times G/(G-1) for the group's G
-    clusters.
+    ``graph.bots``), and the number of clusters each bot appears in: per group, ``C B C``
+    with ``C`` the fit's covariance and ``B`` the sum over clusters of ``u u'``, ``u`` a
+    cluster's weighted residuals (each difference less the fit's ``s_low - s_high``, over
+    its pair's variance, added at ``low`` and taken at ``high``), times G/(G-1) for the
+    group's G clusters.
 
     A board's differences then count as one draw, whatever their number and however they
     are correlated: k entrants' k(k-1)/2 differences of one board give one ``u``. Where
     every cluster holds one difference this is the usual heteroskedasticity-robust
     variance, close to the model's own."""
-    count = len(bots)
+    count, low, high = len(graph.bots), graph.low, graph.high
     meat = np.zeros((count, count))
-    seen = np.zeros(count)
     # the clusters holding one pair, through the pair's sums: sum over its clusters of
     # ((D - k delta) / v)^2, added at (low, low) and (high, high), taken at (low, high)
-    sums = np.array([clusters.single.get(key, (0, 0.0, 0.0, 0.0)) for key in keys], dtype=np.float64).reshape(-1, 4)
-    many, squares, cross, counts = sums.T
-    delta = strength[pairs.low] - strength[pairs.high]
-    r2 = np.where(many >= 1, np.maximum(squares - 2 * delta * cross + delta * delta * counts, 0.0) / per_board**2, 0.0)
-    many = np.where(many >= 1, many, 0.0)
-    meat[np.diag_indices(count)] = np.bincount(pairs.low, r2, count) + np.bincount(pairs.high, r2, count)
-    meat[pairs.low, pairs.high] = -r2
-    meat[pairs.high, pairs.low] = -r2
-    seen += np.bincount(pairs.low, many, count) + np.bincount(pairs.high, many, count)
+    many, squares, cross, counts = clusters.single_sums(len(low))
+    delta = strength[low] - strength[high]
+    alone = many >= 1
+    r2 = np.where(alone, np.maximum(squares - 2 * delta * cross + delta * delta * counts, 0.0) / per_board**2, 0.0)
+    many = np.where(alone, many, 0.0)
+    meat[np.diag_indices(count)] = np.bincount(low, r2, count) + np.bincount(high, r2, count)
+    meat[low, high] = -r2
+    meat[high, low] = -r2
+    seen = np.bincount(low, many, count) + np.bincount(high, many, count)
     label = np.zeros(count, dtype=np.intp)
     for g, group in enumerate(groups):
         label[group] = g
-    found = np.bincount(label[pairs.low], many, len(groups))
+    found = np.bincount(label[low], many, len(groups))
     # the clusters holding several pairs: each one's u, a row of a (clusters x bots) matrix
     u = presence = None
     if clusters.shared:
-        number, low, high, k, total = clusters.shared_cells()
-        order = np.full(len(clusters.bots), -1, dtype=np.intp)
-        at = {b: i for i, b in enumerate(bots)}
-        for b, i in clusters.bots.items():
-            order[i] = at.get(b, -1)
-        low, high = order[low], order[high]
-        position = np.full((count, count), -1, dtype=np.intp)
-        position[pairs.low, pairs.high] = np.arange(len(keys))
-        r = (total - k * (strength[low] - strength[high])) / per_board[position[low, high]]
-        cells = clusters.shared * count
-        u = (np.bincount(number * count + low, r, cells) - np.bincount(number * count + high, r, cells)).reshape(
-            clusters.shared, count
-        )
-        presence = (
-            np.bincount(number * count + low, minlength=cells) + np.bincount(number * count + high, minlength=cells)
-        ).reshape(clusters.shared, count) > 0
+        number, pair, k, total = clusters.shared_cells()
+        at_low, at_high = number * count + low[pair], number * count + high[pair]
+        r = (total - k * delta[pair]) / per_board[pair]
+        cells, shape = clusters.shared * count, (clusters.shared, count)
+        u = (np.bincount(at_low, r, cells) - np.bincount(at_high, r, cells)).reshape(shape)
+        presence = (np.bincount(at_low, minlength=cells) + np.bincount(at_high, minlength=cells)).reshape(shape) > 0
     robust = np.zeros(count)
     for g, (group, cov) in enumerate(zip(groups, covariances)):
         block = meat[np.ix_(group, group)]
-        total_clusters = float(found[g])
+        clustered = float(found[g])
         if u is not None and presence is not None:
             mine = u[:, group]
             block = block + mine.T @ mine
             here = presence[:, group]
-            total_clusters += float(np.count_nonzero(here.any(axis=1)))
+            clustered += float(np.count_nonzero(here.any(axis=1)))
             seen[group] += here.sum(axis=0)
-        if total_clusters >= 2:
-            scale = total_clusters / (total_clusters - 1)
+        if clustered >= 2:
             # Only the diagonal of C B C is needed: (C B C)_ii = c_i' B c_i.
-            robust[group] = scale * np.einsum("ij,jk,ik->i", cov, block, cov)
+            robust[group] = clustered / (clustered - 1) * np.einsum("ij,jk,ik->i", cov, block, cov)
     return robust, seen
 
 
