@@ -5,10 +5,11 @@
 Writes through the store's own functions, so the data is what real play stores: the bots
 are registered (``registry.register``), each tournament is checked and planned by its
 format (``validate``, ``plan_matches``) and created by ``Store.create_tournament``, its
-board records are stored by ``Store.record_pairs`` (the Lua script real jobs call), a
-blind movement's par rooms by ``Store.put_par_room``, its rated comparisons by
-``Store.add_comparisons`` and its results by ``Store.finish_tournament``, from
-``results`` as a finished tournament's are. What is not real is the play: a few boards of
+board records are stored by ``Store.record_packed`` (the Lua script real jobs call,
+through ``record_pairs``, given the packed bytes: the same bytes, assembled from a
+template record's JSON), a blind movement's par rooms by ``Store.put_par_room``, its
+rated comparisons by ``Store.add_comparisons`` and its results by
+``Store.finish_tournament``, from ``results`` as a finished tournament's are. What is not real is the play: a few boards of
 each match kind are really played first (built-in bots, ``workers.jobs.play_chunk_with``,
 in a scratch prefix deleted afterwards), and every seeded record is one of those records
 under another board number with a made-up score (each bot has a hidden strength, so the
