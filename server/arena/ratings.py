@@ -247,7 +247,8 @@ class Evidence:
         """Each pair's number."""
         self.owned: dict[str, int] = {}
         self.matches: dict[str, set[str]] = {}
-        self.seen: set[tuple[str, int]] = set()
+        self.seen: dict[str, set[int]] = {}
+        """The boards of each piece of evidence counted."""
         self.clusters = Clusters()
         """Per cluster (cards and board): each pair's count and sum of differences there."""
         self._sums = (array("d"), array("d"), array("d"))
@@ -259,32 +260,32 @@ class Evidence:
     def add(self, r: dict[str, Any]) -> None:
         flip = r["x"] > r["y"]
         key = (r["y"], r["x"]) if flip else (r["x"], r["y"])
-        mine = 0
-        cards = r.get("cluster", r["evidence"])
-        n, totals, squares = self._sums
+        seen = self.seen.setdefault(r["evidence"], set())
+        fresh = []
         for board, score in r["scores"]:
-            if (r["evidence"], board) in self.seen:
-                continue
-            self.seen.add((r["evidence"], board))
-            d = -score if flip else score
-            number = self.numbers.get(key)
-            if number is None:
-                number = self.numbers[key] = len(self.numbers)
-                self._keys.append(key)
-                self.pairs[key] = Pair()
-                for sums in self._sums:
-                    sums.append(0.0)
-            pair = self.pairs[key]
-            pair.n, pair.total, pair.squares = pair.n + 1, pair.total + d, pair.squares + d * d
-            n[number] += 1
-            totals[number] += d
-            squares[number] += d * d
-            self.clusters.add((cards, board), number, d)
-            mine += 1
-        self.owned[r["id"]] = mine
-        if mine:
-            for bot in key:
-                self.matches.setdefault(bot, set()).add(match_of(r))
+            if board not in seen:
+                seen.add(board)
+                fresh.append((board, -score if flip else score))
+        self.owned[r["id"]] = len(fresh)
+        if not fresh:
+            return
+        number = self.numbers.get(key)
+        if number is None:
+            number = self.numbers[key] = len(self.numbers)
+            self._keys.append(key)
+            self.pairs[key] = Pair()
+            for sums in self._sums:
+                sums.append(0.0)
+        cards, add = r.get("cluster", r["evidence"]), self.clusters.add
+        for board, d in fresh:
+            add((cards, board), number, d)
+        count, total, squares = len(fresh), sum(d for _, d in fresh), sum(d * d for _, d in fresh)
+        pair = self.pairs[key]
+        pair.n, pair.total, pair.squares = pair.n + count, pair.total + total, pair.squares + squares
+        for sums, value in zip(self._sums, (count, total, squares)):
+            sums[number] += value
+        for bot in key:
+            self.matches.setdefault(bot, set()).add(match_of(r))
 
     def ratings(self) -> dict[str, dict[str, Any]]:
         """Each bot's rating as stored: its estimate (``rating``), standard error, 95%
