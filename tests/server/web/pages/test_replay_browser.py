@@ -22,7 +22,8 @@ from server.web.pages.matches import visible_boards
 from server.web.pages.steps import walk
 from workers.jobs import queue_for
 
-pytestmark = [pytest.mark.e2e, pytest.mark.browser, pytest.mark.slow]
+# One process runs the module (./dev test --dist loadgroup): its module-scoped fixture is built once.
+pytestmark = [pytest.mark.e2e, pytest.mark.browser, pytest.mark.slow, pytest.mark.xdist_group("replay_browser")]
 
 GAMES = {
     "american62": "round robin american62",
