@@ -23,26 +23,16 @@ def test_a_missing_bot_is_shown_and_cancel_and_resume_work(server, admin, rq_wor
     assert late["bot"] == "late" and not late["connected"] and late["seen_seconds_ago"] is None
     wait_for(lambda: admin.tournament(tid).waiting[0]["open_decisions"] >= 1, "a decision for the bot")
 
-    bot = BotProcess(
-        "late",
-        [
-            *cinch_command(),
-            "bot",
-            "run",
-            "examples.random_bot:RandomBot",
-            "--server",
-            server.url,
-            "--token",
-            token,
-            "--wait",
-            "5",
-        ],
-        tmp_path,
-    )
+    command = [*cinch_command(), "bot", "run", "examples.random_bot:RandomBot"]
+    command += ["--server", server.url, "--token", token, "--wait", "5"]
+    bot = BotProcess("late", command, tmp_path)
     bot_processes.append(bot)
     wait_for(lambda: admin.tournament(tid).pairs_done >= 2, "play to go on once the bot runs")
     now = admin.tournament(tid)
     assert now.status == "running" and now.waiting[0]["connected"]
+    # Hold play where it is: a random bot can play the other 38 boards while the cancel's
+    # process starts (CI saw "t1 is finished; there is nothing to cancel").
+    bot.kill()
 
     cancelled = run_cli("remote", "tournament", "cancel", tid, "--server", server.url, "--admin-token", ADMIN)
     assert cancelled.returncode == 0 and "cancelled" in cancelled.stdout, cancelled.stderr
@@ -57,6 +47,7 @@ def test_a_missing_bot_is_shown_and_cancel_and_resume_work(server, admin, rq_wor
     resumed = admin.resume_tournament(tid)
     assert resumed.status in ("queued", "running")
     assert admin.resume_tournament(tid).status in ("queued", "running"), "resuming twice is harmless"
+    bot_processes.append(BotProcess("late-again", command, tmp_path))
     done = admin.wait_for_tournament(tid, poll=0.5, timeout=120)
     assert done.is_finished and done.pairs_done == 40
     assert [m.timeouts for m in admin.matches(tid)] == [{}]
