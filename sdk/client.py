@@ -241,11 +241,16 @@ class Client:
         if body is not None or method in ("POST", "PUT", "PATCH"):
             prepared.headers["Content-Length"] = str(len(prepared.body or b""))
         prepared.hooks = {"response": []}
-        prepared._cookies = session.cookies  # type: ignore[attr-defined]  # what a redirect's request starts from
-        settings = {"verify": session.verify, "cert": session.cert, "proxies": session.proxies, "timeout": timeout}
-        response = session.get_adapter(prepared.url).send(prepared, stream=False, **settings)
+        prepared._cookies = session.cookies  # what a redirect's request starts from
+        verify, cert, proxies = session.verify, session.cert, session.proxies
+        adapter = session.get_adapter(prepared.url)
+        response = adapter.send(prepared, stream=False, timeout=timeout, verify=verify, cert=cert, proxies=proxies)
         if response.is_redirect:
-            followed = list(session.resolve_redirects(response, prepared, stream=False, **settings))
+            followed = list(
+                session.resolve_redirects(
+                    response, prepared, stream=False, timeout=timeout, verify=verify, cert=cert, proxies=proxies
+                )
+            )
             response = followed[-1] if followed else response
         response.content  # noqa: B018  # read now, as Session.send does: the connection goes back to the pool
         return response
@@ -340,9 +345,7 @@ class Client:
 
         The same decision is returned again until it is answered or expires.
         """
-        response = self.request(
-            "GET", "/decisions/next", auth="bot", params={"wait": _num(wait)}, wait=wait, lean=True
-        )
+        response = self.request("GET", "/decisions/next", auth="bot", params={"wait": _num(wait)}, wait=wait, lean=True)
         if response.status_code == 204:
             return None
         return Decision.parse(response.json())

@@ -369,7 +369,10 @@ def test_the_lean_decision_calls_send_what_session_request_sends_and_follow_redi
     handler.seen.clear()
     handler.script = [(307, None, "", 0, {"Location": "/api/v1/decisions/d1?wait=0"}), accepted]
     assert client.answer_and_next("d1", {"type": "pass"}, wait=1) == []
-    assert [(m, p) for m, p, _ in handler.seen] == [("POST", "/api/v1/decisions/d1?wait=1"), ("POST", "/api/v1/decisions/d1?wait=0")]
+    assert [(m, p) for m, p, _ in handler.seen] == [
+        ("POST", "/api/v1/decisions/d1?wait=1"),
+        ("POST", "/api/v1/decisions/d1?wait=0"),
+    ]
     with pytest.raises(sdk.NetworkError):
         client.answer_and_next("d1", {"type": "bid", "amount": float("nan")})
 

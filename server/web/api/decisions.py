@@ -91,7 +91,10 @@ def await_open(
             break
         woken.wait(min(left, POLL_SLICE * random.uniform(0.5, 1.0)))
         brought = woken.take(skip)
-        pending = store.open_requests(bot, limit, skip) if brought is None else brought[:limit] if limit > 0 else brought
+        if brought is None:  # no request came with the wake-up: Redis knows
+            pending = store.open_requests(bot, limit, skip)
+        else:
+            pending = brought[:limit] if limit > 0 else brought
     return pending
 
 
