@@ -5,10 +5,11 @@
 Writes through the store's own functions, so the data is what real play stores: the bots
 are registered (``registry.register``), each tournament is checked and planned by its
 format (``validate``, ``plan_matches``) and created by ``Store.create_tournament``, its
-board records are stored by ``Store.record_pairs`` (the Lua script real jobs call), a
-blind movement's par rooms by ``Store.put_par_room``, its rated comparisons by
-``Store.add_comparisons`` and its results by ``Store.finish_tournament``, from
-``results`` as a finished tournament's are. What is not real is the play: a few boards of
+board records are stored by ``Store.record_packed`` (the Lua script real jobs call,
+through ``record_pairs``, given the packed bytes: the same bytes, assembled from a
+template record's JSON), a blind movement's par rooms by ``Store.put_par_room``, its
+rated comparisons by ``Store.add_comparisons`` and its results by
+``Store.finish_tournament``, from ``results`` as a finished tournament's are. What is not real is the play: a few boards of
 each match kind are really played first (built-in bots, ``workers.jobs.play_chunk_with``,
 in a scratch prefix deleted afterwards), and every seeded record is one of those records
 under another board number with a made-up score (each bot has a hidden strength, so the
@@ -31,12 +32,14 @@ socket) and ``dropped(redis, prefix)`` deletes a prefix's keys.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import sys
 import tempfile
 import time
 import uuid
+import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -85,10 +88,31 @@ CYCLE = ["round_robin"] * 5 + ["gauntlet"] * 2 + ["blind", "field", "round_robin
 
 @dataclass
 class Template:
-    """Really played records of one match kind (and the blind movement's par rooms)."""
+    """Really played records of one match kind (and the blind movement's par rooms), and
+    each record's values as JSON: a seeded record is one of them with another board and
+    score, so its JSON is assembled from these (``made``) rather than encoded afresh
+    (the rooms are nearly all of a record's 3.6 kB, and encoding them was most of seeding
+    10^6 board pairs)."""
 
     records: list[dict[str, Any]]
     par: dict[int, dict[str, Any]] = field(default_factory=dict)
+    encoded: list[dict[str, str]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.encoded = [{k: _json(v) for k, v in r.items()} for r in self.records]
+
+    def made(self, n: int, changed: dict[str, Any]) -> tuple[dict[str, Any], bytes]:
+        """The record for board ``n`` (the template record of that board, with the values of
+        ``changed`` in place of its own) and its ``packing.pack``, the same bytes."""
+        i = n % len(self.records)
+        record = {**self.records[i], **changed}
+        encoded = self.encoded[i]
+        text = ",".join(f"{_json(k)}:{_json(changed[k]) if k in changed else encoded[k]}" for k in record)
+        return record, zlib.compress(("{" + text + "}").encode("utf-8"))
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
 
 
 @dataclass
@@ -150,20 +174,23 @@ def templates(redis: Redis) -> dict[str, Template]:
 
 def made_up(
     kind: str, template: Template, match: dict[str, Any], n: int, strength: dict[str, float], rng: random.Random
-) -> dict[str, Any]:
-    """A record for board ``n`` of ``match``: a template record with a made-up score."""
+) -> tuple[dict[str, Any], bytes]:
+    """A record for board ``n`` of ``match``, a template record with a made-up score, and
+    its ``pack`` (``Store.record_packed``)."""
     base = template.records[n % len(template.records)]
+    changed: dict[str, Any] = {"board": n}
     if kind == "field":
         entrants = match["entrants"]
         raw = [rng.gauss(strength.get(b, 0.0), 8) for b in entrants]
         mean = sum(raw) / len(raw)
         ints = [round(r - mean) for r in raw[:-1]]
-        return {**base, "board": n, "entrant_scores": [*ints, -sum(ints)]}
-    edge = strength.get(match["x"], 0.0) - strength.get(match["y"], 0.0)
-    out = {**base, "board": n, "score": round(rng.gauss(edge, 12))}
-    if "luck" in base:
-        out["luck"] = round(rng.gauss(0, 3), 3)
-    return out
+        changed["entrant_scores"] = [*ints, -sum(ints)]
+    else:
+        edge = strength.get(match["x"], 0.0) - strength.get(match["y"], 0.0)
+        changed["score"] = round(rng.gauss(edge, 12))
+        if "luck" in base:
+            changed["luck"] = round(rng.gauss(0, 3), 3)
+    return template.made(n, changed)
 
 
 def seed(
@@ -204,20 +231,21 @@ def seed(
         wanted = round(pairs * (i + 1) / tournaments) - stored
         boards = max(1, min(len(deals.boards), round(wanted / per_board[fmt])))
         spec = validate({**request, "deals": deals.name, "boards": boards, "practice": True}, roster)
-        tid = store.create_tournament(spec, plan_matches(spec), "seed", 600_000, planned_totals(spec))
-        tids.append(tid)
-        for mid in store.match_ids(tid):
-            match = store.match(mid)
+        matches = plan_matches(spec)
+        tid = store.create_tournament(spec, matches, "seed", 600_000, planned_totals(spec))
+        tids.append(tid)  # ``matches`` now carry their ids, as stored: no need to read them back
+        parred: set[int] = set()
+        for match in matches:
             numbers = range(match["first"], match["last"] + 1)
-            if fmt == "blind":
-                for n in numbers:
-                    par = tmpl[fmt].par[min(tmpl[fmt].par) + n % len(tmpl[fmt].par)]
-                    store.put_par_room(tid, n, par)
-            added, _ = store.record_pairs(match, [made_up(fmt, tmpl[fmt], match, n, strength, rng) for n in numbers])
+            if fmt == "blind":  # one par room a board, whichever entrant's match reaches it
+                for n in set(numbers) - parred:
+                    store.put_par_room(tid, n, tmpl[fmt].par[min(tmpl[fmt].par) + n % len(tmpl[fmt].par)])
+                parred.update(numbers)
+            added, _ = store.record_packed(match, [made_up(fmt, tmpl[fmt], match, n, strength, rng) for n in numbers])
             stored += added
-        when = store.tournament(tid)["created"]
+        when = time.time()  # as ``rate`` stamps a finished tournament's comparisons
         rated = pending if hold_last and i == tournaments - 1 else comparisons
-        for c, scores in rated_comparisons(store, store.match_ids(tid)):
+        for c, scores in rated_comparisons(store, [m["id"] for m in matches]):
             if c["x"] != c["y"]:
                 rated.setdefault(c["ruleset"], []).append(
                     rating_record(

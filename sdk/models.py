@@ -469,7 +469,9 @@ class Table(Model):
     ruleset: str = ""
     options: dict[str, Any] = field(default_factory=dict)
     seats: dict[str, str | None] = field(default_factory=dict)  # seat -> bot name, None while open
-    status: str = ""  # "open", "running" or "finished"
+    humans: dict[str, dict[str, Any]] = field(default_factory=dict)  # a person's seat -> {human, decision_ms}
+    status: str = ""  # "open", "running", "finished" or "failed"
+    error: str | None = None  # a failed table's kind of error
     winner: str | None = None  # a side: "NS" or "EW", or a seat ("P2") where each plays for himself
     limits: dict[str, int] = field(default_factory=dict)
     practice: bool = False  # may one remote bot hold opposing seats (it then sees both their hands)
@@ -486,7 +488,8 @@ class Table(Model):
 
     @property
     def has_ended(self) -> bool:
-        return self.is_finished
+        """Finished or failed: nothing more happens (``wait_for_table`` stops at either)."""
+        return self.status in ("finished", "failed")
 
     @property
     def open_seats(self) -> list[str]:

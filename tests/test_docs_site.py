@@ -16,6 +16,9 @@ from pathlib import Path
 import pytest
 from support.browser import chromium_page
 
+# One process runs the module (./dev test --dist loadgroup): its module-scoped site is built once.
+pytestmark = pytest.mark.xdist_group("docs_site")
+
 ROOT = Path(__file__).resolve().parent.parent
 
 if not os.environ.get("CI"):  # in CI the test extra installs mkdocs: a missing one must fail there

@@ -28,18 +28,27 @@ boards give the same ratings however they were split, listed or finished. A piec
 evidence (``evidence`` and a board number: the same bots, deal set, options and board,
 played the same way) counts once: in the first record in canonical order that holds it.
 
-The solve is pure Python (a Gauss-Jordan inverse per connected group of bots): tens of
-bots make a matrix of tens of rows, and numpy is not otherwise a dependency.
+The solve works on arrays (numpy): every pair's sums, and every board's cells where several
+pairs played it, are read at once, so that a refit from scratch, which solves once per
+tournament of the history, takes seconds rather than minutes at a league's size.
 """
 
 from __future__ import annotations
 
 import math
+import os
+from array import array
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-import numpy as np
+# One BLAS thread, set before numpy loads OpenBLAS: a refit solves a 100 x 100 system per
+# tournament of the history, too small to share, and OpenBLAS's threads spinning for a
+# core on a busy machine made each inverse 6 to 200 times slower (0.3 ms alone, 1.8 to
+# 69 ms at load 7 on 2 cores). A process that loads numpy first keeps its own setting.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import numpy as np  # noqa: E402
 
 from server.arena.stats import t95
 
@@ -105,15 +114,6 @@ class Pair:
     total: float = 0.0
     squares: float = 0.0
 
-    @property
-    def mean(self) -> float:
-        return self.total / self.n
-
-    @property
-    def spread(self) -> float:
-        """Sum of squared deviations from the pair's mean."""
-        return max(self.squares - self.total * self.total / self.n, 0.0)
-
 
 @dataclass
 class Fit:
@@ -124,123 +124,222 @@ class Fit:
 
 
 class Clusters:
-    """Every cluster's cells (a pair's count and sum of differences on that board), kept
-    so that the robust variance reads the clusters holding several pairs one by one, and
-    those holding one pair (every board of a plain two-bot match) through each pair's
-    running sums, which a refit reads in constant time: sums over such clusters of D^2,
-    k D and k^2 for a cell of k differences summing to D."""
+    """Every cluster's cells (a pair's count and sum of differences on one board of some
+    cards), kept so that a solve reads them at once (``robust_variances``): a refit from
+    scratch solves once per tournament of its history, and a Python loop over the cells at
+    each solve made it quadratic in the boards stored (371 s of seeding 100,000 board
+    pairs). The clusters holding one pair (every board of a plain two-bot match) are read
+    through each pair's running sums, in constant time a pair: sums over such clusters of
+    D^2, k D and k^2 for a cell of k differences summing to D. The cells of the clusters
+    holding several pairs are in flat arrays. Pairs are named by their number
+    (``Evidence.numbers``)."""
 
     def __init__(self) -> None:
-        self.cells: dict[tuple[str, int], dict[tuple[str, str], list[float]]] = {}
-        self.shared: set[tuple[str, int]] = set()
-        """The clusters holding more than one pair."""
-        self.single: dict[tuple[str, str], list[float]] = {}
-        """Per pair, over the clusters holding it alone: [clusters, sum D^2, sum k D, sum k^2]."""
+        self.shared = 0
+        """How many clusters hold more than one pair."""
+        self.cluster, self.pair, self.k, self.total = array("q"), array("q"), array("d"), array("d")
+        """Per cell of a cluster holding several pairs: its cluster's number among those,
+        its pair, its count and its sum of differences."""
+        self.single = (array("d"), array("d"), array("d"), array("d"))
+        """Per pair, over the clusters holding it alone: clusters, sum D^2, sum k D, sum k^2."""
+        self._numbers: dict[tuple[str, int], int] = {}
+        """The clusters holding several pairs: their number."""
+        self._cells: dict[tuple[tuple[str, int], int], int] = {}
+        self._alone: dict[tuple[str, int], list[float]] = {}
+        """The clusters holding one pair so far: [pair, count, sum]."""
 
-    def add(self, cluster: tuple[str, int], pair: tuple[str, str], d: float) -> None:
-        cells = self.cells.setdefault(cluster, {})
-        if len(cells) == 1:  # it held one pair alone: take that cell out of the pair's sums
-            [(alone, (k, total))] = cells.items()
-            self._single(alone, k, total, -1)
-            if alone != pair:
-                self.shared.add(cluster)
-        cell = cells.setdefault(pair, [0, 0.0])
-        cell[0], cell[1] = cell[0] + 1, cell[1] + d
-        if len(cells) == 1:
-            self._single(pair, cell[0], cell[1], 1)
+    def add(self, cluster: tuple[str, int], pair: int, d: float) -> None:
+        while len(self.single[0]) <= pair:
+            for sums in self.single:
+                sums.append(0.0)
+        alone = self._alone.get(cluster)
+        if alone is not None:
+            first, k, total = int(alone[0]), alone[1], alone[2]
+            self._single(first, k, total, -1)
+            if first == pair:  # its one pair again: its sums change
+                alone[1], alone[2] = k + 1, total + d
+                self._single(pair, k + 1, total + d, 1)
+                return
+            del self._alone[cluster]  # a second pair: the cluster's cells go to the arrays
+            self._numbers[cluster] = self.shared
+            self.shared += 1
+            self._cell(cluster, first, k, total)
+        elif cluster not in self._numbers:
+            self._alone[cluster] = [pair, 1.0, d]
+            self._single(pair, 1.0, d, 1)
+            return
+        cell = self._cells.get((cluster, pair))
+        if cell is None:
+            self._cell(cluster, pair, 1.0, d)
+        else:
+            self.k[cell] += 1
+            self.total[cell] += d
 
-    def _single(self, pair: tuple[str, str], k: float, total: float, sign: int) -> None:
-        sums = self.single.setdefault(pair, [0, 0.0, 0.0, 0.0])
-        sums[0] += sign
-        sums[1] += sign * total * total
-        sums[2] += sign * k * total
-        sums[3] += sign * k * k
+    def _cell(self, cluster: tuple[str, int], pair: int, k: float, total: float) -> None:
+        self._cells[(cluster, pair)] = len(self.k)
+        self.cluster.append(self._numbers[cluster])
+        self.pair.append(pair)
+        self.k.append(k)
+        self.total.append(total)
+
+    def _single(self, pair: int, k: float, total: float, sign: int) -> None:
+        many, squares, cross, counts = self.single
+        many[pair] += sign
+        squares[pair] += sign * total * total
+        cross[pair] += sign * k * total
+        counts[pair] += sign * k * k
+
+    def single_sums(self, pairs: int) -> np.ndarray:
+        """The running sums of ``single`` of pairs numbered below ``pairs``, a 4 x pairs array."""
+        out = np.zeros((4, pairs))
+        for row, sums in zip(out, self.single):
+            row[: len(sums)] = np.frombuffer(sums, dtype=np.float64)[:pairs]
+        return out
+
+    def shared_cells(self) -> tuple[np.ndarray, ...]:
+        """The cells of the clusters holding several pairs: (their cluster's number among
+        those, pair, count, sum), copies (no view on the growing arrays outlives this)."""
+        return (
+            np.array(self.cluster, dtype=np.int64),
+            np.array(self.pair, dtype=np.int64),
+            np.array(self.k, dtype=np.float64),
+            np.array(self.total, dtype=np.float64),
+        )
+
+
+class Graph(NamedTuple):
+    """The bots compared (sorted by name), and each pair's two as indices into them."""
+
+    bots: list[str]
+    at: dict[str, int]
+    low: np.ndarray
+    high: np.ndarray
+
+
+def graph_of(keys: list[tuple[str, str]], graph: Graph | None = None) -> Graph:
+    """The graph of these pairs; given the graph of the first of them, only the others'
+    indices are looked up, unless they bring a bot it lacks."""
+    known = 0 if graph is None else len(graph.low)
+    if graph is not None and all(b in graph.at for key in keys[known:] for b in key):
+        low = [graph.at[low] for low, _ in keys[known:]]
+        high = [graph.at[high] for _, high in keys[known:]]
+        return graph._replace(low=np.append(graph.low, low), high=np.append(graph.high, high))
+    bots = sorted({b for key in keys for b in key})
+    at = {b: i for i, b in enumerate(bots)}
+    return Graph(
+        bots,
+        at,
+        np.array([at[low] for low, _ in keys], dtype=np.intp),
+        np.array([at[high] for _, high in keys], dtype=np.intp),
+    )
 
 
 class Evidence:
     """Every pair's board differences, each piece of evidence once: records are added in
     canonical order and the first one holding a piece owns it. A pair's sums are oriented
-    by name, so they do not depend on how the records were made or which bot was X."""
+    by name, so they do not depend on how the records were made or which bot was X. They
+    are kept in arrays too, by pair number (the order pairs were first seen), which a
+    solve reads without a Python loop over the pairs."""
 
     def __init__(self) -> None:
         self.pairs: dict[tuple[str, str], Pair] = {}
+        self.numbers: dict[tuple[str, str], int] = {}
+        """Each pair's number."""
         self.owned: dict[str, int] = {}
         self.matches: dict[str, set[str]] = {}
-        self.seen: set[tuple[str, int]] = set()
+        self.seen: dict[str, set[int]] = {}
+        """The boards of each piece of evidence counted."""
         self.clusters = Clusters()
         """Per cluster (cards and board): each pair's count and sum of differences there."""
+        self._sums = (array("d"), array("d"), array("d"))
+        """Per pair number: boards, sum and sum of squares of the differences."""
+        self._keys: list[tuple[str, str]] = []
+        """The pairs by number."""
+        self._graph = graph_of([])
 
     def add(self, r: dict[str, Any]) -> None:
         flip = r["x"] > r["y"]
         key = (r["y"], r["x"]) if flip else (r["x"], r["y"])
-        mine = 0
-        cards = r.get("cluster", r["evidence"])
+        seen = self.seen.setdefault(r["evidence"], set())
+        fresh = []
         for board, score in r["scores"]:
-            if (r["evidence"], board) in self.seen:
-                continue
-            self.seen.add((r["evidence"], board))
-            d = -score if flip else score
-            pair = self.pairs.setdefault(key, Pair())
-            pair.n, pair.total, pair.squares = pair.n + 1, pair.total + d, pair.squares + d * d
-            self.clusters.add((cards, board), key, d)
-            mine += 1
-        self.owned[r["id"]] = mine
-        if mine:
-            for bot in key:
-                self.matches.setdefault(bot, set()).add(match_of(r))
+            if board not in seen:
+                seen.add(board)
+                fresh.append((board, -score if flip else score))
+        self.owned[r["id"]] = len(fresh)
+        if not fresh:
+            return
+        number = self.numbers.get(key)
+        if number is None:
+            number = self.numbers[key] = len(self.numbers)
+            self._keys.append(key)
+            self.pairs[key] = Pair()
+            for sums in self._sums:
+                sums.append(0.0)
+        cards, add = r.get("cluster", r["evidence"]), self.clusters.add
+        for board, d in fresh:
+            add((cards, board), number, d)
+        count, total, squares = len(fresh), sum(d for _, d in fresh), sum(d * d for _, d in fresh)
+        pair = self.pairs[key]
+        pair.n, pair.total, pair.squares = pair.n + count, pair.total + total, pair.squares + squares
+        for sums, value in zip(self._sums, (count, total, squares)):
+            sums[number] += value
+        for bot in key:
+            self.matches.setdefault(bot, set()).add(match_of(r))
 
     def ratings(self) -> dict[str, dict[str, Any]]:
         """Each bot's rating as stored: its estimate (``rating``), standard error, 95%
         interval, whether it is provisional, and the comparisons and boards that rate it."""
-        boards: dict[str, int] = {}
-        for key, p in self.pairs.items():
-            for bot in key:
-                boards[bot] = boards.get(bot, 0) + p.n
+        if len(self._graph.low) != len(self.numbers):
+            self._graph = graph_of(self._keys, self._graph)
+        n, total, squares = (np.frombuffer(sums, dtype=np.float64).copy() for sums in self._sums)
+        graph = self._graph
+        boards = np.bincount(graph.low, n, len(graph.bots)) + np.bincount(graph.high, n, len(graph.bots))
+        boards_of = dict(zip(graph.bots, boards.astype(int).tolist()))
         out = {}
-        for bot, (estimate, se, clusters) in solve(self.pairs, self.clusters).items():
+        for bot, (estimate, se, clusters) in _solve(graph, n, total, squares, self.clusters).items():
             half = (t95(clusters - 1) if clusters > 1 else Z95) * se
+            mine = boards_of[bot]
             out[bot] = {
                 "rating": estimate,
                 "se": se,
                 "low": estimate - half,
                 "high": estimate + half,
-                "provisional": half > PROVISIONAL_HALF_WIDTH or boards[bot] < PROVISIONAL_BOARDS,
+                "provisional": half > PROVISIONAL_HALF_WIDTH or mine < PROVISIONAL_BOARDS,
                 "matches": len(self.matches[bot]),
-                "boards": boards[bot],
+                "boards": mine,
             }
         return out
 
 
-def variances(pairs: dict[tuple[str, str], Pair]) -> dict[tuple[str, str], float]:
-    """Each pair's variance of a board difference: its own boards' variance shrunk toward the
-    pooled one by ``PRIOR_BOARDS``, never below ``VARIANCE_FLOOR``."""
-    freedom = sum(p.n - 1 for p in pairs.values())
+def variances(n: np.ndarray, total: np.ndarray, squares: np.ndarray) -> np.ndarray:
+    """Each pair's variance of a board difference, from its boards' count, sum and sum of
+    squares: its own boards' variance shrunk toward the pooled one by ``PRIOR_BOARDS``,
+    never below ``VARIANCE_FLOOR``."""
+    spread = np.maximum(squares - total * total / n, 0.0)  # squared deviations from the pair's mean
+    freedom = float(np.sum(n - 1))
     if freedom > 0:
-        pooled = sum(p.spread for p in pairs.values()) / freedom
+        pooled = float(np.sum(spread)) / freedom
     else:  # one board per pair: the mean square is all there is
-        pooled = sum(p.squares for p in pairs.values()) / max(sum(p.n for p in pairs.values()), 1)
+        pooled = float(np.sum(squares)) / max(float(np.sum(n)), 1.0)
     pooled = max(pooled, VARIANCE_FLOOR)
-    return {
-        key: max((p.spread + PRIOR_BOARDS * pooled) / (p.n - 1 + PRIOR_BOARDS), VARIANCE_FLOOR)
-        for key, p in pairs.items()
-    }
+    return np.maximum((spread + PRIOR_BOARDS * pooled) / (n - 1 + PRIOR_BOARDS), VARIANCE_FLOOR)
 
 
-def _groups(bots: list[str], pairs: Iterable[tuple[str, str]]) -> list[list[str]]:
-    """The bots in groups connected by comparisons, each sorted by name."""
-    parent = {b: b for b in bots}
-
-    def root(b: str) -> str:
-        while parent[b] != b:
-            b = parent[b]
-        return b
-
-    for x, y in pairs:
-        parent[root(x)] = root(y)
-    groups: dict[str, list[str]] = {}
-    for b in bots:
-        groups.setdefault(root(b), []).append(b)
-    return sorted(groups.values())
+def _groups(n: int, low: np.ndarray, high: np.ndarray) -> np.ndarray:
+    """Each of ``n`` bots' group of bots connected by comparisons (pairs ``low``-``high``),
+    named by its first bot's index: minimum labels spread along the pairs, with pointer
+    jumping, until they settle (a few rounds: a league's bots are closely knit)."""
+    label = np.arange(n)
+    while True:
+        least = np.minimum(label[low], label[high])
+        spread = label.copy()
+        np.minimum.at(spread, low, least)
+        np.minimum.at(spread, high, least)
+        spread = spread[spread]
+        if np.array_equal(spread, label):
+            return label
+        label = spread
 
 
 class Strength(NamedTuple):
@@ -263,91 +362,107 @@ def solve(
     Laplacian ``L`` of the comparison graph and the fit's covariance its pseudo-inverse,
     ``(L + J/n)^-1 - J/n`` on a connected group of ``n`` bots (``J`` all ones): the
     estimate is that times the weighted sums of the differences. With ``clusters`` (see
-    ``Evidence``) the standard error is the larger of that covariance's and the
-    cluster-robust one's (``robust_variances``)."""
-    per_board = variances(pairs)
-    weight = {key: p.n / per_board[key] for key, p in pairs.items()}
-    bots = sorted({b for key in pairs for b in key})
-    out: dict[str, Strength] = {}
-    for group in _groups(bots, pairs):
-        n, at = len(group), {b: i for i, b in enumerate(group)}
-        m = np.full((n, n), 1.0 / n)
-        rhs = np.zeros(n)
-        for (low, high), p in sorted(pairs.items()):
-            if low not in at:
-                continue
-            i, j, w = at[low], at[high], weight[(low, high)]
-            m[i, i] += w
-            m[j, j] += w
-            m[i, j] -= w
-            m[j, i] -= w
-            rhs[i] += w * p.mean
-            rhs[j] -= w * p.mean
-        inverse = np.linalg.inv(m)
-        cov = inverse - 1.0 / n
-        strength = dict(zip(group, (float(v) for v in inverse @ rhs)))
-        robust, seen = robust_variances(group, cov, strength, per_board, clusters or Clusters())
-        for i, bot in enumerate(group):
-            out[bot] = Strength(strength[bot], math.sqrt(max(float(cov[i, i]), robust[i], 0.0)), seen[i])
-    return out
+    ``Evidence``, whose pair numbers are the order of ``pairs``) the standard error is the
+    larger of that covariance's and the cluster-robust one's (``robust_variances``)."""
+    keys = list(pairs)
+    n, total, squares = (
+        np.array([getattr(pairs[k], f) for k in keys], dtype=np.float64) for f in ("n", "total", "squares")
+    )
+    return _solve(graph_of(keys), n, total, squares, clusters or Clusters())
+
+
+def _solve(
+    graph: Graph, n: np.ndarray, total: np.ndarray, squares: np.ndarray, clusters: Clusters
+) -> dict[str, Strength]:
+    """``solve`` on the pairs' sums as arrays, by pair number: every pair at once (a refit
+    from scratch solves once per tournament)."""
+    per_board = variances(n, total, squares)
+    weight = n / per_board
+    count = len(graph.bots)
+    low, high = graph.low, graph.high
+    laplacian = np.zeros((count, count))
+    laplacian[np.diag_indices(count)] = np.bincount(low, weight, count) + np.bincount(high, weight, count)
+    laplacian[low, high] = -weight
+    laplacian[high, low] = -weight
+    pull = weight * total / n
+    rhs = np.bincount(low, pull, count) - np.bincount(high, pull, count)
+    label = _groups(count, low, high)
+    groups = [np.flatnonzero(label == g) for g in np.unique(label)]
+    strength, covariances = np.zeros(count), []
+    for group in groups:
+        size = len(group)
+        inverse = np.linalg.inv(laplacian[np.ix_(group, group)] + 1.0 / size)
+        covariances.append(inverse - 1.0 / size)
+        strength[group] = inverse @ rhs[group]
+    robust, seen = robust_variances(graph, groups, covariances, strength, per_board, clusters)
+    return {
+        graph.bots[i]: Strength(
+            float(strength[i]), math.sqrt(max(float(cov[j, j]), float(robust[i]), 0.0)), int(seen[i])
+        )
+        for group, cov in zip(groups, covariances)
+        for j, i in enumerate(group)
+    }
 
 
 def robust_variances(
-    group: list[str],
-    cov: np.ndarray,
-    strength: dict[str, float],
-    per_board: dict[tuple[str, str], float],
+    graph: Graph,
+    groups: list[np.ndarray],
+    covariances: list[np.ndarray],
+    strength: np.ndarray,
+    per_board: np.ndarray,
     clusters: Clusters,
-) -> tuple[list[float], list[int]]:
-    """The cluster-robust (sandwich) variance of each strength of ``group``, and the number
-    of clusters each bot appears in: ``C B C`` with
-    ``C`` the fit's covariance and ``B`` the sum over clusters of ``u u'``, ``u`` a cluster's
-    weighted residuals (each difference less the fit's ``s_low - s_high``, over its pair's
-    variance, added at ``low`` and taken at ``high``), times G/(G-1) for G clusters.
+) -> tuple[np.ndarray, np.ndarray]:
+    """The cluster-robust (sandwich) variance of each bot's strength (by index of
+    ``graph.bots``), and the number of clusters each bot appears in: per group, ``C B C``
+    with ``C`` the fit's covariance and ``B`` the sum over clusters of ``u u'``, ``u`` a
+    cluster's weighted residuals (each difference less the fit's ``s_low - s_high``, over
+    its pair's variance, added at ``low`` and taken at ``high``), times G/(G-1) for the
+    group's G clusters.
 
     A board's differences then count as one draw, whatever their number and however they
     are correlated: k entrants' k(k-1)/2 differences of one board give one ``u``. Where
     every cluster holds one difference this is the usual heteroskedasticity-robust
     variance, close to the model's own."""
-    at = {b: i for i, b in enumerate(group)}
-    n = len(group)
-    meat = np.zeros((n, n))
-    count, seen = 0, [0] * n
-    for (low, high), (many, squares, cross, counts) in clusters.single.items():
-        if low not in at or many < 1:
-            continue
-        i, j, delta = at[low], at[high], strength[low] - strength[high]
-        # sum over its clusters of ((D - k delta) / v)^2, added at (i, i) and (j, j), taken at (i, j)
-        r2 = max(squares - 2 * delta * cross + delta * delta * counts, 0.0) / per_board[(low, high)] ** 2
-        meat[i, i] += r2
-        meat[j, j] += r2
-        meat[i, j] -= r2
-        meat[j, i] -= r2
-        count += int(many)
-        seen[i] += int(many)
-        seen[j] += int(many)
-    for cluster in clusters.shared:
-        cells = clusters.cells[cluster]
-        u: dict[int, float] = {}
-        for (low, high), (k, total) in cells.items():
-            if low not in at:
-                continue  # the same cards played by bots of another group
-            r = (total - k * (strength[low] - strength[high])) / per_board[(low, high)]
-            i, j = at[low], at[high]
-            u[i] = u.get(i, 0.0) + r
-            u[j] = u.get(j, 0.0) - r
-        if not u:
-            continue
-        count += 1
-        idx, vals = list(u), np.fromiter(u.values(), float, len(u))
-        meat[np.ix_(idx, idx)] += np.outer(vals, vals)
-        for i in idx:
-            seen[i] += 1
-    if count < 2:
-        return [0.0] * n, seen
-    scale = count / (count - 1)
-    # Only the diagonal of C B C is needed: (C B C)_ii = c_i' B c_i.
-    return [float(v) for v in scale * np.einsum("ij,jk,ik->i", cov, meat, cov)], seen
+    count, low, high = len(graph.bots), graph.low, graph.high
+    meat = np.zeros((count, count))
+    # the clusters holding one pair, through the pair's sums: sum over its clusters of
+    # ((D - k delta) / v)^2, added at (low, low) and (high, high), taken at (low, high)
+    many, squares, cross, counts = clusters.single_sums(len(low))
+    delta = strength[low] - strength[high]
+    alone = many >= 1
+    r2 = np.where(alone, np.maximum(squares - 2 * delta * cross + delta * delta * counts, 0.0) / per_board**2, 0.0)
+    many = np.where(alone, many, 0.0)
+    meat[np.diag_indices(count)] = np.bincount(low, r2, count) + np.bincount(high, r2, count)
+    meat[low, high] = -r2
+    meat[high, low] = -r2
+    seen = np.bincount(low, many, count) + np.bincount(high, many, count)
+    label = np.zeros(count, dtype=np.intp)
+    for g, group in enumerate(groups):
+        label[group] = g
+    found = np.bincount(label[low], many, len(groups))
+    # the clusters holding several pairs: each one's u, a row of a (clusters x bots) matrix
+    u = presence = None
+    if clusters.shared:
+        number, pair, k, total = clusters.shared_cells()
+        at_low, at_high = number * count + low[pair], number * count + high[pair]
+        r = (total - k * delta[pair]) / per_board[pair]
+        cells, shape = clusters.shared * count, (clusters.shared, count)
+        u = (np.bincount(at_low, r, cells) - np.bincount(at_high, r, cells)).reshape(shape)
+        presence = (np.bincount(at_low, minlength=cells) + np.bincount(at_high, minlength=cells)).reshape(shape) > 0
+    robust = np.zeros(count)
+    for g, (group, cov) in enumerate(zip(groups, covariances)):
+        block = meat[np.ix_(group, group)]
+        clustered = float(found[g])
+        if u is not None and presence is not None:
+            mine = u[:, group]
+            block = block + mine.T @ mine
+            here = presence[:, group]
+            clustered += float(np.count_nonzero(here.any(axis=1)))
+            seen[group] += here.sum(axis=0)
+        if clustered >= 2:
+            # Only the diagonal of C B C is needed: (C B C)_ii = c_i' B c_i.
+            robust[group] = clustered / (clustered - 1) * np.einsum("ij,jk,ik->i", cov, block, cov)
+    return robust, seen
 
 
 def fit(records: Iterable[dict[str, Any]]) -> Fit:

@@ -11,6 +11,8 @@
     cinch remote compare X Y [--tournament ID] | [--sprt ...] [--practice] [--deals secret|NAME]
     cinch remote bot trust | untrust | enable | disable NAME      (admin)
     cinch remote ratings [RULESET]
+    cinch remote table open [--ruleset R] [--seat SEAT=BOT ...] [--human SEAT=NAME[:MS] ...]
+    cinch remote table show ID | list | record ID [--hand N]
 
 Everything here is a client of a running server (``cinch serve``): it imports the SDK
 (requests and the standard library), argparse and tqdm, never the server's own modules.
@@ -39,7 +41,7 @@ from tqdm import tqdm
 
 import sdk
 from sdk.cli import add_bot_commands
-from sdk.launch import add_server_argument
+from sdk.launch import add_server_argument, token_of
 from sdk.sprt_options import add_max_boards, add_sprt_arguments, board_count, settings_without_sprt, sprt_request
 from sdk.text import heading, mean_interval, name_width, rating_row, ratings_title, sprt_decision, sprt_line, verdict
 
@@ -113,7 +115,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     # ------------------------------------------------------------------ cinch remote
     remote = sub.add_parser(
         "remote",
-        help="tournaments, standings and comparisons on a remote arena",
+        help="tournaments, standings, comparisons and tables on a remote arena",
         description="Use an arena over its REST API (see `cinch serve`).",
     )
     actions = remote.add_subparsers(dest="remote_command", required=True, metavar="ACTION")
@@ -230,6 +232,73 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("ruleset", nargs="?", default="american62")
     add_server_argument(p)
     p.set_defaults(run=run_ratings)
+    _register_tables(actions)
+
+
+def _register_tables(actions: argparse._SubParsersAction) -> None:
+    """``cinch remote table open | show | list | record``: whole games, bots' and people's."""
+    table = actions.add_parser("table", help="open a table (a whole game), show or list tables, read a record")
+    tactions = table.add_subparsers(dest="table_command", required=True, metavar="ACTION")
+    p = tactions.add_parser(
+        "open",
+        help="open a table and print its id, its page and each person's private seat link",
+        description="Open a table of one whole game: bots at the seats given with --seat, people at those "
+        "given with --human (each gets a private link, printed on standard output once: its fragment is the "
+        "seat's token), the rest open for bots to join. A bot's token seats itself and built-in bots; the "
+        "admin token seats any bot.",
+    )
+    p.add_argument("--ruleset", help="a ruleset name (server default american62)")
+    p.add_argument("--options", type=_json_object, help="ruleset options as a JSON object ('{\"players\": 3}')")
+    p.add_argument(
+        "--seat",
+        action="append",
+        default=[],
+        type=_bot_seat,
+        metavar="SEAT=BOT",
+        help="a bot at a seat (N E S W at four players, P1..Pk else): built-in (random, rule, search) or "
+        "registered; once per seat",
+    )
+    p.add_argument(
+        "--human",
+        action="append",
+        default=[],
+        type=_human_seat,
+        metavar="SEAT=NAME[:MS]",
+        help="a person's seat, played from its private link; MS their time per decision in milliseconds "
+        "(10000-600000, server default 60000); once per seat",
+    )
+    p.add_argument("--seed", type=int, help="seed of the built-in bots")
+    p.add_argument("--decision-ms", type=int, help="remote bots: time per decision")
+    p.add_argument("--bank-ms", type=int, help="remote bots: time to draw on beyond --decision-ms, for the game")
+    p.add_argument(
+        "--max-timeouts", type=int, help="timeouts before the rest of a seat's decisions are defaulted (people's too)"
+    )
+    p.add_argument(
+        "--practice", action="store_true", help="let one remote bot hold opposing seats (it sees both their hands)"
+    )
+    p.add_argument("--token-file", help="a bot's token, read from this file: it may seat itself and built-in bots")
+    p.add_argument("--token", help="a bot's token (visible to every user of the machine: prefer $CINCH_TOKEN)")
+    p.add_argument("--json", action="store_true", help="print the id, page and seat links as one JSON object")
+    _admin_argument(p)
+    add_server_argument(p)
+    p.set_defaults(run=run_table_open)
+    p = tactions.add_parser("show", help="a table's public state: seats, scores, status, winner")
+    p.add_argument("id")
+    p.add_argument("--json", action="store_true", help="the table as the API returns it")
+    add_server_argument(p)
+    p.set_defaults(run=run_table_show)
+    p = tactions.add_parser("list", help="every table with its status, scores and seats")
+    p.add_argument("--json", action="store_true", help="the tables as the API returns them")
+    add_server_argument(p)
+    p.set_defaults(run=run_table_list)
+    p = tactions.add_parser(
+        "record",
+        help="a finished table's record as JSON; --hand N: that hand alone, a `cinch replay` input",
+    )
+    p.add_argument("id")
+    p.add_argument("--hand", type=int, help="print only hand N (1 is the first): `... --hand 1 | cinch replay -`")
+    add_server_argument(p)
+    p.set_defaults(run=run_table_record)
 
 
 BOT_ACTIONS = {
@@ -762,6 +831,151 @@ def run_ratings(args: argparse.Namespace) -> int:
     width = name_width(row.bot for row in board.bots)
     for row in board.bots:
         print(f"  {rating_row(row.to_dict(), width)}")
+    return 0
+
+
+# ---------------------------------------------------------------------- cinch remote table ...
+def _seat_pair(text: str, what: str) -> tuple[str, str]:
+    seat, eq, holder = text.partition("=")
+    if not eq or not seat.strip() or not holder.strip():
+        raise argparse.ArgumentTypeError(f"{text!r}: write SEAT={what}")
+    return seat.strip(), holder.strip()
+
+
+def _bot_seat(text: str) -> tuple[str, str]:
+    """``--seat N=rule``: the seat and the bot's name."""
+    return _seat_pair(text, "BOT, as N=rule")
+
+
+def _human_seat(text: str) -> tuple[str, dict[str, Any]]:
+    """``--human S=Ann`` or ``S=Ann:90000``: the seat and the API's ``{"human", "decision_ms"}``
+    (a person's name holds no colon, so the last one, if any, starts the milliseconds)."""
+    seat, holder = _seat_pair(text, "NAME[:MS], as S=Ann or S=Ann:90000")
+    name, colon, ms = holder.rpartition(":")
+    if not colon:
+        return seat, {"human": holder}
+    if not ms.isdigit() or not name:
+        raise argparse.ArgumentTypeError(f"{text!r}: MS, after the colon, is the time per decision in milliseconds")
+    return seat, {"human": name, "decision_ms": int(ms)}
+
+
+def table_page(client: sdk.Client, tid: str) -> str:
+    return f"{client.base_url}/tables/{tid}"
+
+
+@_clean
+def run_table_open(args: argparse.Namespace) -> int:
+    """The id first on standard output (``tid=$(cinch remote table open ... | head -1)``),
+    then the page and each person's link: on standard output only, since its fragment is
+    the seat's token, which is shown this once and must reach no log."""
+    people: dict[str, dict[str, Any]] = dict(args.human)
+    seats: dict[str, str | dict[str, Any]] = {}
+    for seat, holder in [*args.seat, *args.human]:
+        if seat in seats:
+            raise sdk.SdkError(f"seat {seat} is given twice")
+        seats[seat] = holder
+    token = token_of(args)
+    if not token and not admin_token(args):
+        raise sdk.SdkError(
+            "opening a table needs a bot's token (--token-file F or $CINCH_TOKEN: it seats itself and built-in "
+            "bots) or the admin token (--admin-token T or $CINCH_ADMIN_TOKEN: any bot)"
+        )
+    limits = {
+        k: v
+        for k, v in (("decision_ms", args.decision_ms), ("bank_ms", args.bank_ms), ("max_timeouts", args.max_timeouts))
+        if v is not None
+    }
+    client = _client(args, token=token, admin=True)
+    opened = client.open_table(
+        seats or None,
+        ruleset=args.ruleset,
+        options=args.options,
+        seed=args.seed,
+        limits=limits or None,
+        practice=args.practice or None,
+    )
+    print(f"table {opened.id} opened on server {client.base_url}", file=sys.stderr)
+    if opened.seat_links:
+        print(
+            "each seat link below plays its seat (the token is after #): give it to that person alone; "
+            "it is shown this once",
+            file=sys.stderr,
+        )
+    if args.json:
+        print(json.dumps({"id": opened.id, "page": table_page(client, opened.id), "seat_links": opened.seat_links}))
+        return 0
+    print(opened.id)
+    print(f"page: {table_page(client, opened.id)}")
+    for seat, link in opened.seat_links.items():
+        print(f"seat {seat} ({people[seat]['human']}): {link}")
+    return 0
+
+
+def _holder(t: sdk.Table, seat: str, times: bool = True) -> str:
+    """Who holds a seat, for people: a bot's name, a person's name (and time), or open."""
+    person = t.humans.get(seat)
+    if person is None:
+        return t.seats.get(seat) or "open"
+    return f"{person['human']} (a person" + (f", {person['decision_ms'] / 1000:g} s a decision)" if times else ")")
+
+
+def _scores(t: sdk.Table) -> str:
+    return ", ".join(f"{side} {score}" for side, score in t.scores.items())
+
+
+@_clean
+def run_table_show(args: argparse.Namespace) -> int:
+    client = _client(args)
+    t = client.table(args.id)
+    if args.json:
+        print(f"server: {client.base_url}", file=sys.stderr)
+        print(json.dumps(t.to_dict(), indent=2))
+        return 0
+    server_line(client)
+    options = "".join(f" {k}={json.dumps(v)}" for k, v in t.options.items())
+    print(f"table {t.id}: {t.ruleset}{options}{', practice' if t.practice else ''}")
+    status = t.status + (f" ({t.error})" if t.error else "")
+    print(f"  status:  {status}, {t.hands_played} hands played" + (f", winner {t.winner}" if t.winner else ""))
+    print(f"  scores:  {_scores(t)}")
+    width = max(len(seat) for seat in t.seats)
+    for seat in t.seats:
+        print(f"  {seat:{width}}  {_holder(t, seat)}")
+    print(f"  deals:   seed commitment (sha256) {t.commitment}" + (f", seed {t.deal_seed}" if t.deal_seed else ""))
+    print(f"  page:    {table_page(client, t.id)}")
+    return 0
+
+
+@_clean
+def run_table_list(args: argparse.Namespace) -> int:
+    client = _client(args)
+    every = client.tables()
+    if args.json:
+        print(f"server: {client.base_url}", file=sys.stderr)
+        print(json.dumps([t.to_dict() for t in every], indent=2))
+        return 0
+    server_line(client)
+    print(f"{'id':8} {'status':9} {'ruleset':12} {'hands':>5}  {'winner':6}  {'scores':22}  seats")
+    for t in every:
+        seats = ", ".join(f"{seat} {_holder(t, seat, times=False)}" for seat in t.seats)
+        print(
+            f"{t.id:8} {t.status:9} {t.ruleset:12} {t.hands_played:>5}  {t.winner or '-':6}  {_scores(t):22}  {seats}"
+        )
+    return 0
+
+
+@_clean
+def run_table_record(args: argparse.Namespace) -> int:
+    """The record as the API serves it (every hand a ``cinch replay`` input as it is), or
+    one hand alone, which ``cinch replay -`` reads."""
+    client = _client(args)
+    record = client.table_record(args.id)
+    print(f"server: {client.base_url}", file=sys.stderr)
+    if args.hand is None:
+        print(json.dumps(record.to_dict(), indent=2))
+        return 0
+    if not 1 <= args.hand <= len(record.hands):
+        raise sdk.SdkError(f"table {args.id} has hands 1 to {len(record.hands)}, not {args.hand}")
+    print(json.dumps(record.hands[args.hand - 1], indent=2))
     return 0
 
 

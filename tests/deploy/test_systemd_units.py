@@ -32,7 +32,8 @@ from support.apiclient import ADMIN, Api, wait_finished
 from support.apiserver import free_port
 from support.waiting import wait_for
 
-pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+# One process runs the module (./dev test --dist loadgroup): its module-scoped fixture is built once.
+pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.xdist_group("systemd_units")]
 
 UNITS = Path(__file__).resolve().parents[2] / "deploy" / "systemd"
 BIN = Path(sys.executable).parent  # this checkout's .venv/bin, where /opt/cinch/venv/bin would be

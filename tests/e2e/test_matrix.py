@@ -37,7 +37,8 @@ from server.engine import make_ruleset, seats_for
 from server.engine.games import GAMES
 from workers.bots import BUILTIN
 
-pytestmark = pytest.mark.e2e
+# One process runs the module (./dev test --dist loadgroup): its module-scoped fixture is built once.
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("matrix")]
 
 KINDS = ("builtin", "trusted", "untrusted")
 SUBJECT = {"builtin": "random", "trusted": "mx-trusted", "untrusted": "mx-untrusted"}

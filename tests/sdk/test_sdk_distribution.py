@@ -16,7 +16,8 @@ import pytest
 
 import sdk
 
-pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+# One process runs the module (./dev test --dist loadgroup): its module-scoped fixture is built once.
+pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.xdist_group("sdk_distribution")]
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -114,8 +114,21 @@ def seating(seats: dict[str, str]) -> str:
     return "; ".join(f"{player} at {', '.join(where)}" for player, where in held.items())
 
 
+def held_by(bot: str, unit: str | list[str], delta: dict[str, int], by_unit: dict[str, Any]) -> dict[str, Any]:
+    """An entrant's part of a room: its unit, or the units it held together (a blind board's
+    references), their score changes and nets summed (nets sum to zero, so the references'
+    net is the entrant's, negated)."""
+    held = [unit] if isinstance(unit, str) else unit
+    return {
+        "bot": bot,
+        "unit": ", ".join(held),
+        "delta": sum(delta[u] for u in held),
+        "net": float(sum(by_unit[u] for u in held)),
+    }
+
+
 def field_rooms(match: dict[str, Any], record: dict[str, Any], view: list[Room]) -> list[dict[str, Any]]:
-    """The rooms of a board of a match of k entrants, each with the unit (seat) every
+    """The rooms of a board of a match of k entrants, each with the unit (seat) or units every
     entrant held, the hand's result, each entrant's net there (``server.arena.duplicate.nets``),
     who sat at each seat and its label (``formats.boards.board_view``) and the hand to replay."""
     out = []
@@ -129,10 +142,7 @@ def field_rooms(match: dict[str, Any], record: dict[str, Any], view: list[Room])
                 "title": view[number - 1]["label"].capitalize(),
                 "seating": seating(view[number - 1]["seats"]),
                 "room": room,
-                "entrants": [
-                    {"bot": bot, "unit": unit, "delta": delta[unit], "net": float(by_unit[unit])}
-                    for bot, unit in zip(match["entrants"], room["units"])
-                ],
+                "entrants": [held_by(bot, unit, delta, by_unit) for bot, unit in zip(match["entrants"], room["units"])],
                 "players": view[number - 1]["seats"],
                 "walk": walk(room),
             }
@@ -149,8 +159,8 @@ def as_field(match: dict[str, Any], record: dict[str, Any]) -> tuple[dict[str, A
     first, second = (list(room["result"]["delta"]) for room in record["rooms"])
     if kind_of(match).par_room:
         side = record["side"]
-        other = next(u for u in first if u != side)
-        units = [[side, other], [side, other]]
+        others = [u for u in first if u != side]  # the references hold every other unit
+        units = [[side, others], [side, others]]
     else:
         units = [first, first[::-1]]
     rooms = [{**room, "units": held} for room, held in zip(record["rooms"], units)]

@@ -11,6 +11,7 @@ from server.arena.store import Store
 from server.arena.store.packing import pack, unpack
 from server.arena.store.ratings import HISTORY_TAIL
 from server.arena.tournaments import plan_matches, validate
+from tests.support.benchmarks import load
 
 DEALS = dealsets.generate("packing-test", 4)
 ROOM = {"ruleset": "american62", "board": {"dealer": "N"}, "actions": [{"seat": "N", "type": "bid", "bid": 2}] * 40}
@@ -23,6 +24,16 @@ def _match(store):
     store.put_dealset(DEALS)
     tid = store.create_tournament(spec, plan_matches(spec), "test", 60_000)
     return tid, store.match(store.match_ids(tid)[0])
+
+
+def test_the_seeding_benchmark_packs_its_made_up_records_as_the_store_packs_them():
+    seed_store = load("seed_store")
+    records = [{"board": b, "rooms": [ROOM, {**ROOM, "x": 0.1 * b}], "score": b, "luck": 0.5} for b in (1, 2, 3)]
+    template = seed_store.Template(records)
+    for n, changed in ((7, {"board": 7, "score": -12, "luck": -1.375}), (9, {"board": 9, "score": 3})):
+        record, packed = template.made(n, changed)
+        assert record == {**records[n % 3], **changed} and list(record) == ["board", "rooms", "score", "luck"]
+        assert packed == pack(record), "the bytes real play stores"
 
 
 def test_pack_round_trips_and_compresses_a_record():

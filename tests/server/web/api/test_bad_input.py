@@ -2,8 +2,11 @@
 
 import pytest
 from support.apiclient import ADMIN
+from support.apiserver import start_api, stop_api
+from support.backend import fresh_store
 
-pytestmark = pytest.mark.e2e
+# One process runs the module (./dev test --dist loadgroup): its server is started once.
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("bad_input")]
 
 JSON = {"Content-Type": "application/json"}
 
@@ -13,6 +16,16 @@ def nested(depth):
     for _ in range(depth):
         value = {"a": value}
     return value
+
+
+@pytest.fixture(scope="module")
+def one_api(redis_url):
+    """One server for every refused request: each case checks that it changed nothing, so
+    they can share it (a server a case is 1-2 s of start-up, thirty times over)."""
+    with fresh_store(redis_url) as store:
+        api = start_api(redis_url, store)
+        yield api
+        stop_api(api)
 
 
 def snapshot(api):
@@ -150,7 +163,8 @@ def snapshot(api):
         ("GET", "/api/v1/tournaments?x=%00", {}, 400, "query parameter x"),
     ],
 )
-def test_bad_input_is_a_problem_and_changes_nothing(api, method, path, kwargs, status, fragment):
+def test_bad_input_is_a_problem_and_changes_nothing(one_api, method, path, kwargs, status, fragment):
+    api = one_api
     before = snapshot(api)
     token = ADMIN if kwargs.pop("admin", False) else None
     r = api.call(method, path, token, **kwargs)

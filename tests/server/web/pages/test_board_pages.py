@@ -218,3 +218,26 @@ def test_a_progressive_tables_board_replays_its_one_room_with_each_entrant_at_it
     who = re.findall(r'<tr data-seat="(\w)"><th scope="row">\w</th><td class="who">([^<]+)</td>', text)
     assert who[:4] == list(zip("NESW", match["entrants"]))
     assert '"key": "t6c4"' in text and '"key": "t7c1"' not in text and "replay.js" in text
+
+
+def test_a_blind_board_of_single_seats_gives_the_references_every_other_seat(client, store: Store, queue):
+    """At pitch's three single seats the entrant holds one and the reference the other two:
+    the reference's cell names both, with their score changes and nets summed (the entrant's
+    net, negated), so the board score is the difference of the rooms' nets at the entrant's seat."""
+    mid, board = played_board(
+        store, queue, {"format": "blind", "ruleset": "pitch", "options": {"players": 3}, "bots": ["random"]}
+    )
+    record = client.get(f"/api/v1/matches/{mid}/boards/{board}").get_json()
+    text = html(client.get(f"/matches/{mid}/boards/{board}"))
+    side = record["side"]
+    for room in record["rooms"]:
+        delta = room["result"]["delta"]
+        others = [u for u in delta if u != side]
+        assert len(others) == 2
+        held = ", ".join(others)
+        summed = sum(delta[u] for u in others)
+        cell = f'data-bot="rule" data-unit="{held}">{held}, {summed:+d}, <b class="net">'
+        assert cell in text, held
+    nets = [float(n) for n in re.findall(r'<b class="net">([+-][\d.]+)</b>', text)]
+    assert len(nets) == 4 and nets[0] == -nets[1] and nets[2] == -nets[3]
+    assert round(nets[0] - nets[2], 2) == round(record["score"], 2)

@@ -5,7 +5,7 @@ cards at every seat are the engine's; one control steps all rooms together by ca
 trick and by phase, with keys and buttons; the place is in the URL fragment and a link to
 ``#t3c2`` opens that place; the compass draws the hands of the step; the room selector
 shows one room of k at a time. Screenshots of each game's board page go to tmp_path
-(``docs/replay-*.png`` are taken from there)."""
+(``docs/replay-*.png``, every game's, come from ``tools/replay_screenshots.py``)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,8 @@ from server.web.pages.matches import visible_boards
 from server.web.pages.steps import walk
 from workers.jobs import queue_for
 
-pytestmark = [pytest.mark.e2e, pytest.mark.browser, pytest.mark.slow]
+# One process runs the module (./dev test --dist loadgroup): its module-scoped fixture is built once.
+pytestmark = [pytest.mark.e2e, pytest.mark.browser, pytest.mark.slow, pytest.mark.xdist_group("replay_browser")]
 
 GAMES = {
     "american62": "round robin american62",
