@@ -2,7 +2,7 @@
 as the store grows.
 
     nice -n 10 python benchmarks/scale.py [--sizes 10000 100000 1000000] [--bots 100]
-        [--tournaments 1000] [--runs 30]
+        [--tournaments 1000] [--runs 30] [--keep FILE | --reuse FILE]
 
 For each size (board pairs stored), a fresh store is seeded by ``seed_store.seed`` with
 ``--bots`` bots and ``--tournaments`` finished tournaments of the usual formats, in a
@@ -21,17 +21,24 @@ whose other clients then blur the memory figures), and measured:
   through the Flask app in this process (as ``benchmarks/pages.py``: Redis, computing,
   templating; no network), ``--runs`` times each, and the size of each answer.
 
+With ``REDIS_URL``, ``--keep FILE`` leaves the seeded store in place and writes its
+prefix and seeding figures to ``FILE``; ``--reuse FILE`` then measures that store again
+without seeding (the memory, refresh and refit figures are the kept run's), so a change
+to a page can be measured in seconds rather than a seeding's minutes.
+
 Prints a table per size and one line per figure across the sizes, with the load average.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import sys
 import time
 import uuid
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -140,41 +147,56 @@ def routes(store: Store, done: Seeded) -> list[tuple[str, str]]:
     ]
 
 
+def seeded(store: Store, size: int, args: argparse.Namespace) -> tuple[Seeded, dict[str, Any]]:
+    """Seed ``store`` with ``size`` board pairs and time one more tournament's ratings
+    refresh: the summary, and the figures only seeding gives (memory, refresh, refit)."""
+    redis = store.redis
+    before = used(redis)
+    done = seed(store, args.bots, args.tournaments, size, hold_last=True)
+    after = used(redis)
+    records = record_bytes(store, done.tournaments)
+    refresh = {}
+    for ruleset, pending in done.pending.items():
+        began = time.perf_counter()
+        store.add_comparisons(ruleset, pending)
+        store.refresh_ratings(ruleset)
+        refresh[ruleset] = time.perf_counter() - began
+    figures = {
+        "size": size,
+        "pairs": done.pairs,
+        "seed_s": done.seconds,
+        "refit_s": done.refit_seconds,
+        "bytes_per_pair": (after - before) / done.pairs,
+        "record_bytes_per_pair": records / done.pairs,
+        "used_mb": after / 1e6,
+        "refresh": refresh,
+    }
+    return done, figures
+
+
 def measure(url: str, where: str, size: int, args: argparse.Namespace) -> dict[str, Any]:
     redis = Redis.from_url(url)
-    prefix = f"scale{uuid.uuid4().hex[:8]}"
+    if args.reuse:
+        kept = json.loads(args.reuse.read_text())
+        prefix, figures = kept["prefix"], kept["figures"]
+        done = Seeded(**{**kept["seeded"], "pending": {}})
+    else:
+        prefix = f"scale{uuid.uuid4().hex[:8]}"
     store = Store(redis, prefix)
     try:
-        before = used(redis)
-        done = seed(store, args.bots, args.tournaments, size, hold_last=True)
-        after = used(redis)
-        records = record_bytes(store, done.tournaments)
-        refresh = {}
-        for ruleset, pending in done.pending.items():
-            began = time.perf_counter()
-            store.add_comparisons(ruleset, pending)
-            store.refresh_ratings(ruleset)
-            refresh[ruleset] = time.perf_counter() - began
+        if not args.reuse:
+            done, figures = seeded(store, size, args)
+        if args.keep:
+            seeded_fields = {k: v for k, v in asdict(done).items() if k != "pending"}
+            args.keep.write_text(json.dumps({"prefix": prefix, "figures": figures, "seeded": seeded_fields}))
         flight = in_flight_bytes(store, done.bots)
         app = create_app({"REDIS_URL": url, "CINCH_PREFIX": prefix, "TESTING": True})
         client = app.test_client()
         timings = {what: (path, *timed(client, path, args.runs)) for what, path in routes(store, done)}
-        return {
-            "size": size,
-            "pairs": done.pairs,
-            "seed_s": done.seconds,
-            "refit_s": done.refit_seconds,
-            "bytes_per_pair": (after - before) / done.pairs,
-            "record_bytes_per_pair": records / done.pairs,
-            "used_mb": after / 1e6,
-            "in_flight": flight,
-            "refresh": refresh,
-            "timings": timings,
-            "load": os.getloadavg(),
-            "where": where,
-        }
+        return {**figures, "in_flight": flight, "timings": timings, "load": os.getloadavg(), "where": where}
     finally:
-        dropped(redis, prefix)
+        if not (args.keep or args.reuse):
+            dropped(redis, prefix)
 
 
 def report(r: dict[str, Any]) -> None:
@@ -196,7 +218,17 @@ def main() -> None:
     parser.add_argument("--bots", type=int, default=100)
     parser.add_argument("--tournaments", type=int, default=1000)
     parser.add_argument("--runs", type=int, default=30)
+    parser.add_argument(
+        "--keep",
+        type=Path,
+        help="leave the seeded store (in REDIS_URL's Redis) and write to this file what --reuse reads",
+    )
+    parser.add_argument("--reuse", type=Path, help="measure the store a --keep run left instead of seeding one")
     args = parser.parse_args()
+    if (args.keep or args.reuse) and not os.environ.get("REDIS_URL"):
+        parser.error("--keep and --reuse need REDIS_URL: an embedded Redis ends with this run")
+    if (args.keep or args.reuse) and len(args.sizes) != 1:
+        parser.error("--keep and --reuse measure one size")
     rows = []
     with redis_for_bench() as (url, where):
         if where != "REDIS_URL":

@@ -6,6 +6,7 @@ board's score changes every view at once.
 
 from __future__ import annotations
 
+import functools
 from itertools import takewhile
 from typing import Any
 
@@ -50,9 +51,19 @@ def anytime_interval(store: Store, match: dict[str, Any]) -> tuple[float, float]
     except ValueError:
         return None
     scores = store.scores(match["id"])
-    ordered = [scores[b] for b in takewhile(scores.__contains__, play_order(store.secret(), match))]
+    ordered = tuple(scores[b] for b in takewhile(scores.__contains__, play_order(store.secret(), match)))
     if len(ordered) < MIN_BOARDS:
         return None
+    return _betting_interval(ordered, bound)
+
+
+@functools.lru_cache(maxsize=4096)
+def _betting_interval(ordered: tuple[float, ...], bound: float) -> tuple[float, float] | None:
+    """``betting_interval`` remembered by its scores: it bisects 80 times over every board
+    (5 ms at 100 boards), and a finished match's scores, or a running one's between two
+    boards, are asked for again by every view of a page that lists it. A pure function of
+    its arguments, so what it remembers is never stale; equal ints and floats give the
+    same interval (the arithmetic is in floats either way)."""
     return betting_interval(ordered, bound, STAKE_WIDTH * bound)
 
 

@@ -15,6 +15,7 @@ from server.arena import registry
 from server.arena.formats import kind_of
 from server.arena.live import live_stats, match_corrected, sprt_of
 from server.arena.ratings import leaderboard
+from server.arena.readahead import read_ahead
 from server.arena.store import Store, StoreError
 from server.arena.tournaments import results
 from server.arena.visibility import gated
@@ -72,8 +73,11 @@ def match_view(store: Store, mid: str, match: dict | None = None) -> dict:
 
 
 def matches_of(store: Store, tid: str) -> list[dict]:
-    """A tournament's matches, each as ``match_view`` serves it."""
-    return [match_view(store, mid) for mid in store.match_ids(tid)]
+    """A tournament's matches, each as ``match_view`` serves it, all read ahead in a few
+    round trips (``server.arena.readahead``)."""
+    mids = store.match_ids(tid)
+    ahead = read_ahead(store, mids)
+    return [match_view(ahead, mid) for mid in mids]
 
 
 OVER = ("finished", "failed")

@@ -27,9 +27,9 @@ from server.arena.store.deals import Deals
 from server.arena.store.decisions import Decisions
 from server.arena.store.ratings import HISTORY_LENGTH, Ratings
 from server.arena.store.tables import TableLimit, Tables, table_seats
-from server.arena.store.tournaments import ACTIVE, Tournaments
+from server.arena.store.tournaments import ACTIVE, MatchRead, Tournaments
 
-__all__ = ["ACTIVE", "HISTORY_LENGTH", "Restored", "Store", "StoreError", "TableLimit", "table_seats"]
+__all__ = ["ACTIVE", "HISTORY_LENGTH", "MatchRead", "Restored", "Store", "StoreError", "TableLimit", "table_seats"]
 
 
 class Store(Archive, Deals, Tournaments, Ratings, Bots, Decisions, Tables):

@@ -53,6 +53,13 @@ class Bots(StoreBase):
             pipe.hgetall(self.key("bot", name))
         return [_fields(raw) for raw in pipe.execute() if b"name" in raw]
 
+    def bot_kinds(self, names: list[str]) -> dict[str, str]:
+        """The kind (builtin, remote) of each of these bots that is stored, in one round trip."""
+        pipe = self.redis.pipeline(transaction=False)
+        for name in names:
+            pipe.hmget(self.key("bot", name), "name", "kind")
+        return {n: json.loads(kind) for n, (stored, kind) in zip(names, pipe.execute()) if stored and kind}
+
     def set_bot_fields(self, name: str, **fields: Any) -> None:
         """Change a stored bot's ``status`` or ``trusted`` flag (StoreError if unknown)."""
         self.bot(name)

@@ -210,7 +210,24 @@ class Decisions(StoreBase):
         return int(self.redis.hincrby(self.key("match", mid, "timeouts"), bot, 1))
 
     def timeouts(self, mid: str) -> dict[str, int]:
-        return {decoded(k): int(v) for k, v in self.redis.hgetall(self.key("match", mid, "timeouts")).items()}
+        return self._timeouts_read(self.redis.hgetall(self.key("match", mid, "timeouts")))
+
+    @staticmethod
+    def _timeouts_read(raw: dict[Any, Any]) -> dict[str, int]:
+        return {decoded(k): int(v) for k, v in raw.items()}
+
+    def remote_reads(self, mids: list[str]) -> dict[str, tuple[dict[str, int], set[str]]]:
+        """Each match's timeouts per bot (``timeouts``) and faulty bots, in one round trip:
+        what a page of many matches shows of their remote play."""
+        pipe = self.redis.pipeline(transaction=False)
+        for mid in mids:
+            pipe.hgetall(self.key("match", mid, "timeouts"))
+            pipe.smembers(self.key("match", mid, "faulty"))
+        got = pipe.execute()
+        return {
+            mid: (self._timeouts_read(timeouts), {decoded(b) for b in faulty})
+            for mid, timeouts, faulty in zip(mids, got[::2], got[1::2])
+        }
 
     def mark_faulty(self, mid: str, bot: str) -> None:
         self.redis.sadd(self.key("match", mid, "faulty"), bot)

@@ -13,8 +13,8 @@ This module owns their keys (every zset scored by the tournament's number, ``t12
     {p}:tournaments:bot:{name}:matches zset the bot's match ids, newest tournament first when read
                                            in reverse, schedule order within one (``match_score``)
     {p}:tournaments:h2h             hash  bot -> JSON of its head-to-head rows and the version they are of
-                                           (``h2h_version``: they change only when a tournament finishes or
-                                           the bot gets a match)
+                                           (``h2h_version``: they change only when one of the bot's
+                                           tournaments finishes or the bot gets a match)
 
 A tournament is indexed when it is created, restored and given more matches; its status
 index moves in the same script or transaction as its status (``stop.lua``,
@@ -165,11 +165,15 @@ class Listing(StoreBase):
 
     def h2h_version(self, bot: str) -> str:
         """What a bot's head-to-head rows depend on: its matches (the index only grows) and
-        the finished tournaments (a finished one never changes again)."""
+        how many of their tournaments are finished (a finished one never changes again, nor
+        stops being finished), so another bots' tournament finishing leaves it as it was."""
+        mids = self.all_bot_matches(bot)
+        tids = sorted({mid.partition(".m")[0] for mid in mids})
         pipe = self.redis.pipeline(transaction=False)
-        pipe.zcard(self.key("tournaments", "bot", bot, "matches"))
-        pipe.zcard(self.status_key("finished"))
-        return ":".join(str(n) for n in pipe.execute())
+        for tid in tids:
+            pipe.zscore(self.status_key("finished"), tid)
+        finished = sum(1 for score in pipe.execute() if score is not None)
+        return f"{len(mids)}:{finished}"
 
     def head_to_head_rows(self, bot: str, version: str) -> list[dict[str, Any]] | None:
         """The bot's head-to-head rows stored for ``version``, or None."""

@@ -11,6 +11,9 @@ This module owns their keys:
     {p}:ratings:{ruleset}:history:{bot} list the bot's rating after each tournament that moved it, in
                                         tournament order: JSON {t, rating, se, low, high, provisional,
                                         tournament}; the last HISTORY_LENGTH kept
+    {p}:ratings:{ruleset}:version string a random token, new whenever the ratings or a history change
+                                        (set in the refresh's transaction; made on first read, deleted
+                                        with the ratings): what a reader may cache what it drew of them by
 
 ``after`` (the openskill replay's ratings per comparison) and ``applied`` (older incremental
 updates) mark ratings of an earlier model: ``legacy_ratings``.
@@ -19,6 +22,7 @@ updates) mark ratings of an earlier model: ``legacy_ratings``.
 from __future__ import annotations
 
 import json
+import secrets
 from collections.abc import Iterable
 from typing import Any
 
@@ -109,6 +113,7 @@ class Ratings(StoreBase):
             bots = sorted({b for _, _, step in done for b in step} | {decoded(b) for b in pipe.hkeys(ratings)})
             histories = self._history_tails(ruleset, bots, since)
             pipe.multi()
+            pipe.set(self.key("ratings", ruleset, "version"), secrets.token_hex(8))
             pipe.delete(fitted, ratings)
             pipe.hset(fitted, mapping=final.owned)
             if final.ratings:
@@ -176,7 +181,16 @@ class Ratings(StoreBase):
         self.redis.delete(
             *[
                 self.key("ratings", ruleset, *part)
-                for part in ((), ("comparisons",), ("scores",), ("fitted",), ("after",), ("applied",), ("evidence",))
+                for part in (
+                    (),
+                    ("comparisons",),
+                    ("scores",),
+                    ("fitted",),
+                    ("after",),
+                    ("applied",),
+                    ("evidence",),
+                    ("version",),
+                )
             ],
             *histories,
         )
@@ -191,7 +205,37 @@ class Ratings(StoreBase):
         return {bot: [json.loads(p) for p in points] for bot, points in zip(names, pipe.execute())}
 
     def ratings(self, ruleset: str) -> dict[str, dict[str, Any]]:
-        return {decoded(b): json.loads(r) for b, r in self.redis.hgetall(self.key("ratings", ruleset)).items()}
+        return self._ratings_read(self.redis.hgetall(self.key("ratings", ruleset)))
+
+    @staticmethod
+    def _ratings_read(raw: dict[Any, Any]) -> dict[str, dict[str, Any]]:
+        return {decoded(b): json.loads(r) for b, r in raw.items()}
+
+    def versioned_ratings(self, ruleset: str) -> tuple[str, dict[str, dict[str, Any]]]:
+        """The ruleset's ratings (``ratings``) and the version they and the histories are
+        at (``ratings_versions``), read in one transaction: a refresh, which sets a new
+        version in its own, is wholly before or wholly after."""
+        pipe = self.redis.pipeline(transaction=True)
+        self._versions(pipe, [ruleset])
+        pipe.hgetall(self.key("ratings", ruleset))
+        *_, token, raw = pipe.execute()
+        return decoded(token), self._ratings_read(raw)
+
+    def ratings_versions(self, rulesets: list[str]) -> dict[str, str]:
+        """The version each ruleset's ratings and histories are at: what is drawn from them
+        may be kept by it, as any later change of the ratings or of a history gives
+        another. Made here where there is none (a store from before versions, or just
+        cleared): a random one, so never the version of anything kept before."""
+        pipe = self.redis.pipeline(transaction=True)
+        self._versions(pipe, rulesets)
+        got = pipe.execute()
+        return {ruleset: decoded(token) for ruleset, token in zip(rulesets, got[1::2])}
+
+    def _versions(self, pipe: Any, rulesets: list[str]) -> None:
+        for ruleset in rulesets:
+            version = self.key("ratings", ruleset, "version")
+            pipe.set(version, secrets.token_hex(8), nx=True)
+            pipe.get(version)
 
 
 def shown_of(point: dict[str, Any]) -> dict[str, Any]:

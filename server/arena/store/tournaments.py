@@ -40,8 +40,10 @@ no board is played twice at once, and never for a tournament that is not live.
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from redis import Redis
@@ -50,7 +52,7 @@ from server.arena.progressive import bot_of
 from server.arena.records import current_pair, current_room
 from server.arena.store.base import StoreError, decoded, lua
 from server.arena.store.listing import Listing, leader, number
-from server.arena.store.packing import pack, unpack
+from server.arena.store.packing import pack, unpack, unpacked_text
 
 ACTIVE = ("queued", "running")
 KEPT_STATE = ("status", "driver", "pairs_done", "pairs_total", "matches_total", "created", "finished", "error")
@@ -67,6 +69,10 @@ _STOP = lua("stop.lua")
 _BOARD_EVERYWHERE = lua("board_everywhere.lua")
 
 
+_FAULTS = re.compile(rb'"faults"\s*:\s*\[\s*\{')
+"""A ``faults`` list with an entry in a record's JSON: every record with a fault has one
+(a quote inside a string is escaped, so text in a message cannot pass for the key)."""
+
 ENTRANT_FIELDS = ("bots", "candidates", "references")
 """The spec fields that name a tournament's entrants, whatever its format (the listing's bot index)."""
 
@@ -77,6 +83,16 @@ def spec_bots(spec: dict[str, Any], matches: Iterable[dict[str, Any]] = ()) -> s
     named = [n for f in ENTRANT_FIELDS for n in spec.get(f) or []]
     seated = [p for m in matches for p in m.get("entrants") or [m["x"], m["y"]]]
     return {bot_of(n) for n in [*named, *seated]}
+
+
+@dataclass(frozen=True)
+class MatchRead:
+    """One match as the read model reads it: its spec and status (``match``), every
+    entrant's board scores (``entrant_scores``) and X's lucks (``lucks``)."""
+
+    match: dict[str, Any]
+    entrant_scores: dict[int, list[int | float]]
+    lucks: dict[int, float]
 
 
 class Tournaments(Listing):
@@ -343,10 +359,28 @@ class Tournaments(Listing):
         return [decoded(m) for m in self.redis.lrange(self.key("tournament", tid, "matches"), 0, -1)]
 
     def match(self, mid: str) -> dict[str, Any]:
-        raw = self.redis.hgetall(self.key("match", mid))
+        return self._match_read(mid, self.redis.hgetall(self.key("match", mid)))
+
+    @staticmethod
+    def _match_read(mid: str, raw: dict[Any, Any]) -> dict[str, Any]:
         if not raw:
             raise StoreError(f"no match {mid!r}")
         return {**json.loads(raw[b"spec"]), "status": decoded(raw[b"status"])}
+
+    def match_reads(self, mids: list[str]) -> dict[str, MatchRead]:
+        """What the read model reads of each of these matches (``MatchRead``), in one round
+        trip, for a page that shows many (a tournament's matches, a bot's page of them); a
+        match that names nothing is left out."""
+        pipe = self.redis.pipeline(transaction=False)
+        for mid in mids:
+            for part in ((), ("scores",), ("luck",)):
+                pipe.hgetall(self.key("match", mid, *part))
+        got = pipe.execute()
+        return {
+            mid: MatchRead(self._match_read(mid, raw), self._entrant_scores_read(scores), self._lucks_read(luck))
+            for mid, raw, scores, luck in zip(mids, got[::3], got[1::3], got[2::3])
+            if raw
+        }
 
     def record_pairs(self, match: dict[str, Any], records: Iterable[dict[str, Any]]) -> tuple[int, int]:
         """Store board-pair records once each; returns (newly stored, matches complete)."""
@@ -390,16 +424,24 @@ class Tournaments(Listing):
     def entrant_scores(self, mid: str) -> dict[int, list[int | float]]:
         """Every entrant's board score per board stored so far, in the match's entrant
         order: ``[X's, Y's]`` (Y's is minus X's) for a two-unit match."""
+        return self._entrant_scores_read(self.redis.hgetall(self.key("match", mid, "scores")))
+
+    @staticmethod
+    def _entrant_scores_read(raw: dict[Any, Any]) -> dict[int, list[int | float]]:
         out = {}
-        for board, raw in self.redis.hgetall(self.key("match", mid, "scores")).items():
-            score = json.loads(raw)
+        for board, value in raw.items():
+            score = json.loads(value)
             out[int(board)] = score if isinstance(score, list) else [score, -score]
         return out
 
     def lucks(self, mid: str) -> dict[int, float]:
         """X's luck on the draw per board pair stored so far (boards stored without one,
         before the luck was measured, are missing)."""
-        return {int(b): float(v) for b, v in self.redis.hgetall(self.key("match", mid, "luck")).items()}
+        return self._lucks_read(self.redis.hgetall(self.key("match", mid, "luck")))
+
+    @staticmethod
+    def _lucks_read(raw: dict[Any, Any]) -> dict[int, float]:
+        return {int(b): float(v) for b, v in raw.items()}
 
     def pair(self, mid: str, board: int) -> dict[str, Any] | None:
         """A stored board pair, its rooms in today's record shape (``server.arena.records``)."""
@@ -414,6 +456,23 @@ class Tournaments(Listing):
             return {}
         raw = self.redis.hmget(self.key("match", mid, "pairs"), [str(n) for n in numbers])
         return {n: current_pair(unpack(r)) for n, r in zip(numbers, raw) if r is not None}
+
+    def fault_records(self, mid: str, boards: Iterable[int]) -> dict[int, dict[str, Any] | None]:
+        """Of these stored boards of a match, each one's record (as ``pairs`` reads it) if a
+        room of it holds a fault, else None; a board not stored is left out. One round
+        trip, and a record is parsed only when its JSON has a non-empty ``faults`` list
+        (``_FAULTS``), which few have: a bot page searches its newest matches' every board."""
+        numbers = list(boards)
+        if not numbers:
+            return {}
+        raw = self.redis.hmget(self.key("match", mid, "pairs"), [str(n) for n in numbers])
+        out: dict[int, dict[str, Any] | None] = {}
+        for n, r in zip(numbers, raw):
+            if r is not None:
+                text = unpacked_text(r)
+                found = _FAULTS.search(text if isinstance(text, bytes) else text.encode())
+                out[n] = current_pair(json.loads(text)) if found else None
+        return out
 
     def par_room(self, tid: str, board: int) -> dict[str, Any] | None:
         """The blind movement's reference room on a board, if it has been played."""

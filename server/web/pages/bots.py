@@ -9,22 +9,26 @@ The fault details come from the board-pair records of boards anyone may see
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Iterator
 from typing import Any
 
 from flask import abort, render_template, request
+from markupsafe import Markup
 
 from server.arena.formats import kind_of
 from server.arena.formats.boards import board_view
 from server.arena.live import mirrored_live
 from server.arena.progressive import bot_of
+from server.arena.readahead import read_ahead
 from server.arena.stats import summarize
 from server.arena.store import Store
 from server.engine.games import GAMES
 from server.web.context import arena
 from server.web.pages.blueprint import bp
 from server.web.pages.charts import Point, line_chart
+from server.web.pages.drawn import drawn
 from server.web.pages.matches import visible_boards
 from server.web.pages.tournaments import cell_class
 from server.web.readmodel import bot_view, match_view
@@ -42,17 +46,19 @@ def recent_matches(store: Store, bot: str, limit: int = RECENT, start: int = 0) 
     the tournament, the other entrants (``opponents``) and the bot's own statistics
     (``mine``): X's, Y's mirrored, or in a match of k entrants (a field, a progressive
     table) the bot's own entrant's, its first copy's if it sits there twice. Read from the
-    bot's match index (``Store.bot_matches``), so a page costs its matches only."""
+    bot's match index (``Store.bot_matches``), so a page costs its matches only, and read
+    ahead (``server.arena.readahead``), so they cost a few round trips, not a dozen each."""
     store.ensure_index()
     mids, total = store.bot_matches(bot, start, limit)
+    ahead = read_ahead(store, mids)
     out: list[dict[str, Any]] = []
     for mid in mids:
-        match = store.match(mid)
+        match = ahead.match(mid)
         players = match.get("entrants") or [match["x"], match["y"]]
         mine = [j for j, entrant in enumerate(players) if bot_of(entrant) == bot]
         if not mine:
             continue
-        m = match_view(store, mid, match)
+        m = match_view(ahead, mid, match)
         if "entrant_stats" in m:
             stats = m["entrant_stats"][mine[0]]
         else:
@@ -74,6 +80,18 @@ def head_to_head(store: Store, bot: str) -> list[dict[str, Any]]:
     return rows
 
 
+def head_to_head_table(bot: str, rows: list[dict[str, Any]]) -> Markup:
+    """The head-to-head table (``_head_to_head.html``: a row and two links for each of up
+    to a hundred opponents, a third of a bot page's time), kept by exactly what it shows:
+    the rows, the bot and where the site is mounted (``drawn``); rows that change draw it again."""
+    version = json.dumps(rows, sort_keys=True)
+    [table] = drawn(
+        [(("head-to-head", bot, request.script_root), version)],
+        lambda _: [Markup(render_template("_head_to_head.html", bot={"name": bot}, h2h=rows, cell_class=cell_class))],
+    )
+    return table
+
+
 def head_to_head_rows(store: Store, bot: str) -> list[dict[str, Any]]:
     """Every opponent the bot has met on identical cards, per ruleset: the boards, the
     tournaments, and the bot's mean per board against it with its 95% interval (Student's
@@ -85,7 +103,9 @@ def head_to_head_rows(store: Store, bot: str) -> list[dict[str, Any]]:
     pooled: dict[tuple[str, str], list[float]] = {}
     seen: dict[tuple[str, str], set[str]] = {}
     finished: dict[str, bool] = {}
-    for mid in reversed(store.all_bot_matches(bot)):  # oldest first: each pair's boards in play order
+    mids = store.all_bot_matches(bot)
+    store = read_ahead(store, mids)
+    for mid in reversed(mids):  # oldest first: each pair's boards in play order
         match = store.match(mid)
         tid = match["tournament"]
         if tid not in finished:
@@ -127,16 +147,23 @@ def replaced_decisions(store: Store, bot: str, matches: list[dict[str, Any]]) ->
     by_tournament: dict[str, set[int]] = {}
     for m in matches:  # each board checked once per tournament
         by_tournament.setdefault(m["tournament"], set()).update(stored[m["id"]])
-    visible = {tid: set(visible_boards(store, tid, boards)) for tid, boards in by_tournament.items()}
+    tids = sorted(by_tournament)
+    # a finished tournament is read whole (``gated``): every stored board of it is finished everywhere
+    over = {tid for tid, t in zip(tids, store.tournaments_of(tids)) if t["status"] == "finished"}
+    visible = {
+        tid: boards if tid in over else set(visible_boards(store, tid, boards)) for tid, boards in by_tournament.items()
+    }
     found = []
     for m in matches:
         match = store.match(m["id"])
         boards = sorted(stored[m["id"]] & visible[m["tournament"]], reverse=True)
-        records = store.pairs(m["id"], boards)  # one round trip a match, whatever its boards
+        records = store.fault_records(m["id"], boards)  # one round trip a match; only records with a fault parsed
         for board in boards:
-            record = records.get(board)
-            if record is None:  # stored_boards lists the boards whose pair is stored
+            if board not in records:  # stored_boards lists the boards whose pair is stored
                 raise RuntimeError(f"match {m['id']} lists board {board} as stored but holds no pair for it")
+            record = records[board]
+            if record is None:  # no room of it holds a fault
+                continue
             for room, seats in seats_of(match, record, bot):
                 for fault in record["rooms"][room].get("faults", []):
                     if fault["seat"] in seats:
@@ -147,7 +174,7 @@ def replaced_decisions(store: Store, bot: str, matches: list[dict[str, Any]]) ->
 def rating_charts(store: Store, bot: str, rulesets: list[str]) -> dict[str, Any]:
     """Per ruleset, the bot's rating history charted: the line is the estimate after each
     tournament that moved it, the band its 95% interval, so one sees both where the bot
-    stands and how sure that is."""
+    stands and how sure that is. Drawn once per version of the ratings (``drawn``)."""
 
     def point(p: dict[str, Any]) -> Point:
         when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(p["t"]))
@@ -160,8 +187,8 @@ def rating_charts(store: Store, bot: str, rulesets: list[str]) -> dict[str, Any]
             p["high"],
         )
 
-    return {
-        ruleset: line_chart(
+    def chart(ruleset: str) -> Markup:
+        return line_chart(
             [point(p) for p in store.rating_history(ruleset, [bot], last=CHART_POINTS)[bot]],
             title=f"{bot}'s {ruleset} rating after each tournament that moved it, with its 95% interval",
             zero=True,
@@ -169,8 +196,13 @@ def rating_charts(store: Store, bot: str, rulesets: list[str]) -> dict[str, Any]
             y_title="rating, points per board",
             bars=True,
         )
-        for ruleset in rulesets
-    }
+
+    versions = store.ratings_versions(rulesets)
+    charts = drawn(
+        [((store.prefix, r, "chart", bot), versions[r]) for r in rulesets],
+        lambda missing: [chart(rulesets[i]) for i in missing],
+    )
+    return dict(zip(rulesets, charts))
 
 
 @bp.route("/bots/<name>")
@@ -194,7 +226,7 @@ def bot_page(name: str):
         page=number,
         pages=max(1, -(-total // RECENT)),
         match_count=total,
-        h2h=head_to_head(store, name),
+        head_to_head=head_to_head_table(name, head_to_head(store, name)),
         faults=faults[:FAULTS_SHOWN],
         fault_count=len(faults),
         fault_matches=min(len(recent), FAULT_MATCHES),

@@ -1,23 +1,37 @@
 """The home page: the leaderboard of one ruleset, from the same ratings the API serves,
-with each bot's rating trend (its history, ``Store.rating_history``) and when a remote
-bot last talked to the arena."""
+with each bot's rating trend (its history, ``Store.rating_history``, drawn once per
+version of the ratings: ``trends_of``) and when a remote bot last talked to the arena."""
 
 from __future__ import annotations
 
 from flask import abort, render_template, request
+from markupsafe import Markup
 
 from server.arena.ratings import leaderboard
+from server.arena.store import Store
 from server.engine import BASE_RULESETS, DEFAULT_RULESET, GAMES
 from server.web.context import arena
 from server.web.pages.blueprint import bp
 from server.web.pages.charts import sparkline
+from server.web.pages.drawn import drawn
 
 TREND_POINTS = 50  # a sparkline shows the last this many rating changes
 
 
-def bot_kinds() -> dict[str, str]:
-    """Each registered bot's kind (built-in or remote), for labels and links."""
-    return {b["name"]: b["kind"] for b in arena().store.bots()}
+def trends_of(store: Store, ruleset: str, version: str, bots: list[str]) -> dict[str, Markup]:
+    """Each bot's sparkline of its last ``TREND_POINTS`` ratings, drawn once per version
+    of the ratings (``drawn``); the histories of those not drawn yet read in one round trip."""
+
+    def draw(missing: list[int]) -> list[Markup]:
+        names = [bots[i] for i in missing]
+        history = store.rating_history(ruleset, names, last=TREND_POINTS)
+        return [
+            sparkline([p["rating"] for p in history[b]], f"{b}'s rating over its last {len(history[b])} changes")
+            for b in names
+        ]
+
+    lines = drawn([((store.prefix, ruleset, "trend", bot), version) for bot in bots], draw)
+    return dict(zip(bots, lines))
 
 
 @bp.route("/")
@@ -30,14 +44,12 @@ def leaderboard_page():
     rated = set(store.rating_rulesets())
     # a tab for each Cinch ruleset, and for each other game of the family once it has ratings
     tabs = [r for r in GAMES if r in BASE_RULESETS or r in rated or r == ruleset]
-    rows = leaderboard(store.ratings(ruleset))
-    kinds = bot_kinds()
-    history = store.rating_history(ruleset, [r["bot"] for r in rows], last=TREND_POINTS)
-    trends = {
-        bot: sparkline([p["rating"] for p in points], f"{bot}'s rating over its last {len(points)} changes")
-        for bot, points in history.items()
-    }
-    seen = store.last_seen_of(r["bot"] for r in rows if kinds.get(r["bot"]) == "remote")
+    version, ratings = store.versioned_ratings(ruleset)
+    rows = leaderboard(ratings)
+    bots = [r["bot"] for r in rows]
+    kinds = store.bot_kinds(bots)
+    trends = trends_of(store, ruleset, version, bots)
+    seen = store.last_seen_of(bot for bot in bots if kinds.get(bot) == "remote")
     return render_template(
         "leaderboard.html", ruleset=ruleset, rulesets=tabs, rows=rows, kinds=kinds, trends=trends, seen=seen
     )

@@ -92,3 +92,12 @@ def test_the_cap_is_what_keeps_the_wealth_positive():
     """A score at the bound against the bet loses at most CAP of the wealth."""
     (w,) = log_wealth([-BOUND], 0.0, True, BOUND, [10.0])
     assert w == pytest.approx(math.log1p(-CAP))
+
+
+def test_the_remembered_interval_is_the_computed_one_for_ints_and_floats():
+    from server.arena import live
+
+    scores = (4, -2, 10, 6, -8, 3, 0, 12, 5, -1)
+    fresh = betting_interval(list(scores), 112.0, live.STAKE_WIDTH * 112.0)
+    assert live._betting_interval(scores, 112.0) == fresh
+    assert live._betting_interval(tuple(float(s) for s in scores), 112.0) == fresh

@@ -224,3 +224,37 @@ def test_a_closed_decision_keeps_only_what_refusing_a_late_answer_needs(store):
     again = store.answer_decision(registry.token_hash(token), answered, "brief", view["legal"][0])
     assert again[0] == "answered"
     assert store.answer_context(registry.token_hash(token), lapsed)[1]["status"] == "expired"
+
+
+def test_the_ratings_version_moves_with_every_refresh_and_clear_only(store):
+    [v0] = store.ratings_versions(["american62"]).values()  # made on the first read
+    assert store.ratings_versions(["american62"]) == {"american62": v0}
+    store.add_comparisons("american62", [record("t1.m1", [1, 0, 1], "a", "b", "e1", {1: 4, 2: 5}, 1)])
+    assert store.ratings_versions(["american62"]) == {"american62": v0}, "stored, not fitted: nothing shown moved"
+    store.refresh_ratings("american62")
+    v1, ratings = store.versioned_ratings("american62")
+    assert v1 != v0 and ratings == store.ratings("american62") and set(ratings) == {"a", "b"}
+    store.refresh_ratings("american62")  # nothing new: the ratings stay as they are
+    assert store.versioned_ratings("american62")[0] == v1
+    store.clear_ratings("american62")
+    assert store.ratings_versions(["american62"])["american62"] not in (v0, v1)
+
+
+def test_bot_kinds_of_stored_bots_only(store):
+    registry.ensure_builtins(store, ["random"])
+    registry.register(store, "remote-one")
+    assert store.bot_kinds(["random", "remote-one", "nobody"]) == {"random": "builtin", "remote-one": "remote"}
+
+
+def test_fault_records_parse_only_the_records_with_a_fault(store):
+    tid, match = _tournament(store, boards=3)
+    fault = {"seat": "N", "index": 3, "error": 'said "faults": [{"seat"'}
+    faulty = {"board": 2, "score": 1, "rooms": [{"faults": []}, {"faults": [fault]}]}
+    quiet = {"board": 3, "score": 0, "rooms": [{"faults": [], "note": 'a bot named "faults": [{x'}]}
+    store.record_pairs(match, [_record(1, 4), faulty, quiet])
+    found = store.fault_records(match["id"], [1, 2, 3, 4])
+    assert found == {1: None, 2: store.pair(match["id"], 2), 3: None}, "board 4 is not stored: left out"
+    assert found[2]["rooms"][1]["faults"] == [fault]
+    plain = {"board": 1, "score": 4, "rooms": [{"faults": [fault]}]}  # stored before records were packed
+    store.redis.hset(store.key("match", match["id"], "pairs"), "1", json.dumps(plain))
+    assert store.fault_records(match["id"], [1])[1]["rooms"][0]["faults"] == [fault]

@@ -142,3 +142,14 @@ def test_head_to_head_rows_are_kept_until_a_tournament_finishes_or_the_bot_gets_
     version = store.h2h_version("rule")
     make(store, 1, bots=("rule", "search"))
     assert store.h2h_version("rule") != version and store.h2h_version("random") == version  # not its match
+
+
+def test_head_to_head_rows_outlast_other_bots_tournaments_finishing(store):
+    (mine,) = make(store, 1, bots=("rule", "random"))
+    (theirs,) = make(store, 1, bots=("search", "random"))
+    version = store.h2h_version("rule")
+    store.put_head_to_head_rows("rule", version, [{"opponent": "random"}])
+    store.finish_tournament(theirs, {"standings": []})
+    assert store.h2h_version("rule") == version and store.head_to_head_rows("rule", version) is not None
+    store.finish_tournament(mine, {"standings": []})
+    assert store.h2h_version("rule") != version

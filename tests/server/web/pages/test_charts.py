@@ -72,3 +72,18 @@ def test_the_match_band_is_n_times_the_running_means_interval(scores):
         else:
             assert row["low"] == pytest.approx(n * st.ci_low, abs=n * 1e-4)
             assert row["high"] == pytest.approx(n * st.ci_high, abs=n * 1e-4)
+
+
+def test_a_drawing_is_kept_by_its_version_and_drawn_again_at_another():
+    from server.web.pages.drawn import drawn
+
+    calls = []
+
+    def draw(missing):
+        calls.append(missing)
+        return [f"drawing {i} #{len(calls)}" for i in missing]
+
+    key = ("test-drawn", object())  # a key no other test uses
+    assert drawn([(key + ("x",), "v1"), (key + ("y",), "v1")], draw) == ["drawing 0 #1", "drawing 1 #1"]
+    assert drawn([(key + ("x",), "v1"), (key + ("y",), "v2")], draw) == ["drawing 0 #1", "drawing 1 #2"]
+    assert calls == [[0, 1], [1]], "only the drawing of another version is drawn again"

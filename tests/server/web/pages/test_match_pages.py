@@ -9,6 +9,7 @@ import pytest
 from support.pagecheck import html
 
 from server.arena import anytime, dealsets, registry
+from server.arena.ratings import record
 from server.arena.store import Store
 from server.arena.tournaments import after_match_progress, plan_matches, rate_match, validate
 
@@ -182,6 +183,31 @@ def test_the_leaderboard_links_bots_and_draws_each_ones_rating_trend(client, sto
         assert f'data-rating="{b["rating"]}">{b["rating"]:+.2f}</td>' in page
     assert page.count('<td class="text provisional" data-provisional="true"><abbr class="prov"') == 3
     assert "interval wider than \u00b12 points per board or fewer than 20 boards" in html_text(page), "the legend"
+
+
+def test_a_refresh_redraws_the_trends_and_charts_that_the_pages_keep(client, store):
+    """The sparklines and rating charts are kept by the ratings' version: read again they
+    are the same, and after the next refresh they show its point."""
+    for bot in ("ann", "bob"):
+        registry.register(store, bot)
+
+    def finished(n):
+        store.add_comparisons("american62", [record(f"t{n}.m1", [n, 0, 1], "ann", "bob", f"e{n}", {1: 4 + n, 2: n}, n)])
+        store.refresh_ratings("american62")
+
+    def drawn():
+        board = html(client.get("/"))
+        chart = re.search(r'<svg class="chart"[^>]*data-points="(\d+)"', html(client.get("/bots/ann"))).group(1)
+        return sorted(re.findall(r'class="sparkline"[^>]*data-points="(\d+)" data-last="([-\d.]+)"', board)), chart
+
+    finished(1)
+    first = drawn()
+    assert first == drawn() and first[1] == "1" and [p for p, _ in first[0]] == ["1", "1"]
+    finished(2)
+    second = drawn()
+    assert second[1] == "2" and [p for p, _ in second[0]] == ["2", "2"] and second[0] != first[0]
+    last = {r["bot"]: r["rating"] for r in client.get("/api/v1/ratings/american62").get_json()["bots"]}
+    assert sorted(float(v) for _, v in second[0]) == sorted(last.values())
 
 
 def test_the_rating_history_api(client, arena):
