@@ -1,12 +1,17 @@
 """Wake-ups for long-polls: one pub/sub listener per API process instead of one Redis
 connection per waiting request.
 
-A worker that asks a bot for a decision publishes the bot's name on the store's wake
-channel (``Store.ask``). Each API process runs one listener (a greenlet under gunicorn's
-gevent workers, a daemon thread otherwise: gevent patches ``threading``) that subscribes
-to it and sets the events of the long-polls waiting for that bot. A waiting long-poll
-therefore holds a greenlet and an event, not a pooled Redis connection, and a process
-keeps its promise of about a thousand open long-polls.
+A worker that asks a bot for a decision publishes the bot's name and the request on the
+store's wake channel (``Store.ask``). Each API process runs one listener (a greenlet under
+gunicorn's gevent workers, a daemon thread otherwise: gevent patches ``threading``) that
+subscribes to it and sets the events of the long-polls waiting for that bot. A waiting
+long-poll therefore holds a greenlet and an event, not a pooled Redis connection, and a
+process keeps its promise of about a thousand open long-polls.
+
+The woken long-poll takes the request from its event (``Interest.take``) and serves it
+without reading Redis again: one Lua round trip per decision instead of two. Only a
+wake-up without a request (a lost message, a reconnect, a sibling's hand-off) sends it
+back to Redis, which stays the one record of what is open.
 
 Long-polls register before they read the bot's open decisions, so a decision published
 between the read and the wait still wakes them. Pub/sub is fire-and-forget: a message
@@ -24,7 +29,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
 from redis import Redis
@@ -39,10 +44,38 @@ RECONNECT_PAUSE = 1.0  # seconds between attempts to resubscribe while Redis is 
 LISTEN_TIMEOUT = 1.0  # seconds per read of the channel (health checks happen in between)
 
 
+class Interest(threading.Event):
+    """A long-poll's wake event, with the requests the wake-ups brought."""
+
+    def __init__(self, lock: threading.Lock) -> None:
+        super().__init__()
+        self._lock = lock  # the waker's: wake-ups fill the inbox under it
+        self.inbox: list[tuple[str, str, int, float]] = []  # (id, request up to deadline_in_ms, its ms, arrived)
+        self.reread = False  # a wake-up without a request came: only Redis knows what is open
+
+    def take(self, skip: Iterable[str] = ()) -> list[str] | None:
+        """The requests brought since the last take, as the bot sees them (but those in
+        ``skip``), each ``deadline_in_ms`` counted down from when it arrived; or None when
+        Redis must be read (the wait ended without one, or a wake-up brought none). Clears
+        the event."""
+        with self._lock:
+            inbox, reread = self.inbox, self.reread
+            self.inbox, self.reread = [], False
+            self.clear()
+        if reread or not inbox:
+            return None
+        now, skipped = time.monotonic(), set(skip)
+        return [
+            f"{head}{max(0, left - int((now - arrived) * 1000))}}}"
+            for did, head, left, arrived in inbox
+            if did not in skipped
+        ]
+
+
 class Waker:
     def __init__(self, redis: Redis, channel: str, capacity: int):
         self.redis, self.channel, self.capacity = redis, channel, capacity
-        self._waiting: dict[str, list[threading.Event]] = {}  # per bot, oldest first
+        self._waiting: dict[str, list[Interest]] = {}  # per bot, oldest first
         self._count = 0
         self._lock = threading.Lock()
         self._listener: threading.Thread | None = None
@@ -53,14 +86,14 @@ class Waker:
         return self._count
 
     @contextmanager
-    def interest(self, bot: str) -> Iterator[threading.Event | None]:
+    def interest(self, bot: str) -> Iterator[Interest | None]:
         """An event set when a decision may have been published for ``bot``, for the
         duration of the block; None (nothing registered) when the process is full."""
         with self._lock:
             if self._count >= self.capacity:
                 event = None
             else:
-                event = threading.Event()
+                event = Interest(self._lock)
                 self._count += 1
                 self._waiting.setdefault(bot, []).append(event)
                 if self._listener is None:  # started on first use: after gunicorn's fork
@@ -86,19 +119,33 @@ class Waker:
                 # decision published meanwhile would wait for a sibling's slice to end
                 self.wake(bot)
 
-    def wake(self, bot: str | None = None) -> None:
+    def wake(self, bot: str | None = None, request: tuple[str, str, int] | None = None) -> None:
         """Wake one of ``bot``'s waiting long-polls per new decision: the newest not woken
         yet (the least likely to belong to a client that has gone), as BLPOP would hand a
         push to one waiter; any of them returns the new decision, and waking all of a
-        bot's long-polls (a runner often has two) would send it twice. With no ``bot``,
-        every waiter, to read again."""
+        bot's long-polls (a runner often has two) would send it twice. ``request`` (its id,
+        the request up to its ``deadline_in_ms``, and that) goes with the wake-up; when every
+        long-poll of the bot is woken already, to the newest, which has not served it yet
+        or will hand its wake-up on (``interest``). With no ``bot``, every waiter, to read
+        Redis again."""
         with self._lock:
             if bot is None:
                 events = [e for group in self._waiting.values() for e in group]
             else:
-                events = [e for e in reversed(self._waiting.get(bot, ())) if not e.is_set()][:1]
-        for event in events:
-            event.set()
+                group = self._waiting.get(bot, [])
+                events = [e for e in reversed(group) if not e.is_set()][:1] or group[-1:]
+            for event in events:
+                if request is None:
+                    event.reread = True
+                else:
+                    event.inbox.append((*request, time.monotonic()))
+                event.set()
+
+    def _dispatch(self, data: str) -> None:
+        """A wake message (``Store.ask``): the bot's name, then the decision's id, the
+        milliseconds the bot is given and the request up to them, a line each."""
+        bot, *request = data.split("\n", 3)
+        self.wake(bot, (request[0], request[2], int(request[1])) if len(request) == 3 else None)
 
     def _listen(self) -> None:
         """Subscribe and dispatch, for the life of the process; resubscribe after errors."""
@@ -114,7 +161,7 @@ class Waker:
                 while True:
                     message = pubsub.get_message(timeout=LISTEN_TIMEOUT)
                     if message is not None and message["type"] == "message":
-                        self.wake(message["data"].decode())
+                        self._dispatch(message["data"].decode())
             except RedisError as exc:
                 if not failing:
                     log.warning(

@@ -356,6 +356,27 @@ def test_decision_parsing_and_local_deadline(scripted):
     assert "secret" not in repr(token)
 
 
+def test_the_lean_decision_calls_send_what_session_request_sends_and_follow_redirects(scripted):
+    url, handler = scripted
+    client = sdk.Client(url, token="tok")
+    accepted = (200, "application/json", json.dumps({"accepted": True, "next": []}), 0)
+    handler.script = [accepted, accepted]
+    client.answer("d1", {"type": "pass"})  # Session.request
+    assert client.answer_and_next("d1", {"type": "pass"}, wait=1, skip=["d2", "d3"]) == []  # the lean path
+    (_, plain_path, plain), (_, lean_path, lean) = handler.seen
+    assert lean_path == f"{plain_path}?wait=1&skip=d2&skip=d3"
+    assert {k.lower(): v for k, v in lean.items()} == {k.lower(): v for k, v in plain.items()}
+    handler.seen.clear()
+    handler.script = [(307, None, "", 0, {"Location": "/api/v1/decisions/d1?wait=0"}), accepted]
+    assert client.answer_and_next("d1", {"type": "pass"}, wait=1) == []
+    assert [(m, p) for m, p, _ in handler.seen] == [
+        ("POST", "/api/v1/decisions/d1?wait=1"),
+        ("POST", "/api/v1/decisions/d1?wait=0"),
+    ]
+    with pytest.raises(sdk.NetworkError):
+        client.answer_and_next("d1", {"type": "bid", "amount": float("nan")})
+
+
 def test_the_environments_proxy_settings_are_read_once_and_still_honoured(monkeypatch):
     for name in ("NO_PROXY", "no_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy"):
         monkeypatch.delenv(name, raising=False)

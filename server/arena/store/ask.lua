@@ -4,8 +4,11 @@
 -- the real one, the per-decision limit plus what is left of the bank (the answer is
 -- taken until then, and the pending zset is scored by it), and the shown one, the limit
 -- only, the same for every decision of every match. The bot's name is published on
--- the wake channel (ARGV[8]) for the API processes holding its long-polls: they wait on
--- an event in memory, not on a Redis connection each.
+-- the wake channel (ARGV[8]) for the API processes holding its long-polls (they wait on
+-- an event in memory, not on a Redis connection each), with the decision's id and the
+-- request as ``open_list`` would serve it now, cut before its milliseconds left, which
+-- come first (the API counts them down until it serves the request): a woken long-poll
+-- serves it without reading it back.
 if redis.call('SISMEMBER', KEYS[1], ARGV[1]) == 1 then return {'faulty'} end
 redis.call('HSETNX', KEYS[2], ARGV[1], ARGV[2])
 local bank = math.max(tonumber(redis.call('HGET', KEYS[2], ARGV[1])), 0)
@@ -16,5 +19,7 @@ redis.call('HSET', KEYS[3], 'bot', ARGV[1], 'head', ARGV[5], 'legal', ARGV[6], '
            'deadline', deadline, 'shown', shown, 'opened', string.format('%.6f', now), 'status', 'pending')
 redis.call('EXPIRE', KEYS[3], 3600)
 redis.call('ZADD', KEYS[4], deadline, ARGV[4])
-redis.call('PUBLISH', ARGV[8], ARGV[1])
+local left = math.max(0, math.floor((tonumber(shown) - now) * 1000))
+redis.call('PUBLISH', ARGV[8], ARGV[1] .. '\n' .. ARGV[4] .. '\n' .. left .. '\n' ..
+           ARGV[5] .. ',"deadline":' .. shown .. ',"deadline_in_ms":')
 return {'open', string.format('%.6f', now), deadline}

@@ -4,7 +4,8 @@ Redis's clock. This module owns their keys:
     {p}:bot:{name}:pending        zset  open decision ids of the bot, by deadline
     {p}:bot:{name}:seen           string Redis time the bot last asked for or answered a decision
                                         (expires after a day unseen)
-    {p}:wake                      pub/sub channel: a bot's name per new decision, for long-polls
+    {p}:wake                      pub/sub channel: a bot's name per new decision, for long-polls,
+                                        with the request as served (``server.web.waker``)
     {p}:decision:{id}             hash  bot, head (the request JSON but its deadline), legal, seat,
                                         deadline (the real one: the per-decision limit plus
                                         the bank left), shown (the limit only: what the bot
@@ -84,7 +85,8 @@ class Decisions(StoreBase):
 
     @property
     def wake_channel(self) -> str:
-        """The pub/sub channel on which ``ask`` publishes the name of the bot it asks."""
+        """The pub/sub channel on which ``ask`` publishes the name of the bot it asks, then
+        the decision's id, its milliseconds left and the request up to them, a line each."""
         return self.key("wake")
 
     def open_requests(self, bot: str, limit: int = -1, skip: Iterable[str] = ()) -> list[str]:

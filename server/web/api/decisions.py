@@ -15,7 +15,6 @@ import random
 import time
 from collections.abc import Iterable
 from contextlib import nullcontext
-from threading import Event
 from typing import Any, NoReturn
 
 from flask import Response
@@ -32,6 +31,7 @@ from server.web.api.ratelimit import empty_polls, limiter
 from server.web.api.schemas import DECISION_ID, AcceptedSchema, AnswerArgsSchema, DecisionSchema, WaitSchema
 from server.web.context import arena
 from server.web.served import Served
+from server.web.waker import Interest
 
 
 class DecisionIdConverter(BaseConverter):
@@ -68,7 +68,7 @@ def await_open(
     store: Store,
     bot: str,
     wait: float,
-    woken: Event | None,
+    woken: Interest | None,
     found: list[str] | None = None,
     limit: int = -1,
     skip: Iterable[str] = (),
@@ -77,8 +77,9 @@ def await_open(
 
     ``woken`` is the bot's wake event (``Waker.interest``), registered before ``found``
     (what the caller read in the same round trip as its own work) or, without it, before
-    this call reads; None means no waiting. The wait is sliced, so a wake-up lost with
-    the pub/sub connection costs at most one slice. Slices are 2.5 to 5 s at random:
+    this call reads; None means no waiting. A wake-up that brings the new request serves
+    it as it came (no second read); any other reads Redis. The wait is sliced, so a
+    wake-up lost with the pub/sub connection costs at most one slice. Slices are 2.5 to 5 s at random:
     long-polls that arrived together (every bot after a restart) would otherwise read
     Redis together every 5 s, a burst queuing for the pool each time.
     """
@@ -89,8 +90,11 @@ def await_open(
         if left <= 0:
             break
         woken.wait(min(left, POLL_SLICE * random.uniform(0.5, 1.0)))
-        woken.clear()
-        pending = store.open_requests(bot, limit, skip)
+        brought = woken.take(skip)
+        if brought is None:  # no request came with the wake-up: Redis knows
+            pending = store.open_requests(bot, limit, skip)
+        else:
+            pending = brought[:limit] if limit > 0 else brought
     return pending
 
 
