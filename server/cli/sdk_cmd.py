@@ -69,6 +69,14 @@ def admin_token(args: argparse.Namespace) -> str | None:
     return getattr(args, "admin_token", None) or client_setting("CINCH_ADMIN_TOKEN")
 
 
+def print_json(client: sdk.Client, value: Any) -> int:
+    """``--json``: the data alone on standard output, for scripts; the server's name on
+    standard error, as every report names it."""
+    print(f"server: {client.base_url}", file=sys.stderr)
+    print(json.dumps(value, indent=2))
+    return 0
+
+
 def server_line(client: sdk.Client) -> None:
     """The first line of a report: which arena it read (ids are per arena)."""
     print(f"server: {client.base_url}", flush=True)
@@ -364,9 +372,7 @@ def run_list(args: argparse.Namespace) -> int:
     client = _client(args)
     bots = client.bots()
     if args.json:
-        print(f"server: {client.base_url}", file=sys.stderr)
-        print(json.dumps([b.to_dict() for b in bots], indent=2))
-        return 0
+        return print_json(client, [b.to_dict() for b in bots])
     server_line(client)
     print(f"{'bot':20} {'kind':8} {'status':9} ratings (points per board, * provisional; matches)")
     for b in bots:
@@ -596,9 +602,7 @@ def run_standings(args: argparse.Namespace) -> int:
     client = _client(args)
     results = client.results(args.id)
     if args.json:
-        print(f"server: {client.base_url}", file=sys.stderr)
-        print(json.dumps(results.to_dict(), indent=2))
-        return 0
+        return print_json(client, results.to_dict())
     t = client.tournament(args.id)
     server_line(client)
     if not t.is_finished:
@@ -928,9 +932,7 @@ def run_table_show(args: argparse.Namespace) -> int:
     client = _client(args)
     t = client.table(args.id)
     if args.json:
-        print(f"server: {client.base_url}", file=sys.stderr)
-        print(json.dumps(t.to_dict(), indent=2))
-        return 0
+        return print_json(client, t.to_dict())
     server_line(client)
     options = "".join(f" {k}={json.dumps(v)}" for k, v in t.options.items())
     print(f"table {t.id}: {t.ruleset}{options}{', practice' if t.practice else ''}")
@@ -950,9 +952,7 @@ def run_table_list(args: argparse.Namespace) -> int:
     client = _client(args)
     every = client.tables()
     if args.json:
-        print(f"server: {client.base_url}", file=sys.stderr)
-        print(json.dumps([t.to_dict() for t in every], indent=2))
-        return 0
+        return print_json(client, [t.to_dict() for t in every])
     server_line(client)
     print(f"{'id':8} {'status':9} {'ruleset':12} {'hands':>5}  {'winner':6}  {'scores':22}  seats")
     for t in every:
