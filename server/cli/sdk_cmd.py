@@ -367,7 +367,6 @@ def save_token(path: str, token: str) -> None:
 
 
 @_clean
-@_clean
 def run_list(args: argparse.Namespace) -> int:
     client = _client(args)
     bots = client.bots()
