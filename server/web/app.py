@@ -9,8 +9,6 @@ with gunicorn (``cinch serve``).
 from __future__ import annotations
 
 import http
-import re
-import uuid
 from collections.abc import Mapping
 from typing import Any
 
@@ -33,6 +31,8 @@ from server.web.api.contract import ContractPlugin
 from server.web.api.problems import ArenaApi, problem, register_error_handlers
 from server.web.api.ratelimit import init_limiter
 from server.web.context import ArenaContext
+from server.web.envelope import DOCS_PATH, METHODS, out_of_bounds, request_id_of, security_headers_of
+from server.web.fastpath import DecisionFastPath
 from server.web.limits import ArenaJSONProvider, check_request
 from server.web.pages import init_pages
 from server.web.served import ServedDecisions
@@ -40,16 +40,8 @@ from server.web.waker import Waker
 from workers.bots import BUILTIN
 from workers.jobs import queue_for
 
-MAX_URI = 4094  # gunicorn's own default request-line limit, now the app's
-MAX_HEADERS = 100  # gunicorn's default header count
-MAX_HEADER = 8000  # a header (name and value): below gevent's own 8,192-byte line limit, so the app answers
 DRAIN_LIMIT = 1024 * 1024  # oversized bodies up to this size are read before the 413
 
-
-REQUEST_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{7,127}")
-"""An incoming ``X-Request-Id`` kept as it is (a proxy's, a client's): 8 to 128 characters
-that cannot break a log line or a header; any other is replaced by one of ours."""
-METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
 
 log = logs.logger("api")
 
@@ -92,28 +84,6 @@ def redis_client(url: str, max_connections: int) -> Redis:
     return Redis(connection_pool=pool)
 
 
-CONTENT_POLICY = (
-    "default-src 'self'; script-src 'self'{inline}; style-src 'self'{inline}; img-src 'self' data:; "
-    "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
-)
-"""Everything from this host and nothing from elsewhere (no CDN, so an offline arena
-works, and a script injected into a page has nowhere to send what it reads). The pages
-have no inline script or style; the two sites built by others (Swagger UI's page, the
-mkdocs site) do, and only they may run it."""
-
-
-DOCS_PATH = "/api/v1/docs"
-"""The interactive API docs: Swagger UI served from the files in the flask-swagger-ui
-package (pinned), so the page works without internet and loads nothing from another host."""
-
-_OURS, _OTHERS = (CONTENT_POLICY.format(inline=inline) for inline in ("", " 'unsafe-inline'"))
-
-
-def content_policy(path: str) -> str:
-    """The Content-Security-Policy of a response to ``path``."""
-    return _OTHERS if path.startswith((DOCS_PATH, docsite.PREFIX)) else _OURS
-
-
 class ArenaFlask(Flask):
     json_provider_class = ArenaJSONProvider  # request bodies within bounds, or a 400
 
@@ -133,9 +103,7 @@ class ArenaFlask(Flask):
 
 
 def request_id() -> str:
-    """The request's id: its ``X-Request-Id`` if well-formed (``REQUEST_ID``), else a new one."""
-    given = request.headers.get("X-Request-Id", "")
-    return given if REQUEST_ID.fullmatch(given) else uuid.uuid4().hex
+    return request_id_of(request.headers.get("X-Request-Id", ""))
 
 
 def observe_requests(app: Flask) -> None:
@@ -247,26 +215,15 @@ def create_app(config: Config | Mapping[str, Any] | None = None) -> Flask:
     def request_line_and_headers_within_bounds():
         """Over-long URIs and headers, answered by the app (gunicorn's own limits are lifted
         in ``cinch serve``, or it would answer them with an HTML page, not problem+json)."""
-        uri = request.environ.get("RAW_URI") or request.full_path
-        if len(uri) > MAX_URI:
-            return problem(414, f"the request URI is {len(uri)} characters; the limit is {MAX_URI}")
         headers = list(request.headers.items())  # the environ is walked once, not three times
-        if len(headers) > MAX_HEADERS:
-            return problem(431, f"the request has {len(headers)} headers; the limit is {MAX_HEADERS}")
-        long = next(((k, v) for k, v in headers if len(k) + len(v) > MAX_HEADER), None)
-        if long is not None:
-            return problem(431, f"the {long[0]} header is over {MAX_HEADER} characters")
-        return None
+        beyond = out_of_bounds(request.environ.get("RAW_URI") or request.full_path, headers)
+        return None if beyond is None else problem(*beyond)
 
     @app.after_request
     def security_headers(response: Response) -> Response:
-        """What a browser is told of every response: sniff no types, frame nothing, send no
-        referrer off the site, and load nothing from anywhere but this host
-        (``content_policy``)."""
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        response.headers.setdefault("X-Frame-Options", "DENY")
-        response.headers.setdefault("Referrer-Policy", "same-origin")
-        response.headers.setdefault("Content-Security-Policy", content_policy(request.path))
+        """``security_headers_of`` on every response, unless a view set its own."""
+        for name, value in security_headers_of(request.path):
+            response.headers.setdefault(name, value)
         return response
 
     @app.before_request
@@ -283,6 +240,8 @@ def create_app(config: Config | Mapping[str, Any] | None = None) -> Flask:
         if request.method in ("POST", "PUT", "PATCH") and length and not request.is_json and not form:
             return problem(415, "the request body must be JSON (Content-Type: application/json)")
 
+    # outermost: an accepted answer to a decision this process served skips Flask (its docstring)
+    app.wsgi_app = DecisionFastPath(app, app.wsgi_app)  # type: ignore[method-assign]
     with app.app_context():
         try:
             ensure_builtins(store, BUILTIN)

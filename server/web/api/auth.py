@@ -22,7 +22,11 @@ SECURITY: list[dict[str, list[str]]] = [{"bearer": []}]  # OpenAPI: the bearer s
 
 
 def bearer_token() -> str | None:
-    header = request.headers.get("Authorization", "")
+    return bearer_of(request.headers.get("Authorization", ""))
+
+
+def bearer_of(header: str) -> str | None:
+    """The token of an ``Authorization`` header's bearer scheme, or None (``server.web.fastpath`` reads the environ)."""
     scheme, _, token = header.partition(" ")
     return token.strip() if scheme.lower() == "bearer" and token.strip() else None
 

@@ -221,4 +221,9 @@ class Answer(MethodView):
                 refuse(outcome)
             served_here.forget(decision_id)
             pending = served_here.remember(served.bot, await_open(store, served.bot, wait, woken, found, skip=skip))
-        return json_response('{"accepted": true, "next": [' + ",".join(pending) + "]}")
+        return json_response(accepted_body(pending))
+
+
+def accepted_body(pending: list[str]) -> str:
+    """An accepted answer's response, with the bot's next decisions (JSON) as they are stored."""
+    return '{"accepted": true, "next": [' + ",".join(pending) + "]}"
