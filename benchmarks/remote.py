@@ -12,7 +12,8 @@ decision from the answer's response; long-poll only when none came back. ``sdk``
 ``sdk.Runner`` (on requests). Prints p50 and p99 of the round trip as the worker sees
 it, decisions per second, where the CPU went per decision (on Linux: the API's
 gunicorn processes, the bots, Redis and the workers, each role's user + system time over
-the run divided by the decisions), and the load average. Uses
+the run divided by the decisions), the API's responses per decision by route (from its
+multiprocess metrics: whatever a bot sends besides its answers shows here), and the load average. Uses
 ``REDIS_URL`` if set, else an embedded Redis.
 """
 
@@ -33,6 +34,8 @@ from http.client import HTTPConnection
 from pathlib import Path
 
 import requests
+from prometheus_client import CollectorRegistry
+from prometheus_client.multiprocess import MultiProcessCollector
 from redis import Redis
 
 from server.arena.store import Store
@@ -118,6 +121,22 @@ def redis_cpu(redis: Redis) -> float:
     return float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
 
 
+def requests_per_decision(metrics_dir: str, decisions: int) -> str:
+    """The API's responses over the run (its multiprocess metrics), per decision and route:
+    a bot in steady play makes one answer per decision and little else."""
+    registry = CollectorRegistry()
+    MultiProcessCollector(registry, path=metrics_dir)
+    counts: dict[str, float] = {}
+    for metric in registry.collect():
+        if metric.name == "cinch_http_responses":
+            for sample in metric.samples:
+                if sample.name.endswith("_total"):
+                    route = f"{sample.labels['method']} {sample.labels['route'].removeprefix('/api/v1')}"
+                    counts[route] = counts.get(route, 0.0) + sample.value
+    busy = sorted(counts.items(), key=lambda item: -item[1])
+    return ", ".join(f"{route} {count / decisions:.2f}" for route, count in busy if count >= decisions / 100)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--bots", type=int, default=4)
@@ -192,6 +211,7 @@ def main() -> None:
             + ", ".join(f"{role} {seconds / len(latencies) * 1000:.2f} ms" for role, seconds in used.items())
             + f"; total {sum(used.values()) / len(latencies) * 1000:.2f} ms on {os.cpu_count()} cores"
         )
+        print("  API requests per decision: " + requests_per_decision(metrics_dir, len(latencies)))
         print(
             "  load average {:.2f} {:.2f} {:.2f} (other work on the machine inflates every figure)".format(
                 *os.getloadavg()
