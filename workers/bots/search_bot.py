@@ -19,6 +19,11 @@ is measured by duplicate matches (``benchmarks/bots.py``, ``benchmarks/search_be
 and how well it chooses by ``benchmarks/search_quality.py`` (regret against a reference
 search of 48 exact layouts).
 
+Blind Cinch plays as its base once the packets are taken up, so its play is searched the
+same way (``PLAY_SOLVED``): there is no stock, so the sampler knows only the face-up
+discards (foster51 base) or the discard counts (american62 base: a player who kept more
+than six cards kept only trumps), and every other unseen card may be in any hand.
+
 Bidding and trump: a fitted valuation of each suit (expected points of the declaring
 side from the trumps held; see ``WEIGHTS``) with a spread of outcomes, scored through
 the ruleset's scoring; the bot bids the least legal amount when declaring is worth
@@ -40,7 +45,11 @@ from workers.bots.base import Action, Observation, decision_rng
 from workers.bots.family_search import FamilySearch
 from workers.bots.rule_bot import RuleBot
 
-SOLVED = ("american62", "foster51")  # the rulesets this module's solver knows
+SOLVED = ("american62", "foster51")  # the rulesets this module decides in full
+PLAY_SOLVED = (*SOLVED, "blind_cinch")
+"""The rulesets whose play the solver searches: Cinch's cards and points. Blind Cinch plays
+as its base once the packets are taken up (docs/rules/blind_cinch.md#play); its other
+decisions are the rule bot's."""
 
 ALL52 = (1 << 52) - 1
 
@@ -395,6 +404,9 @@ class View:
         self.declarer = SEATS.index(obs["declarer"]) if obs.get("declarer") else -1
         self.contract = obs["contract"]["amount"] if obs.get("contract") else None
         self.restocks = obs.get("restocks", 0)
+        # american62's draw from a stock, whose public counts say how many trumps each
+        # player drew; Blind Cinch has packets and no stock (docs/rules/blind_cinch.md#deal)
+        self.stock_draw = self.american and not getattr(rules, "blind_packet", 0)
 
     # -------------------------------------------------------------- play phase
     def parse_play(self) -> None:
@@ -480,7 +492,7 @@ class View:
         self.discard_points = 0 if self.american else sum(tab.points[c] for c in cards_of(shown & tab.counting_mask))
         self.trumps_in_hands = self.american or not rules.dealer_draws_blind
         self.post_sizes = [self.sizes[s] + played_by[s].bit_count() for s in range(4)]
-        if self.american:
+        if self.stock_draw:
             # every player kept exactly the trumps he was dealt (9 - discarded) and drew
             # the rest; the stock's trumps went to whoever drew them, the rest to the dealer
             self.dealt_trumps = [9 - self.discarded[s] for s in range(4)]
@@ -576,7 +588,7 @@ def view_trump_counts(view: View, rng: Random, others: list[int], n_ut: int, rel
     if not view.trumps_in_hands:
         return {s: 0 for s in others}
     ct: dict[int, int] = {}
-    if view.american and not relaxed:
+    if view.stock_draw and not relaxed:
         dealer = view.dealer
         d = view.dealt_trumps
         seg = view.segments
@@ -598,12 +610,14 @@ def view_trump_counts(view: View, rng: Random, others: list[int], n_ut: int, rel
                 return None
             ct[s] = now
         return ct
-    # uniform over the slots of seats that may hold trumps
-    slots = [s for s in others if not (view.void[s] >> view.trump_suit()) & 1 for _ in range(sizes[s])]
-    if n_ut > len(slots):
+    # a player who kept more than six cards kept only trumps (american62's discard);
+    # otherwise uniform over the slots of seats that may hold trumps
+    c = {s: sizes[s] if view.american and view.post_sizes[s] > 6 else 0 for s in others}
+    slots = [s for s in others if not c[s] and not (view.void[s] >> view.trump_suit()) & 1 for _ in range(sizes[s])]
+    left = n_ut - sum(c.values())
+    if not 0 <= left <= len(slots):
         return None
-    c = {s: 0 for s in others}
-    for s in rng.sample(slots, n_ut):
+    for s in rng.sample(slots, left):
         c[s] += 1
     return c
 
@@ -634,7 +648,7 @@ def layout_fits(view: View, hands: list[int]) -> bool:
     if view.american:
         for s in range(4):
             t = ((hands[s] | view.played_by[s]) & trumps).bit_count()
-            if not 0 <= t - view.dealt_trumps[s] <= view.segments[s]:
+            if view.stock_draw and not 0 <= t - view.dealt_trumps[s] <= view.segments[s]:
                 return False
             if view.post_sizes[s] > 6 and t != view.post_sizes[s]:
                 return False
@@ -814,7 +828,10 @@ class SearchPlayBot:
         return self._play(observation, legal)
 
     def _family(self, obs: Observation, legal: list[dict[str, Any]]) -> Action:
-        """The rest of the family: the engine-based search plays, the rule bot decides the rest."""
+        """The rest of the family: the solver or the engine-based search plays, the rule bot
+        decides the rest."""
+        if obs["phase"] == "play" and obs["ruleset"] in PLAY_SOLVED:
+            return self._play(obs, legal)
         if obs["phase"] == "play":
             action = FamilySearch(self.samples).play(self.seed, obs, legal)
             if action is not None:
