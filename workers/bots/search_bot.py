@@ -38,7 +38,8 @@ from __future__ import annotations
 from random import Random
 from typing import Any
 
-from server.engine.cards import CARD_INDEX, CARD_NAMES, SEATS, SUITS, TRUMP_TABLES, cards_of, mask_of
+from server.engine.cards import CARD_INDEX, CARD_NAMES, SEATS, SUITS, TRUMP_TABLES, Tables, cards_of, mask_of
+from server.engine.games.cinch_hand import counting_tables
 from server.engine.rulesets import DRAW_AMERICAN, Ruleset, make_ruleset
 from server.engine.scoring import hand_delta
 from workers.bots.base import Action, Observation, decision_rng
@@ -46,10 +47,11 @@ from workers.bots.family_search import FamilySearch
 from workers.bots.rule_bot import RuleBot
 
 SOLVED = ("american62", "foster51")  # the rulesets this module decides in full
-PLAY_SOLVED = (*SOLVED, "blind_cinch")
-"""The rulesets whose play the solver searches: Cinch's cards and points. Blind Cinch plays
-as its base once the packets are taken up (docs/rules/blind_cinch.md#play); its other
-decisions are the rule bot's."""
+PLAY_SOLVED = (*SOLVED, "blind_cinch", "sixty_three")
+"""The rulesets whose play the solver searches: Cinch's cards, each card's points to the
+side that takes it (Low perhaps to its holder). Blind Cinch plays as its base once the
+packets are taken up (docs/rules/blind_cinch.md#play); Sixty-three as foster51 with more
+counting trumps (docs/rules/sixty_three.md#points). Their other decisions are the rule bot's."""
 
 ALL52 = (1 << 52) - 1
 
@@ -77,8 +79,8 @@ class Layout:
         "low_new",
     )
 
-    def __init__(self, trump: int, low_to_holder: bool):
-        tab = TRUMP_TABLES[trump]
+    def __init__(self, tab: Tables, low_to_holder: bool):
+        trump = tab.trump
         self.trump = trump
         to_new = [0] * 52
         for c in range(52):
@@ -126,14 +128,16 @@ class Layout:
         return out
 
 
-_LAYOUTS: dict[tuple[int, bool], Layout] = {}
+_LAYOUTS: dict[tuple[int, bool, tuple[tuple[str, int], ...]], Layout] = {}
 
 
-def layout_for(trump: int, low_to_holder: bool) -> Layout:
-    key = (trump, low_to_holder)
+def layout_for(trump: int, low_to_holder: bool, extra_counts: tuple[tuple[str, int], ...] = ()) -> Layout:
+    """The layout of a trump suit, with the ruleset's counting trumps (``Ruleset.extra_counts``:
+    sixty_three's King, Three and Nine)."""
+    key = (trump, low_to_holder, extra_counts)
     lay = _LAYOUTS.get(key)
     if lay is None:
-        lay = _LAYOUTS[key] = Layout(trump, low_to_holder)
+        lay = _LAYOUTS[key] = Layout(counting_tables(extra_counts)[trump], low_to_holder)
     return lay
 
 
@@ -413,9 +417,9 @@ class View:
         """Played cards, voids, tricks, the draw's public counts (trump is known)."""
         obs = self.obs
         rules = self.rules
-        tab = TRUMP_TABLES[self.trump_suit()]
+        tab = counting_tables(rules.extra_counts)[self.trump_suit()]
         self.tab = tab
-        self.lay = layout_for(self.trump_suit(), rules.low_to_holder)
+        self.lay = layout_for(self.trump_suit(), rules.low_to_holder, rules.extra_counts)
         trumps = tab.trump_mask
         eff = tab.effective_suit
         played_by = [0, 0, 0, 0]

@@ -37,10 +37,16 @@ FAST = 1  # samples: the cheapest setting (trick 1 then mostly falls back to the
 
 PLAYED = pytest.mark.parametrize(
     "ruleset, options",
-    [("american62", None), ("foster51", None), ("blind_cinch", None), ("blind_cinch", {"base": "american62"})],
-    ids=["american62", "foster51", "blind_cinch", "blind_cinch-american62"],
+    [
+        ("american62", None),
+        ("foster51", None),
+        ("blind_cinch", None),
+        ("blind_cinch", {"base": "american62"}),
+        ("sixty_three", None),
+    ],
+    ids=["american62", "foster51", "blind_cinch", "blind_cinch-american62", "sixty_three"],
 )
-"""The rulesets whose play the solver searches (``search_bot.PLAY_SOLVED``), each base of Blind Cinch."""
+"""The rulesets whose play the solver searches (``search_bot.PLAY_SOLVED``), both bases of Blind Cinch."""
 
 
 # ---------------------------------------------------------------------- legality
@@ -166,7 +172,7 @@ def brute_force(state: HandState) -> int:
     return max(results) if state.to_act % 2 == 0 else min(results)
 
 
-@pytest.mark.parametrize("ruleset", ["american62", "foster51"])
+@pytest.mark.parametrize("ruleset", ["american62", "foster51", "sixty_three"])
 def test_solver_matches_brute_force_on_endgames(ruleset):
     rules = make_ruleset(ruleset)
     rng = Random(17)
@@ -179,7 +185,7 @@ def test_solver_matches_brute_force_on_endgames(ruleset):
             random_step(state, rng)
         if state.phase != PLAY:
             continue
-        lay = layout_for(state.trump, rules.low_to_holder)
+        lay = layout_for(state.trump, rules.low_to_holder, rules.extra_counts)
         hands = [lay.remap(h) for h in state.hands]
         trick = [(s, lay.to_new[c], lay.remap(x)) for s, c, x in state.tricks[-1].plays]
         value = Solver(lay).solve(hands, state.tricks[-1].leader, trick, len(state.tricks) == 1)
