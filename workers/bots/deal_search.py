@@ -31,6 +31,7 @@ from typing import Any
 from server.engine import ROB
 from server.engine.cards import CARD_INDEX, CARD_NAMES, TRUMP_TABLES, cards_of, mask_of
 from server.engine.scoring import hand_delta
+from workers.bots import bid_value
 from workers.bots.base import Action, Observation, decision_rng
 from workers.bots.search_bot import (
     DEFAULT_SAMPLES,
@@ -70,6 +71,26 @@ class SearchBot(SearchPlayBot):
             if len(choice["from"]) > choice["size"]:
                 return self._search_rob(observation, choice)
         return super().decide(observation)
+
+    def _bid(self, obs: Observation, legal: list[dict[str, Any]]) -> Action:
+        """Bid the least when the fitted gain of bidding over passing is above zero."""
+        name = obs["ruleset"]
+        if name not in bid_value.BID_GAIN or not any(a["type"] == "pass" for a in legal):
+            return super()._bid(obs, legal)
+        margin, low = self._bid_margin(obs, legal)
+        if bid_value.bid_gain(name, margin, bid_value.observation_context(obs)) > 0:
+            return {"type": "bid", "amount": low}
+        return {"type": "pass"}
+
+    def _suit_net(self, view: View, suit: int, bid: int | None) -> tuple[float, float]:
+        """The refitted valuation (``bid_value``): the trumps held, the place to the dealer and
+        the auction before the seat, with a spread by trumps held."""
+        name = view.rules.name
+        if name not in bid_value.WEIGHTS:
+            return super()._suit_net(view, suit, bid)
+        ctx = bid_value.observation_context(view.obs)
+        mean, sd = bid_value.suit_value(name, view.hand, suit, ctx)
+        return bid_value.expected_net(view.rules, view.me, mean, sd, bid), mean
 
     # -------------------------------------------------------------- foster51's rob
     def _search_rob(self, obs: Observation, choice: dict[str, Any]) -> Action:

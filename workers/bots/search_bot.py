@@ -824,10 +824,17 @@ class SearchPlayBot:
     # -------------------------------------------------------------- bidding and trump
     def _bid(self, obs: Observation, legal: list[dict[str, Any]]) -> Action:
         """Bid the least that takes the contract when declaring is worth more than passing."""
+        margin, low = self._bid_margin(obs, legal)
+        if margin > 0 or not any(a["type"] == "pass" for a in legal):
+            return {"type": "bid", "amount": low}
+        return {"type": "pass"}
+
+    def _bid_margin(self, obs: Observation, legal: list[dict[str, Any]]) -> tuple[float, int]:
+        """(the best suit's expected net at the least bid minus the value put on passing, the least bid)."""
         view = View(obs)
         amounts = sorted(a["amount"] for a in legal if a["type"] == "bid")
         low = amounts[0]
-        best = max(expected_net(view, s, low) for s in range(4))
+        best = max(self._suit_net(view, s, low)[0] for s in range(4))
         high = max((b["amount"] for b in obs["bids"] if b["type"] == "bid"), default=0)
         high_seat = next(
             (SEATS.index(b["seat"]) for b in obs["bids"] if b["type"] == "bid" and b["amount"] == high), None
@@ -838,15 +845,18 @@ class SearchPlayBot:
             pass_value = PASS_VALUE["partner"]
         else:
             pass_value = PASS_VALUE["opponent"]
-        if best > pass_value or not any(a["type"] == "pass" for a in legal):
-            return {"type": "bid", "amount": low}
-        return {"type": "pass"}
+        return best - pass_value, low
 
     def _trump(self, obs: Observation) -> Action:
         view = View(obs)
-        values = [(expected_net(view, s, view.contract), suit_value(view, s), -s) for s in range(4)]
+        values = [(*self._suit_net(view, s, view.contract), -s) for s in range(4)]
         suit = -max(values)[2]
         return {"type": "trump", "suit": SUITS[suit]}
+
+    def _suit_net(self, view: View, suit: int, bid: int | None) -> tuple[float, float]:
+        """(the side's expected net declaring ``suit`` at ``bid``, the expected points): the
+        valuation the bid and the trump decide by (``search`` has its own, ``bid_value``)."""
+        return expected_net(view, suit, bid), suit_value(view, suit)
 
     # -------------------------------------------------------------- the draw
     def _discard(self, obs: Observation, choice: dict[str, Any]) -> list[str]:

@@ -355,6 +355,33 @@ def test_bidding_decisions_ignore_the_other_hands():
         assert bot.decide(obs) == bot.decide(obs_twin)
 
 
+@pytest.mark.parametrize("ruleset", ["american62", "foster51"])
+def test_every_bid_and_the_trump_ignore_the_other_hands(ruleset):
+    """Every turn of the auction (after others' bids and passes) and the trump choice: the
+    same on a twin board where two other players hold each other's first card."""
+    rules = make_ruleset(ruleset)
+    bot, rule = SearchBot(seed=3, samples=FAST), RuleBot(3)
+    checked = 0
+    for n in range(1, 9):
+        board = generate_board("search-blind-auction", n)
+        state = HandState(rules, board)
+        while state.phase in ("bidding", "trump"):
+            seat = state.seat_to_act()
+            me = SEATS.index(seat)
+            p, q = [s for s in range(4) if s != me][:2]
+            a = min(c for c in range(52) if state.hands[p] >> c & 1)
+            b = min(c for c in range(52) if state.hands[q] >> c & 1)
+            twin = HandState(rules, swapped(board, CARD_NAMES[a], CARD_NAMES[b]))
+            for done in state.actions:
+                twin.apply({k: v for k, v in done.items() if k != "seat"})
+            obs, obs_twin = observation(state, seat), observation(twin, seat)
+            assert twin.hands != state.hands and obs_twin == obs
+            assert bot.decide(obs_twin) == bot.decide(obs)
+            checked += 1
+            state.apply(rule.decide(obs))
+    assert checked >= 30
+
+
 def test_the_searched_foster51_rob_ignores_the_other_hands():
     """The dealer's rob, searched over the others' hands: the same on a twin board where
     two other players hold each other's kept cards (the face-up discards unchanged)."""
