@@ -1,28 +1,47 @@
-"""Training data for the bidding valuation of ``search-play`` (``search_bot.WEIGHTS``), and its fit.
+"""A refit of ``search-play``'s bidding valuation with more than the trumps held, and a
+bid-or-pass model, on many generated hands; and the measurement of ``search`` with either.
 
-    python benchmarks/bid_fit.py generate --ruleset american62 --seed bidfit-train --deals 2000 --out data.jsonl
-    python benchmarks/bid_fit.py generate ... --playout-every 10   # also play some branches out (bias check)
-    python benchmarks/bid_fit.py fit data.jsonl [more.jsonl ...]
+    python benchmarks/bid_fit.py generate --ruleset american62 --seed SEED --deals 6000 \
+        [--playout-every 20] [--playout-suits 2] [--playout-samples 4] --out points.jsonl
+    python benchmarks/bid_fit.py fit points.jsonl [--label played] [--calibrate] [--residual]
+        [--keep-level] [--drop FEATURE ...] [--out fit.json]
+    python benchmarks/bid_fit.py decisions --ruleset american62 --seed SEED --deals 2000 --out decisions.jsonl
+    python benchmarks/bid_fit.py fit-decisions decisions.jsonl [--window 8] [--out fit.json]
+    python benchmarks/bid_fit.py compare --ruleset american62 [--fit fit.json] --deals-seed SEED [--boards 400]
 
-``generate``: deals of a deal set made from ``--seed`` (``generate_board``, never the
+``generate``: deals of a deal set made from ``--seed`` (``generate_board``; never the
 published ``standard`` boards). On each deal the auction is walked with ``search-play``'s
 own decisions; at every bidding turn of every seat (the dealer's forced bid included), for
-each of the four suits, a branch of the engine's state (``Hand.clone``) has that seat bid
-the least legal amount, the seats after it pass, the seat name the suit, and the draw
-decided by ``search-play`` (american62: the dealer's pick; foster51: the discards and the
-rob). At the first lead the hands are solved double dummy by the compiled solver and
-scored as ``deal_search.rob_points`` scores them (Low to its holder in american62, the
-counting trumps out of the hands to the declaring side in foster51): one record per branch,
-the declaring side's points, with what the bidder could see when he bid (his nine cards,
-his place to the dealer, the high bid before him and whose it was). With
-``--playout-every K`` every K-th deal's branches are also played out to the end by
-``search-play`` (``--playout-samples`` layouts a decision) for every seat, on the engine,
-and the points it took are recorded beside the double-dummy figure: the check that the
-solver's value does not bias the fit.
+each of the four suits, a copy of the engine's state (``Hand.clone``) has that seat bid the
+least legal amount, the seats after it pass, the seat name the suit, and the draw decided
+by ``search-play`` (american62: the dealer's pick; foster51: the discards and the rob). At
+the first lead the hands are solved double dummy by the compiled solver and scored as
+``deal_search.rob_points`` scores them: one record per branch, the declaring side's points
+(``points``), with what the bidder saw when he bid (his nine cards, his place to the
+dealer, the high bid before him and whose it was). With ``--playout-every K`` the branches
+of every K-th deal (of the ``--playout-suits`` suits search-play's valuation ranks first)
+are also played to the end by ``search-play`` (``--playout-samples`` layouts a decision)
+at every seat, on the engine (``played``): the check of what the solver's figure does to
+the fit, and the data of the fits on played hands.
 
-Deterministic: the deals come from the seed, the bots' decisions from their seed and the
-observation; nothing reads the clock. ``fit`` prints the least-squares fits (numpy) of
-the features ``search_bot.bid_features`` computes, per ruleset, and the residual spread.
+``fit``: least squares (numpy) of ``points`` or ``played`` on ``FEATURES``, with held-out
+errors, the residual sd by trumps held, the solved figure against the played one;
+``--calibrate`` scales a fit on solved points to the played ones, ``--residual`` fits only
+a correction to search-play's valuation, ``--keep-level`` shifts the fit's mean to
+search-play's (whose pass values were set for its level).
+
+``decisions``: at every bidding turn offering pass or the least bid, both, each followed to
+the end of the hand by ``search-play`` at every seat; the seat's side's net of each.
+``fit-decisions``: least squares of the net of bidding over passing on search-play's margin
+for bidding and the seat's place and the auction (``GAIN_FEATURES``), and the held-out gain
+of deciding by it.
+
+``compare``: ``FittedSearch`` (``search`` with a fit's valuation or bid-or-pass model)
+against ``search-play`` on one seed, on a deal set made from ``--deals-seed``, boards on
+which they decide alike before the play scoring 0 unplayed (``bots.agree_before_play``).
+
+Deterministic: the deals come from the seeds, the bots' decisions from their seed and the
+observation; nothing reads the clock. docs/bots.md has the runs and what they measured.
 """
 
 from __future__ import annotations
@@ -34,11 +53,103 @@ import sys
 
 from server.engine import DONE, PLAY, make_ruleset, new_hand, observation
 from server.engine.boards import generate_board
-from server.engine.cards import CARD_INDEX, SUITS, TRUMP_TABLES, mask_of
-from workers.bots.bid_value import FEATURES, GAIN_FEATURES, context, features, gain_features
-from workers.bots.deal_search import rob_points
+from server.engine.cards import CARD_INDEX, SUITS, TRUMP_TABLES, cards_of, mask_of
+from workers.bots.deal_search import GAIN_FEATURES, SearchBot, auction_context, gain_features, rob_points
 from workers.bots.search_bot import WEIGHTS as SEARCH_PLAY_WEIGHTS
-from workers.bots.search_bot import SearchPlayBot, Solver, View, layout_for, suit_value
+from workers.bots.search_bot import SearchPlayBot, Solver, View, layout_for, spread_net, suit_value
+
+FEATURES = (
+    "bias",
+    "A",
+    "K",
+    "Q",
+    "JT",
+    "ped",
+    "low",
+    "n",
+    "top2",
+    "ped_top",
+    "pos2",
+    "pos3",
+    "dealer",
+    "pos2_n",
+    "pos3_n",
+    "dealer_n",
+    "opp",
+    "opp_high",
+    "partner",
+    "partner_high",
+)
+"""The refit's inputs: search-play's (``search_bot.WEIGHTS``: the trumps held, the dealer)
+and the place to the dealer (second to bid: the dealer's partner), each with the trumps
+held, and the high bid before the seat's turn by an opponent or the partner."""
+
+
+def features(hand: int, suit: int, position: int, high: int, holder: str) -> list[float]:
+    """The valuation's inputs, in ``FEATURES`` order, for declaring ``suit`` with ``hand`` (a mask)."""
+    tab = TRUMP_TABLES[suit]
+    trumps = hand & tab.trump_mask
+    n = trumps.bit_count()
+    top = ped = jt = 0
+    for c in cards_of(trumps):
+        if c == tab.left_pedro:
+            ped += 1
+            continue
+        r = c % 13
+        if r >= 10:
+            top += 1
+        elif r in (8, 9):
+            jt += 1
+        elif r == 3:
+            ped += 1
+    p2, p3, p4 = position == 2, position == 3, position == 4
+    opp, partner = holder == "opponent", holder == "partner"
+    return [
+        1.0,
+        (trumps >> (suit * 13 + 12)) & 1,
+        (trumps >> (suit * 13 + 11)) & 1,
+        (trumps >> (suit * 13 + 10)) & 1,
+        jt,
+        ped,
+        (trumps >> tab.low_card) & 1,
+        n,
+        top * top,
+        ped * top,
+        p2,
+        p3,
+        p4,
+        p2 * n,
+        p3 * n,
+        p4 * n,
+        opp,
+        opp * high,
+        partner,
+        partner * high,
+    ]
+
+
+class FittedSearch(SearchBot):
+    """``search`` deciding the bid and the trump by a fit: ``weights`` (of ``FEATURES``) and
+    ``spreads`` (sd by trumps held 0-9) in place of search-play's valuation, and/or ``gain``
+    (of ``GAIN_FEATURES``): bid the least when the fitted net of bidding over passing is
+    above zero. Only the observation is read."""
+
+    def __init__(self, seed: int, fitted: dict):
+        super().__init__(seed)
+        self.weights = fitted.get("weights")
+        self.spreads = fitted.get("spreads")
+        self.gain = fitted.get("gain")
+
+    def _gain_weights(self, obs):
+        return self.gain if self.gain is not None else super()._gain_weights(obs)
+
+    def _suit_net(self, view, suit, bid):
+        if self.weights is None:
+            return super()._suit_net(view, suit, bid)
+        x = features(view.hand, suit, *auction_context(view.obs["bids"], view.me, view.dealer))
+        mean = sum(self.weights[f] * v for f, v in zip(FEATURES, x, strict=True))
+        sd = self.spreads[min(int(x[FEATURES.index("n")]), 9)]
+        return spread_net(view.rules, view.me & 1, mean, sd, bid), mean
 
 
 def branch(state, seat: int, suit: int, bot: SearchPlayBot):
@@ -84,7 +195,7 @@ def generate(args) -> None:
         while state.phase == "bidding":
             me = state.to_act
             obs = observation(state, state.seats[me])
-            position, high, holder = context(obs["bids"], me, state.dealer)
+            position, high, holder = auction_context(obs["bids"], me, state.dealer)
             view = View(obs)
             ranked = sorted(range(4), key=lambda s: -suit_value(view, s))[: args.playout_suits]
             for suit in range(4):
@@ -125,7 +236,7 @@ def decisions(args) -> None:
             legal = obs["legal"]
             if any(a["type"] == "pass" for a in legal) and any(a["type"] == "bid" for a in legal):
                 margin, low = bot._bid_margin(obs, legal)
-                position, high, holder = context(obs["bids"], me, state.dealer)
+                position, high, holder = auction_context(obs["bids"], me, state.dealer)
                 nets = []
                 for first in ({"type": "bid", "amount": low}, {"type": "pass"}):
                     s = state.clone()
@@ -253,6 +364,11 @@ def fit(args) -> None:
                     for k in range(10)
                 ]
                 print(f"  calibrated to the played points: residual sd {resid_p.std():.3f}")
+        if args.keep_level:
+            # the same mean over these records as search-play's valuation: its pass values are set for its level
+            shift = float(np.mean(cur) - np.mean(x @ w))
+            w[0] += shift
+            print(f"  level kept at search-play's: bias {shift:+.3f}")
         print(f'    "{name}": dict(' + ", ".join(f"{f}={v:.3f}" for f, v in zip(FEATURES, w, strict=True)) + "),")
         print(f'    "{name}": [' + ", ".join(f"{v:.2f}" for v in sds) + "],")
         if args.constant_spread:
@@ -302,27 +418,24 @@ def fit_decisions(args) -> None:
 
 
 def compare(args) -> None:
-    """``search`` with the valuation of a ``fit --out`` file against ``search-play``, one seed,
-    on a deal set made from ``--deals-seed`` (boards on which they agree before the play tie)."""
+    """``FittedSearch`` with a ``fit`` or ``fit-decisions`` file (or ``search`` as it is)
+    against ``search-play``, one seed, on a deal set made from ``--deals-seed``."""
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     from bots import deal_set, match
 
-    from workers.bots import bid_value
-    from workers.bots.deal_search import SearchBot
-
     rules = make_ruleset(args.ruleset)
+    x = SearchBot(seed=1)
     if args.fit:
         with open(args.fit) as f:
             fitted = json.load(f)[rules.name]
-        if "weights" in fitted:
-            bid_value.WEIGHTS[rules.name] = fitted["weights"]
-            bid_value.SPREADS[rules.name] = [round(v, 2) for v in fitted["spreads"]]
-        if "gain" in fitted:
-            bid_value.BID_GAIN[rules.name] = fitted["gain"]
+        if "spreads" in fitted:
+            fitted["spreads"] = [round(v, 2) for v in fitted["spreads"]]
+        x = FittedSearch(1, fitted)
     deals = deal_set(4, 52, args.deals_seed, args.first + args.boards - 1)
     boards = [(n, deals.board(n)) for n in range(args.first, args.first + args.boards)]
-    label = f"search ({args.fit or 'as committed'}) vs search-play, one seed, {args.deals_seed}"
-    match(label, rules, boards, SearchBot(seed=1), SearchPlayBot(seed=1), skip_agreeing=True)
+    y = SearchBot(seed=1) if args.against == "search" else SearchPlayBot(seed=1)
+    label = f"search ({args.fit or 'as committed'}) vs {args.against}, one seed, {args.deals_seed}"
+    match(label, rules, boards, x, y, skip_agreeing=True)
 
 
 def main() -> None:
@@ -355,6 +468,7 @@ def main() -> None:
     fitp.add_argument(
         "--residual", action="store_true", help="fit a correction to search-play's valuation (on the kept features)"
     )
+    fitp.add_argument("--keep-level", action="store_true", help="shift the fit's mean to search-play's valuation's")
     fitp.add_argument("--drop", action="append", help="leave this feature out (repeatable)")
     fitp.add_argument("--constant-spread", type=float, help="write this spread for every trump count")
     fitp.add_argument("--out", help="write the weights and spreads here (JSON), for compare")
@@ -366,6 +480,9 @@ def main() -> None:
     cmp.add_argument("--ruleset", default="american62", choices=["american62", "foster51"])
     cmp.add_argument("--fit", help="a fit --out file (default: bid_value's committed weights)")
     cmp.add_argument("--deals-seed", required=True)
+    cmp.add_argument(
+        "--against", default="search-play", choices=["search-play", "search"], help="Y (search: as committed)"
+    )
     cmp.add_argument("--first", type=int, default=1)
     cmp.add_argument("--boards", type=int, default=400)
     args = parser.parse_args()

@@ -751,17 +751,17 @@ def suit_value(view: View, suit: int) -> float:
     return value
 
 
-_SPREAD_CACHE: dict[float, list[float]] = {}
+_SPREAD_CACHE: dict[tuple[float, float], list[float]] = {}
 
 
-def _outcomes(mean: float) -> list[float]:
+def _outcomes(mean: float, sd: float = SPREAD) -> list[float]:
     """Probabilities of the declaring side taking 0..14 points: a normal spread, clipped."""
-    key = round(mean, 2)
+    key = (round(mean, 2), round(sd, 2))
     probs = _SPREAD_CACHE.get(key)
     if probs is None:
         from statistics import NormalDist
 
-        dist = NormalDist(key, SPREAD)
+        dist = NormalDist(*key)
         cdf = [dist.cdf(k + 0.5) for k in range(15)]
         probs = [cdf[0]] + [cdf[k] - cdf[k - 1] for k in range(1, 14)] + [1 - cdf[13]]
         _SPREAD_CACHE[key] = probs
@@ -771,13 +771,17 @@ def _outcomes(mean: float) -> list[float]:
 def expected_net(view: View, suit: int, bid: int | None) -> float:
     """The seat's side's expected net (its score change minus the other's) declaring ``suit``
     at ``bid`` (None: no contract)."""
-    mean = suit_value(view, suit)
-    side = view.me & 1
+    return spread_net(view.rules, view.me & 1, suit_value(view, suit), SPREAD, bid)
+
+
+def spread_net(rules: Ruleset, side: int, mean: float, sd: float, bid: int | None) -> float:
+    """``side``'s expected net declaring at ``bid`` when its points are spread normally
+    around ``mean`` with ``sd`` (``benchmarks/bid_fit.py`` tries other valuations through it)."""
     total = 0.0
-    for pts, p in enumerate(_outcomes(mean)):
+    for pts, p in enumerate(_outcomes(mean, sd)):
         ours = [0, 0]
         ours[side], ours[1 - side] = pts, 14 - pts
-        d = hand_delta(view.rules, side, bid, (ours[0], ours[1]))
+        d = hand_delta(rules, side, bid, (ours[0], ours[1]))
         total += p * (d[side] - d[1 - side])
     return total
 
