@@ -53,10 +53,10 @@ import sys
 
 from server.engine import DONE, PLAY, make_ruleset, new_hand, observation
 from server.engine.boards import generate_board
-from server.engine.cards import CARD_INDEX, SUITS, TRUMP_TABLES, cards_of, mask_of
+from server.engine.cards import CARD_INDEX, SUITS, TRUMP_TABLES, mask_of
 from workers.bots.deal_search import GAIN_FEATURES, SearchBot, auction_context, gain_features, rob_points
 from workers.bots.search_bot import WEIGHTS as SEARCH_PLAY_WEIGHTS
-from workers.bots.search_bot import SearchPlayBot, Solver, View, layout_for, spread_net, suit_value
+from workers.bots.search_bot import SearchPlayBot, Solver, View, layout_for, spread_net, suit_value, trump_holding
 
 FEATURES = (
     "bias",
@@ -87,21 +87,7 @@ held, and the high bid before the seat's turn by an opponent or the partner."""
 
 def features(hand: int, suit: int, position: int, high: int, holder: str) -> list[float]:
     """The valuation's inputs, in ``FEATURES`` order, for declaring ``suit`` with ``hand`` (a mask)."""
-    tab = TRUMP_TABLES[suit]
-    trumps = hand & tab.trump_mask
-    n = trumps.bit_count()
-    top = ped = jt = 0
-    for c in cards_of(trumps):
-        if c == tab.left_pedro:
-            ped += 1
-            continue
-        r = c % 13
-        if r >= 10:
-            top += 1
-        elif r in (8, 9):
-            jt += 1
-        elif r == 3:
-            ped += 1
+    trumps, n, top, jt, ped = trump_holding(hand, suit)
     p2, p3, p4 = position == 2, position == 3, position == 4
     opp, partner = holder == "opponent", holder == "partner"
     return [
@@ -111,7 +97,7 @@ def features(hand: int, suit: int, position: int, high: int, holder: str) -> lis
         (trumps >> (suit * 13 + 10)) & 1,
         jt,
         ped,
-        (trumps >> tab.low_card) & 1,
+        (trumps >> TRUMP_TABLES[suit].low_card) & 1,
         n,
         top * top,
         ped * top,
@@ -438,27 +424,26 @@ def compare(args) -> None:
     match(label, rules, boards, x, y, skip_agreeing=True)
 
 
+def deal_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """The options of the commands that make records: which deals, where the records go."""
+    parser.add_argument("--ruleset", default="american62", choices=["american62", "foster51"])
+    parser.add_argument("--seed", required=True, help="deal set seed (never the published standard set's)")
+    parser.add_argument("--first", type=int, default=1)
+    parser.add_argument("--deals", type=int, default=1000)
+    parser.add_argument("--out")
+    parser.add_argument("--playout-samples", type=int, default=4, help="search-play's layouts a decision in play-outs")
+    return parser
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
-    gen = sub.add_parser("generate", help="training records, one JSON line each")
-    gen.add_argument("--ruleset", default="american62", choices=["american62", "foster51"])
-    gen.add_argument("--seed", required=True, help="deal set seed (never the published standard set's)")
-    gen.add_argument("--first", type=int, default=1)
-    gen.add_argument("--deals", type=int, default=1000)
-    gen.add_argument("--out")
+    gen = deal_arguments(sub.add_parser("generate", help="training records, one JSON line each"))
     gen.add_argument("--playout-every", type=int, default=0, help="also play out every K-th deal's branches")
-    gen.add_argument("--playout-samples", type=int, default=4)
     gen.add_argument(
         "--playout-suits", type=int, default=4, help="play out only the N suits search-play's valuation ranks first"
     )
-    dec = sub.add_parser("decisions", help="bid-or-pass records, both followed to the end of the hand")
-    dec.add_argument("--ruleset", default="american62", choices=["american62", "foster51"])
-    dec.add_argument("--seed", required=True, help="deal set seed (never the published standard set's)")
-    dec.add_argument("--first", type=int, default=1)
-    dec.add_argument("--deals", type=int, default=1000)
-    dec.add_argument("--out")
-    dec.add_argument("--playout-samples", type=int, default=4)
+    deal_arguments(sub.add_parser("decisions", help="bid-or-pass records, both followed to the end of the hand"))
     fitp = sub.add_parser("fit", help="least-squares fits of the records")
     fitp.add_argument("data", nargs="+")
     fitp.add_argument("--label", default="points", choices=["points", "played"], help="solved or played points")

@@ -715,12 +715,11 @@ WEIGHTS = {
 SPREAD = 4.0
 
 
-def suit_value(view: View, suit: int) -> float:
-    """Expected points of the declaring side if the seat names ``suit`` (its nine cards)."""
-    w = WEIGHTS.get(view.rules.name, WEIGHTS["american62"])
+def trump_holding(hand: int, suit: int) -> tuple[int, int, int, int, int]:
+    """(the trumps of ``hand`` if ``suit`` is named, as a mask; how many; of A K Q how many;
+    of J T; of the two Pedros) -- what the valuation counts."""
     tab = TRUMP_TABLES[suit]
-    trumps = view.hand & tab.trump_mask
-    n = trumps.bit_count()
+    trumps = hand & tab.trump_mask
     top = ped = jt = 0
     for c in cards_of(trumps):
         if c == tab.left_pedro:
@@ -733,7 +732,14 @@ def suit_value(view: View, suit: int) -> float:
             jt += 1
         elif r == 3:
             ped += 1
-    low = (trumps >> tab.low_card) & 1
+    return trumps, trumps.bit_count(), top, jt, ped
+
+
+def suit_value(view: View, suit: int) -> float:
+    """Expected points of the declaring side if the seat names ``suit`` (its nine cards)."""
+    w = WEIGHTS.get(view.rules.name, WEIGHTS["american62"])
+    trumps, n, top, jt, ped = trump_holding(view.hand, suit)
+    low = (trumps >> TRUMP_TABLES[suit].low_card) & 1
     value = (
         w["bias"]
         + w["A"] * ((trumps >> (suit * 13 + 12)) & 1)

@@ -355,6 +355,17 @@ def test_bidding_decisions_ignore_the_other_hands():
         assert bot.decide(obs) == bot.decide(obs_twin)
 
 
+def assert_blind(bot, rules, board, state, seat: str, a: int, b: int) -> None:
+    """``bot`` decides alike at ``state`` and on the twin board where cards ``a`` and ``b``
+    (both held by players other than ``seat``) swap places, the same actions replayed."""
+    twin = HandState(rules, swapped(board, CARD_NAMES[a], CARD_NAMES[b]))
+    for done in state.actions:
+        twin.apply({k: v for k, v in done.items() if k != "seat"})
+    obs, obs_twin = observation(state, seat), observation(twin, seat)
+    assert twin.hands != state.hands and obs_twin == obs
+    assert bot.decide(obs_twin) == bot.decide(obs)
+
+
 @pytest.mark.parametrize("ruleset", ["american62", "foster51"])
 def test_every_bid_and_the_trump_ignore_the_other_hands(ruleset):
     """Every turn of the auction (after others' bids and passes) and the trump choice: the
@@ -371,12 +382,8 @@ def test_every_bid_and_the_trump_ignore_the_other_hands(ruleset):
             p, q = [s for s in range(4) if s != me][:2]
             a = min(c for c in range(52) if state.hands[p] >> c & 1)
             b = min(c for c in range(52) if state.hands[q] >> c & 1)
-            twin = HandState(rules, swapped(board, CARD_NAMES[a], CARD_NAMES[b]))
-            for done in state.actions:
-                twin.apply({k: v for k, v in done.items() if k != "seat"})
-            obs, obs_twin = observation(state, seat), observation(twin, seat)
-            assert twin.hands != state.hands and obs_twin == obs
-            assert bot.decide(obs_twin) == bot.decide(obs)
+            obs = observation(state, seat)
+            assert_blind(bot, rules, board, state, seat, a, b)
             checked += 1
             state.apply(rule.decide(obs))
     assert checked >= 30
@@ -401,12 +408,7 @@ def test_the_searched_foster51_rob_ignores_the_other_hands():
         if not (kept_p and kept_q) or state.restocks:
             continue
         a, b = min(c for c in range(52) if kept_p >> c & 1), min(c for c in range(52) if kept_q >> c & 1)
-        twin = HandState(rules, swapped(board, CARD_NAMES[a], CARD_NAMES[b]))
-        for done in state.actions:
-            twin.apply({k: v for k, v in done.items() if k != "seat"})
-        obs, obs_twin = observation(state, seat), observation(twin, seat)
-        assert twin.hands != state.hands and obs_twin == obs
-        assert bot.decide(obs_twin) == bot.decide(obs)
+        assert_blind(bot, rules, board, state, seat, a, b)
         checked += 1
     assert checked >= 5
 
