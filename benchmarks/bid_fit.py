@@ -138,6 +138,13 @@ class FittedSearch(SearchBot):
         return spread_net(view.rules, view.me & 1, mean, sd, bid), mean
 
 
+class SearchBefore(SearchBot):
+    """``search`` as it was before the fitted bid-or-pass model: search-play's bid."""
+
+    def _gain_weights(self, obs):
+        return None
+
+
 def branch(state, seat: int, suit: int, bot: SearchPlayBot):
     """A copy of ``state`` (``seat`` to bid) in which ``seat`` declares ``suit`` at the least
     bid, the others pass, and the draw is ``bot``'s: the state at the first lead."""
@@ -419,7 +426,7 @@ def compare(args) -> None:
         x = FittedSearch(1, fitted)
     deals = deal_set(4, 52, args.deals_seed, args.first + args.boards - 1)
     boards = [(n, deals.board(n)) for n in range(args.first, args.first + args.boards)]
-    y = SearchBot(seed=1) if args.against == "search" else SearchPlayBot(seed=1)
+    y = {"search": SearchBot, "search-before": SearchBefore, "search-play": SearchPlayBot}[args.against](seed=1)
     label = f"search ({args.fit or 'as committed'}) vs {args.against}, one seed, {args.deals_seed}"
     match(label, rules, boards, x, y, skip_agreeing=True)
 
@@ -463,10 +470,13 @@ def main() -> None:
     fdec.add_argument("--out", help="write the model here (JSON), for compare")
     cmp = sub.add_parser("compare", help="search with a fit against search-play, one seed")
     cmp.add_argument("--ruleset", default="american62", choices=["american62", "foster51"])
-    cmp.add_argument("--fit", help="a fit --out file (default: bid_value's committed weights)")
+    cmp.add_argument("--fit", help="a fit or fit-decisions --out file (default: search as committed)")
     cmp.add_argument("--deals-seed", required=True)
     cmp.add_argument(
-        "--against", default="search-play", choices=["search-play", "search"], help="Y (search: as committed)"
+        "--against",
+        default="search-play",
+        choices=["search-play", "search", "search-before"],
+        help="Y (search: as committed; search-before: without its fitted bid)",
     )
     cmp.add_argument("--first", type=int, default=1)
     cmp.add_argument("--boards", type=int, default=400)

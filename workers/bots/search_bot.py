@@ -865,7 +865,7 @@ class SearchPlayBot:
 
     def _suit_net(self, view: View, suit: int, bid: int | None) -> tuple[float, float]:
         """(the side's expected net declaring ``suit`` at ``bid``, the expected points): the
-        valuation the bid and the trump decide by (``search`` has its own, ``bid_value``)."""
+        valuation the bid and the trump decide by (``benchmarks/bid_fit.py`` tries refits in its place)."""
         return expected_net(view, suit, bid), suit_value(view, suit)
 
     # -------------------------------------------------------------- the draw

@@ -389,6 +389,26 @@ def test_every_bid_and_the_trump_ignore_the_other_hands(ruleset):
     assert checked >= 30
 
 
+def test_the_fitted_foster51_bid_only_with_the_default_rules():
+    """search bids foster51 by its bid-or-pass fit (unlike search-play on some turns), and
+    as search-play in american62 and under foster51 options the fit was not made for."""
+    differ = {}
+    for name, options in (("foster51", None), ("foster51", {"low_to_holder": True}), ("american62", None)):
+        rules = make_ruleset(name, options)
+        search, play = SearchBot(seed=4, samples=FAST), SearchPlayBot(seed=4, samples=FAST)
+        count = 0
+        for n in range(1, 13):
+            state = HandState(rules, generate_board("search-fitted-bid", n))
+            while state.phase == "bidding":
+                obs = observation(state, state.seat_to_act())
+                action = search.decide(obs)
+                count += action != play.decide(obs)
+                state.apply(action)
+        differ[(name, bool(options))] = count
+    assert differ[("foster51", False)] > 0
+    assert differ[("foster51", True)] == 0 and differ[("american62", False)] == 0
+
+
 def test_the_searched_foster51_rob_ignores_the_other_hands():
     """The dealer's rob, searched over the others' hands: the same on a twin board where
     two other players hold each other's kept cards (the face-up discards unchanged)."""
