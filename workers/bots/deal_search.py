@@ -19,7 +19,7 @@ on foster51 bidding turns at which both choices were followed to the end of the 
 ``search-play`` (``benchmarks/bid_fit.py``). Its main change: the dealer's partner
 overcalls the opening bid only with a margin above about 5.7 (search-play: above 0; the
 dealer, who robs the pack, may still bid), the third seat and the dealer overcall an
-opponent with margins down to about -3.7 and -8.5.
+opponent with margins down to about -3.6 and -8.5.
 
 The other decisions before the play are ``search-play``'s. A search of the bid and of the
 trump suit over whole sampled deals (each candidate played forward on the engine, the
