@@ -1,5 +1,6 @@
-"""``search``: the play search of ``search_bot``, and foster51's rob searched the same way,
-by sampling what the seat cannot see and solving what follows exactly.
+"""``search``: the play search of ``search_bot``, foster51's rob searched the same way, by
+sampling what the seat cannot see and solving what follows exactly, and foster51's bid by
+a fitted bid-or-pass model.
 
 ``search-play`` (``search_bot.SearchPlayBot``) robs by a fixed keep order. Here the dealer
 tries that keep and its neighbours (each of the ``ROB_SWAPS`` best cards it leaves for
@@ -9,6 +10,16 @@ the rob every other hand is final) and scored through ``hand_delta`` with the co
 trumps left out of the hands, which the rules show and give the declaring side. Another
 keep replaces search-play's only when it is better by more than ``MARGIN`` net a sample:
 the mean of ten layouts is noisy, and a switch on noise costs.
+
+foster51's bid (``BID_GAIN``): bid the least when a least-squares fit of the net of bidding
+over passing is above zero. Its inputs are ``search-play``'s margin for bidding (its
+valuation's best net at the least bid minus its value of passing), the seat's place to the
+dealer and whose the high bid is (``auction_context``, from the public bids); it was fitted
+on foster51 bidding turns at which both choices were followed to the end of the hand by
+``search-play`` (``benchmarks/bid_fit.py``). Its main change: the dealer's partner
+overcalls the opening bid only with a margin above about 5.7 (search-play: above 0; the
+dealer, who robs the pack, may still bid), the third seat and the dealer overcall an
+opponent with margins down to about -3.6 and -8.5.
 
 The other decisions before the play are ``search-play``'s. A search of the bid and of the
 trump suit over whole sampled deals (each candidate played forward on the engine, the
@@ -29,7 +40,7 @@ from __future__ import annotations
 from typing import Any
 
 from server.engine import ROB
-from server.engine.cards import CARD_INDEX, CARD_NAMES, TRUMP_TABLES, cards_of, mask_of
+from server.engine.cards import CARD_INDEX, CARD_NAMES, SEATS, TRUMP_TABLES, cards_of, mask_of
 from server.engine.scoring import hand_delta
 from workers.bots.base import Action, Observation, decision_rng
 from workers.bots.search_bot import (
@@ -41,6 +52,15 @@ from workers.bots.search_bot import (
     _keep_order,
     layout_for,
 )
+
+BID_GAIN = {
+    "foster51": dict(bias=-0.045, margin=0.202, pos2=-4.485, pos3=-2.595, dealer=-1.615, opp=3.376, partner=1.788),
+}
+"""The side's net of bidding the least over passing, by ``GAIN_FEATURES``: least squares on
+3,543 foster51 bidding turns (``benchmarks/bid_fit.py fit-decisions --window 4``, deal set
+``bidfit-dec``) where both were followed to the end of the hand by ``search-play``; only
+for the rules' defaults. american62's fit measured even (docs/bots.md), so it has none."""
+GAIN_FEATURES = ("bias", "margin", "pos2", "pos3", "dealer", "opp", "partner")
 
 DEAL_SAMPLES = 10  # layouts of the others' hands per rob at the default level
 DEAL_NODES = 60_000  # solver nodes per layout on average, for the whole decision
@@ -54,8 +74,29 @@ def side_net(rules, declarer: int, contract: int | None, points: tuple[int, int]
     return d[me & 1] - d[1 - (me & 1)]
 
 
+def auction_context(bids: list[dict], me: int, dealer: int) -> tuple[int, int, str]:
+    """(place to the dealer 1-4, the highest bid of another seat, whose: "none", "partner",
+    "opponent"). In these one-round auctions every other seat's bid came before the seat's
+    last turn or was a pass, so the same figures serve the bid and the trump decision."""
+    high, holder = 0, "none"
+    for b in bids:
+        seat = SEATS.index(b["seat"])
+        if b["type"] == "bid" and seat != me and b["amount"] > high:
+            high = b["amount"]
+            holder = "partner" if (seat & 1) == (me & 1) else "opponent"
+    return (me - dealer - 1) % 4 + 1, high, holder
+
+
+def gain_features(margin: float, ctx: tuple[int, int, str]) -> list[float]:
+    """The bid-or-pass model's inputs, in ``GAIN_FEATURES`` order: search-play's margin for
+    bidding (its best suit's expected net at the least bid minus its value of passing), the
+    place to the dealer (2: the dealer's partner, 4: the dealer), whose the high bid is."""
+    position, _high, holder = ctx
+    return [1.0, margin, position == 2, position == 3, position == 4, holder == "opponent", holder == "partner"]
+
+
 class SearchBot(SearchPlayBot):
-    """``search-play`` with foster51's rob searched."""
+    """``search-play`` with foster51's rob searched and its bid by the fitted bid-or-pass model."""
 
     def __init__(
         self, seed: int | str = 0, samples: int | None = None, deal_samples: int | None = None, strength: int = 1
@@ -70,6 +111,22 @@ class SearchBot(SearchPlayBot):
             if len(choice["from"]) > choice["size"]:
                 return self._search_rob(observation, choice)
         return super().decide(observation)
+
+    # -------------------------------------------------------------- the bid
+    def _bid(self, obs: Observation, legal: list[dict[str, Any]]) -> Action:
+        """search-play's bid, except where a bid-or-pass fit exists (``BID_GAIN``): bid the
+        least when its net of bidding over passing is above zero."""
+        weights = self._gain_weights(obs)
+        if weights is None or not any(a["type"] == "pass" for a in legal):
+            return super()._bid(obs, legal)
+        margin, low = self._bid_margin(obs, legal)
+        ctx = auction_context(obs["bids"], SEATS.index(obs["seat"]), SEATS.index(obs["dealer"]))
+        if sum(weights[f] * v for f, v in zip(GAIN_FEATURES, gain_features(margin, ctx), strict=True)) > 0:
+            return {"type": "bid", "amount": low}
+        return {"type": "pass"}
+
+    def _gain_weights(self, obs: Observation) -> dict[str, float] | None:
+        return None if obs.get("options") else BID_GAIN.get(obs["ruleset"])
 
     # -------------------------------------------------------------- foster51's rob
     def _search_rob(self, obs: Observation, choice: dict[str, Any]) -> Action:

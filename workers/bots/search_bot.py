@@ -733,12 +733,11 @@ WEIGHTS = {
 SPREAD = 4.0
 
 
-def suit_value(view: View, suit: int) -> float:
-    """Expected points of the declaring side if the seat names ``suit`` (its nine cards)."""
-    w = WEIGHTS.get(view.rules.name, WEIGHTS["american62"])
+def trump_holding(hand: int, suit: int) -> tuple[int, int, int, int, int]:
+    """(the trumps of ``hand`` if ``suit`` is named, as a mask; how many; of A K Q how many;
+    of J T; of the two Pedros) -- what the valuation counts."""
     tab = TRUMP_TABLES[suit]
-    trumps = view.hand & tab.trump_mask
-    n = trumps.bit_count()
+    trumps = hand & tab.trump_mask
     top = ped = jt = 0
     for c in cards_of(trumps):
         if c == tab.left_pedro:
@@ -751,7 +750,14 @@ def suit_value(view: View, suit: int) -> float:
             jt += 1
         elif r == 3:
             ped += 1
-    low = (trumps >> tab.low_card) & 1
+    return trumps, trumps.bit_count(), top, jt, ped
+
+
+def suit_value(view: View, suit: int) -> float:
+    """Expected points of the declaring side if the seat names ``suit`` (its nine cards)."""
+    w = WEIGHTS.get(view.rules.name, WEIGHTS["american62"])
+    trumps, n, top, jt, ped = trump_holding(view.hand, suit)
+    low = (trumps >> TRUMP_TABLES[suit].low_card) & 1
     value = (
         w["bias"]
         + w["A"] * ((trumps >> (suit * 13 + 12)) & 1)
@@ -769,17 +775,17 @@ def suit_value(view: View, suit: int) -> float:
     return value
 
 
-_SPREAD_CACHE: dict[float, list[float]] = {}
+_SPREAD_CACHE: dict[tuple[float, float], list[float]] = {}
 
 
-def _outcomes(mean: float) -> list[float]:
+def _outcomes(mean: float, sd: float = SPREAD) -> list[float]:
     """Probabilities of the declaring side taking 0..14 points: a normal spread, clipped."""
-    key = round(mean, 2)
+    key = (round(mean, 2), round(sd, 2))
     probs = _SPREAD_CACHE.get(key)
     if probs is None:
         from statistics import NormalDist
 
-        dist = NormalDist(key, SPREAD)
+        dist = NormalDist(*key)
         cdf = [dist.cdf(k + 0.5) for k in range(15)]
         probs = [cdf[0]] + [cdf[k] - cdf[k - 1] for k in range(1, 14)] + [1 - cdf[13]]
         _SPREAD_CACHE[key] = probs
@@ -789,13 +795,17 @@ def _outcomes(mean: float) -> list[float]:
 def expected_net(view: View, suit: int, bid: int | None) -> float:
     """The seat's side's expected net (its score change minus the other's) declaring ``suit``
     at ``bid`` (None: no contract)."""
-    mean = suit_value(view, suit)
-    side = view.me & 1
+    return spread_net(view.rules, view.me & 1, suit_value(view, suit), SPREAD, bid)
+
+
+def spread_net(rules: Ruleset, side: int, mean: float, sd: float, bid: int | None) -> float:
+    """``side``'s expected net declaring at ``bid`` when its points are spread normally
+    around ``mean`` with ``sd`` (``benchmarks/bid_fit.py`` tries other valuations through it)."""
     total = 0.0
-    for pts, p in enumerate(_outcomes(mean)):
+    for pts, p in enumerate(_outcomes(mean, sd)):
         ours = [0, 0]
         ours[side], ours[1 - side] = pts, 14 - pts
-        d = hand_delta(view.rules, side, bid, (ours[0], ours[1]))
+        d = hand_delta(rules, side, bid, (ours[0], ours[1]))
         total += p * (d[side] - d[1 - side])
     return total
 
@@ -845,10 +855,17 @@ class SearchPlayBot:
     # -------------------------------------------------------------- bidding and trump
     def _bid(self, obs: Observation, legal: list[dict[str, Any]]) -> Action:
         """Bid the least that takes the contract when declaring is worth more than passing."""
+        margin, low = self._bid_margin(obs, legal)
+        if margin > 0 or not any(a["type"] == "pass" for a in legal):
+            return {"type": "bid", "amount": low}
+        return {"type": "pass"}
+
+    def _bid_margin(self, obs: Observation, legal: list[dict[str, Any]]) -> tuple[float, int]:
+        """(the best suit's expected net at the least bid minus the value put on passing, the least bid)."""
         view = View(obs)
         amounts = sorted(a["amount"] for a in legal if a["type"] == "bid")
         low = amounts[0]
-        best = max(expected_net(view, s, low) for s in range(4))
+        best = max(self._suit_net(view, s, low)[0] for s in range(4))
         high = max((b["amount"] for b in obs["bids"] if b["type"] == "bid"), default=0)
         high_seat = next(
             (SEATS.index(b["seat"]) for b in obs["bids"] if b["type"] == "bid" and b["amount"] == high), None
@@ -859,15 +876,18 @@ class SearchPlayBot:
             pass_value = PASS_VALUE["partner"]
         else:
             pass_value = PASS_VALUE["opponent"]
-        if best > pass_value or not any(a["type"] == "pass" for a in legal):
-            return {"type": "bid", "amount": low}
-        return {"type": "pass"}
+        return best - pass_value, low
 
     def _trump(self, obs: Observation) -> Action:
         view = View(obs)
-        values = [(expected_net(view, s, view.contract), suit_value(view, s), -s) for s in range(4)]
+        values = [(*self._suit_net(view, s, view.contract), -s) for s in range(4)]
         suit = -max(values)[2]
         return {"type": "trump", "suit": SUITS[suit]}
+
+    def _suit_net(self, view: View, suit: int, bid: int | None) -> tuple[float, float]:
+        """(the side's expected net declaring ``suit`` at ``bid``, the expected points): the
+        valuation the bid and the trump decide by (``benchmarks/bid_fit.py`` tries refits in its place)."""
+        return expected_net(view, suit, bid), suit_value(view, suit)
 
     # -------------------------------------------------------------- the draw
     def _discard(self, obs: Observation, choice: dict[str, Any]) -> list[str]:

@@ -368,6 +368,60 @@ def test_bidding_decisions_ignore_the_other_hands():
         assert bot.decide(obs) == bot.decide(obs_twin)
 
 
+def assert_blind(bot, rules, board, state, seat: str, a: int, b: int) -> None:
+    """``bot`` decides alike at ``state`` and on the twin board where cards ``a`` and ``b``
+    (both held by players other than ``seat``) swap places, the same actions replayed."""
+    twin = HandState(rules, swapped(board, CARD_NAMES[a], CARD_NAMES[b]))
+    for done in state.actions:
+        twin.apply({k: v for k, v in done.items() if k != "seat"})
+    obs, obs_twin = observation(state, seat), observation(twin, seat)
+    assert twin.hands != state.hands and obs_twin == obs
+    assert bot.decide(obs_twin) == bot.decide(obs)
+
+
+@pytest.mark.parametrize("ruleset", ["american62", "foster51"])
+def test_every_bid_and_the_trump_ignore_the_other_hands(ruleset):
+    """Every turn of the auction (after others' bids and passes) and the trump choice: the
+    same on a twin board where two other players hold each other's first card."""
+    rules = make_ruleset(ruleset)
+    bot, rule = SearchBot(seed=3, samples=FAST), RuleBot(3)
+    checked = 0
+    for n in range(1, 9):
+        board = generate_board("search-blind-auction", n)
+        state = HandState(rules, board)
+        while state.phase in ("bidding", "trump"):
+            seat = state.seat_to_act()
+            me = SEATS.index(seat)
+            p, q = [s for s in range(4) if s != me][:2]
+            a = min(c for c in range(52) if state.hands[p] >> c & 1)
+            b = min(c for c in range(52) if state.hands[q] >> c & 1)
+            obs = observation(state, seat)
+            assert_blind(bot, rules, board, state, seat, a, b)
+            checked += 1
+            state.apply(rule.decide(obs))
+    assert checked >= 30
+
+
+def test_the_fitted_foster51_bid_only_with_the_default_rules():
+    """search bids foster51 by its bid-or-pass fit (unlike search-play on some turns), and
+    as search-play in american62 and under foster51 options the fit was not made for."""
+    differ = {}
+    for name, options in (("foster51", None), ("foster51", {"low_to_holder": True}), ("american62", None)):
+        rules = make_ruleset(name, options)
+        search, play = SearchBot(seed=4, samples=FAST), SearchPlayBot(seed=4, samples=FAST)
+        count = 0
+        for n in range(1, 13):
+            state = HandState(rules, generate_board("search-fitted-bid", n))
+            while state.phase == "bidding":
+                obs = observation(state, state.seat_to_act())
+                action = search.decide(obs)
+                count += action != play.decide(obs)
+                state.apply(action)
+        differ[(name, bool(options))] = count
+    assert differ[("foster51", False)] > 0
+    assert differ[("foster51", True)] == 0 and differ[("american62", False)] == 0
+
+
 def test_the_searched_foster51_rob_ignores_the_other_hands():
     """The dealer's rob, searched over the others' hands: the same on a twin board where
     two other players hold each other's kept cards (the face-up discards unchanged)."""
@@ -387,12 +441,7 @@ def test_the_searched_foster51_rob_ignores_the_other_hands():
         if not (kept_p and kept_q) or state.restocks:
             continue
         a, b = min(c for c in range(52) if kept_p >> c & 1), min(c for c in range(52) if kept_q >> c & 1)
-        twin = HandState(rules, swapped(board, CARD_NAMES[a], CARD_NAMES[b]))
-        for done in state.actions:
-            twin.apply({k: v for k, v in done.items() if k != "seat"})
-        obs, obs_twin = observation(state, seat), observation(twin, seat)
-        assert twin.hands != state.hands and obs_twin == obs
-        assert bot.decide(obs_twin) == bot.decide(obs)
+        assert_blind(bot, rules, board, state, seat, a, b)
         checked += 1
     assert checked >= 5
 
