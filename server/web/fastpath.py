@@ -4,7 +4,7 @@ A bot in steady play makes one HTTP exchange per decision: it answers, and the a
 response brings its next decision (``POST /api/v1/decisions/<id>?wait=``,
 ``server.web.api.decisions.Answer``). Through Flask, flask-smorest and the app's hooks that
 exchange cost about 1.4 ms of the API's CPU, most of it in the framework rather than the
-work (docs/speed.md#remote). This WSGI middleware answers that one request itself when
+work (docs/speed.md, "The answer skips Flask"). This WSGI middleware answers that one request itself when
 nothing about it is unusual, and hands every other request to Flask untouched.
 
 It takes a request only when Flask would accept it, so a bot can never tell the two paths
