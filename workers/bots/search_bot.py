@@ -792,12 +792,6 @@ def _outcomes(mean: float, sd: float = SPREAD) -> list[float]:
     return probs
 
 
-def expected_net(view: View, suit: int, bid: int | None) -> float:
-    """The seat's side's expected net (its score change minus the other's) declaring ``suit``
-    at ``bid`` (None: no contract)."""
-    return spread_net(view.rules, view.me & 1, suit_value(view, suit), SPREAD, bid)
-
-
 def spread_net(rules: Ruleset, side: int, mean: float, sd: float, bid: int | None) -> float:
     """``side``'s expected net declaring at ``bid`` when its points are spread normally
     around ``mean`` with ``sd`` (``benchmarks/bid_fit.py`` tries other valuations through it)."""
@@ -844,9 +838,9 @@ class SearchPlayBot:
     def _family(self, obs: Observation, legal: list[dict[str, Any]]) -> Action:
         """The rest of the family: the solver or the engine-based search plays, the rule bot
         decides the rest."""
-        if obs["phase"] == "play" and obs["ruleset"] in PLAY_SOLVED:
-            return self._play(obs, legal)
         if obs["phase"] == "play":
+            if obs["ruleset"] in PLAY_SOLVED:
+                return self._play(obs, legal)
             action = FamilySearch(self.samples).play(self.seed, obs, legal)
             if action is not None:
                 return action
@@ -887,7 +881,8 @@ class SearchPlayBot:
     def _suit_net(self, view: View, suit: int, bid: int | None) -> tuple[float, float]:
         """(the side's expected net declaring ``suit`` at ``bid``, the expected points): the
         valuation the bid and the trump decide by (``benchmarks/bid_fit.py`` tries refits in its place)."""
-        return expected_net(view, suit, bid), suit_value(view, suit)
+        points = suit_value(view, suit)
+        return spread_net(view.rules, view.me & 1, points, SPREAD, bid), points
 
     # -------------------------------------------------------------- the draw
     def _discard(self, obs: Observation, choice: dict[str, Any]) -> list[str]:
