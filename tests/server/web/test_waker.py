@@ -2,12 +2,15 @@
 serves it without reading Redis; any wake-up it cannot vouch for sends it to Redis."""
 
 import json
+import socket
 import threading
 import time
+import uuid
 
 from redis import Redis
 
 from server.engine import HandState, generate_board, make_ruleset, observation
+from server.web import waker as waker_module
 from server.web.waker import Waker
 
 
@@ -71,7 +74,7 @@ def test_the_published_request_is_the_one_redis_serves(store):
     w = waker()
     with w.interest("b1") as woken:
         while not woken.is_set():
-            got = pubsub.get_message(timeout=1.0)
+            got = Waker._next_message(pubsub)
             if got is not None:
                 w._dispatch(got["data"].decode())
         served = json.loads(woken.take()[0])
@@ -80,3 +83,50 @@ def test_the_published_request_is_the_one_redis_serves(store):
     assert served["id"] == did
     assert abs(served.pop("deadline_in_ms") - stored.pop("deadline_in_ms")) < 1000
     assert served == stored
+
+
+def test_the_listener_reads_messages_not_health_checks_and_resumes_a_message_cut_by_its_timeout(redis_url, monkeypatch):
+    """The listener reads with a timeout on the socket rather than polling it first: an
+    empty read is None, the pub/sub health check's reply is no message, and a message of
+    which only part came before the timeout is whole at the next read."""
+    monkeypatch.setattr(waker_module, "LISTEN_TIMEOUT", 0.2)
+    redis = Redis.from_url(redis_url, health_check_interval=1)
+    channel = f"waker-test-{uuid.uuid4().hex}"
+    pubsub = redis.pubsub(ignore_subscribe_messages=True)
+    pubsub.subscribe(channel)
+    assert Waker._next_message(pubsub) is None  # the subscription's confirmation
+    started = time.monotonic()
+    assert Waker._next_message(pubsub) is None
+    assert 0.15 < time.monotonic() - started < 2
+    redis.publish(channel, "b1")
+    assert Waker._next_message(pubsub)["data"] == b"b1"
+    pubsub.connection.next_health_check = 0  # due now: the next read sends PING first
+    redis.publish(channel, "b2")
+    got = [Waker._next_message(pubsub) for _ in range(3)]
+    assert [m["data"] for m in got if m is not None] == [b"b2"]
+    assert pubsub.health_check_response_counter == 0  # the PONG was read and set aside
+
+    # a message cut in two: the first part arrives, the read times out, the rest follows
+    payload = b"x" * 100
+    frame = b"*3\r\n$7\r\nmessage\r\n$%d\r\n%s\r\n$%d\r\n%s\r\n" % (
+        len(channel),
+        channel.encode(),
+        len(payload),
+        payload,
+    )
+    parser = pubsub.connection._parser
+    sock = pubsub.connection._sock
+    a, b = socket.socketpair()
+    pubsub.connection._sock = a
+    parser.on_connect(pubsub.connection)
+    try:
+        b.sendall(frame[:20])
+        assert Waker._next_message(pubsub) is None
+        b.sendall(frame[20:])
+        assert Waker._next_message(pubsub)["data"] == payload
+    finally:
+        pubsub.connection._sock = sock
+        parser.on_connect(pubsub.connection)
+        a.close()
+        b.close()
+    pubsub.close()
