@@ -146,7 +146,9 @@ class DecisionFastPath:
         store, served, waker = self.context.store, self.context.served, self.context.waker
         with waker.interest(bot) if wait > 0 else nullcontext() as woken:
             try:
-                outcome, found = store.answer_decision(hashed, did, bot, action, skip=skip)
+                outcome, found = store.answer_decision(
+                    hashed, did, bot, action, skip=skip, listener=None if woken is None else woken.listener
+                )
             except RedisError:
                 return None  # Flask tries again, and answers 503 if Redis is still away
             if outcome != "ok":

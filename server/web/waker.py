@@ -1,12 +1,20 @@
 """Wake-ups for long-polls: one pub/sub listener per API process instead of one Redis
-connection per waiting request.
+connection per waiting request, and one channel per process, so a process reads the
+wake-ups of its own long-polls rather than every decision of the arena.
 
 A worker that asks a bot for a decision publishes the bot's name and the request on the
-store's wake channel (``Store.ask``). Each API process runs one listener (a greenlet under
-gunicorn's gevent workers, a daemon thread otherwise: gevent patches ``threading``) that
-subscribes to it and sets the events of the long-polls waiting for that bot. A waiting
-long-poll therefore holds a greenlet and an event, not a pooled Redis connection, and a
-process keeps its promise of about a thousand open long-polls.
+wake channel of each API process registered as holding the bot's long-polls
+(``Store.ask``). A long-poll's read registers its process (``Interest.listener``) in the
+same script as the read (``Store.open_requests``, ``Store.answer_decision``), so a decision
+asked after the read reaches the process and one asked before is in what the read
+returns; a registration lapses a minute after the last read that made it. Each API process
+runs one listener (a greenlet under gunicorn's gevent workers, a daemon thread otherwise:
+gevent patches ``threading``) that subscribes to its channel and sets the events of the
+long-polls waiting for that bot. A waiting long-poll therefore holds a greenlet and an
+event, not a pooled Redis connection, and a process keeps its promise of about a thousand
+open long-polls. With one channel for all, every process read every wake message: with
+a bot's connections spread over two processes, 0.16 ms more of the API's CPU a decision
+(docs/speed.md).
 
 The woken long-poll takes the request from its event (``Interest.take``) and serves it
 without reading Redis again: one Lua round trip per decision instead of two. Only a
@@ -15,10 +23,11 @@ back to Redis, which stays the one record of what is open.
 
 Long-polls register before they read the bot's open decisions, so a decision published
 between the read and the wait still wakes them. Pub/sub is fire-and-forget: a message
-published while the listener is reconnecting (Redis restarting) is lost. So waiters
-wait in bounded slices and re-read after each, and every waiter is woken when the
-listener loses its connection (its read then tells the bot, 503 if Redis is away) and
-when it subscribes again; a lost message costs at most one slice.
+published while the listener is reconnecting (Redis restarting), or before it first
+subscribed, is lost. So waiters wait in bounded slices and re-read after each (which
+registers them again, should Redis have restarted empty), and every waiter is woken when
+the listener loses its connection (its read then tells the bot, 503 if Redis is away)
+and when it subscribes again; a lost message costs at most one slice.
 
 Past ``capacity`` waiting long-polls the process registers no more (the caller answers
 at once instead), so answers and every other call still find a free connection slot in
@@ -29,7 +38,8 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterable, Iterator
+import uuid
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -49,9 +59,10 @@ LISTEN_TIMEOUT = 1.0  # seconds per read of the channel (health checks happen in
 class Interest(threading.Event):
     """A long-poll's wake event, with the requests the wake-ups brought."""
 
-    def __init__(self, lock: threading.Lock) -> None:
+    def __init__(self, lock: threading.Lock, listener: str) -> None:
         super().__init__()
         self._lock = lock  # the waker's: wake-ups fill the inbox under it
+        self.listener = listener  # what the long-poll's reads register: its process's channel
         self.inbox: list[tuple[str, str, int, float]] = []  # (id, request up to deadline_in_ms, its ms, arrived)
         self.reread = False  # a wake-up without a request came: only Redis knows what is open
 
@@ -75,8 +86,10 @@ class Interest(threading.Event):
 
 
 class Waker:
-    def __init__(self, redis: Redis, channel: str, capacity: int):
-        self.redis, self.channel, self.capacity = redis, channel, capacity
+    def __init__(self, redis: Redis, channel_of: Callable[[str], str], capacity: int):
+        """``channel_of``: the wake channel of a listener's name (``Store.wake_channel``)."""
+        self.redis, self.channel_of, self.capacity = redis, channel_of, capacity
+        self.listener = ""  # this process's name on the wake channels, made with its listener
         self._waiting: dict[str, list[Interest]] = {}  # per bot, oldest first
         self._count = 0
         self._lock = threading.Lock()
@@ -95,12 +108,13 @@ class Waker:
             if self._count >= self.capacity:
                 event = None
             else:
-                event = Interest(self._lock)
-                self._count += 1
-                self._waiting.setdefault(bot, []).append(event)
                 if self._listener is None:  # started on first use: after gunicorn's fork
+                    self.listener = uuid.uuid4().hex
                     self._listener = threading.Thread(target=self._listen, name="cinch-waker", daemon=True)
                     self._listener.start()
+                event = Interest(self._lock, self.listener)
+                self._count += 1
+                self._waiting.setdefault(bot, []).append(event)
         if event is None:
             yield None
             return
@@ -180,7 +194,7 @@ class Waker:
         while True:
             pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
             try:
-                pubsub.subscribe(self.channel)
+                pubsub.subscribe(self.channel_of(self.listener))
                 if failing:
                     log.warning("wake channel subscribed again")
                 failing = False

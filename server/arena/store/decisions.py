@@ -4,8 +4,13 @@ Redis's clock. This module owns their keys:
     {p}:bot:{name}:pending        zset  open decision ids of the bot, by deadline
     {p}:bot:{name}:seen           string Redis time the bot last asked for or answered a decision
                                         (expires after a day unseen)
-    {p}:wake                      pub/sub channel: a bot's name per new decision, for long-polls,
-                                        with the request as served (``server.web.waker``)
+    {p}:bot:{name}:listeners      hash  wake channel suffix -> Redis time until which that API
+                                        process counts as holding the bot's long-polls
+                                        (``listen.lua``; the key lapses LISTEN_SECONDS after
+                                        the last registration)
+    {p}:wake:{suffix}             pub/sub channel of one API process: a bot's name per new
+                                        decision for it, with the request as served
+                                        (``server.web.waker``)
     {p}:decision:{id}             hash  bot, head (the request JSON but its deadline), legal, seat,
                                         deadline (the real one: the per-decision limit plus
                                         the bank left), shown (the limit only: what the bot
@@ -36,10 +41,13 @@ from redis import Redis
 from server.arena.settings import CLOSED_DECISION_SECONDS
 from server.arena.store.base import StoreBase, decoded, lua
 
-_OPEN = lua("open.lua")
+LISTEN_SECONDS = 60
+"""How long a process's registration for a bot's wake-ups lasts past the read or answer that made it."""
+
+_OPEN = lua("open.lua", LISTEN_TTL=LISTEN_SECONDS)
 _OPEN_COUNT = lua("open_count.lua")
-_ASK = lua("ask.lua")
-_ANSWER = lua("answer.lua", CLOSED_TTL=CLOSED_DECISION_SECONDS)
+_ASK = lua("ask.lua", LISTEN_TTL=LISTEN_SECONDS)
+_ANSWER = lua("answer.lua", CLOSED_TTL=CLOSED_DECISION_SECONDS, LISTEN_TTL=LISTEN_SECONDS)
 _ANSWER_CONTEXT = lua("answer_context.lua", CLOSED_TTL=CLOSED_DECISION_SECONDS)
 _EXPIRE = lua("expire.lua", CLOSED_TTL=CLOSED_DECISION_SECONDS)
 
@@ -76,29 +84,35 @@ class Decisions(StoreBase):
                 self.key("match", mid, "bank"),
                 self.key("decision", did),
                 self.key("bot", bot, "pending"),
+                self.key("bot", bot, "listeners"),
             ],
-            args=[bot, initial_bank_ms, decision_ms, did, head, legal, observation["seat"], self.wake_channel],
+            args=[bot, initial_bank_ms, decision_ms, did, head, legal, observation["seat"], self.wake_channel("")],
         )
         if raw[0] == b"faulty":
             return None
         return did, float(raw[1]), float(raw[2])
 
-    @property
-    def wake_channel(self) -> str:
-        """The pub/sub channel on which ``ask`` publishes the name of the bot it asks, then
-        the decision's id, its milliseconds left and the request up to them, a line each."""
-        return self.key("wake")
+    def wake_channel(self, listener: str) -> str:
+        """The pub/sub channel of the API process registered as ``listener`` (``open_requests``,
+        ``answer_decision``): for each decision of a bot it holds long-polls of, ``ask``
+        publishes there the bot's name, the decision's id, its milliseconds left and the
+        request up to them, a line each. One channel per process, so a process reads the
+        wake-ups of its own long-polls only, not every decision of the arena."""
+        return self.key("wake", listener)
 
-    def open_requests(self, bot: str, limit: int = -1, skip: Iterable[str] = ()) -> list[str]:
+    def open_requests(
+        self, bot: str, limit: int = -1, skip: Iterable[str] = (), listener: str | None = None
+    ) -> list[str]:
         """The bot's open decision requests as JSON, soonest deadline first, each with
         its shown ``deadline`` (opened + the per-decision limit, never the bank) and
         ``deadline_in_ms`` until it (0 once passed; a request stays open until its real
-        deadline); ids in ``skip`` are left out. Notes the bot as seen."""
+        deadline); ids in ``skip`` are left out. Notes the bot as seen, and registers
+        ``listener`` (a process about to wait for more) for the bot's wake-ups."""
         return [
             r.decode()
             for r in self._open(
-                keys=[self.key("bot", bot, "pending"), self.key("bot", bot, "seen")],
-                args=[self.key("decision", ""), limit, *skip],
+                keys=[self.key("bot", bot, "pending"), self.key("bot", bot, "seen"), self.key("bot", bot, "listeners")],
+                args=[self.key("decision", ""), limit, listener or "", *skip],
             )
         ]
 
@@ -149,11 +163,18 @@ class Decisions(StoreBase):
         }
 
     def answer_decision(
-        self, token_hash: str, did: str, bot: str, action: dict[str, Any], limit: int = -1, skip: Iterable[str] = ()
+        self,
+        token_hash: str,
+        did: str,
+        bot: str,
+        action: dict[str, Any],
+        limit: int = -1,
+        skip: Iterable[str] = (),
+        listener: str | None = None,
     ) -> tuple[str, list[str]]:
         """Accept ``bot``'s answer if the token is ``bot``'s. Returns 'ok' or why not
         ('unauthorized', 'missing', 'answered', 'expired'), and, when accepted, the bot's
-        other open requests (as ``open_requests``)."""
+        other open requests (as ``open_requests``, ``listener`` included)."""
         raw = self._answer(
             keys=[
                 self.key("decision", did),
@@ -161,6 +182,7 @@ class Decisions(StoreBase):
                 self.key("bot", bot, "pending"),
                 self.key("token", token_hash),
                 self.key("bot", bot, "seen"),
+                self.key("bot", bot, "listeners"),
             ],
             args=[
                 bot,
@@ -169,6 +191,7 @@ class Decisions(StoreBase):
                 self.key("decision", ""),
                 limit,
                 self.key("bot", ""),
+                listener or "",
                 *skip,
             ],
         )

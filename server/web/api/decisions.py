@@ -84,7 +84,8 @@ def await_open(
     Redis together every 5 s, a burst queuing for the pool each time.
     """
     end = time.monotonic() + wait
-    pending = store.open_requests(bot, limit, skip) if found is None else found
+    listener = None if woken is None else woken.listener
+    pending = store.open_requests(bot, limit, skip, listener) if found is None else found
     while not pending and woken is not None:
         left = end - time.monotonic()
         if left <= 0:
@@ -92,7 +93,7 @@ def await_open(
         woken.wait(min(left, POLL_SLICE * random.uniform(0.5, 1.0)))
         brought = woken.take(skip)
         if brought is None:  # no request came with the wake-up: Redis knows
-            pending = store.open_requests(bot, limit, skip)
+            pending = store.open_requests(bot, limit, skip, listener)
         else:
             pending = brought[:limit] if limit > 0 else brought
     return pending
@@ -216,7 +217,14 @@ class Answer(MethodView):
             served = judge(store, token_hash, decision_id, action)
         wait, skip = args["wait"], args["skip"]
         with arena().waker.interest(served.bot) if wait > 0 else nullcontext() as woken:
-            outcome, found = store.answer_decision(token_hash, decision_id, served.bot, action, skip=skip)
+            outcome, found = store.answer_decision(
+                token_hash,
+                decision_id,
+                served.bot,
+                action,
+                skip=skip,
+                listener=None if woken is None else woken.listener,
+            )
             if outcome != "ok":
                 refuse(outcome)
             served_here.forget(decision_id)

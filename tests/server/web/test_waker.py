@@ -9,14 +9,17 @@ import uuid
 
 from redis import Redis
 
+from server.arena import registry
+from server.arena.store.decisions import LISTEN_SECONDS
 from server.engine import HandState, generate_board, make_ruleset, observation
 from server.web import waker as waker_module
+from server.web.api.decisions import await_open
 from server.web.waker import Waker
 
 
 def waker() -> Waker:
     """A waker whose listener never starts: the tests hand it the wake messages."""
-    w = Waker(Redis(unix_socket_path="/nonexistent"), "unused", capacity=10)
+    w = Waker(Redis(unix_socket_path="/nonexistent"), lambda name: name, capacity=10)
     w._listener = threading.Thread()
     return w
 
@@ -69,7 +72,8 @@ def test_a_long_poll_leaving_with_a_request_untaken_hands_its_sibling_a_read():
 def test_the_published_request_is_the_one_redis_serves(store):
     state = HandState(make_ruleset("american62"), generate_board("waker", 1))
     pubsub = store.redis.pubsub(ignore_subscribe_messages=True)
-    pubsub.subscribe(store.wake_channel)
+    pubsub.subscribe(store.wake_channel("p1"))
+    assert store.open_requests("b1", listener="p1") == []  # a long-poll of process p1 reads, and waits
     did, _, _ = store.ask("b1", "m1", observation(state, state.seat_to_act()), 5000, 0)
     w = waker()
     with w.interest("b1") as woken:
@@ -130,3 +134,53 @@ def test_the_listener_reads_messages_not_health_checks_and_resumes_a_message_cut
         a.close()
         b.close()
     pubsub.close()
+
+
+def test_a_decision_wakes_only_the_processes_whose_long_polls_wait_for_its_bot(store):
+    """Each process listens on a channel of its own, registered by its long-polls' reads
+    and answers; a registration lapses (``LISTEN_SECONDS``) and is then forgotten."""
+    state = HandState(make_ruleset("american62"), generate_board("waker", 2))
+    view = observation(state, state.seat_to_act())
+    channels = {name: store.redis.pubsub(ignore_subscribe_messages=True) for name in ("p1", "p2", "p3")}
+    for name, pubsub in channels.items():
+        pubsub.subscribe(store.wake_channel(name))
+        assert Waker._next_message(pubsub) is None  # the subscription's confirmation
+
+    def woken() -> dict[str, list[str]]:
+        return {
+            name: [m["data"].decode().split("\n")[:2] for m in iter(lambda p=p: Waker._next_message(p), None)]
+            for name, p in channels.items()
+        }
+
+    store.open_requests("b1", listener="p1")  # p1 waits for b1
+    store.open_requests("b2", listener="p2")  # p2 for b2
+    store.open_requests("b1")  # a read that does not wait registers nothing
+    first, _, _ = store.ask("b1", "m1", view, 5000, 0)
+    assert woken() == {"p1": [["b1", first]], "p2": [], "p3": []}
+
+    token = registry.register(store, "b1")
+    assert store.answer_decision(registry.token_hash(token), first, "b1", view["legal"][0], listener="p3")[0] == "ok"
+    second, _, _ = store.ask("b1", "m1", view, 5000, 0)
+    assert woken() == {"p1": [["b1", second]], "p2": [], "p3": [["b1", second]]}
+
+    listeners = store.key("bot", "b1", "listeners")
+    assert 0 < store.redis.ttl(listeners) <= LISTEN_SECONDS
+    store.redis.hset(listeners, "p1", "1.0")  # p1's registration has lapsed
+    third, _, _ = store.ask("b1", "m1", view, 5000, 0)
+    assert woken() == {"p1": [], "p2": [], "p3": [["b1", third]]}
+    assert store.redis.hkeys(listeners) == [b"p3"]  # the lapsed one forgotten
+    for pubsub in channels.values():
+        pubsub.close()
+
+
+def test_a_long_poll_registers_its_process_with_each_read(store):
+    """What the API passes: the waker's name for its process, on every read of a wait."""
+    w = Waker(store.redis, store.wake_channel, capacity=10)
+    w._listener = threading.Thread()  # no listener: only the registration is looked at
+    w.listener = "proc"
+    with w.interest("b1") as event:
+        assert event.listener == "proc"
+        assert await_open(store, "b1", 0.01, event) == []
+    assert store.redis.hkeys(store.key("bot", "b1", "listeners")) == [b"proc"]
+    assert await_open(store, "b2", 0.0, None) == []  # no wait: no registration
+    assert not store.redis.exists(store.key("bot", "b2", "listeners"))
