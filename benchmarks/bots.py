@@ -5,6 +5,8 @@
                               [--one-seed]
     python benchmarks/bots.py --family [--first 601] [--boards 400] [--only RULESET ...] [--strong]
                               [--deals-seed SEED]
+    python benchmarks/bots.py --family --timing-only [--timing-boards 40] [--only RULESET ...]
+                              [--deals-seed SEED]
 
 Timing: the search bot (default setting, or ``--samples``) plays N/S (the first unit) against the rule
 bot on ``--timing-boards`` boards of the ``standard`` deal set from board ``--first``,
@@ -22,7 +24,8 @@ other bot at every other unit, in every room of the rotation, and its score is t
 of its nets against the field (docs/rules/duplicate.md#net, ``server.arena.duplicate.play_boards``).
 ``--family`` prints the ladder of every ruleset and table size instead: random < rule <
 search-play < search (< search:strong with ``--strong``), each bot against the rung
-below on the same boards. Each
+below on the same boards; with ``--timing-only``, the timing table of every ruleset and
+table size instead: the default search's CPU time per decision, by decision type. Each
 line gives the mean per board with its 95% interval (``server.arena.stats.summarize``), and
 boards won/tied/lost. ``--one-seed`` adds search vs search-play on one seed: a board on
 which they decide alike before the play ties exactly, so it is scored 0 without being
@@ -55,12 +58,15 @@ class Timed:
         self.times: list[tuple[str, float]] = []
         self.choices: list[float] = []  # decisions with more than one legal action
         self.cpu: list[float] = []  # the same decisions in this process's CPU time
+        self.kinds: dict[str, list[float]] = {}  # CPU times by decision type (obs["phase"])
         self.most_nodes = 0
 
     def decide(self, obs):
         start, cpu = time.perf_counter(), time.process_time()
         action = self.agent.decide(obs)
-        self.cpu.append(time.process_time() - cpu)
+        used = time.process_time() - cpu
+        self.cpu.append(used)
+        self.kinds.setdefault(obs["phase"], []).append(used)
         phase = obs["phase"]
         if phase == "play":
             done = sum(1 for t in obs["tricks"] if t["winner"] is not None)
@@ -88,8 +94,9 @@ def percentile(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))]
 
 
-def timing(rules, boards, first: int, samples: int) -> None:
-    load_before = os.getloadavg()[0]
+def timed_play(rules, boards, samples: int) -> Timed:
+    """``search`` (default level unless ``samples``) timed at every decision of ``boards``,
+    holding the first unit against the rule bot."""
     bot = Timed(SearchBot(seed=1, samples=samples))
     rule = RuleBot(seed=2)
     units = len(units_of(rules)[0])
@@ -99,6 +106,12 @@ def timing(rules, boards, first: int, samples: int) -> None:
         while state.phase != DONE:
             seat = state.seats[state.to_act]
             state.apply(agents[state.to_act].decide(observation(state, seat)))
+    return bot
+
+
+def timing(rules, boards, first: int, samples: int) -> None:
+    load_before = os.getloadavg()[0]
+    bot = timed_play(rules, boards, samples)
     all_ms = [t * 1000 for _p, t in bot.times]
     print(
         f"search bot (samples={samples}) decision time over {len(all_ms)} decisions on {len(boards)} boards "
@@ -216,6 +229,29 @@ def deal_set(players: int, deck: int, seed: str | None, count: int):
     return dealsets.generate(f"{seed}-{players}p-{deck}", count, players=players, deck=deck)
 
 
+def family_timing(first: int, count: int, only: list[str] | None, seed: str | None) -> None:
+    """The timing table of every ruleset (or those ``only`` names) and table size: the
+    default ``search``'s CPU time per decision, by decision type, one markdown row each."""
+    from server.engine import GAMES
+
+    print("| ruleset | players | decision | n | CPU median | CPU p99 | CPU max |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    for name, spec in GAMES.items():
+        if only and name not in only:
+            continue
+        for players in spec.players:
+            rules = make_ruleset(name, {"players": players} if players != 4 else None)
+            deals = deal_set(players, spec.deck, seed, first + count - 1)
+            bot = timed_play(rules, [deals.board(n) for n in range(first, first + count)], DEFAULT_SAMPLES)
+            for kind, seconds in sorted(bot.kinds.items()):
+                ms = [t * 1000 for t in seconds]
+                print(
+                    f"| `{name}` | {players} | {kind} | {len(ms)} | {statistics.median(ms):.1f} ms "
+                    f"| {percentile(ms, 0.99):.1f} ms | {max(ms):.1f} ms |",
+                    flush=True,
+                )
+
+
 def family_table(first: int, count: int, only: list[str] | None, strong: bool, seed: str | None) -> None:
     """The ladder of every ruleset (or those ``only`` names) and table size, one markdown
     row each: every step's mean per board with its 95% interval, from one run."""
@@ -262,6 +298,9 @@ def main() -> None:
         "scored 0 without being played)",
     )
     args = parser.parse_args()
+    if args.family and args.timing_only:
+        family_timing(args.first, args.timing_boards, args.only, args.deals_seed)
+        return
     if args.family:
         family_table(args.first, args.boards, args.only, args.strong, args.deals_seed)
         return
