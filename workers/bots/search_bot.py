@@ -686,6 +686,11 @@ def _keep_order(cards: list[int], tab, declaring: bool, banking: bool) -> list[i
 
 # ====================================================================== the bot
 DEFAULT_SAMPLES = 24
+FAMILY_WORLDS = 3
+"""Worlds per sample in the family's engine search (``FamilySearch``): a world there costs
+about a third of a solved layout, so the same time bar buys three times as many, and they
+are worth it: 96 worlds a decision against 24 were +1.00 [+0.06, +1.94] a board in pedro and
++1.32 [+0.22, +2.41] in snoozer (docs/bots.md); 72 keep the family's p99 under 80 ms."""
 NODES_PER_SAMPLE = 40_000  # a play decision searches at most this x samples solver nodes in all
 # (a count, not the clock: the same decision on any machine, under any
 # load). 16 x 65,536 = 1,048,576 nodes, about 100-200 ms of the compiled
@@ -841,7 +846,7 @@ class SearchPlayBot:
         if obs["phase"] == "play":
             if obs["ruleset"] in PLAY_SOLVED:
                 return self._play(obs, legal)
-            action = FamilySearch(self.samples).play(self.seed, obs, legal)
+            action = FamilySearch(self.samples * FAMILY_WORLDS).play(self.seed, obs, legal)
             if action is not None:
                 return action
         return RuleBot(self.seed).decide(obs)

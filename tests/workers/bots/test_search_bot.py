@@ -16,16 +16,35 @@ from random import Random
 import pytest
 from support.botplay import play_hand
 
-from server.engine import DONE, PLAY, SEATS, Board, HandState, IllegalAction, generate_board, make_ruleset, observation
+from server.engine import (
+    DONE,
+    PLAY,
+    SEATS,
+    Board,
+    HandState,
+    IllegalAction,
+    generate_board,
+    make_ruleset,
+    new_hand,
+    observation,
+)
 from server.engine.cards import CARD_INDEX, CARD_NAMES, mask_of, names_of
 from server.engine.playout import playout, random_step
 from server.engine.world import world_state as engine_world_state
-from workers.bots import BUILTIN, SearchPlayBot, deal_search, make_bot, search_bot
+from workers.bots import BUILTIN, SearchPlayBot, deal_search, family_search, make_bot, search_bot
 from workers.bots.base import decision_rng
 from workers.bots.deal_search import DEAL_SAMPLES, SearchBot
 from workers.bots.random_bot import RandomBot
 from workers.bots.rule_bot import RuleBot
-from workers.bots.search_bot import DEFAULT_SAMPLES, Solver, View, layout_fits, layout_for, sample_play_world
+from workers.bots.search_bot import (
+    DEFAULT_SAMPLES,
+    FAMILY_WORLDS,
+    Solver,
+    View,
+    layout_fits,
+    layout_for,
+    sample_play_world,
+)
 
 
 def world_state(obs, hands):
@@ -456,6 +475,20 @@ def test_the_rungs_and_the_strong_level_by_name():
     assert "search:strong" not in BUILTIN  # a default tournament of every built-in does not pay for it
     with pytest.raises(KeyError, match="search:strong"):
         make_bot("search:weak")
+
+
+def test_the_family_search_samples_three_worlds_per_sample(monkeypatch):
+    """Outside the solved rulesets the play samples ``FAMILY_WORLDS`` worlds per sample (a
+    world there is cheaper than a solved layout), at every level."""
+    worlds = []
+    monkeypatch.setattr(family_search.FamilySearch, "play", lambda self, *a: worlds.append(self.samples))
+    state = new_hand(make_ruleset("pedro"), generate_board("family-worlds", 1))
+    while state.phase != PLAY:
+        state.apply(RuleBot(1).decide(observation(state, state.seats[state.to_act])))
+    for bot in (make_bot("search-play", 1), make_bot("search", 1), make_bot("search:strong", 1)):
+        bot.decide(observation(state, state.seats[state.to_act]))
+    assert FAMILY_WORLDS == 3
+    assert worlds == [3 * DEFAULT_SAMPLES, 3 * DEFAULT_SAMPLES, 30 * DEFAULT_SAMPLES]
 
 
 def test_the_rob_search_keeps_to_its_node_budget(monkeypatch):
