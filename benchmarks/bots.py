@@ -229,49 +229,48 @@ def deal_set(players: int, deck: int, seed: str | None, count: int):
     return dealsets.generate(f"{seed}-{players}p-{deck}", count, players=players, deck=deck)
 
 
-def family_timing(first: int, count: int, only: list[str] | None, seed: str | None) -> None:
-    """The timing table of every ruleset (or those ``only`` names) and table size: the
-    default ``search``'s CPU time per decision, by decision type, one markdown row each."""
+def every_table(first: int, count: int, only: list[str] | None, seed: str | None):
+    """(ruleset name, players, rules, boards ``first``..``first + count - 1``) of every ruleset
+    (or those ``only`` names) and table size, each on its deal set (``deal_set``)."""
     from server.engine import GAMES
 
-    print("| ruleset | players | decision | n | CPU median | CPU p99 | CPU max |")
-    print("| --- | --- | --- | --- | --- | --- | --- |")
     for name, spec in GAMES.items():
         if only and name not in only:
             continue
         for players in spec.players:
             rules = make_ruleset(name, {"players": players} if players != 4 else None)
             deals = deal_set(players, spec.deck, seed, first + count - 1)
-            bot = timed_play(rules, [deals.board(n) for n in range(first, first + count)], DEFAULT_SAMPLES)
-            for kind, seconds in sorted(bot.kinds.items()):
-                ms = [t * 1000 for t in seconds]
-                print(
-                    f"| `{name}` | {players} | {kind} | {len(ms)} | {statistics.median(ms):.1f} ms "
-                    f"| {percentile(ms, 0.99):.1f} ms | {max(ms):.1f} ms |",
-                    flush=True,
-                )
+            yield name, players, rules, [(n, deals.board(n)) for n in range(first, first + count)]
+
+
+def family_timing(first: int, count: int, only: list[str] | None, seed: str | None) -> None:
+    """The timing table of every ruleset (or those ``only`` names) and table size: the
+    default ``search``'s CPU time per decision, by decision type, one markdown row each."""
+    print("| ruleset | players | decision | n | CPU median | CPU p99 | CPU max |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    for name, players, rules, boards in every_table(first, count, only, seed):
+        bot = timed_play(rules, [board for _n, board in boards], DEFAULT_SAMPLES)
+        for kind, seconds in sorted(bot.kinds.items()):
+            ms = [t * 1000 for t in seconds]
+            print(
+                f"| `{name}` | {players} | {kind} | {len(ms)} | {statistics.median(ms):.1f} ms "
+                f"| {percentile(ms, 0.99):.1f} ms | {max(ms):.1f} ms |",
+                flush=True,
+            )
 
 
 def family_table(first: int, count: int, only: list[str] | None, strong: bool, seed: str | None) -> None:
     """The ladder of every ruleset (or those ``only`` names) and table size, one markdown
     row each: every step's mean per board with its 95% interval, from one run."""
-    from server.engine import GAMES
-
     steps = ladder_steps(strong)
     print("| ruleset | players | " + " | ".join(label for label, _x, _y in steps) + " |")
     print("| --- | --- |" + " --- |" * len(steps))
-    for name, spec in GAMES.items():
-        if only and name not in only:
-            continue
-        for players in spec.players:
-            rules = make_ruleset(name, {"players": players} if players != 4 else None)
-            deals = deal_set(players, spec.deck, seed, first + count - 1)
-            boards = [(n, deals.board(n)) for n in range(first, first + count)]
-            cells = []
-            for _label, x, y in steps:
-                s = match("", rules, boards, x, y, quiet=True)
-                cells.append(f"{s.mean:+.2f} [{s.ci_low:+.2f}, {s.ci_high:+.2f}]")
-            print(f"| `{name}` | {players} | " + " | ".join(cells) + " |", flush=True)
+    for name, players, rules, boards in every_table(first, count, only, seed):
+        cells = []
+        for _label, x, y in steps:
+            s = match("", rules, boards, x, y, quiet=True)
+            cells.append(f"{s.mean:+.2f} [{s.ci_low:+.2f}, {s.ci_high:+.2f}]")
+        print(f"| `{name}` | {players} | " + " | ".join(cells) + " |", flush=True)
 
 
 def main() -> None:
