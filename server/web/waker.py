@@ -168,8 +168,8 @@ class Waker:
         """The next message, or None after ``LISTEN_TIMEOUT`` without one.
 
         ``pubsub.get_message(timeout=...)`` first polls the socket (``can_read``), which
-        under gevent costs about as much as the read itself: 160 against 90 µs of CPU a
-        message (``benchmarks/listener.py``), paid by every API process for every decision.
+        under gevent costs about as much as the read itself: 150-170 against 82 µs of CPU
+        a message (``benchmarks/listener.py``), paid once per decision in steady play.
         This reads with the timeout on the socket instead, as redis-py's own non-blocking
         read does once the poll says yes: a timeout keeps what part of a message came in
         the parser for the next read (``disconnect_on_error=False``), and the pub/sub
