@@ -42,6 +42,7 @@ from typing import Any
 from server.engine import ROB
 from server.engine.cards import CARD_INDEX, CARD_NAMES, SEATS, TRUMP_TABLES, cards_of, mask_of
 from server.engine.scoring import hand_delta
+from workers.bots import family_bid
 from workers.bots.base import Action, Observation, decision_rng
 from workers.bots.search_bot import (
     DEFAULT_SAMPLES,
@@ -103,9 +104,16 @@ class SearchBot(SearchPlayBot):
     ):
         super().__init__(seed, samples or DEFAULT_SAMPLES * strength)
         self.deal_samples = max(1, int(deal_samples or DEAL_SAMPLES * strength))
+        self.auction_deals = family_bid.DEALS * strength
 
     def decide(self, observation: Observation) -> Action:
         legal = observation["legal"]
+        if (
+            observation["ruleset"] in family_bid.AUCTION_SEARCHED
+            and observation["phase"] in family_bid.PHASES
+            and len(legal) > 1
+        ):
+            return family_bid.search_call(self.seed, observation, self.auction_deals)
         if observation["ruleset"] == "foster51" and observation["phase"] == ROB and not observation["restocks"]:
             choice = legal[0]
             if len(choice["from"]) > choice["size"]:

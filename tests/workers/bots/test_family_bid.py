@@ -1,0 +1,103 @@
+"""``search``'s auction and sale in the Auction Pitch games (``workers.bots.family_bid``):
+the sampled deal is the seat's own state, the calls depend only on the observation, and
+the search follows the rule bot unless play-outs say otherwise."""
+
+from __future__ import annotations
+
+import pytest
+
+from server.engine import GAMES, generate_board, make_ruleset, new_hand, observation, seats_for
+from server.engine.boards import Board
+from workers.bots import SearchBot, all_fours_rule
+from workers.bots.family_bid import AUCTION_SEARCHED, PHASES, candidates, sample_deal, search_call, state_of
+from workers.bots.rule_bot import RuleBot
+
+SHAPES = [
+    (name, k, options)
+    for name in sorted(AUCTION_SEARCHED)
+    for k in GAMES[name].players
+    for options in ([{}] if name == "auction_pitch" else [{}, {"deal_all": True}])
+]
+
+
+def auction_turns(name: str, k: int, options: dict, n: int):
+    """(state, observation) at every call of a hand's auction and sale, the rule bot calling."""
+    rules = make_ruleset(name, {"players": k, **options})
+    state = new_hand(rules, generate_board("family-bid", n, seats_for(k), GAMES[name].deck))
+    while state.phase in PHASES:
+        obs = observation(state, state.seat_to_act())
+        yield state, obs
+        state.apply(all_fours_rule.decide(obs))
+
+
+@pytest.mark.parametrize("name,k,options", SHAPES)
+def test_a_sampled_deal_puts_the_seat_where_it_is(name, k, options):
+    """The engine deals the sampled deck and replays the calls: the seat sees exactly what it
+    saw, while the other hands are new."""
+    rules = make_ruleset(name, {"players": k, **options})
+    from random import Random
+
+    rng = Random(5)
+    seen = 0
+    for n in (1, 2):
+        for state, obs in auction_turns(name, k, options, n):
+            sampled = state_of(rules, obs, sample_deal(rules, obs, rng))
+            assert observation(sampled, obs["seat"]) == obs
+            me = obs["seats"].index(obs["seat"])
+            assert any(sampled.hands[s] != state.hands[s] for s in range(k) if s != me)
+            seen += 1
+    assert seen >= 2
+
+
+@pytest.mark.parametrize("name", sorted(AUCTION_SEARCHED))
+def test_a_call_depends_only_on_the_observation(name):
+    """Two deals that differ only in the other seats' cards give the same observation, and
+    the search (with its own random draws) calls alike on both."""
+    k = 5
+    rules = make_ruleset(name, {"players": k})
+    board = generate_board("family-bid-twin", 3, seats_for(k), GAMES[name].deck)
+    state = new_hand(rules, board)
+    me = state.to_act
+    others = [s for s in range(k) if s != me]
+    a = min(c for c in range(GAMES[name].deck) if state.hands[others[0]] >> c & 1)
+    b = min(c for c in range(GAMES[name].deck) if state.hands[others[1]] >> c & 1)
+    deck = list(board.deck)
+    i, j = deck.index(a), deck.index(b)
+    deck[i], deck[j] = deck[j], deck[i]
+    twin = new_hand(rules, Board(board.dealer, tuple(deck), board.seed))
+    assert twin.hands != state.hands
+    seat = state.seats[me]
+    obs, obs_twin = observation(state, seat), observation(twin, seat)
+    assert obs == obs_twin
+    for seed in range(4):
+        assert SearchBot(seed).decide(obs) == SearchBot(seed).decide(obs_twin)
+
+
+def test_the_candidates_start_with_the_model_and_spread_over_the_bids():
+    obs = next(obs for _, obs in auction_turns("pedro", 4, {}, 1))
+    first = all_fours_rule.decide(obs)
+    tried = candidates(obs, first, 5)
+    assert tried[0] == first and {"type": "pass"} in tried
+    amounts = [a["amount"] for a in tried if a["type"] == "bid"]
+    low = min(a["amount"] for a in obs["legal"] if a["type"] == "bid")
+    assert low in amounts and max(amounts) >= 13 and len(tried) == len({str(a) for a in tried}) <= 7
+    sale = {"legal": [{"type": "sell"}, {"type": "pitch"}]}
+    assert candidates(sale, {"type": "pitch"}, 5) == [{"type": "pitch"}, {"type": "sell"}]
+
+
+def test_the_search_leaves_the_rule_bot_only_on_evidence():
+    """With no deals the rule bot's call stands; with deals, every call is legal, and on some
+    turns of twenty hands the play-outs overrule it (pedro's auction at five)."""
+    overruled = 0
+    for n in range(1, 21):
+        for _, obs in auction_turns("pedro", 5, {}, n):
+            rule = RuleBot(1).decide(obs)
+            assert search_call(1, obs, 0) == rule
+            call = search_call(1, obs, 8)
+            assert call in obs["legal"]
+            overruled += call != rule
+    assert overruled > 0
+
+
+def test_the_strong_level_searches_ten_times_the_deals():
+    assert SearchBot(1, strength=10).auction_deals == 10 * SearchBot(1).auction_deals

@@ -1,0 +1,142 @@
+"""``search``'s auction in the Auction Pitch games (``auction_pitch``, ``pedro``, ``snoozer``):
+every bid and the eldest's sale chosen by playing each candidate forward on sampled deals.
+
+In these games nothing happens before the auction but the deal, and every call of the
+auction is public (``bids``), so a *deal* the seat cannot rule out is its own cards where
+the deal put them and every other card (the undealt ones too) shuffled into the other
+places; the engine deals it and replays the calls so far, which gives the very state the
+seat is in. Each candidate (pass, a few bid amounts, or sell and pitch) is then applied to a
+copy of that state and the hand is finished: the auction, the sale and the pitch by the
+rule bot for every seat (the model of the others, and of this seat's own later calls), the
+cards by the family search's cheap play-out policy; the result is the seat's unit net
+(``family_search.unit_net``) through the ruleset's own scoring, a set pitcher's loss included.
+
+Every candidate meets the same deals and the same play-out draws (common random numbers),
+so their differences are measured far more tightly than their values. The rule bot's call
+stands unless another candidate's mean is better by more than ``Z`` standard errors of the
+paired differences: the best of several noisy means is biased upward, and a switch on noise
+costs (docs/bots.md, the rob's margin).
+
+Budgets are counts (deals, candidates); ``decision_rng`` draws everything from the seed and
+the observation, so an observation's hidden cards cannot change a decision.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from functools import cache
+from random import Random
+
+from server.engine import make_ruleset, observation
+from server.engine.boards import Board
+from server.engine.cards import CARD_INDEX
+from server.engine.games import GAMES
+from server.engine.hand import Hand, new_hand
+from server.engine.rulesets import Ruleset, game_spec
+from workers.bots import all_fours_rule
+from workers.bots.base import Action, Observation, decision_rng
+from workers.bots.family_search import rollout_card, rollout_play, unit_net
+
+AUCTION_SEARCHED = frozenset({"auction_pitch", "pedro", "snoozer"})
+"""The rulesets whose auction and sale are searched here: the deal, then public calls."""
+PHASES = frozenset({"bidding", "sale"})
+DEALS = 32  # sampled deals per decision at the default level
+BIDS = 5  # bid amounts tried besides passing (the rule bot's, the least, then spread)
+Z = 1.0  # standard errors of the paired difference by which a candidate must beat the rule bot's
+
+Model = Callable[[Observation], Action]
+
+
+@cache
+def _positions(rules: Ruleset, dealer: str) -> tuple[int, ...]:
+    """Each seat's deck positions in the deal (a mask over positions), and last the
+    undealt ones: the engine deals a deck whose cards are their own positions."""
+    size = GAMES[rules.name].deck
+    state = new_hand(rules, Board(dealer=dealer, deck=tuple(range(size)), seed="00"))
+    dealt = 0
+    for mask in state.hands:
+        dealt |= mask
+    return (*state.hands, ((1 << size) - 1) & ~dealt)
+
+
+def sample_deal(rules: Ruleset, obs: Observation, rng: Random) -> Board:
+    """A deck that deals this seat its cards and everything else at random."""
+    places = _positions(rules, obs["dealer"])
+    me = obs["seats"].index(obs["seat"])
+    mine = [CARD_INDEX[c] for c in obs["hand"]]
+    size = GAMES[rules.name].deck
+    rest = [c for c in range(size) if c not in set(mine)]
+    rng.shuffle(rest)
+    deck = [0] * size
+    own = [p for p in range(size) if places[me] >> p & 1]
+    for p, card in zip(own, mine, strict=True):
+        deck[p] = card
+    others = iter(rest)
+    for p in range(size):
+        if not places[me] >> p & 1:
+            deck[p] = next(others)
+    return Board(dealer=obs["dealer"], deck=tuple(deck), seed="00")
+
+
+def state_of(rules: Ruleset, obs: Observation, board: Board) -> Hand:
+    """The engine's state of ``board`` after the public calls the seat has seen."""
+    sides = game_spec(rules).sides(rules.players)[0]
+    state = new_hand(rules, board, tuple(obs["scores"][side] for side in sides))
+    for call in obs["bids"]:
+        state.apply({k: v for k, v in call.items() if k != "seat"})
+    if state.seat_to_act() != obs["seat"] or state.phase != obs["phase"]:
+        raise ValueError("the replayed auction does not reach this seat's turn")
+    return state
+
+
+def finish(state: Hand, rng: Random, model: Model) -> None:
+    """Play ``state`` to the end: calls and the pitch by ``model``, cards by the play-outs."""
+    while state.phase != "done":
+        if state.phase == "play" and state.tables is not None:
+            rollout_play(state, rollout_card(state, rng), rng)
+        else:
+            state.apply(model(observation(state, state.seat_to_act())))
+
+
+def candidates(obs: Observation, first: Action, bids: int) -> list[Action]:
+    """The model's call first, then pass, the least bid and bid amounts spread to the top."""
+    legal = obs["legal"]
+    amounts = sorted(a["amount"] for a in legal if a["type"] == "bid")
+    out = [first, *(dict(a) for a in legal if a["type"] != "bid")]
+    if amounts:
+        step = max(1, math.ceil((amounts[-1] - amounts[0]) / max(1, bids - 1)))
+        out += [{"type": "bid", "amount": n} for n in amounts[::step]]
+    unique: list[Action] = []
+    for action in out:
+        if action not in unique:
+            unique.append(action)
+    return unique[: bids + 2]
+
+
+def search_call(seed: int | str, obs: Observation, deals: int, model: Model = all_fours_rule.decide) -> Action:
+    """The seat's call: the model's unless another candidate is clearly better (the module)."""
+    first = model(obs)
+    tried = candidates(obs, first, BIDS)
+    if len(tried) == 1 or deals < 2:  # one call, or no spread to judge a difference by
+        return first
+    rules = make_ruleset(obs["ruleset"], obs["options"])
+    rng = decision_rng(seed, obs)
+    me = obs["seats"].index(obs["seat"])
+    nets: list[list[float]] = [[] for _ in tried]
+    for _ in range(deals):
+        start = state_of(rules, obs, sample_deal(rules, obs, rng))
+        draws = rng.getrandbits(64)
+        for j, action in enumerate(tried):
+            trial = start.clone()
+            trial.apply(action)
+            finish(trial, Random(draws), model)
+            nets[j].append(unit_net(trial, me))
+    best, best_gain = 0, 0.0
+    for j in range(1, len(tried)):
+        diffs = [a - b for a, b in zip(nets[j], nets[0], strict=True)]
+        mean = sum(diffs) / len(diffs)
+        spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / max(1, len(diffs) - 1) / len(diffs))
+        if mean > Z * spread and mean > best_gain:
+            best, best_gain = j, mean
+    return tried[best]
