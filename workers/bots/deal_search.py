@@ -104,16 +104,13 @@ class SearchBot(SearchPlayBot):
     ):
         super().__init__(seed, samples or DEFAULT_SAMPLES * strength)
         self.deal_samples = max(1, int(deal_samples or DEAL_SAMPLES * strength))
-        self.auction_deals = family_bid.DEALS * strength
+        self.strength = strength
 
     def decide(self, observation: Observation) -> Action:
         legal = observation["legal"]
-        if (
-            observation["ruleset"] in family_bid.AUCTION_SEARCHED
-            and observation["phase"] in family_bid.PHASES
-            and len(legal) > 1
-        ):
-            return family_bid.search_call(self.seed, observation, self.auction_deals)
+        deals = family_bid.deals_for(observation)
+        if deals:
+            return family_bid.search_call(self.seed, observation, deals * self.strength)
         if observation["ruleset"] == "foster51" and observation["phase"] == ROB and not observation["restocks"]:
             choice = legal[0]
             if len(choice["from"]) > choice["size"]:

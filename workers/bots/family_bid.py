@@ -1,14 +1,17 @@
-"""``search``'s auction in the Auction Pitch games (``auction_pitch``, ``pedro``, ``snoozer``):
-every bid and the eldest's sale chosen by playing each candidate forward on sampled deals.
+"""``search``'s calls in the family's auction games, chosen by playing each candidate forward
+on sampled deals: the bids of ``auction_pitch``, ``pedro``, ``snoozer``, ``auction_cinch`` and
+``widow_cinch``, and the call each of them makes right after the auction (``SEARCHED``): the
+eldest's sale, auction_cinch's trump, widow_cinch's widow.
 
 In these games nothing happens before the auction but the deal, and every call of the
 auction is public (``bids``), so a *deal* the seat cannot rule out is its own cards where
 the deal put them and every other card (the undealt ones too) shuffled into the other
 places; the engine deals it and replays the calls so far, which gives the very state the
-seat is in. Each candidate (pass, a few bid amounts, or sell and pitch) is then applied to a
-copy of that state and the hand is finished: the auction, the sale and the pitch by the
-rule bot for every seat (the model of the others, and of this seat's own later calls), the
-cards by the family search's cheap play-out policy; the result is the seat's unit net
+seat is in. Each candidate (pass, a few bid amounts; sell or pitch; a suit; the widow taken
+or not) is then applied to a copy of that state and the hand is finished: every later
+decision before the play and the pitch by the rule bot for every seat (the model of the
+others, and of this seat's own later calls), the cards by the family search's cheap
+play-out policy; the result is the seat's unit net
 (``family_search.unit_net``) through the ruleset's own scoring, a set pitcher's loss included.
 
 Every candidate meets the same deals and the same play-out draws (common random numbers),
@@ -25,23 +28,38 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import cache
 from random import Random
 
 from server.engine import make_ruleset, observation
 from server.engine.boards import Board
-from server.engine.cards import CARD_INDEX
+from server.engine.cards import CARD_INDEX, mask_of
 from server.engine.games import GAMES
 from server.engine.hand import Hand, new_hand
 from server.engine.rulesets import Ruleset, game_spec
-from workers.bots import all_fours_rule
 from workers.bots.base import Action, Observation, decision_rng
 from workers.bots.family_search import rollout_card, rollout_play, unit_net
+from workers.bots.rule_bot import RuleBot
 
-AUCTION_SEARCHED = frozenset({"auction_pitch", "pedro", "snoozer"})
-"""The rulesets whose auction and sale are searched here: the deal, then public calls."""
-PHASES = frozenset({"bidding", "sale"})
-DEALS = 32  # sampled deals per decision at the default level
+
+@dataclass(frozen=True)
+class Searched:
+    """What is searched in a ruleset: its phases, each reached from the deal by the public
+    bids alone, and the deals a decision samples at the default level (fewer where the
+    rest of the hand, a draw and a call for every seat, costs more to finish)."""
+
+    phases: frozenset[str]
+    deals: int
+
+
+SEARCHED: dict[str, Searched] = {
+    "auction_pitch": Searched(frozenset({"bidding", "sale"}), 32),
+    "pedro": Searched(frozenset({"bidding", "sale"}), 32),
+    "snoozer": Searched(frozenset({"bidding", "sale"}), 32),
+    "auction_cinch": Searched(frozenset({"bidding", "trump"}), 20),
+    "widow_cinch": Searched(frozenset({"bidding", "widow"}), 20),
+}
 BIDS = 5  # bid amounts tried besides passing (the rule bot's, the least, then spread)
 Z = 1.0  # standard errors of the paired difference by which a candidate must beat the rule bot's
 
@@ -85,7 +103,12 @@ def state_of(rules: Ruleset, obs: Observation, board: Board) -> Hand:
     state = new_hand(rules, board, tuple(obs["scores"][side] for side in sides))
     for call in obs["bids"]:
         state.apply({k: v for k, v in call.items() if k != "seat"})
-    if state.seat_to_act() != obs["seat"] or state.phase != obs["phase"]:
+    me = obs["seats"].index(obs["seat"])
+    if (
+        state.to_act != me
+        or state.phase != obs["phase"]
+        or state.hands[me] != mask_of(CARD_INDEX[c] for c in obs["hand"])
+    ):
         raise ValueError("the replayed auction does not reach this seat's turn")
     return state
 
@@ -114,8 +137,19 @@ def candidates(obs: Observation, first: Action, bids: int) -> list[Action]:
     return unique[: bids + 2]
 
 
-def search_call(seed: int | str, obs: Observation, deals: int, model: Model = all_fours_rule.decide) -> Action:
-    """The seat's call: the model's unless another candidate is clearly better (the module)."""
+def deals_for(obs: Observation) -> int:
+    """The deals ``search_call`` samples for this decision at the default level, 0 for a
+    decision it does not make."""
+    searched = SEARCHED.get(obs["ruleset"])
+    if searched is None or obs["phase"] not in searched.phases or len(obs["legal"]) < 2:
+        return 0
+    return searched.deals
+
+
+def search_call(seed: int | str, obs: Observation, deals: int, model: Model | None = None) -> Action:
+    """The seat's call on ``deals`` sampled deals: the model's (the rule bot's unless given)
+    unless another candidate is clearly better (the module)."""
+    model = model or RuleBot(seed).decide
     first = model(obs)
     tried = candidates(obs, first, BIDS)
     if len(tried) == 1 or deals < 2:  # one call, or no spread to judge a difference by

@@ -8,15 +8,15 @@ import pytest
 
 from server.engine import GAMES, generate_board, make_ruleset, new_hand, observation, seats_for
 from server.engine.boards import Board
-from workers.bots import SearchBot, all_fours_rule
-from workers.bots.family_bid import AUCTION_SEARCHED, PHASES, candidates, sample_deal, search_call, state_of
+from workers.bots import SearchBot
+from workers.bots.family_bid import SEARCHED, candidates, deals_for, sample_deal, search_call, state_of
 from workers.bots.rule_bot import RuleBot
 
 SHAPES = [
     (name, k, options)
-    for name in sorted(AUCTION_SEARCHED)
+    for name in sorted(SEARCHED)
     for k in GAMES[name].players
-    for options in ([{}] if name == "auction_pitch" else [{}, {"deal_all": True}])
+    for options in ([{}, {"deal_all": True}] if "deal_all" in GAMES[name].options else [{}])
 ]
 
 
@@ -24,10 +24,10 @@ def auction_turns(name: str, k: int, options: dict, n: int):
     """(state, observation) at every call of a hand's auction and sale, the rule bot calling."""
     rules = make_ruleset(name, {"players": k, **options})
     state = new_hand(rules, generate_board("family-bid", n, seats_for(k), GAMES[name].deck))
-    while state.phase in PHASES:
+    while state.phase in SEARCHED[name].phases:
         obs = observation(state, state.seat_to_act())
         yield state, obs
-        state.apply(all_fours_rule.decide(obs))
+        state.apply(RuleBot(1).decide(obs))
 
 
 @pytest.mark.parametrize("name,k,options", SHAPES)
@@ -49,11 +49,11 @@ def test_a_sampled_deal_puts_the_seat_where_it_is(name, k, options):
     assert seen >= 2
 
 
-@pytest.mark.parametrize("name", sorted(AUCTION_SEARCHED))
+@pytest.mark.parametrize("name", sorted(SEARCHED))
 def test_a_call_depends_only_on_the_observation(name):
     """Two deals that differ only in the other seats' cards give the same observation, and
     the search (with its own random draws) calls alike on both."""
-    k = 5
+    k = min(GAMES[name].players)
     rules = make_ruleset(name, {"players": k})
     board = generate_board("family-bid-twin", 3, seats_for(k), GAMES[name].deck)
     state = new_hand(rules, board)
@@ -75,7 +75,7 @@ def test_a_call_depends_only_on_the_observation(name):
 
 def test_the_candidates_start_with_the_model_and_spread_over_the_bids():
     obs = next(obs for _, obs in auction_turns("pedro", 4, {}, 1))
-    first = all_fours_rule.decide(obs)
+    first = RuleBot(1).decide(obs)
     tried = candidates(obs, first, 5)
     assert tried[0] == first and {"type": "pass"} in tried
     amounts = [a["amount"] for a in tried if a["type"] == "bid"]
@@ -99,5 +99,10 @@ def test_the_search_leaves_the_rule_bot_only_on_evidence():
     assert overruled > 0
 
 
-def test_the_strong_level_searches_ten_times_the_deals():
-    assert SearchBot(1, strength=10).auction_deals == 10 * SearchBot(1).auction_deals
+def test_the_strong_level_searches_ten_times_the_deals(monkeypatch):
+    obs = next(obs for _, obs in auction_turns("pedro", 4, {}, 1))
+    asked = []
+    monkeypatch.setattr("workers.bots.family_bid.search_call", lambda seed, obs, deals: asked.append(deals) or {})
+    SearchBot(1).decide(obs)
+    SearchBot(1, strength=10).decide(obs)
+    assert asked == [deals_for(obs), 10 * deals_for(obs)] and asked[0] > 0
