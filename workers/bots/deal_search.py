@@ -1,6 +1,7 @@
 """``search``: the play search of ``search_bot``, foster51's rob searched the same way, by
-sampling what the seat cannot see and solving what follows exactly, and foster51's bid by
-a fitted bid-or-pass model.
+sampling what the seat cannot see and solving what follows exactly, foster51's bid by
+a fitted bid-or-pass model, and the family's auction games' calls by play-outs on sampled
+deals (``family_bid``).
 
 ``search-play`` (``search_bot.SearchPlayBot``) robs by a fixed keep order. Here the dealer
 tries that keep and its neighbours (each of the ``ROB_SWAPS`` best cards it leaves for
@@ -97,7 +98,8 @@ def gain_features(margin: float, ctx: tuple[int, int, str]) -> list[float]:
 
 
 class SearchBot(SearchPlayBot):
-    """``search-play`` with foster51's rob searched and its bid by the fitted bid-or-pass model."""
+    """``search-play`` with foster51's rob searched, its bid by the fitted bid-or-pass model, and
+    the family's auction calls searched (``family_bid``)."""
 
     def __init__(
         self, seed: int | str = 0, samples: int | None = None, deal_samples: int | None = None, strength: int = 1

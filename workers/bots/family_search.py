@@ -14,7 +14,8 @@ other ruleset is searched here, on nothing but the engine:
   played.
 
 Budgets are counts (worlds, tries), never the clock, so a decision is the same on any
-machine. Decisions before the play (begging, bidding, discards) are the rule bot's.
+machine. Decisions before the play are the rule bot's, but for ``search``'s calls in the
+auction games (``family_bid``), whose play-outs use this module's policy.
 """
 
 from __future__ import annotations
