@@ -1,7 +1,7 @@
 """``search``'s calls in the family's auction games, chosen by playing each candidate forward
 on sampled deals: the bids of ``auction_pitch``, ``pedro``, ``snoozer``, ``auction_cinch`` and
-``widow_cinch``, and the call each of them makes right after the auction (``SEARCHED``): the
-eldest's sale, auction_cinch's trump, widow_cinch's widow.
+``widow_cinch``, and the calls each of them makes right after the auction (``SEARCHED``): the
+eldest's sale, auction_cinch's trump, widow_cinch's widow and trump.
 
 In these games nothing happens before the auction but the deal, and every call of the
 auction is public (``bids``), so a *deal* the seat cannot rule out is its own cards where
@@ -46,8 +46,9 @@ from workers.bots.rule_bot import RuleBot
 @dataclass(frozen=True)
 class Searched:
     """What is searched in a ruleset: its phases, each reached from the deal by the public
-    bids alone, and the deals a decision samples at the default level (fewer where the
-    rest of the hand, a draw and a call for every seat, costs more to finish)."""
+    calls alone (the bids, and widow_cinch's widow taken or left), and the deals a decision
+    samples at the default level (fewer where the rest of the hand, a draw and a call for
+    every seat, costs more to finish)."""
 
     phases: frozenset[str]
     deals: int
@@ -58,7 +59,7 @@ SEARCHED: dict[str, Searched] = {
     "pedro": Searched(frozenset({"bidding", "sale"}), 32),
     "snoozer": Searched(frozenset({"bidding", "sale"}), 32),
     "auction_cinch": Searched(frozenset({"bidding", "trump"}), 20),
-    "widow_cinch": Searched(frozenset({"bidding", "widow"}), 20),
+    "widow_cinch": Searched(frozenset({"bidding", "widow", "trump"}), 20),
 }
 BIDS = 5  # bid amounts tried besides passing (the rule bot's, the least, then spread)
 Z = 1.0  # standard errors of the paired difference by which a candidate must beat the rule bot's
@@ -79,20 +80,23 @@ def _positions(rules: Ruleset, dealer: str) -> tuple[int, ...]:
 
 
 def sample_deal(rules: Ruleset, obs: Observation, rng: Random) -> Board:
-    """A deck that deals this seat its cards and everything else at random."""
+    """A deck that deals this seat its cards and everything else at random. A widow the
+    seat took (widow_cinch: the undealt cards) is in its hand, so its cards fill the
+    widow's places too; which of them it was dealt makes no difference from then on."""
     places = _positions(rules, obs["dealer"])
     me = obs["seats"].index(obs["seat"])
+    held = places[me] | (places[-1] if obs.get("widow_taken") else 0)
     mine = [CARD_INDEX[c] for c in obs["hand"]]
     size = GAMES[rules.name].deck
     rest = [c for c in range(size) if c not in set(mine)]
     rng.shuffle(rest)
     deck = [0] * size
-    own = [p for p in range(size) if places[me] >> p & 1]
+    own = [p for p in range(size) if held >> p & 1]
     for p, card in zip(own, mine, strict=True):
         deck[p] = card
     others = iter(rest)
     for p in range(size):
-        if not places[me] >> p & 1:
+        if not held >> p & 1:
             deck[p] = next(others)
     return Board(dealer=obs["dealer"], deck=tuple(deck), seed="00")
 
@@ -103,6 +107,8 @@ def state_of(rules: Ruleset, obs: Observation, board: Board) -> Hand:
     state = new_hand(rules, board, tuple(obs["scores"][side] for side in sides))
     for call in obs["bids"]:
         state.apply({k: v for k, v in call.items() if k != "seat"})
+    if obs.get("widow_taken") is not None:  # the maker's public choice after the auction
+        state.apply({"type": "widow", "take": obs["widow_taken"]})
     me = obs["seats"].index(obs["seat"])
     if (
         state.to_act != me
