@@ -36,7 +36,7 @@ from server.engine import make_ruleset, observation
 from server.engine.boards import Board
 from server.engine.cards import CARD_INDEX, mask_of
 from server.engine.games import GAMES
-from server.engine.hand import Hand, new_hand
+from server.engine.hand import Hand, IllegalAction, new_hand
 from server.engine.rulesets import Ruleset, game_spec
 from workers.bots.base import Action, Observation, decision_rng
 from workers.bots.family_search import rollout_card, rollout_play, unit_net
@@ -105,11 +105,14 @@ def state_of(rules: Ruleset, obs: Observation, board: Board) -> Hand:
     """The engine's state of ``board`` after the public calls the seat has seen."""
     sides = game_spec(rules).sides(rules.players)[0]
     state = new_hand(rules, board, tuple(obs["scores"][side] for side in sides))
+    seats = obs["seats"]
     for call in obs["bids"]:
+        if state.to_act != seats.index(call["seat"]):
+            raise ValueError(f"{call['seat']} calls out of turn in the replay")
         state.apply({k: v for k, v in call.items() if k != "seat"})
     if obs.get("widow_taken") is not None:  # the maker's public choice after the auction
         state.apply({"type": "widow", "take": obs["widow_taken"]})
-    me = obs["seats"].index(obs["seat"])
+    me = seats.index(obs["seat"])
     if (
         state.to_act != me
         or state.phase != obs["phase"]
@@ -154,7 +157,9 @@ def deals_for(obs: Observation) -> int:
 
 def search_call(seed: int | str, obs: Observation, deals: int, model: Model | None = None) -> Action:
     """The seat's call on ``deals`` sampled deals: the model's (the rule bot's unless given)
-    unless another candidate is clearly better (the module)."""
+    unless another candidate is clearly better (the module). An observation whose calls the
+    engine cannot replay to this seat's turn gets the model's call, as the family's play
+    search leaves a decision with no world to the rule bot."""
     model = model or RuleBot(seed).decide
     first = model(obs)
     tried = candidates(obs, first, BIDS)
@@ -165,7 +170,10 @@ def search_call(seed: int | str, obs: Observation, deals: int, model: Model | No
     me = obs["seats"].index(obs["seat"])
     nets: list[list[float]] = [[] for _ in tried]
     for _ in range(deals):
-        start = state_of(rules, obs, sample_deal(rules, obs, rng))
+        try:
+            start = state_of(rules, obs, sample_deal(rules, obs, rng))
+        except (ValueError, IllegalAction):  # a state the engine cannot rebuild: the model decides
+            return first
         draws = rng.getrandbits(64)
         for j, action in enumerate(tried):
             trial = start.clone()

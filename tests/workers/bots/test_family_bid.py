@@ -99,6 +99,15 @@ def test_the_search_leaves_the_rule_bot_only_on_evidence():
     assert overruled > 0
 
 
+def test_calls_the_engine_cannot_replay_leave_the_decision_to_the_rule_bot():
+    obs = [obs for _, obs in auction_turns("pedro", 5, {}, 2)][2]
+    assert len(obs["bids"]) == 2
+    reordered = {**obs, "bids": obs["bids"][::-1]}  # a seat out of turn
+    assert search_call(1, reordered, 8) == RuleBot(1).decide(reordered)
+    over = {**obs, "bids": [*obs["bids"], {"seat": obs["seat"], "type": "pass"}]}  # past its turn
+    assert search_call(1, over, 8) == RuleBot(1).decide(over)
+
+
 def test_the_strong_level_searches_ten_times_the_deals(monkeypatch):
     obs = next(obs for _, obs in auction_turns("pedro", 4, {}, 1))
     asked = []
