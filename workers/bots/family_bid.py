@@ -88,7 +88,8 @@ def sample_deal(rules: Ruleset, obs: Observation, rng: Random) -> Board:
     held = places[me] | (places[-1] if obs.get("widow_taken") else 0)
     mine = [CARD_INDEX[c] for c in obs["hand"]]
     size = GAMES[rules.name].deck
-    rest = [c for c in range(size) if c not in set(mine)]
+    kept = set(mine)
+    rest = [c for c in range(size) if c not in kept]
     rng.shuffle(rest)
     deck = [0] * size
     own = [p for p in range(size) if held >> p & 1]

@@ -4,6 +4,8 @@ the search follows the rule bot unless play-outs say otherwise."""
 
 from __future__ import annotations
 
+from random import Random
+
 import pytest
 
 from server.engine import GAMES, generate_board, make_ruleset, new_hand, observation, seats_for
@@ -35,8 +37,6 @@ def test_a_sampled_deal_puts_the_seat_where_it_is(name, k, options):
     """The engine deals the sampled deck and replays the calls: the seat sees exactly what it
     saw, while the other hands are new."""
     rules = make_ruleset(name, {"players": k, **options})
-    from random import Random
-
     rng = Random(5)
     seen = 0
     for n in (1, 2):
