@@ -7,6 +7,8 @@ from urllib.parse import urlsplit
 
 import requests
 import schemathesis
+from requests.adapters import HTTPAdapter
+from urllib3.util.retry import Retry
 
 from server.engine.playout import random_action
 from support.waiting import STALL, Stall
@@ -24,6 +26,11 @@ class Api:
     def __init__(self, base):
         self.base = base
         self.http = requests.Session()
+        # A kept-alive connection the server closes (gunicorn's keep-alive timeout) just as a
+        # request goes out is reset; browsers and the SDK send such a request again, so the
+        # tests' GETs do too. Nothing else is retried: a POST may have been taken.
+        idempotent = Retry(total=2, connect=2, read=2, status=0, allowed_methods={"GET", "HEAD"}, raise_on_status=False)
+        self.http.mount("http://", HTTPAdapter(max_retries=idempotent))
         self.violations = []
         self._contract = None
 
