@@ -1,18 +1,21 @@
-"""``search``'s calls in the family's auction games, chosen by playing each candidate forward
-on sampled deals: the bids of ``auction_pitch``, ``pedro``, ``snoozer``, ``auction_cinch`` and
-``widow_cinch``, and the calls each of them makes right after the auction (``SEARCHED``): the
-eldest's sale, auction_cinch's trump, widow_cinch's widow and trump.
+"""``search``'s calls before the play in the family games, chosen by playing each candidate
+forward on sampled deals (``SEARCHED``): the bids of ``auction_pitch``, ``pedro``,
+``snoozer``, ``auction_cinch`` and ``widow_cinch`` and the calls each of them makes right
+after the auction (the eldest's sale, auction_cinch's trump, widow_cinch's widow and trump);
+and the eldest's beg and the dealer's give or run of the turn-up games, ``seven_up`` and
+``all_fives``.
 
-In these games nothing happens before the auction but the deal, and every call of the
-auction is public (``bids``), so a *deal* the seat cannot rule out is its own cards where
-the deal put them and every other card (the undealt ones too) shuffled into the other
-places; the engine deals it and replays the calls so far, which gives the very state the
-seat is in. Each candidate (pass, a few bid amounts; sell or pitch; a suit; the widow taken
-or not) is then applied to a copy of that state and the hand is finished: every later
-decision before the play and the pitch by the rule bot for every seat (the model of the
-others, and of this seat's own later calls), the cards by the family search's cheap
-play-out policy; the result is the seat's unit net
-(``family_search.unit_net``) through the ruleset's own scoring, a set pitcher's loss included.
+In these games nothing happens before these calls but the deal (and the turn-up), and every
+call is public (``bids``; a dealer asked to give knows the eldest begged), so a *deal* the
+seat cannot rule out is its own cards and the turn-up where the deal put them and every
+other card (the undealt ones too) shuffled into the other places; the engine deals it and
+replays the calls so far, which gives the very state the seat is in. Each candidate (pass, a
+few bid amounts; sell or pitch; a suit; the widow taken or not; stand or beg; give or run)
+is then applied to a copy of that state and the hand is finished: every later decision
+before the play (a run's discards too) and the pitch by the rule bot for every seat (the
+model of the others, and of this seat's own later calls), the cards by the family search's
+cheap play-out policy; the result is the seat's unit net (``family_search.unit_net``)
+through the ruleset's own scoring, a set pitcher's loss and a gift's point included.
 
 Every candidate meets the same deals and the same play-out draws (common random numbers),
 so their differences are measured far more tightly than their values. The rule bot's call
@@ -36,6 +39,7 @@ from server.engine import make_ruleset, observation
 from server.engine.boards import Board
 from server.engine.cards import CARD_INDEX, mask_of
 from server.engine.games import GAMES
+from server.engine.games.all_fours import TurnUpHand
 from server.engine.hand import Hand, IllegalAction, new_hand
 from server.engine.rulesets import Ruleset, game_spec
 from workers.bots.base import Action, Observation, decision_rng
@@ -60,6 +64,8 @@ SEARCHED: dict[str, Searched] = {
     "snoozer": Searched(frozenset({"bidding", "sale"}), 32),
     "auction_cinch": Searched(frozenset({"bidding", "trump"}), 20),
     "widow_cinch": Searched(frozenset({"bidding", "widow", "trump"}), 20),
+    "seven_up": Searched(frozenset({"beg", "give"}), 64),
+    "all_fives": Searched(frozenset({"beg", "give"}), 64),
 }
 BIDS = 5  # bid amounts tried besides passing (the rule bot's, the least, then spread)
 Z = 1.0  # standard errors of the paired difference by which a candidate must beat the rule bot's
@@ -67,39 +73,71 @@ Z = 1.0  # standard errors of the paired difference by which a candidate must be
 Model = Callable[[Observation], Action]
 
 
+@dataclass(frozen=True)
+class Places:
+    """Where a ruleset's deal puts the deck's positions: each seat's (a mask), the turn-up's
+    (the turn-up games; -1 elsewhere) and, last, the undealt ones."""
+
+    hands: tuple[int, ...]
+    turnup: int
+    undealt: int
+
+
 @cache
-def _positions(rules: Ruleset, dealer: str) -> tuple[int, ...]:
-    """Each seat's deck positions in the deal (a mask over positions), and last the
-    undealt ones: the engine deals a deck whose cards are their own positions."""
+def _places(rules: Ruleset, dealer: str) -> Places:
+    """The engine deals a deck whose cards are their own positions."""
     size = GAMES[rules.name].deck
     state = new_hand(rules, Board(dealer=dealer, deck=tuple(range(size)), seed="00"))
     dealt = 0
     for mask in state.hands:
         dealt |= mask
-    return (*state.hands, ((1 << size) - 1) & ~dealt)
+    turnup = state.turnups[0] if isinstance(state, TurnUpHand) else -1
+    return Places(tuple(state.hands), turnup, ((1 << size) - 1) & ~dealt & ~(1 << turnup if turnup >= 0 else 0))
 
 
 def sample_deal(rules: Ruleset, obs: Observation, rng: Random) -> Board:
-    """A deck that deals this seat its cards and everything else at random. A widow the
-    seat took (widow_cinch: the undealt cards) is in its hand, so its cards fill the
-    widow's places too; which of them it was dealt makes no difference from then on."""
-    places = _positions(rules, obs["dealer"])
+    """A deck that deals this seat its cards and the turn-up where they were, and
+    everything else at random. A widow the seat took (widow_cinch: the undealt cards) is in
+    its hand, so its cards fill the widow's places too; which of them it was dealt makes no
+    difference from then on. The board's seed (a bunch's or a rebuilt stock's order) is
+    drawn too."""
+    places = _places(rules, obs["dealer"])
     me = obs["seats"].index(obs["seat"])
-    held = places[me] | (places[-1] if obs.get("widow_taken") else 0)
+    held = places.hands[me] | (places.undealt if obs.get("widow_taken") else 0)
     mine = [CARD_INDEX[c] for c in obs["hand"]]
+    if places.turnup >= 0:
+        held |= 1 << places.turnup
+        mine.append(CARD_INDEX[obs["turnups"][0]])
     size = GAMES[rules.name].deck
     kept = set(mine)
     rest = [c for c in range(size) if c not in kept]
     rng.shuffle(rest)
     deck = [0] * size
     own = [p for p in range(size) if held >> p & 1]
+    if places.turnup >= 0:  # the turn-up last among the fixed cards, as in ``mine``
+        own.remove(places.turnup)
+        own.append(places.turnup)
     for p, card in zip(own, mine, strict=True):
         deck[p] = card
     others = iter(rest)
     for p in range(size):
         if not held >> p & 1:
             deck[p] = next(others)
-    return Board(dealer=obs["dealer"], deck=tuple(deck), seed="00")
+    return Board(dealer=obs["dealer"], deck=tuple(deck), seed=f"{rng.getrandbits(64):016x}")
+
+
+def public_calls(obs: Observation) -> list[Action]:
+    """The calls before this turn, each with its seat: the auction's, or in the turn-up
+    games the eldest's beg that the dealer answers. A turn-up game's hand re-dealt after a
+    bunch or past a run is not rebuilt from the calls alone (ValueError)."""
+    if "bids" in obs:
+        return obs["bids"]
+    if obs["bunches"] or len(obs["turnups"]) != 1:
+        raise ValueError("a hand re-dealt or run is not rebuilt from the calls")
+    if obs["phase"] == "give":
+        seats = obs["seats"]
+        return [{"seat": seats[(seats.index(obs["dealer"]) + 1) % len(seats)], "type": "beg"}]
+    return []
 
 
 def state_of(rules: Ruleset, obs: Observation, board: Board) -> Hand:
@@ -107,7 +145,7 @@ def state_of(rules: Ruleset, obs: Observation, board: Board) -> Hand:
     sides = game_spec(rules).sides(rules.players)[0]
     state = new_hand(rules, board, tuple(obs["scores"][side] for side in sides))
     seats = obs["seats"]
-    for call in obs["bids"]:
+    for call in public_calls(obs):
         if state.to_act != seats.index(call["seat"]):
             raise ValueError(f"{call['seat']} calls out of turn in the replay")
         state.apply({k: v for k, v in call.items() if k != "seat"})

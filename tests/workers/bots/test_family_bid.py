@@ -1,4 +1,4 @@
-"""``search``'s auction and sale in the Auction Pitch games (``workers.bots.family_bid``):
+"""``search``'s calls before the play in the family games (``workers.bots.family_bid``):
 the sampled deal is the seat's own state, the calls depend only on the observation, and
 the search follows the rule bot unless play-outs say otherwise."""
 
@@ -18,7 +18,10 @@ SHAPES = [
     (name, k, options)
     for name in sorted(SEARCHED)
     for k in GAMES[name].players
-    for options in ([{}, {"deal_all": True}] if "deal_all" in GAMES[name].options else [{}])
+    for options in [
+        {},
+        *({flag: True} for flag in ("deal_all", "keep_nine", "two_player_bunch") if flag in GAMES[name].options),
+    ]
 ]
 
 
@@ -51,16 +54,18 @@ def test_a_sampled_deal_puts_the_seat_where_it_is(name, k, options):
 
 @pytest.mark.parametrize("name", sorted(SEARCHED))
 def test_a_call_depends_only_on_the_observation(name):
-    """Two deals that differ only in the other seats' cards give the same observation, and
-    the search (with its own random draws) calls alike on both."""
+    """Two deals that differ only in cards the seat cannot see (one of another seat's and the
+    deck's last, never dealt to it nor turned up) give the same observation, and the search
+    (with its own random draws) calls alike on both."""
     k = min(GAMES[name].players)
     rules = make_ruleset(name, {"players": k})
     board = generate_board("family-bid-twin", 3, seats_for(k), GAMES[name].deck)
     state = new_hand(rules, board)
     me = state.to_act
-    others = [s for s in range(k) if s != me]
-    a = min(c for c in range(GAMES[name].deck) if state.hands[others[0]] >> c & 1)
-    b = min(c for c in range(GAMES[name].deck) if state.hands[others[1]] >> c & 1)
+    other = (me + 1) % k
+    a = min(c for c in range(GAMES[name].deck) if state.hands[other] >> c & 1)
+    b = board.deck[-1]
+    assert not (state.hands[me] | state.hands[other]) >> b & 1
     deck = list(board.deck)
     i, j = deck.index(a), deck.index(b)
     deck[i], deck[j] = deck[j], deck[i]
