@@ -78,6 +78,28 @@ def test_a_call_depends_only_on_the_observation(name):
         assert SearchBot(seed).decide(obs) == SearchBot(seed).decide(obs_twin)
 
 
+@pytest.mark.parametrize("name,k", [(name, k) for name in ("seven_up", "all_fives") for k in GAMES[name].players])
+def test_a_give_depends_only_on_the_dealers_observation(name, k):
+    """The dealer asked to give sees the same in two deals that differ only in one of the
+    eldest's cards, and gives or runs alike in both."""
+    rules = make_ruleset(name, {"players": k})
+    board = generate_board("family-give-twin", 5, seats_for(k), GAMES[name].deck)
+    state = new_hand(rules, board)
+    eldest, dealer = state.to_act, state.seats.index(board.dealer)
+    a = min(c for c in range(GAMES[name].deck) if state.hands[eldest] >> c & 1)
+    deck = list(board.deck)
+    deck[deck.index(a)], deck[-1] = deck[-1], a
+    twin = new_hand(rules, Board(board.dealer, tuple(deck), board.seed))
+    for hand in (state, twin):
+        hand.apply({"type": "beg"})
+        assert hand.phase == "give" and hand.to_act == dealer
+    assert twin.hands != state.hands
+    obs, obs_twin = observation(state, state.seats[dealer]), observation(twin, twin.seats[dealer])
+    assert obs == obs_twin and deals_for(obs) > 0
+    for seed in range(4):
+        assert SearchBot(seed).decide(obs) == SearchBot(seed).decide(obs_twin)
+
+
 def test_the_candidates_start_with_the_model_and_spread_over_the_bids():
     obs = next(obs for _, obs in auction_turns("pedro", 4, {}, 1))
     first = RuleBot(1).decide(obs)
@@ -111,6 +133,20 @@ def test_calls_the_engine_cannot_replay_leave_the_decision_to_the_rule_bot():
     assert search_call(1, reordered, 8) == RuleBot(1).decide(reordered)
     over = {**obs, "bids": [*obs["bids"], {"seat": obs["seat"], "type": "pass"}]}  # past its turn
     assert search_call(1, over, 8) == RuleBot(1).decide(over)
+
+
+def test_a_turn_up_hand_dealt_again_or_run_is_left_to_the_rule_bot():
+    """After a bunch or a run the seat's cards are not where the board's deal put them, so
+    the search does not rebuild the hand: on a turn where it overrules the rule bot, the
+    same observation said to follow a bunch or a run gets the rule bot's call."""
+    obs = next(
+        obs
+        for n in range(1, 60)
+        for _, obs in auction_turns("seven_up", 2, {}, n)
+        if search_call(1, obs, 64) != RuleBot(1).decide(obs)
+    )
+    for changed in ({**obs, "bunches": 1}, {**obs, "turnups": [*obs["turnups"], "2C"]}):
+        assert search_call(1, changed, 64) == RuleBot(1).decide(changed)
 
 
 def test_the_strong_level_searches_ten_times_the_deals(monkeypatch):
