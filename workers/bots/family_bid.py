@@ -128,12 +128,13 @@ def sample_deal(rules: Ruleset, obs: Observation, rng: Random) -> Board:
 
 def public_calls(obs: Observation) -> list[Action]:
     """The calls before this turn, each with its seat: the auction's, or in the turn-up
-    games the eldest's beg that the dealer answers. A turn-up game's hand re-dealt after a
-    bunch or past a run is not rebuilt from the calls alone (ValueError)."""
+    games the eldest's beg that the dealer answers. A turn-up game's hand dealt again after
+    a bunch is not rebuilt (ValueError): the points scored before it (turned Jacks, a gift)
+    are not in the calls. Nor is one past a run, which no beg or give follows."""
     if "bids" in obs:
         return obs["bids"]
     if obs["bunches"] or len(obs["turnups"]) != 1:
-        raise ValueError("a hand re-dealt or run is not rebuilt from the calls")
+        raise ValueError("a hand dealt again or run is not rebuilt from the calls")
     if obs["phase"] == "give":
         seats = obs["seats"]
         return [{"seat": seats[(seats.index(obs["dealer"]) + 1) % len(seats)], "type": "beg"}]

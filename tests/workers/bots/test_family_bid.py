@@ -135,10 +135,10 @@ def test_calls_the_engine_cannot_replay_leave_the_decision_to_the_rule_bot():
     assert search_call(1, over, 8) == RuleBot(1).decide(over)
 
 
-def test_a_turn_up_hand_dealt_again_or_run_is_left_to_the_rule_bot():
-    """After a bunch or a run the seat's cards are not where the board's deal put them, so
-    the search does not rebuild the hand: on a turn where it overrules the rule bot, the
-    same observation said to follow a bunch or a run gets the rule bot's call."""
+def test_a_turn_up_hand_dealt_again_is_left_to_the_rule_bot():
+    """The points scored before a bunch are not in the calls, and no beg follows a run, so
+    the search does not rebuild such a hand: on a turn where it overrules the rule bot, the
+    same observation said to follow a bunch (or a run) gets the rule bot's call."""
     obs = next(
         obs
         for n in range(1, 60)
