@@ -92,7 +92,9 @@ def _places(rules: Ruleset, dealer: str) -> Places:
     for mask in state.hands:
         dealt |= mask
     turnup = state.turnups[0] if isinstance(state, TurnUpHand) else -1
-    return Places(tuple(state.hands), turnup, ((1 << size) - 1) & ~dealt & ~(1 << turnup if turnup >= 0 else 0))
+    if turnup >= 0:
+        dealt |= 1 << turnup
+    return Places(tuple(state.hands), turnup, ((1 << size) - 1) & ~dealt)
 
 
 def sample_deal(rules: Ruleset, obs: Observation, rng: Random) -> Board:
@@ -105,20 +107,17 @@ def sample_deal(rules: Ruleset, obs: Observation, rng: Random) -> Board:
     me = obs["seats"].index(obs["seat"])
     held = places.hands[me] | (places.undealt if obs.get("widow_taken") else 0)
     mine = [CARD_INDEX[c] for c in obs["hand"]]
-    if places.turnup >= 0:
-        held |= 1 << places.turnup
-        mine.append(CARD_INDEX[obs["turnups"][0]])
     size = GAMES[rules.name].deck
+    deck = [0] * size
+    for p, card in zip((p for p in range(size) if held >> p & 1), mine, strict=True):
+        deck[p] = card
     kept = set(mine)
+    if places.turnup >= 0:
+        deck[places.turnup] = CARD_INDEX[obs["turnups"][0]]
+        held |= 1 << places.turnup
+        kept.add(deck[places.turnup])
     rest = [c for c in range(size) if c not in kept]
     rng.shuffle(rest)
-    deck = [0] * size
-    own = [p for p in range(size) if held >> p & 1]
-    if places.turnup >= 0:  # the turn-up last among the fixed cards, as in ``mine``
-        own.remove(places.turnup)
-        own.append(places.turnup)
-    for p, card in zip(own, mine, strict=True):
-        deck[p] = card
     others = iter(rest)
     for p in range(size):
         if not held >> p & 1:
