@@ -43,7 +43,7 @@ from typing import Any
 from server.engine import ROB
 from server.engine.cards import CARD_INDEX, CARD_NAMES, SEATS, TRUMP_TABLES, cards_of, mask_of
 from server.engine.scoring import hand_delta
-from workers.bots import family_bid, partner_call
+from workers.bots import family_bid
 from workers.bots.base import Action, Observation, decision_rng
 from workers.bots.search_bot import (
     DEFAULT_SAMPLES,
@@ -113,8 +113,6 @@ class SearchBot(SearchPlayBot):
         deals = family_bid.deals_for(observation)
         if deals:
             return family_bid.search_call(self.seed, observation, deals * self.strength)
-        if partner_call.searches(observation):
-            return partner_call.search_call(self.seed, observation, partner_call.WORLDS * self.strength)
         if observation["ruleset"] == "foster51" and observation["phase"] == ROB and not observation["restocks"]:
             choice = legal[0]
             if len(choice["from"]) > choice["size"]:

@@ -219,18 +219,11 @@ def search_call(seed: int | str, obs: Observation, deals: int, model: Model | No
             trial.apply(action)
             finish(trial, Random(draws), model)
             nets[j].append(unit_net(trial, me))
-    return tried[clearly_best(nets)]
-
-
-def clearly_best(nets: list[list[float]]) -> int:
-    """The candidate to take, given each one's nets on the same samples: the first (the
-    model's) unless another's mean beats it by more than ``Z`` standard errors of the paired
-    differences, then the one that beats it by most."""
     best, best_gain = 0, 0.0
-    for j in range(1, len(nets)):
+    for j in range(1, len(tried)):
         diffs = [a - b for a, b in zip(nets[j], nets[0], strict=True)]
         mean = sum(diffs) / len(diffs)
         spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / max(1, len(diffs) - 1) / len(diffs))
         if mean > Z * spread and mean > best_gain:
             best, best_gain = j, mean
-    return best
+    return tried[best]

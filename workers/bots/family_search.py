@@ -20,8 +20,6 @@ auction games (``family_bid``), whose play-outs use this module's policy.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from itertools import islice
 from random import Random
 from typing import Any
 
@@ -65,30 +63,21 @@ def unseen(obs: Observation) -> list[str]:
     return [c for c in ALL_NAMES[: GAMES[obs["ruleset"]].deck] if c not in gone]
 
 
-def deal_worlds(obs: Observation, rng: Random) -> Iterator[dict[str, list[str]]]:
-    """Random worlds, each every seat's current cards: this seat's own, the cards whose
-    holder is public where they are, the unseen rest dealt to the others in their hand sizes
-    (what is left over is the stock). Not checked against the play so far (``sample_world``
-    is)."""
+def sample_world(obs: Observation, rng: Random, tries: int) -> Hand | None:
+    """The engine's state of a random world that fits the play so far, or None."""
     me = obs["seat"]
+    others = [s for s in obs["seats"] if s != me]
     pool = unseen(obs)
     placed = {seat: [card] for card, seat in public_holders(obs).items() if card in pool}
     pool = [c for c in pool if not any(c in cards for cards in placed.values())]
-    while True:
+    for _ in range(tries):
         rng.shuffle(pool)
-        world, at = {me: list(obs["hand"])}, 0
-        for seat in obs["seats"]:
-            if seat != me:
-                known = placed.get(seat, [])
-                size = obs["hand_sizes"][seat] - len(known)
-                world[seat] = known + pool[at : at + size]
-                at += size
-        yield world
-
-
-def sample_world(obs: Observation, rng: Random, tries: int) -> Hand | None:
-    """The engine's state of a random world that fits the play so far, or None."""
-    for world in islice(deal_worlds(obs, rng), tries):
+        world, at = {me: obs["hand"]}, 0
+        for seat in others:
+            known = placed.get(seat, [])
+            size = obs["hand_sizes"][seat] - len(known)
+            world[seat] = known + pool[at : at + size]
+            at += size
         try:
             return world_state(obs, world)
         except WorldError:
